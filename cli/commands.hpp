@@ -1,0 +1,13 @@
+// One function per `kmc` subcommand; each registers itself on the app and,
+// when run, stores its exit code (0 verified/reproduced, 1 violated/diverged,
+// 2 incomplete, 3 bad input or usage).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace kmc::cli {
+
+void add_check_command(CLI::App& app, int& exit_code);
+// (other subcommands add their declarations here, one line each)
+
+}  // namespace kmc::cli

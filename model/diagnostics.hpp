@@ -1,0 +1,36 @@
+// Errors and warnings about user input, always naming file, line and field.
+//
+// Bad input is exit code 3 everywhere in kmc; loaders throw InputError and the
+// CLI turns it into "FILE:LINE: FIELD: message" and that exit code.
+#pragma once
+
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace kmc::model {
+
+struct SourcePos {
+  std::string file;  // path as the user gave it (relative to the scenario dir when loaded from one)
+  int line = 0;      // 1-based; 0 when unknown
+  friend bool operator==(const SourcePos&, const SourcePos&) = default;
+};
+
+struct Diagnostic {
+  SourcePos pos;
+  std::string field;    // dotted path, e.g. "spec.resourceGroups[0].flavors[1].resources[0].nominalQuota"
+  std::string message;  // what is wrong, in plain words
+  std::string to_string() const;  // "file:line: field: message"
+};
+
+struct InputError : std::exception {
+  explicit InputError(Diagnostic d) : diagnostic(std::move(d)), text(diagnostic.to_string()) {}
+  const char* what() const noexcept override { return text.c_str(); }
+  Diagnostic diagnostic;
+  std::string text;
+};
+
+// Warnings collected while loading: fields Kueue accepts that kmc does not model.
+using Warnings = std::vector<Diagnostic>;
+
+}  // namespace kmc::model

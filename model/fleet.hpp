@@ -1,0 +1,80 @@
+// The kmc file (kmc.yaml at the top of a scenario folder): what Kubernetes
+// objects do not say. Which cluster is the manager, the workers' regions, the
+// physical capacity behind each worker, how each worker's Cluster Autoscaler
+// answers ProvisioningRequests, the manager's capacity snapshot, the
+// environment's budgets, protocol options (the talk's fixes), and what to check.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/diagnostics.hpp"
+#include "model/quantity.hpp"
+
+namespace kmc::model {
+
+// flavor -> resource -> quantity
+using FlavorResources = std::map<std::string, std::map<std::string, Quantity>>;
+
+// How a worker's Cluster Autoscaler answers a ProvisioningRequest.
+enum class AutoscalerAnswer {
+  Provisions,        // accepts, then provisions as soon as physical capacity allows (else waits)
+  Fails,             // accepts, then provisions if capacity allows now, else answers Failed
+  AcceptsThenHangs,  // accepts, then never answers again (autoscaler#9490)
+  Any,               // any of the above, chosen by the adversary at each step
+};
+
+struct WorkerSpec {
+  std::string name;    // folder workers/<name>/ and the MultiKueueCluster name
+  std::string region;  // for reports
+  FlavorResources capacity;  // physical capacity obtainable on this cluster
+  AutoscalerAnswer answer = AutoscalerAnswer::Provisions;
+  SourcePos pos;
+};
+
+enum class DispatchPolicy {
+  KueueDispatcher,   // use the Kueue Configuration's dispatcherName (AllAtOnce or Incremental)
+  CapacitySnapshot,  // an external dispatcher that nominates by the manager's capacity snapshot
+};
+
+struct DispatcherSpec {
+  DispatchPolicy policy = DispatchPolicy::KueueDispatcher;
+  bool pin = true;  // CapacitySnapshot: nominate one worker and keep it until the check goes Retry
+};
+
+struct ProtocolOptions {
+  bool provisioning_timeout = false;  // a long-Accepted ProvisioningRequest counts as Failed
+  std::int32_t max_snapshot_staleness = -1;  // dispatch only on a snapshot at most this many
+                                             // capacity changes old; -1: no bound
+  std::string variant;  // a named historical or deliberately broken behaviour; empty: current Kueue
+};
+
+struct EnvironmentBudgets {
+  std::int32_t spot_reclaims = 0;      // running jobs' nodes reclaimed
+  std::int32_t capacity_losses = 0;    // idle capacity disappearing from a worker
+  std::int32_t snapshot_refreshes = -1;  // -1: unlimited
+};
+
+struct CheckSpec {
+  std::vector<std::string> properties;  // empty: every property of the protocol
+  std::int32_t max_depth = -1;          // -1: no bound
+  std::int64_t max_states = 10'000'000;
+  double time_limit_s = 600;
+  SourcePos pos;
+};
+
+struct Fleet {
+  std::string manager = "manager";
+  std::vector<WorkerSpec> workers;
+  std::map<std::string, FlavorResources> snapshot;  // manager's initial view per worker; missing: the truth
+  DispatcherSpec dispatcher;
+  ProtocolOptions options;
+  EnvironmentBudgets environment;
+  CheckSpec check;
+  SourcePos pos;
+};
+
+}  // namespace kmc::model
