@@ -1,0 +1,88 @@
+// Look-ups over one cluster's objects, and Kueue's feature-gate defaults.
+#include "model/kueue_objects.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+namespace kmc::model {
+namespace {
+
+template <class T>
+const T* find_by_name(const std::vector<T>& objects, const std::string& name) {
+  auto it = std::find_if(objects.begin(), objects.end(),
+                         [&](const T& o) { return o.meta.name == name; });
+  return it == objects.end() ? nullptr : &*it;
+}
+
+// Defaults at the reference commit (kueue-semantics.md §0; pkg/features/kube_features.go),
+// plus the two MultiKueue gates the protocols consult. A gate missing here is one
+// kmc has no default for: enabled() treats it as off unless set explicitly.
+struct GateDefault {
+  std::string_view name;
+  bool enabled;
+};
+constexpr GateDefault kGateDefaults[] = {
+    {"PartialAdmission", true},
+    {"FlavorFungibility", true},
+    {"FlavorFungibilityPreserveScanProgress", true},
+    {"PrioritySortingWithinCohort", true},
+    {"RecomputeAssignmentUponPreemptionTargetsOverlap", true},
+    {"PrioritizePreemptorWorkloads", false},
+    {"FairSharingPreemptWithinNominal", true},
+    {"FairSharingPrioritizeNonBorrowing", true},
+    {"SchedulingEquivalenceHashing", true},
+    {"ReclaimablePods", true},
+    {"FastQuotaReleaseInPodIntegration", false},
+    {"MultiKueue", true},
+    {"MultiKueueManagerQuotaAutomation", false},
+    {"MultiKueueOrchestratedPreemption", false},
+    {"MultiKueueIncrementalDispatcherConfig", true},
+    {"MultiKueueIncrementalDispatcherRespectConfigOrder", true},
+    {"CleanupProvisioningRequestsOnEviction", true},
+    {"AdmissionGatedBy", true},
+    {"TopologyAwareScheduling", true},
+    {"ConcurrentAdmission", false},
+    {"DisableWaitForPodsReady", false},
+    // GA since v0.18: the manager waits for a worker's Admitted before it
+    // removes the other remote workloads.
+    {"MultiKueueWaitForWorkloadAdmitted", true},
+    // A workload evicted on a worker goes back through admission on the manager.
+    {"MultiKueueRedoAdmissionOnEvictionInWorker", true},
+    {"PriorityBoost", false},
+};
+
+}  // namespace
+
+const ClusterQueue* ClusterManifests::find_cluster_queue(const std::string& name) const {
+  return find_by_name(cluster_queues, name);
+}
+
+const LocalQueue* ClusterManifests::find_local_queue(const std::string& ns,
+                                                     const std::string& name) const {
+  auto it = std::find_if(local_queues.begin(), local_queues.end(), [&](const LocalQueue& q) {
+    return q.meta.namespace_ == ns && q.meta.name == name;
+  });
+  return it == local_queues.end() ? nullptr : &*it;
+}
+
+const AdmissionCheck* ClusterManifests::find_admission_check(const std::string& name) const {
+  return find_by_name(admission_checks, name);
+}
+
+const ProvisioningRequestConfig* ClusterManifests::find_provisioning_config(
+    const std::string& name) const {
+  return find_by_name(provisioning_request_configs, name);
+}
+
+const ResourceFlavor* ClusterManifests::find_flavor(const std::string& name) const {
+  return find_by_name(resource_flavors, name);
+}
+
+bool FeatureGates::enabled(const std::string& name) const {
+  if (auto it = gates.find(name); it != gates.end()) return it->second;
+  for (const auto& gate : kGateDefaults)
+    if (gate.name == name) return gate.enabled;
+  return false;
+}
+
+}  // namespace kmc::model
