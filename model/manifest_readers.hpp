@@ -1,0 +1,64 @@
+// Per-kind readers of Kubernetes/Kueue objects, shared by the manifest loader.
+//
+// Each reader gets the object's root node (apiVersion, kind, metadata, spec,
+// status) and a context for warnings; it checks every key against Kueue's API
+// (see KeyPolicy) and returns the typed object. Cross-object checks (names
+// that must exist) happen after all files are read. Internal to model/.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "model/kueue_objects.hpp"
+#include "model/yaml_node.hpp"
+
+namespace kmc::model {
+
+struct ReadContext {
+  Warnings& warnings;
+  std::string api_version;     // as written, e.g. "kueue.x-k8s.io/v1beta1"
+  std::int64_t load_index = 0;  // creation order when no creationTimestamp is printed
+  bool v1beta1() const { return api_version.ends_with("/v1beta1"); }
+};
+
+// metadata, plus the top-level keys of the object other than spec/status
+// (`extra_top_level` for kinds such as WorkloadPriorityClass that keep fields there).
+ObjectMeta read_meta(const YamlNode& object, ReadContext& ctx, bool namespaced,
+                     std::initializer_list<std::string_view> extra_top_level = {});
+std::int64_t parse_rfc3339_s(const YamlNode& node);
+
+Labels read_labels(const YamlNode& node);
+std::vector<Toleration> read_tolerations(const YamlNode& node, ReadContext& ctx);
+std::vector<ResourceGroup> read_resource_groups(const YamlNode& node, ReadContext& ctx);
+StopPolicy read_stop_policy(const YamlNode& node);
+
+ResourceFlavor read_resource_flavor(const YamlNode& object, ReadContext& ctx);
+ClusterQueue read_cluster_queue(const YamlNode& object, ReadContext& ctx);
+Cohort read_cohort(const YamlNode& object, ReadContext& ctx);
+LocalQueue read_local_queue(const YamlNode& object, ReadContext& ctx);
+WorkloadPriorityClass read_priority_class(const YamlNode& object, ReadContext& ctx);
+Namespace read_namespace(const YamlNode& object, ReadContext& ctx);
+AdmissionCheck read_admission_check(const YamlNode& object, ReadContext& ctx);
+ProvisioningRequestConfig read_provisioning_config(const YamlNode& object, ReadContext& ctx);
+MultiKueueConfig read_multikueue_config(const YamlNode& object, ReadContext& ctx);
+MultiKueueCluster read_multikueue_cluster(const YamlNode& object, ReadContext& ctx);
+
+// A Workload whose priority may still name a WorkloadPriorityClass that is
+// defined in a later file.
+struct PendingWorkload {
+  Workload workload;
+  bool priority_explicit = false;   // spec.priority was printed: Kueue copied it already
+  std::string priority_class;       // WorkloadPriorityClass to resolve; empty: none
+  std::optional<Diagnostic> where;  // the field naming the class, for "not found"
+};
+PendingWorkload read_workload(const YamlNode& object, ReadContext& ctx);
+// A batch/v1 Job with the queue-name label, converted as Kueue's job integration does.
+PendingWorkload read_job(const YamlNode& object, ReadContext& ctx);
+// Pod template -> per-pod requests (Kueue's PodRequests), node selector, tolerations.
+void read_pod_template(const YamlNode& template_node, PodSet& pod_set, ReadContext& ctx);
+
+KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx);
+// The Configuration inside ConfigMap kueue-manager-config; nullopt for other ConfigMaps.
+std::optional<KueueConfiguration> read_config_map(const YamlNode& object, ReadContext& ctx);
+
+}  // namespace kmc::model

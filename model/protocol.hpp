@@ -1,0 +1,49 @@
+// The narrow interface between models and algorithms (LTSmin's lesson): a
+// protocol is a value offering initial states, the actions enabled in a
+// state and the next state; properties are named predicates over states.
+// checker/ sees only this.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace kmc::model {
+
+enum class PropertyKind {
+  Always,     // holds in every reachable state (safety)
+  Sometimes,  // holds in some reachable state (guards against vacuity)
+  StuckFree,  // no reachable state leaves a subject frozen forever while it should move
+};
+
+template <class State>
+struct Property {
+  std::string name;         // printed and used on the command line: "no-job-on-two-workers"
+  std::string description;  // one English sentence
+  PropertyKind kind = PropertyKind::Always;
+  std::function<bool(const State&)> holds;  // Always / Sometimes
+  // StuckFree: subjects (e.g. jobs) 0..subjects-1; a subject is stuck in a
+  // state when it `should_move` there and no sequence of actions from there
+  // ever changes its `key`.
+  int subjects = 0;
+  std::function<std::uint64_t(const State&, int)> key;
+  std::function<bool(const State&, int)> should_move;
+  std::function<std::string(const State&, int)> explain;  // why it should move, for the report
+};
+
+template <class P>
+concept Protocol = requires(const P& p, const typename P::State& s, const typename P::Action& a,
+                            std::vector<typename P::Action>& out) {
+  typename P::State;
+  typename P::Action;
+  { p.init_states() } -> std::same_as<std::vector<typename P::State>>;
+  { p.actions(s, out) } -> std::same_as<void>;
+  { p.next(s, a) } -> std::same_as<typename P::State>;
+  { p.properties() } -> std::same_as<std::vector<Property<typename P::State>>>;
+  { p.action_name(a) } -> std::convertible_to<std::string>;
+  { p.fingerprint(s) } -> std::same_as<std::uint64_t>;
+};
+
+}  // namespace kmc::model

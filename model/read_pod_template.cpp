@@ -1,0 +1,88 @@
+// A pod template's per-pod requests, computed as Kueue does before counting
+// quota (k8s PodRequests after Kueue's limits-as-missing-requests defaulting):
+//   max(Σ containers + Σ sidecars, peak during init) + overhead.
+// A sidecar is an init container with restartPolicy: Always; it keeps running,
+// so it adds to every later init container and to the main containers.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "model/manifest_readers.hpp"
+
+namespace kmc::model {
+namespace {
+
+// PodSpec and Container fields Kubernetes defines. kmc reads the resources,
+// node selector and tolerations; the rest does not change how Kueue counts or
+// places a pod, so it is accepted silently. Affinity does, but kmc does not
+// model it: warned.
+const KeyPolicy kPodSpecKeys{
+    .modeled = {"containers", "initContainers", "overhead", "nodeSelector", "tolerations"},
+    .unmodeled = {"affinity", "topologySpreadConstraints", "resourceClaims", "resources"},
+    .silent = {"volumes", "ephemeralContainers", "restartPolicy", "terminationGracePeriodSeconds",
+               "activeDeadlineSeconds", "dnsPolicy", "serviceAccountName", "serviceAccount",
+               "automountServiceAccountToken", "nodeName", "hostNetwork", "hostPID", "hostIPC",
+               "shareProcessNamespace", "securityContext", "imagePullSecrets", "hostname",
+               "subdomain", "schedulerName", "hostAliases", "priorityClassName", "priority",
+               "dnsConfig", "readinessGates", "runtimeClassName", "enableServiceLinks",
+               "preemptionPolicy", "setHostnameAsFQDN", "os", "hostUsers", "schedulingGates",
+               "hostnameOverride"}};
+const KeyPolicy kContainerKeys{
+    .modeled = {"name", "resources", "restartPolicy"},
+    .silent = {"image", "command", "args", "workingDir", "ports", "envFrom", "env", "resizePolicy",
+               "restartPolicyRules", "volumeMounts", "volumeDevices", "livenessProbe",
+               "readinessProbe", "startupProbe", "lifecycle", "terminationMessagePath",
+               "terminationMessagePolicy", "imagePullPolicy", "securityContext", "stdin",
+               "stdinOnce", "tty"}};
+
+void add_to(ResourceList& total, const ResourceList& more) {
+  for (const auto& [name, q] : more) total[name] = total[name] + q;
+}
+void max_into(ResourceList& peak, const ResourceList& candidate) {
+  for (const auto& [name, q] : candidate) peak[name] = std::max(peak[name], q);
+}
+
+// requests, with limits standing in for requests that are not given.
+ResourceList container_requests(const YamlNode& container, ReadContext& ctx) {
+  check_keys(container, kContainerKeys, ctx.warnings);
+  const YamlNode resources = container["resources"];
+  check_keys(resources, {.modeled = {"requests", "limits"}, .unmodeled = {"claims"}}, ctx.warnings);
+  ResourceList out;
+  for (const auto& e : resources["limits"].entries()) out[e.key] = e.value.quantity();
+  for (const auto& e : resources["requests"].entries()) out[e.key] = e.value.quantity();
+  return out;
+}
+
+ResourceList pod_requests(const YamlNode& spec, ReadContext& ctx) {
+  ResourceList containers, sidecars, init_peak;
+  for (const auto& c : require(spec, "containers").items()) add_to(containers, container_requests(c, ctx));
+  for (const auto& c : spec["initContainers"].items()) {
+    const ResourceList requests = container_requests(c, ctx);
+    const bool sidecar = c["restartPolicy"].present() && c["restartPolicy"].str() == "Always";
+    if (sidecar) {
+      add_to(sidecars, requests);
+      max_into(init_peak, sidecars);
+    } else {
+      ResourceList during = sidecars;
+      add_to(during, requests);
+      max_into(init_peak, during);
+    }
+  }
+  add_to(containers, sidecars);
+  max_into(containers, init_peak);
+  for (const auto& e : spec["overhead"].entries()) containers[e.key] = containers[e.key] + e.value.quantity();
+  return containers;
+}
+
+}  // namespace
+
+void read_pod_template(const YamlNode& template_node, PodSet& pod_set, ReadContext& ctx) {
+  check_keys(template_node, {.modeled = {"metadata", "spec"}}, ctx.warnings);
+  const YamlNode spec = require(template_node, "spec");
+  check_keys(spec, kPodSpecKeys, ctx.warnings);
+  pod_set.requests = pod_requests(spec, ctx);
+  pod_set.node_selector = read_labels(spec["nodeSelector"]);
+  pod_set.tolerations = read_tolerations(spec["tolerations"], ctx);
+}
+
+}  // namespace kmc::model

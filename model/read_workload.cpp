@@ -1,0 +1,130 @@
+// Workload objects (spec and the status fields the protocols start from).
+//
+// v1beta2 names the priority class with priorityClassRef{group, kind, name};
+// v1beta1 with priorityClassName + priorityClassSource. When kubectl printed
+// spec.priority, Kueue already copied the class's value there and that number
+// wins; otherwise the class is resolved after all files are read.
+#include <fmt/format.h>
+
+#include "model/manifest_readers.hpp"
+
+namespace kmc::model {
+namespace {
+
+constexpr const char* kWorkloadPriorityGroup = "kueue.x-k8s.io";
+
+PodSet read_pod_set(const YamlNode& node, ReadContext& ctx) {
+  check_keys(node, {.modeled = {"name", "count", "minCount", "template"}, .unmodeled = {"topologyRequest"}},
+             ctx.warnings);
+  PodSet ps;
+  ps.name = require(node, "name").str();
+  if (node["count"].present()) ps.count = node["count"].int32(0);
+  if (node["minCount"].present()) ps.min_count = node["minCount"].int32(0);
+  if (ps.min_count && *ps.min_count > ps.count)
+    node["minCount"].fail(fmt::format("minCount {} exceeds count {}", *ps.min_count, ps.count));
+  read_pod_template(require(node, "template"), ps, ctx);
+  return ps;
+}
+
+void read_priority(const YamlNode& spec, ReadContext& ctx, PendingWorkload& out) {
+  Workload& wl = out.workload;
+  if (spec["priority"].present()) {
+    wl.priority = spec["priority"].int32();
+    out.priority_explicit = true;
+  }
+  std::string group, name;
+  YamlNode where = spec["priorityClassRef"];
+  if (ctx.v1beta1()) {
+    where = spec["priorityClassName"];
+    if (where.present()) name = where.str();
+    const YamlNode source = spec["priorityClassSource"];
+    if (source.present())
+      group = source.one_of<std::string>({{"kueue.x-k8s.io/workloadpriorityclass", kWorkloadPriorityGroup},
+                                          {"scheduling.k8s.io/priorityclass", "scheduling.k8s.io"},
+                                          {"", ""}});
+  } else if (where.present()) {
+    check_keys(where, {.modeled = {"group", "kind", "name"}}, ctx.warnings);
+    group = require(where, "group").str();
+    name = require(where, "name").str();
+  }
+  wl.priority_class_name = name;
+  if (name.empty()) return;
+  if (group == kWorkloadPriorityGroup) {
+    out.priority_class = name;
+    out.where = where.diagnostic("");
+  } else if (!out.priority_explicit) {
+    ctx.warnings.push_back(where.diagnostic(fmt::format(
+        "kmc does not model Kubernetes PriorityClass '{}'; priority 0 is assumed", name)));
+  }
+}
+
+void read_status(const YamlNode& status, Workload& wl) {
+  // Status is what the controllers wrote: fields kmc does not start from are
+  // accepted silently, as the brief for kubectl dumps requires.
+  for (const auto& c : status["conditions"].items()) {
+    Condition cond;
+    cond.type = require(c, "type").str();
+    cond.status = require(c, "status").one_of<std::string>({{"True", "True"}, {"False", "False"}, {"Unknown", "Unknown"}});
+    if (c["reason"].present()) cond.reason = c["reason"].str();
+    if (c["message"].present()) cond.message = c["message"].str();
+    if (c["lastTransitionTime"].present()) cond.last_transition_s = parse_rfc3339_s(c["lastTransitionTime"]);
+    wl.conditions.push_back(std::move(cond));
+  }
+  if (const YamlNode a = status["admission"]; a.present()) {
+    Admission admission;
+    admission.cluster_queue = require(a, "clusterQueue").str();
+    for (const auto& p : a["podSetAssignments"].items()) {
+      PodSetAssignment psa;
+      psa.name = require(p, "name").str();
+      psa.flavors = p["flavors"].string_map();
+      for (const auto& e : p["resourceUsage"].entries()) psa.resource_usage[e.key] = e.value.quantity();
+      if (p["count"].present()) psa.count = p["count"].int32(0);
+      admission.pod_set_assignments.push_back(std::move(psa));
+    }
+    wl.admission = std::move(admission);
+  }
+  for (const auto& c : status["admissionChecks"].items()) {
+    AdmissionCheckState s;
+    s.name = require(c, "name").str();
+    s.state = require(c, "state").one_of<CheckState>({{"Pending", CheckState::Pending}, {"Ready", CheckState::Ready},
+                                                      {"Retry", CheckState::Retry}, {"Rejected", CheckState::Rejected}});
+    if (c["retryCount"].present()) s.retry_count = c["retryCount"].int32(0);
+    if (c["requeueAfterSeconds"].present()) s.requeue_after_seconds = c["requeueAfterSeconds"].int32(0);
+    if (c["message"].present()) s.message = c["message"].str();
+    wl.admission_checks.push_back(std::move(s));
+  }
+  if (status["clusterName"].present()) wl.cluster_name = status["clusterName"].str();
+  wl.nominated_cluster_names = status["nominatedClusterNames"].string_list();
+}
+
+}  // namespace
+
+std::int64_t read_runtime_annotation(const YamlNode& object) {
+  const YamlNode runtime = object["metadata"]["annotations"]["kmc.dev/runtime-seconds"];
+  return runtime.present() ? runtime.int64(0, std::numeric_limits<std::int64_t>::max()) : 0;
+}
+
+PendingWorkload read_workload(const YamlNode& object, ReadContext& ctx) {
+  PendingWorkload out;
+  Workload& wl = out.workload;
+  wl.meta = read_meta(object, ctx, true);
+  wl.runtime_s = read_runtime_annotation(object);
+  const YamlNode spec = require(object, "spec");
+  KeyPolicy keys{.modeled = {"podSets", "queueName", "priority", "active", "maximumExecutionTimeSeconds"},
+                 .unmodeled = {"preemptionGates"}};
+  for (auto k : ctx.v1beta1() ? std::vector<std::string_view>{"priorityClassName", "priorityClassSource"}
+                              : std::vector<std::string_view>{"priorityClassRef"})
+    keys.modeled.push_back(k);
+  check_keys(spec, keys, ctx.warnings);
+  for (const auto& item : require(spec, "podSets").items()) wl.pod_sets.push_back(read_pod_set(item, ctx));
+  if (wl.pod_sets.empty()) spec["podSets"].fail("a Workload needs at least one pod set");
+  if (spec["queueName"].present()) wl.queue_name = spec["queueName"].str();
+  read_priority(spec, ctx, out);
+  if (spec["active"].present()) wl.active = spec["active"].boolean();
+  if (spec["maximumExecutionTimeSeconds"].present())
+    wl.maximum_execution_time_s = spec["maximumExecutionTimeSeconds"].int32(1);
+  read_status(object["status"], wl);
+  return out;
+}
+
+}  // namespace kmc::model
