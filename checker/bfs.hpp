@@ -1,0 +1,304 @@
+// Breadth-first explicit-state search, generic over model::Protocol.
+//
+// Level-synchronous and deterministic: each level is cut into chunks; threads
+// expand a chunk's states in parallel (successors, fingerprints, property
+// predicates, read-only seen-set lookups), then one thread merges the chunk's
+// successors in frontier order. State indices, counts, verdicts and the
+// (shortest) counterexample are therefore the same for every thread count.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "checker/fingerprint_store.hpp"
+#include "checker/result.hpp"
+#include "checker/stuck.hpp"
+#include "model/protocol.hpp"
+
+namespace kmc::checker {
+
+struct Progress {
+  std::uint64_t states, transitions;
+  int depth;
+  double seconds;
+};
+
+struct CheckOptions {
+  std::vector<std::string> properties;  // empty: all
+  int max_depth = -1;                   // -1: none
+  std::uint64_t max_states = 10'000'000;
+  double time_limit_s = 600;
+  int threads = 1;
+  std::function<void(const Progress&)> progress;  // called about once a second
+};
+
+template <model::Protocol P>
+class Bfs {
+ public:
+  using State = typename P::State;
+  using Action = typename P::Action;
+
+  Bfs(const P& protocol, CheckOptions options) : p_(protocol), opt_(std::move(options)) {
+    select_properties();
+  }
+
+  Result run();
+
+  // Replays a path from its initial state; throws std::out_of_range if a
+  // choice is not an action enabled in that state.
+  static std::vector<State> replay(const P& p, const Path& path);
+
+ private:
+  struct Succ {
+    std::uint32_t parent_pos;  // position of the parent in the chunk
+    std::uint32_t choice;
+    std::uint64_t fp;
+    std::optional<std::uint32_t> known;  // index when already stored
+    std::uint64_t changes = 0;           // StuckFree subjects this edge changes
+    std::uint64_t always_failed = 0, sometimes_held = 0;  // property bits
+    std::uint64_t should_move = 0;
+    State state;
+  };
+  struct Node {
+    std::uint32_t index;
+    State state;
+  };
+
+  void select_properties();
+  void evaluate(const State& s, Succ& out) const;
+  std::uint64_t changed_subjects(const State& a, const State& b) const;
+  void expand(const std::vector<Node>& chunk, std::size_t lo, std::size_t hi, std::vector<Succ>& out) const;
+  void expand_parallel(const std::vector<Node>& chunk, std::vector<Succ>& out) const;
+  bool add_initial(State s, std::vector<Node>& frontier);
+  bool merge(const std::vector<Node>& chunk, std::vector<Succ>& succs, std::vector<Node>& next);
+  bool record(std::uint32_t index, const Succ& s);
+  Path path_to(std::uint32_t index) const;
+  Result finish(std::string incomplete_reason);
+  bool out_of_time() const;
+  void report_progress(int depth, bool force);
+
+  const P& p_;
+  CheckOptions opt_;
+  std::vector<model::Property<State>> always_, sometimes_, stuck_;
+  std::vector<int> stuck_offset_;  // first subject bit of each StuckFree property
+  int stuck_subjects_ = 0;
+
+  FingerprintStore seen_;
+  std::vector<std::uint32_t> parent_;  // per state; the root's parent is itself
+  std::vector<std::uint32_t> choice_;  // per state: action index in the parent, or init index
+  StuckGraph graph_;
+  std::vector<std::optional<std::uint32_t>> witness_;  // per Sometimes property
+  std::optional<Violation> violation_;
+  std::uint64_t transitions_ = 0;
+  int depth_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_progress_ = start_;
+};
+
+template <model::Protocol P>
+void Bfs<P>::select_properties() {
+  auto wanted = [&](const std::string& name) {
+    return opt_.properties.empty() ||
+           std::find(opt_.properties.begin(), opt_.properties.end(), name) != opt_.properties.end();
+  };
+  for (auto& prop : p_.properties()) {
+    if (!wanted(prop.name)) continue;
+    switch (prop.kind) {
+      case model::PropertyKind::Always: always_.push_back(prop); break;
+      case model::PropertyKind::Sometimes: sometimes_.push_back(prop); break;
+      case model::PropertyKind::StuckFree:
+        stuck_offset_.push_back(stuck_subjects_);
+        stuck_subjects_ += prop.subjects;
+        stuck_.push_back(prop);
+        break;
+    }
+  }
+  if (always_.size() > 64 || sometimes_.size() > 64 || stuck_subjects_ > 64)
+    throw std::invalid_argument("checker: at most 64 properties of a kind and 64 stuck subjects");
+  witness_.assign(sometimes_.size(), std::nullopt);
+}
+
+template <model::Protocol P>
+void Bfs<P>::evaluate(const State& s, Succ& out) const {
+  for (std::size_t i = 0; i < always_.size(); ++i)
+    if (!always_[i].holds(s)) out.always_failed |= std::uint64_t{1} << i;
+  for (std::size_t i = 0; i < sometimes_.size(); ++i)
+    if (sometimes_[i].holds(s)) out.sometimes_held |= std::uint64_t{1} << i;
+  for (std::size_t k = 0; k < stuck_.size(); ++k)
+    for (int i = 0; i < stuck_[k].subjects; ++i)
+      if (stuck_[k].should_move(s, i)) out.should_move |= std::uint64_t{1} << (stuck_offset_[k] + i);
+}
+
+template <model::Protocol P>
+std::uint64_t Bfs<P>::changed_subjects(const State& a, const State& b) const {
+  std::uint64_t mask = 0;
+  for (std::size_t k = 0; k < stuck_.size(); ++k)
+    for (int i = 0; i < stuck_[k].subjects; ++i)
+      if (stuck_[k].key(a, i) != stuck_[k].key(b, i)) mask |= std::uint64_t{1} << (stuck_offset_[k] + i);
+  return mask;
+}
+
+template <model::Protocol P>
+void Bfs<P>::expand(const std::vector<Node>& chunk, std::size_t lo, std::size_t hi,
+                    std::vector<Succ>& out) const {
+  std::vector<Action> actions;
+  for (std::size_t pos = lo; pos < hi; ++pos) {
+    actions.clear();
+    p_.actions(chunk[pos].state, actions);
+    for (std::uint32_t c = 0; c < actions.size(); ++c) {
+      Succ s{static_cast<std::uint32_t>(pos), c, 0, std::nullopt, 0, 0, 0, 0, p_.next(chunk[pos].state, actions[c])};
+      s.fp = p_.fingerprint(s.state);
+      s.known = seen_.find(s.fp);
+      if (!stuck_.empty()) s.changes = changed_subjects(chunk[pos].state, s.state);
+      if (!s.known) evaluate(s.state, s);
+      out.push_back(std::move(s));
+    }
+  }
+}
+
+template <model::Protocol P>
+void Bfs<P>::expand_parallel(const std::vector<Node>& chunk, std::vector<Succ>& out) const {
+  const std::size_t threads = std::max(1, opt_.threads);
+  if (threads == 1 || chunk.size() < 64) return expand(chunk, 0, chunk.size(), out);
+  std::vector<std::vector<Succ>> parts(threads);
+  std::vector<std::thread> pool;
+  const std::size_t step = (chunk.size() + threads - 1) / threads;
+  for (std::size_t t = 0; t < threads; ++t) {
+    const std::size_t lo = std::min(chunk.size(), t * step), hi = std::min(chunk.size(), lo + step);
+    pool.emplace_back([&, t, lo, hi] { expand(chunk, lo, hi, parts[t]); });
+  }
+  for (auto& th : pool) th.join();
+  for (auto& part : parts)
+    for (auto& s : part) out.push_back(std::move(s));
+}
+
+template <model::Protocol P>
+bool Bfs<P>::record(std::uint32_t index, const Succ& s) {
+  for (std::size_t i = 0; i < sometimes_.size(); ++i)
+    if ((s.sometimes_held >> i & 1) && !witness_[i]) witness_[i] = index;
+  if (s.always_failed == 0 || violation_) return violation_.has_value();
+  const int first = std::countr_zero(s.always_failed);
+  violation_ = Violation{always_[first].name, model::PropertyKind::Always, path_to(index), "", -1};
+  return true;
+}
+
+template <model::Protocol P>
+bool Bfs<P>::add_initial(State s, std::vector<Node>& frontier) {
+  Succ succ{0, 0, p_.fingerprint(s), std::nullopt, 0, 0, 0, 0, std::move(s)};
+  evaluate(succ.state, succ);
+  const auto [index, inserted] = seen_.insert(succ.fp);
+  if (!inserted) return false;
+  parent_.push_back(index);
+  choice_.push_back(static_cast<std::uint32_t>(frontier.size()));
+  if (!stuck_.empty()) graph_.add_state(succ.should_move);
+  frontier.push_back(Node{index, succ.state});
+  return record(index, succ);
+}
+
+template <model::Protocol P>
+bool Bfs<P>::merge(const std::vector<Node>& chunk, std::vector<Succ>& succs, std::vector<Node>& next) {
+  bool stop = false;
+  for (auto& s : succs) {
+    ++transitions_;
+    const std::uint32_t from = chunk[s.parent_pos].index;
+    std::uint32_t index;
+    bool inserted = false;
+    if (s.known) {
+      index = *s.known;
+    } else {
+      std::tie(index, inserted) = seen_.insert(s.fp);
+    }
+    if (inserted) {
+      parent_.push_back(from);
+      choice_.push_back(s.choice);
+      if (!stuck_.empty()) graph_.add_state(s.should_move);
+      if (record(index, s)) stop = true;
+      next.push_back(Node{index, std::move(s.state)});
+    }
+    if (!stuck_.empty()) {
+      graph_.edge_from.push_back(from);
+      graph_.edge_to.push_back(index);
+      graph_.edge_changes.push_back(s.changes);
+    }
+  }
+  for (const auto& n : chunk)
+    if (!stuck_.empty()) graph_.unexpanded[n.index] = false;
+  return stop;
+}
+
+template <model::Protocol P>
+Path Bfs<P>::path_to(std::uint32_t index) const {
+  Path path;
+  while (parent_[index] != index) {
+    path.choices.push_back(choice_[index]);
+    index = parent_[index];
+  }
+  path.init = choice_[index];
+  std::reverse(path.choices.begin(), path.choices.end());
+  return path;
+}
+
+template <model::Protocol P>
+bool Bfs<P>::out_of_time() const {
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
+  return elapsed.count() > opt_.time_limit_s;
+}
+
+template <model::Protocol P>
+void Bfs<P>::report_progress(int depth, bool force) {
+  if (!opt_.progress) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (!force && now - last_progress_ < std::chrono::seconds(1)) return;
+  last_progress_ = now;
+  opt_.progress(Progress{seen_.size(), transitions_, depth,
+                         std::chrono::duration<double>(now - start_).count()});
+}
+
+template <model::Protocol P>
+Result Bfs<P>::run() {
+  std::vector<Node> frontier, next, chunk;
+  bool stop = false;
+  for (auto& s : p_.init_states()) stop = add_initial(std::move(s), frontier) || stop;
+  constexpr std::size_t kChunk = 2048;
+  std::string bound;
+  while (!frontier.empty() && !stop) {
+    if (opt_.max_depth >= 0 && depth_ >= opt_.max_depth) {
+      // The bound only matters if some state on it could still move.
+      std::vector<Action> actions;
+      for (const auto& n : frontier) {
+        actions.clear();
+        p_.actions(n.state, actions);
+        if (!actions.empty()) { bound = "max-depth " + std::to_string(opt_.max_depth); break; }
+        if (!stuck_.empty()) graph_.unexpanded[n.index] = false;
+      }
+      break;
+    }
+    next.clear();
+    std::size_t pos = 0;
+    for (; pos < frontier.size() && !stop; pos += kChunk) {
+      if (seen_.size() >= opt_.max_states) { bound = "max-states " + std::to_string(opt_.max_states); break; }
+      if (out_of_time()) { bound = "time-limit " + std::to_string(static_cast<int>(opt_.time_limit_s)) + "s"; break; }
+      chunk.assign(std::make_move_iterator(frontier.begin() + pos),
+                   std::make_move_iterator(frontier.begin() + std::min(frontier.size(), pos + kChunk)));
+      std::vector<Succ> succs;
+      expand_parallel(chunk, succs);
+      stop = merge(chunk, succs, next);
+      report_progress(depth_, false);
+    }
+    if (!bound.empty()) break;
+    frontier.swap(next);
+    if (!frontier.empty()) ++depth_;
+  }
+  return finish(bound);
+}
+
+}  // namespace kmc::checker
+
+#include "checker/bfs_finish.hpp"

@@ -1,0 +1,86 @@
+// The end of a search: per-property verdicts, stuck subjects, figures.
+// Included by bfs.hpp only.
+#pragma once
+
+#include <cmath>
+
+namespace kmc::checker {
+
+template <model::Protocol P>
+Result Bfs<P>::finish(std::string bound) {
+  Result r;
+  const bool complete = bound.empty() && !violation_;
+  if (!violation_ && !stuck_.empty()) {
+    if (auto found = find_stuck(graph_, stuck_subjects_)) {
+      std::size_t k = 0;
+      while (k + 1 < stuck_.size() && stuck_offset_[k + 1] <= found->subject) ++k;
+      const int subject = found->subject - stuck_offset_[k];
+      Violation v{stuck_[k].name, model::PropertyKind::StuckFree, path_to(found->state), "", subject};
+      if (stuck_[k].explain) {
+        const auto states = replay(p_, v.path);
+        v.detail = stuck_[k].explain(states.back(), subject);
+      }
+      violation_ = std::move(v);
+    }
+  }
+  auto verdict_of = [&](const std::string& name, bool violated, bool settled) {
+    if (violation_ && violation_->property == name) return Verdict::Violated;
+    if (violated) return Verdict::Violated;
+    return settled ? Verdict::Verified : Verdict::Incomplete;
+  };
+  for (auto& prop : always_) r.properties.push_back({prop.name, prop.kind, verdict_of(prop.name, false, complete)});
+  for (std::size_t i = 0; i < sometimes_.size(); ++i) {
+    const bool found = witness_[i].has_value();
+    r.properties.push_back({sometimes_[i].name, sometimes_[i].kind,
+                            found ? Verdict::Verified : (complete ? Verdict::Violated : Verdict::Incomplete)});
+  }
+  for (auto& prop : stuck_) r.properties.push_back({prop.name, prop.kind, verdict_of(prop.name, false, complete)});
+  // A "sometimes" that never held in a complete search is a violation too:
+  // the scenario is over-constrained, and passing it would be vacuous.
+  if (!violation_) {
+    for (std::size_t i = 0; i < sometimes_.size(); ++i)
+      if (complete && !witness_[i]) {
+        violation_ = Violation{sometimes_[i].name, model::PropertyKind::Sometimes, Path{}, "no reachable state satisfies it", -1};
+        break;
+      }
+  }
+  r.violation = violation_;
+  bool any_incomplete = false;
+  for (auto& pr : r.properties) any_incomplete = any_incomplete || pr.verdict == Verdict::Incomplete;
+  r.verdict = violation_ ? Verdict::Violated : (any_incomplete ? Verdict::Incomplete : Verdict::Verified);
+  if (r.verdict == Verdict::Incomplete) r.incomplete_reason = bound.empty() ? "stopped" : bound;
+
+  Stats& st = r.stats;
+  st.states = seen_.size();
+  st.transitions = transitions_;
+  st.depth = depth_;
+  st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  st.states_per_s = st.seconds > 0 ? st.states / st.seconds : 0;
+  const double bytes = seen_.bytes() + parent_.size() * sizeof(std::uint32_t) +
+                       choice_.size() * sizeof(std::uint32_t) + graph_.bytes();
+  st.bytes_per_state = st.states ? bytes / st.states : 0;
+  const double n = static_cast<double>(st.states);
+  st.collision_probability = std::min(1.0, n * n / std::ldexp(1.0, 65));
+  report_progress(depth_, true);
+  return r;
+}
+
+template <model::Protocol P>
+std::vector<typename P::State> Bfs<P>::replay(const P& p, const Path& path) {
+  auto inits = p.init_states();
+  if (path.init >= inits.size()) throw std::out_of_range("replay: no initial state " + std::to_string(path.init));
+  std::vector<State> states{std::move(inits[path.init])};
+  std::vector<Action> actions;
+  for (std::size_t step = 0; step < path.choices.size(); ++step) {
+    actions.clear();
+    p.actions(states.back(), actions);
+    if (path.choices[step] >= actions.size())
+      throw std::out_of_range("replay: step " + std::to_string(step + 1) + " chooses action " +
+                              std::to_string(path.choices[step]) + " but only " +
+                              std::to_string(actions.size()) + " are enabled");
+    states.push_back(p.next(states.back(), actions[path.choices[step]]));
+  }
+  return states;
+}
+
+}  // namespace kmc::checker

@@ -1,0 +1,31 @@
+// A protocol together with the properties to check: protocols/ defines
+// behaviour, invariants/ defines properties, and this joins them into what
+// checker/ takes (model::Protocol), without either folder seeing the other's
+// reverse arrow.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/protocol.hpp"
+
+namespace kmc::model {
+
+template <class P>
+struct Checked {
+  using State = typename P::State;
+  using Action = typename P::Action;
+
+  const P& protocol;
+  std::vector<Property<State>> props;
+
+  std::vector<State> init_states() const { return protocol.init_states(); }
+  void actions(const State& s, std::vector<Action>& out) const { protocol.actions(s, out); }
+  State next(const State& s, const Action& a) const { return protocol.next(s, a); }
+  std::string action_name(const Action& a) const { return protocol.action_name(a); }
+  std::uint64_t fingerprint(const State& s) const { return protocol.fingerprint(s); }
+  std::vector<Property<State>> properties() const { return props; }
+};
+
+}  // namespace kmc::model

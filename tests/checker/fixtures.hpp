@@ -1,0 +1,108 @@
+// Toy protocols for testing checker/ without Kueue (Stateright's habit):
+// small enough that every count is derivable by hand.
+#pragma once
+
+#include <boost/hana.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/fingerprint.hpp"
+#include "model/protocol.hpp"
+
+namespace fixtures {
+
+using kmc::model::Property;
+using kmc::model::PropertyKind;
+
+// k counters, each 0..limit, any counter may be incremented; a "bad" sum
+// makes the Always property fail. States: (limit+1)^k.
+struct Counters {
+  struct State {
+    BOOST_HANA_DEFINE_STRUCT(State, (std::vector<std::int64_t>, c));
+    bool operator==(const State&) const = default;
+  };
+  struct Action {
+    int which;
+  };
+  int k = 2, limit = 3;
+  std::int64_t bad_sum = -1;  // -1: never bad
+  std::int64_t top = -1;      // the Sometimes target per counter; -1: limit
+
+  std::vector<State> init_states() const { return {State{std::vector<std::int64_t>(k, 0)}}; }
+  void actions(const State& s, std::vector<Action>& out) const {
+    for (int i = 0; i < k; ++i)
+      if (s.c[i] < limit) out.push_back({i});
+  }
+  State next(State s, const Action& a) const {
+    ++s.c[a.which];
+    return s;
+  }
+  std::string action_name(const Action& a) const { return "Inc(" + std::to_string(a.which) + ")"; }
+  std::uint64_t fingerprint(const State& s) const { return kmc::model::fingerprint(s); }
+  std::vector<Property<State>> properties() const {
+    const auto bad = bad_sum;
+    Property<State> sum{"sum-is-not-bad", "the counters never add up to the bad sum", PropertyKind::Always,
+                        [bad](const State& s) {
+                          std::int64_t t = 0;
+                          for (auto x : s.c) t += x;
+                          return t != bad;
+                        }, 0, {}, {}, {}};
+    Property<State> at_limit{"all-at-limit", "every counter reaches its limit", PropertyKind::Sometimes,
+                        [lim = top < 0 ? limit : top](const State& s) {
+                          for (auto x : s.c) if (x != lim) return false;
+                          return true;
+                        }, 0, {}, {}, {}};
+    return {sum, at_limit};
+  }
+};
+
+// A job that may be sent to a "trap" region that never answers, or to a
+// good one where it runs; a ticker keeps changing unrelated state forever
+// (so a plain deadlock check would miss the trap: something is always enabled).
+struct Trap {
+  struct State {
+    BOOST_HANA_DEFINE_STRUCT(State, (std::int64_t, job), (std::int64_t, tick));
+    bool operator==(const State&) const = default;
+  };
+  enum Kind { ToTrap, ToGood, Run, Escape, Tick };
+  struct Action {
+    Kind kind;
+  };
+  // job: 0 pending, 1 in trap, 2 in good, 3 running
+  bool trap_has_escape = false;
+
+  std::vector<State> init_states() const { return {State{0, 0}}; }
+  void actions(const State& s, std::vector<Action>& out) const {
+    if (s.job == 0) out.push_back({ToTrap}), out.push_back({ToGood});
+    if (s.job == 2) out.push_back({Run});
+    if (s.job == 1 && trap_has_escape) out.push_back({Escape});
+    out.push_back({Tick});
+  }
+  State next(State s, const Action& a) const {
+    switch (a.kind) {
+      case ToTrap: s.job = 1; break;
+      case ToGood: s.job = 2; break;
+      case Run: s.job = 3; break;
+      case Escape: s.job = 0; break;
+      case Tick: s.tick = (s.tick + 1) % 3; break;
+    }
+    return s;
+  }
+  std::string action_name(const Action& a) const {
+    static const char* names[] = {"ToTrap", "ToGood", "Run", "Escape", "Tick"};
+    return names[a.kind];
+  }
+  std::uint64_t fingerprint(const State& s) const { return kmc::model::fingerprint(s); }
+  std::vector<Property<State>> properties() const {
+    Property<State> stuck{"job-not-stuck", "the job never freezes before running", PropertyKind::StuckFree,
+                          {}, 1, [](const State& s, int) { return static_cast<std::uint64_t>(s.job); },
+                          [](const State& s, int) { return s.job != 3; },
+                          [](const State& s, int) { return "job is in " + std::to_string(s.job); }};
+    Property<State> runs{"job-runs", "the job runs in some state", PropertyKind::Sometimes,
+                         [](const State& s) { return s.job == 3; }, 0, {}, {}, {}};
+    return {stuck, runs};
+  }
+};
+
+}  // namespace fixtures
