@@ -33,6 +33,7 @@ struct WorkerSpec {
   FlavorResources capacity;  // physical capacity obtainable on this cluster
   AutoscalerAnswer answer = AutoscalerAnswer::Provisions;
   SourcePos pos;
+  SourcePos capacity_pos;  // where `capacity` is written, for flavor cross-checks
 };
 
 enum class DispatchPolicy {
@@ -70,11 +71,16 @@ struct Fleet {
   std::string manager = "manager";
   std::vector<WorkerSpec> workers;
   std::map<std::string, FlavorResources> snapshot;  // manager's initial view per worker; missing: the truth
+  std::map<std::string, SourcePos> snapshot_pos;      // where each worker's snapshot entry is written
   DispatcherSpec dispatcher;
   ProtocolOptions options;
   EnvironmentBudgets environment;
   CheckSpec check;
   SourcePos pos;
 };
+
+// Reads and validates a kmc.yaml (apiVersion kmc.dev/v1alpha1, kind Fleet).
+// `path` is also how diagnostics name the file. Throws InputError.
+Fleet load_fleet(const std::string& path);
 
 }  // namespace kmc::model

@@ -26,4 +26,11 @@ Scenario load_scenario(const std::string& dir);
 // or folders of them, in path order.
 ClusterManifests load_cluster_manifests(const std::vector<std::string>& paths);
 
+// Names that must exist inside one cluster: LocalQueue -> ClusterQueue,
+// ClusterQueue -> ResourceFlavors and AdmissionChecks, AdmissionCheck ->
+// its parameters object, Workload -> LocalQueue. Kueue itself tolerates these
+// (the queue is just inactive), but in a scenario they are always mistakes.
+// Throws InputError at the referring object; adds warnings for softer gaps.
+void validate_cluster_references(const ClusterManifests& cluster, Warnings& warnings);
+
 }  // namespace kmc::model

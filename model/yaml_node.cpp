@@ -11,12 +11,13 @@
 namespace kmc::model {
 
 YamlNode::YamlNode(YAML::Node node, std::string file, std::string path, int fallback_line,
-                   int line_offset)
+                   int line_offset, int key_line)
     : node_(std::move(node)),
       file_(std::move(file)),
       path_(std::move(path)),
       fallback_line_(fallback_line),
-      line_offset_(line_offset) {}
+      line_offset_(line_offset),
+      key_line_(key_line) {}
 
 int YamlNode::line_of(const YAML::Node& n) const {
   if (!n.IsDefined()) return fallback_line_;
@@ -25,7 +26,7 @@ int YamlNode::line_of(const YAML::Node& n) const {
   return mark.line + 1 + line_offset_;  // yaml-cpp counts lines from 0
 }
 
-int YamlNode::line() const { return line_of(node_); }
+int YamlNode::line() const { return key_line_ > 0 ? key_line_ : line_of(node_); }
 
 bool YamlNode::present() const { return node_.IsDefined() && !node_.IsNull(); }
 
@@ -39,13 +40,14 @@ std::string YamlNode::child_path(std::string_view key) const {
 }
 
 YamlNode YamlNode::operator[](std::string_view key) const {
-  const std::string k(key);
-  YAML::Node child;
-  if (node_.IsMap()) {
-    const YAML::Node& self = node_;  // const: a lookup must not insert the key
-    child = self[k];
+  // yaml-cpp hands out "invalid" nodes for missing keys, and assigning or
+  // querying one throws; so only look up in a real map, and copy-construct.
+  if (node_.IsDefined() && node_.IsMap()) {
+    for (const auto& kv : node_)
+      if (kv.first.IsScalar() && kv.first.Scalar() == key)
+        return YamlNode(kv.second, file_, child_path(key), line(), line_offset_, line_of(kv.first));
   }
-  return YamlNode(child, file_, child_path(key), line(), line_offset_);
+  return YamlNode(YAML::Node(YAML::NodeType::Undefined), file_, child_path(key), line(), line_offset_);
 }
 
 std::vector<YamlEntry> YamlNode::entries() const {
@@ -55,9 +57,9 @@ std::vector<YamlEntry> YamlNode::entries() const {
   for (const auto& kv : node_) {
     if (!kv.first.IsScalar()) fail("expected a mapping with plain keys");
     const std::string key = kv.first.Scalar();
-    out.push_back(YamlEntry{key, line_of(kv.first),
-                        YamlNode(kv.second, file_, child_path(key), line_of(kv.first),
-                                 line_offset_)});
+    const int key_line = line_of(kv.first);
+    out.push_back(YamlEntry{key, key_line,
+                            YamlNode(kv.second, file_, child_path(key), key_line, line_offset_, key_line)});
   }
   return out;
 }

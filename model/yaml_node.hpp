@@ -28,17 +28,20 @@ struct YamlEntry;
 class YamlNode {
  public:
   YamlNode(YAML::Node node, std::string file, std::string path, int fallback_line,
-           int line_offset = 0);
+           int line_offset = 0, int key_line = 0);
 
   const std::string& file() const { return file_; }
   const std::string& path() const { return path_; }
-  int line() const;  // 1-based; the parent's line when this node is absent
+  // 1-based: the line of this node's key when it has one (so a missing child
+  // or a mistyped block is reported where its key is written), else its own
+  // line, else the parent's line when it is absent.
+  int line() const;
   SourcePos pos() const { return {file_, line()}; }
   const YAML::Node& raw() const { return node_; }
 
   bool present() const;  // defined and not null
-  bool is_map() const { return node_.IsMap(); }
-  bool is_seq() const { return node_.IsSequence(); }
+  bool is_map() const { return node_.IsDefined() && node_.IsMap(); }
+  bool is_seq() const { return node_.IsDefined() && node_.IsSequence(); }
 
   YamlNode operator[](std::string_view key) const;  // child, possibly absent
   std::vector<YamlEntry> entries() const;  // mapping entries in file order; fails unless a map
@@ -77,6 +80,7 @@ class YamlNode {
   std::string file_, path_;
   int fallback_line_;
   int line_offset_;  // added to yaml-cpp's lines for YAML embedded in a string
+  int key_line_;     // 0 for documents and list items
 };
 
 struct YamlEntry {
