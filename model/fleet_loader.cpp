@@ -18,7 +18,8 @@ FlavorResources read_flavor_resources(const YamlNode& node) {
   FlavorResources out;
   for (const auto& flavor : node.entries()) {
     auto& resources = out[flavor.key];
-    for (const auto& resource : flavor.value.entries()) resources[resource.key] = resource.value.quantity();
+    for (const auto& resource : flavor.value.entries())
+      resources[resource.key] = resource.value.quantity();
   }
   return out;
 }
@@ -46,8 +47,10 @@ WorkerSpec read_worker(const YamlNode& node, Warnings& w) {
 void read_options(const YamlNode& node, Warnings& w, Fleet& fleet) {
   check_keys(node, {.modeled = {"provisioningTimeout", "maxSnapshotStaleness", "variant"}}, w);
   ProtocolOptions& o = fleet.options;
-  if (node["provisioningTimeout"].present()) o.provisioning_timeout = node["provisioningTimeout"].boolean();
-  if (node["maxSnapshotStaleness"].present()) o.max_snapshot_staleness = node["maxSnapshotStaleness"].int32(-1);
+  if (node["provisioningTimeout"].present())
+    o.provisioning_timeout = node["provisioningTimeout"].boolean();
+  if (node["maxSnapshotStaleness"].present())
+    o.max_snapshot_staleness = node["maxSnapshotStaleness"].int32(-1);
   if (node["variant"].present()) o.variant = node["variant"].str();
 }
 
@@ -56,7 +59,8 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
   EnvironmentBudgets& e = fleet.environment;
   if (node["spotReclaims"].present()) e.spot_reclaims = node["spotReclaims"].int32(0);
   if (node["capacityLosses"].present()) e.capacity_losses = node["capacityLosses"].int32(0);
-  if (node["snapshotRefreshes"].present()) e.snapshot_refreshes = node["snapshotRefreshes"].int32(-1);
+  if (node["snapshotRefreshes"].present())
+    e.snapshot_refreshes = node["snapshotRefreshes"].int32(-1);
 }
 
 void read_check(const YamlNode& node, Warnings& w, Fleet& fleet) {
@@ -69,7 +73,8 @@ void read_check(const YamlNode& node, Warnings& w, Fleet& fleet) {
     c.max_states = node["maxStates"].int64(1, std::numeric_limits<std::int64_t>::max());
   if (node["timeLimitSeconds"].present()) {
     c.time_limit_s = node["timeLimitSeconds"].number();
-    if (!(c.time_limit_s > 0)) node["timeLimitSeconds"].fail("must be a positive number of seconds");
+    if (!(c.time_limit_s > 0))
+      node["timeLimitSeconds"].fail("must be a positive number of seconds");
   }
 }
 
@@ -77,7 +82,8 @@ void read_dispatcher(const YamlNode& node, Warnings& w, Fleet& fleet) {
   check_keys(node, {.modeled = {"policy", "pin"}}, w);
   if (node["policy"].present())
     fleet.dispatcher.policy = node["policy"].one_of<DispatchPolicy>(
-        {{"KueueDispatcher", DispatchPolicy::KueueDispatcher}, {"CapacitySnapshot", DispatchPolicy::CapacitySnapshot}});
+        {{"KueueDispatcher", DispatchPolicy::KueueDispatcher},
+         {"CapacitySnapshot", DispatchPolicy::CapacitySnapshot}});
   if (node["pin"].present()) fleet.dispatcher.pin = node["pin"].boolean();
 }
 
@@ -86,16 +92,19 @@ void read_dispatcher(const YamlNode& node, Warnings& w, Fleet& fleet) {
 Fleet load_fleet(const std::string& path) {
   const auto documents = load_yaml_file(path, path);
   if (documents.size() != 1)
-    throw InputError(Diagnostic{{path, documents.empty() ? 0 : documents[1].line()}, "",
+    throw InputError(Diagnostic{{path, documents.empty() ? 0 : documents[1].line()},
+                                "",
                                 "expected exactly one YAML document (a kmc Fleet)"});
   const YamlNode& root = documents.front();
   Warnings unused;  // every key below is modeled: check_keys never warns here
-  check_keys(root, {.modeled = {"apiVersion", "kind", "manager", "workers", "snapshot", "dispatcher",
-                                "options", "environment", "check"}},
+  check_keys(root,
+             {.modeled = {"apiVersion", "kind", "manager", "workers", "snapshot", "dispatcher",
+                          "options", "environment", "check"}},
              unused);
   const YamlNode api_version = require(root, "apiVersion");
   if (api_version.str() != kFleetApiVersion)
-    api_version.fail(fmt::format("unknown value '{}'; expected {}", api_version.str(), kFleetApiVersion));
+    api_version.fail(
+        fmt::format("unknown value '{}'; expected {}", api_version.str(), kFleetApiVersion));
   require(root, "kind").one_of<int>({{"Fleet", 0}});
   Fleet fleet;
   fleet.pos = root.pos();
@@ -104,13 +113,15 @@ Fleet load_fleet(const std::string& path) {
   for (const auto& item : require(root, "workers").items()) {
     WorkerSpec worker = read_worker(item, unused);
     if (worker.name == fleet.manager) item["name"].fail("a worker cannot share the manager's name");
-    if (!names.insert(worker.name).second) item["name"].fail(fmt::format("worker '{}' is listed twice", worker.name));
+    if (!names.insert(worker.name).second)
+      item["name"].fail(fmt::format("worker '{}' is listed twice", worker.name));
     fleet.workers.push_back(std::move(worker));
   }
   if (fleet.workers.empty()) root["workers"].fail("a fleet needs at least one worker");
   for (const auto& e : root["snapshot"].entries()) {
     if (!names.contains(e.key))
-      throw InputError(Diagnostic{{path, e.key_line}, e.value.path(),
+      throw InputError(Diagnostic{{path, e.key_line},
+                                  e.value.path(),
                                   fmt::format("'{}' is not a worker of this fleet", e.key)});
     fleet.snapshot[e.key] = read_flavor_resources(e.value);
     fleet.snapshot_pos[e.key] = {path, e.key_line};

@@ -9,8 +9,8 @@ namespace {
 
 template <class T>
 const T* find_by_name(const std::vector<T>& objects, const std::string& name) {
-  auto it = std::find_if(objects.begin(), objects.end(),
-                         [&](const T& o) { return o.meta.name == name; });
+  auto it =
+      std::find_if(objects.begin(), objects.end(), [&](const T& o) { return o.meta.name == name; });
   return it == objects.end() ? nullptr : &*it;
 }
 

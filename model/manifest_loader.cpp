@@ -38,10 +38,12 @@ class ManifestLoader {
 
  private:
   void load_document(const YamlNode& document) {
-    if (!document.is_map()) document.fail("expected a Kubernetes object (a mapping with apiVersion and kind)");
+    if (!document.is_map())
+      document.fail("expected a Kubernetes object (a mapping with apiVersion and kind)");
     if (document["kind"].present() && document["kind"].str() == "List") {
       // kubectl wraps `get` results of several objects in a v1 List.
-      check_keys(document, {.modeled = {"apiVersion", "kind", "items"}, .silent = {"metadata"}}, out.warnings);
+      check_keys(document, {.modeled = {"apiVersion", "kind", "items"}, .silent = {"metadata"}},
+                 out.warnings);
       for (const auto& item : document["items"].items()) load_object(item);
       return;
     }
@@ -49,7 +51,8 @@ class ManifestLoader {
   }
 
   void load_object(const YamlNode& object) {
-    if (!object.is_map()) object.fail("expected a Kubernetes object (a mapping with apiVersion and kind)");
+    if (!object.is_map())
+      object.fail("expected a Kubernetes object (a mapping with apiVersion and kind)");
     ReadContext ctx{out.warnings, require(object, "apiVersion").str(), load_index_++};
     const std::string kind = require(object, "kind").str();
     const std::string& version = ctx.api_version;
@@ -57,50 +60,72 @@ class ManifestLoader {
     if (version.starts_with("config.kueue.x-k8s.io/") && kind == "Configuration") {
       if (version != "config.kueue.x-k8s.io/v1beta1" && version != "config.kueue.x-k8s.io/v1beta2")
         object["apiVersion"].fail(fmt::format(
-            "unsupported apiVersion '{}'; kmc reads config.kueue.x-k8s.io/v1beta1 and v1beta2", version));
+            "unsupported apiVersion '{}'; kmc reads config.kueue.x-k8s.io/v1beta1 and v1beta2",
+            version));
       return set_configuration(object, read_configuration(object, ctx));
     }
     if (version == "batch/v1" && kind == "Job") return load_job(object, ctx);
-    if (version == "v1" && kind == "Namespace") return add(out.namespaces, read_namespace(object, ctx), kind);
+    if (version == "v1" && kind == "Namespace")
+      return add(out.namespaces, read_namespace(object, ctx), kind);
     if (version == "v1" && kind == "ConfigMap") {
-      if (auto config = read_config_map(object, ctx)) return set_configuration(object, std::move(*config));
+      if (auto config = read_config_map(object, ctx))
+        return set_configuration(object, std::move(*config));
     }
-    out.warnings.push_back(Diagnostic{object.pos(), "kind",
-                                      fmt::format("kmc does not model kind {} ({}); ignored", kind, version)});
+    out.warnings.push_back(
+        Diagnostic{object.pos(), "kind",
+                   fmt::format("kmc does not model kind {} ({}); ignored", kind, version)});
   }
 
   void load_kueue_object(const YamlNode& object, const std::string& kind, ReadContext& ctx) {
-    static const char* const modeled[] = {"ResourceFlavor", "ClusterQueue", "Cohort", "LocalQueue",
-                                          "WorkloadPriorityClass", "AdmissionCheck",
-                                          "ProvisioningRequestConfig", "MultiKueueConfig",
-                                          "MultiKueueCluster", "Workload"};
+    static const char* const modeled[] = {"ResourceFlavor",
+                                          "ClusterQueue",
+                                          "Cohort",
+                                          "LocalQueue",
+                                          "WorkloadPriorityClass",
+                                          "AdmissionCheck",
+                                          "ProvisioningRequestConfig",
+                                          "MultiKueueConfig",
+                                          "MultiKueueCluster",
+                                          "Workload"};
     const bool known = std::find(std::begin(modeled), std::end(modeled), kind) != std::end(modeled);
     if (!known) {
-      out.warnings.push_back(Diagnostic{object.pos(), "kind", fmt::format("kmc does not model kind {}; ignored", kind)});
+      out.warnings.push_back(Diagnostic{object.pos(), "kind",
+                                        fmt::format("kmc does not model kind {}; ignored", kind)});
       return;
     }
     if (!is_kueue_version(ctx.api_version))
       object["apiVersion"].fail(fmt::format(
-          "unsupported apiVersion '{}' for {}; kmc reads kueue.x-k8s.io/v1beta1 and v1beta2", ctx.api_version, kind));
-    if (kind == "ResourceFlavor") add(out.resource_flavors, read_resource_flavor(object, ctx), kind);
-    else if (kind == "ClusterQueue") add(out.cluster_queues, read_cluster_queue(object, ctx), kind);
-    else if (kind == "Cohort") add(out.cohorts, read_cohort(object, ctx), kind);
-    else if (kind == "LocalQueue") add(out.local_queues, read_local_queue(object, ctx), kind);
-    else if (kind == "WorkloadPriorityClass") add(out.priority_classes, read_priority_class(object, ctx), kind);
-    else if (kind == "AdmissionCheck") add(out.admission_checks, read_admission_check(object, ctx), kind);
+          "unsupported apiVersion '{}' for {}; kmc reads kueue.x-k8s.io/v1beta1 and v1beta2",
+          ctx.api_version, kind));
+    if (kind == "ResourceFlavor")
+      add(out.resource_flavors, read_resource_flavor(object, ctx), kind);
+    else if (kind == "ClusterQueue")
+      add(out.cluster_queues, read_cluster_queue(object, ctx), kind);
+    else if (kind == "Cohort")
+      add(out.cohorts, read_cohort(object, ctx), kind);
+    else if (kind == "LocalQueue")
+      add(out.local_queues, read_local_queue(object, ctx), kind);
+    else if (kind == "WorkloadPriorityClass")
+      add(out.priority_classes, read_priority_class(object, ctx), kind);
+    else if (kind == "AdmissionCheck")
+      add(out.admission_checks, read_admission_check(object, ctx), kind);
     else if (kind == "ProvisioningRequestConfig")
       add(out.provisioning_request_configs, read_provisioning_config(object, ctx), kind);
-    else if (kind == "MultiKueueConfig") add(out.multikueue_configs, read_multikueue_config(object, ctx), kind);
-    else if (kind == "MultiKueueCluster") add(out.multikueue_clusters, read_multikueue_cluster(object, ctx), kind);
-    else if (kind == "Workload") add_workload(read_workload(object, ctx), "Workload");
+    else if (kind == "MultiKueueConfig")
+      add(out.multikueue_configs, read_multikueue_config(object, ctx), kind);
+    else if (kind == "MultiKueueCluster")
+      add(out.multikueue_clusters, read_multikueue_cluster(object, ctx), kind);
+    else if (kind == "Workload")
+      add_workload(read_workload(object, ctx), "Workload");
   }
 
   void load_job(const YamlNode& object, ReadContext& ctx) {
     const YamlNode label = object["metadata"]["labels"]["kueue.x-k8s.io/queue-name"];
     if (!label.present()) {
       // Kueue's default manageJobsWithoutQueueName=false leaves such Jobs alone.
-      out.warnings.push_back(Diagnostic{object.pos(), "metadata.labels",
-                                        "Job has no kueue.x-k8s.io/queue-name label; Kueue does not manage it; ignored"});
+      out.warnings.push_back(Diagnostic{
+          object.pos(), "metadata.labels",
+          "Job has no kueue.x-k8s.io/queue-name label; Kueue does not manage it; ignored"});
       return;
     }
     add_workload(read_job(object, ctx), "Job");
@@ -112,7 +137,8 @@ class ManifestLoader {
     const std::string key = kind + "/" + meta.namespace_ + "/" + meta.name;
     auto [it, inserted] = seen_.emplace(key, meta.pos);
     if (inserted) return;
-    const std::string name = meta.namespace_.empty() ? meta.name : meta.namespace_ + "/" + meta.name;
+    const std::string name =
+        meta.namespace_.empty() ? meta.name : meta.namespace_ + "/" + meta.name;
     throw InputError(Diagnostic{meta.pos, "metadata.name",
                                 fmt::format("duplicate {} '{}'; first defined at {}:{}", kind, name,
                                             it->second.file, it->second.line)});
@@ -133,9 +159,10 @@ class ManifestLoader {
 
   void set_configuration(const YamlNode& object, KueueConfiguration config) {
     if (config_pos_)
-      throw InputError(Diagnostic{object.pos(), "kind",
-                                  fmt::format("a second Kueue Configuration; first defined at {}:{}",
-                                              config_pos_->file, config_pos_->line)});
+      throw InputError(
+          Diagnostic{object.pos(), "kind",
+                     fmt::format("a second Kueue Configuration; first defined at {}:{}",
+                                 config_pos_->file, config_pos_->line)});
     config_pos_ = object.pos();
     config.pos = object.pos();
     out.configuration = std::move(config);
@@ -169,7 +196,8 @@ class ManifestLoader {
 std::vector<std::string> yaml_files(const std::string& path) {
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) return {path};
-  if (!fs::is_directory(path, ec)) throw InputError(Diagnostic{{path, 0}, "", "no such file or folder"});
+  if (!fs::is_directory(path, ec))
+    throw InputError(Diagnostic{{path, 0}, "", "no such file or folder"});
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(path)) {
     const std::string ext = entry.path().extension().string();

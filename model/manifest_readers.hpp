@@ -16,7 +16,7 @@ namespace kmc::model {
 
 struct ReadContext {
   Warnings& warnings;
-  std::string api_version;     // as written, e.g. "kueue.x-k8s.io/v1beta1"
+  std::string api_version;      // as written, e.g. "kueue.x-k8s.io/v1beta1"
   std::int64_t load_index = 0;  // creation order when no creationTimestamp is printed
   bool v1beta1() const { return api_version.ends_with("/v1beta1"); }
 };

@@ -26,12 +26,14 @@ std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
 std::int64_t parse_rfc3339_s(const YamlNode& node) {
   const std::string text = node.str();
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, consumed = 0;
-  const int n = std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day,
-                            &hour, &minute, &second, &consumed);
+  const int n = std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour,
+                            &minute, &second, &consumed);
   const auto bad = [&] {
-    node.fail(fmt::format("invalid timestamp '{}'; expected RFC 3339 such as 2025-01-31T12:00:00Z", text));
+    node.fail(fmt::format("invalid timestamp '{}'; expected RFC 3339 such as 2025-01-31T12:00:00Z",
+                          text));
   };
-  if (n != 6 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+  if (n != 6 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 ||
+      second > 60)
     bad();
   std::size_t i = static_cast<std::size_t>(consumed);
   if (i < text.size() && text[i] == '.') {  // fractional seconds: kmc counts whole seconds
@@ -49,11 +51,14 @@ std::int64_t parse_rfc3339_s(const YamlNode& node) {
   } else {
     bad();
   }
-  const std::int64_t days = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+  const std::int64_t days =
+      days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
   return days * 86400 + hour * 3600 + minute * 60 + second - offset_s;
 }
 
-Labels read_labels(const YamlNode& node) { return node.string_map(); }
+Labels read_labels(const YamlNode& node) {
+  return node.string_map();
+}
 
 ObjectMeta read_meta(const YamlNode& object, ReadContext& ctx, bool namespaced,
                      std::initializer_list<std::string_view> extra_top_level) {

@@ -33,10 +33,22 @@ struct Suffix {
 // The suffix after the number, or nullopt when it is not one Kubernetes knows.
 std::optional<Suffix> parse_suffix(std::string_view s, std::string_view text) {
   static constexpr std::array<std::pair<std::string_view, Suffix>, 16> table{{
-      {"", {0, 0}},    {"n", {-9, 0}},  {"u", {-6, 0}},  {"m", {-3, 0}},
-      {"k", {3, 0}},   {"M", {6, 0}},   {"G", {9, 0}},   {"T", {12, 0}},
-      {"P", {15, 0}},  {"E", {18, 0}},  {"Ki", {0, 10}}, {"Mi", {0, 20}},
-      {"Gi", {0, 30}}, {"Ti", {0, 40}}, {"Pi", {0, 50}}, {"Ei", {0, 60}},
+      {"", {0, 0}},
+      {"n", {-9, 0}},
+      {"u", {-6, 0}},
+      {"m", {-3, 0}},
+      {"k", {3, 0}},
+      {"M", {6, 0}},
+      {"G", {9, 0}},
+      {"T", {12, 0}},
+      {"P", {15, 0}},
+      {"E", {18, 0}},
+      {"Ki", {0, 10}},
+      {"Mi", {0, 20}},
+      {"Gi", {0, 30}},
+      {"Ti", {0, 40}},
+      {"Pi", {0, 50}},
+      {"Ei", {0, 60}},
   }};
   for (const auto& [name, suffix] : table)
     if (s == name) return suffix;
@@ -92,7 +104,8 @@ Quantity parse_quantity(std::string_view text) {
   if (digit_count == 0) reject(text, "expected a number such as 8, 500m, 1.5 or 64Gi");
   const auto suffix = parse_suffix(text.substr(i), text);
   if (!suffix)
-    reject(text, "unknown suffix; expected one of n u m k M G T P E Ki Mi Gi Ti Pi Ei or e<exponent>");
+    reject(text,
+           "unknown suffix; expected one of n u m k M G T P E Ki Mi Gi Ti Pi Ei or e<exponent>");
 
   // milli = digits × 10^(exponent10 + decimal + 3) × 2^binary, exactly.
   int shift10 = exponent10 + suffix->decimal_exponent + 3;
@@ -100,7 +113,8 @@ Quantity parse_quantity(std::string_view text) {
   if (milli != 0) {
     scale_up(milli, 2, suffix->binary_exponent, text);
     for (; shift10 < 0; ++shift10) {
-      if (milli % 10 != 0) reject(text, "finer than a milli-unit (1m); kmc counts exact milli-units");
+      if (milli % 10 != 0)
+        reject(text, "finer than a milli-unit (1m); kmc counts exact milli-units");
       milli /= 10;
     }
     scale_up(milli, 10, shift10, text);
@@ -124,7 +138,12 @@ std::string Quantity::to_string() const {
   const std::int64_t units = milli / 1000;
   // Binary suffixes only where they are exact, largest first: 64Gi, not 65536Mi.
   static constexpr std::array<std::pair<int, const char*>, 6> binary{{
-      {60, "Ei"}, {50, "Pi"}, {40, "Ti"}, {30, "Gi"}, {20, "Mi"}, {10, "Ki"},
+      {60, "Ei"},
+      {50, "Pi"},
+      {40, "Ti"},
+      {30, "Gi"},
+      {20, "Mi"},
+      {10, "Ki"},
   }};
   for (const auto& [shift, name] : binary) {
     const std::int64_t unit = std::int64_t{1} << shift;

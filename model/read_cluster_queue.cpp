@@ -29,12 +29,14 @@ Preemption read_preemption(const YamlNode& node, ReadContext& ctx) {
   check_keys(borrow, {.modeled = {"policy", "maxPriorityThreshold"}}, ctx.warnings);
   if (borrow["policy"].present())
     p.borrow_within_cohort = borrow["policy"].one_of<BorrowWithinCohortPolicy>(
-        {{"Never", BorrowWithinCohortPolicy::Never}, {"LowerPriority", BorrowWithinCohortPolicy::LowerPriority}});
+        {{"Never", BorrowWithinCohortPolicy::Never},
+         {"LowerPriority", BorrowWithinCohortPolicy::LowerPriority}});
   if (borrow["maxPriorityThreshold"].present())
     p.max_priority_threshold = borrow["maxPriorityThreshold"].int32();
   if (p.reclaim_within_cohort == ReclaimWithinCohortPolicy::Never &&
       p.borrow_within_cohort != BorrowWithinCohortPolicy::Never)
-    borrow["policy"].fail("borrowWithinCohort needs reclaimWithinCohort other than Never (Kueue's CEL rule)");
+    borrow["policy"].fail(
+        "borrowWithinCohort needs reclaimWithinCohort other than Never (Kueue's CEL rule)");
   return p;
 }
 
@@ -44,11 +46,13 @@ FlavorFungibility read_fungibility(const YamlNode& node, ReadContext& ctx) {
   FlavorFungibility f;
   if (node["whenCanBorrow"].present())
     f.when_can_borrow = node["whenCanBorrow"].one_of<WhenCanBorrow>(
-        {{"MayStopSearch", WhenCanBorrow::MayStopSearch}, {"TryNextFlavor", WhenCanBorrow::TryNextFlavor},
+        {{"MayStopSearch", WhenCanBorrow::MayStopSearch},
+         {"TryNextFlavor", WhenCanBorrow::TryNextFlavor},
          {"Borrow", WhenCanBorrow::MayStopSearch}});
   if (node["whenCanPreempt"].present())
     f.when_can_preempt = node["whenCanPreempt"].one_of<WhenCanPreempt>(
-        {{"TryNextFlavor", WhenCanPreempt::TryNextFlavor}, {"MayStopSearch", WhenCanPreempt::MayStopSearch},
+        {{"TryNextFlavor", WhenCanPreempt::TryNextFlavor},
+         {"MayStopSearch", WhenCanPreempt::MayStopSearch},
          {"Preempt", WhenCanPreempt::MayStopSearch}});
   if (node["preference"].present())
     f.preference = node["preference"].one_of<FungibilityPreference>(
@@ -67,8 +71,11 @@ LabelSelector read_selector(const YamlNode& node, ReadContext& ctx) {
     check_keys(item, {.modeled = {"key", "operator", "values"}}, ctx.warnings);
     LabelSelector::Requirement r;
     r.key = require(item, "key").str();
-    r.op = require(item, "operator").one_of<std::string>(
-        {{"In", "In"}, {"NotIn", "NotIn"}, {"Exists", "Exists"}, {"DoesNotExist", "DoesNotExist"}});
+    r.op = require(item, "operator")
+               .one_of<std::string>({{"In", "In"},
+                                     {"NotIn", "NotIn"},
+                                     {"Exists", "Exists"},
+                                     {"DoesNotExist", "DoesNotExist"}});
     r.values = item["values"].string_list();
     s.match_expressions.push_back(std::move(r));
   }
@@ -107,15 +114,18 @@ ClusterQueue read_cluster_queue(const YamlNode& object, ReadContext& ctx) {
   cq.resource_groups = read_resource_groups(spec["resourceGroups"], ctx);
   if (spec["queueingStrategy"].present())
     cq.queueing_strategy = spec["queueingStrategy"].one_of<QueueingStrategy>(
-        {{"BestEffortFIFO", QueueingStrategy::BestEffortFIFO}, {"StrictFIFO", QueueingStrategy::StrictFIFO}});
+        {{"BestEffortFIFO", QueueingStrategy::BestEffortFIFO},
+         {"StrictFIFO", QueueingStrategy::StrictFIFO}});
   cq.namespace_selector = read_selector(spec["namespaceSelector"], ctx);
   cq.preemption = read_preemption(spec["preemption"], ctx);
   cq.flavor_fungibility = read_fungibility(spec["flavorFungibility"], ctx);
-  for (const auto& name : spec["admissionChecks"].string_list()) cq.admission_checks.push_back({name, {}});
+  for (const auto& name : spec["admissionChecks"].string_list())
+    cq.admission_checks.push_back({name, {}});
   const YamlNode strategy = spec["admissionChecksStrategy"];
   if (strategy.present() && !cq.admission_checks.empty())
     strategy.fail("admissionChecks and admissionChecksStrategy are mutually exclusive");
-  for (auto& rule : read_check_strategy(strategy, ctx)) cq.admission_checks.push_back(std::move(rule));
+  for (auto& rule : read_check_strategy(strategy, ctx))
+    cq.admission_checks.push_back(std::move(rule));
   cq.stop_policy = read_stop_policy(spec["stopPolicy"]);
   cq.fair_sharing_weight = read_fair_sharing_weight(spec["fairSharing"], ctx);
   if (cq.cohort.empty()) {
@@ -125,7 +135,8 @@ ClusterQueue read_cluster_queue(const YamlNode& object, ReadContext& ctx) {
         for (const auto& r : f.resources)
           if (r.borrowing_limit || r.lending_limit)
             spec["resourceGroups"].fail(fmt::format(
-                "flavor '{}' resource '{}': borrowingLimit and lendingLimit need a cohort", f.name, r.name));
+                "flavor '{}' resource '{}': borrowingLimit and lendingLimit need a cohort", f.name,
+                r.name));
   }
   return cq;
 }

@@ -24,21 +24,24 @@ PendingWorkload read_job(const YamlNode& object, ReadContext& ctx) {
   wl.source_kind = "Job";
   wl.meta = read_meta(object, ctx, true);
   wl.runtime_s = read_runtime_annotation(object);
-  if (auto it = wl.meta.labels.find(kQueueNameLabel); it != wl.meta.labels.end()) wl.queue_name = it->second;
+  if (auto it = wl.meta.labels.find(kQueueNameLabel); it != wl.meta.labels.end())
+    wl.queue_name = it->second;
   const YamlNode spec = require(object, "spec");
   check_keys(spec,
              {.modeled = {"parallelism", "completions", "template"},
               .silent = {"backoffLimit", "activeDeadlineSeconds", "suspend", "completionMode",
-                         "ttlSecondsAfterFinished", "selector", "manualSelector", "podFailurePolicy",
-                         "backoffLimitPerIndex", "maxFailedIndexes", "podReplacementPolicy",
-                         "successPolicy", "managedBy"}},
+                         "ttlSecondsAfterFinished", "selector", "manualSelector",
+                         "podFailurePolicy", "backoffLimitPerIndex", "maxFailedIndexes",
+                         "podReplacementPolicy", "successPolicy", "managedBy"}},
              ctx.warnings);
   PodSet main;
   main.name = "main";
   main.count = spec["parallelism"].present() ? spec["parallelism"].int32(0) : 1;
-  if (spec["completions"].present()) main.count = std::min(main.count, spec["completions"].int32(0));
+  if (spec["completions"].present())
+    main.count = std::min(main.count, spec["completions"].int32(0));
   const YamlNode min_parallelism = object["metadata"]["annotations"][kMinParallelismAnnotation];
-  if (min_parallelism.present()) main.min_count = static_cast<std::int32_t>(min_parallelism.int64(1, main.count));
+  if (min_parallelism.present())
+    main.min_count = static_cast<std::int32_t>(min_parallelism.int64(1, main.count));
   read_pod_template(require(spec, "template"), main, ctx);
   wl.pod_sets.push_back(std::move(main));
   if (auto it = wl.meta.labels.find(kPriorityClassLabel); it != wl.meta.labels.end()) {

@@ -19,21 +19,61 @@ namespace {
 const KeyPolicy kPodSpecKeys{
     .modeled = {"containers", "initContainers", "overhead", "nodeSelector", "tolerations"},
     .unmodeled = {"affinity", "topologySpreadConstraints", "resourceClaims", "resources"},
-    .silent = {"volumes", "ephemeralContainers", "restartPolicy", "terminationGracePeriodSeconds",
-               "activeDeadlineSeconds", "dnsPolicy", "serviceAccountName", "serviceAccount",
-               "automountServiceAccountToken", "nodeName", "hostNetwork", "hostPID", "hostIPC",
-               "shareProcessNamespace", "securityContext", "imagePullSecrets", "hostname",
-               "subdomain", "schedulerName", "hostAliases", "priorityClassName", "priority",
-               "dnsConfig", "readinessGates", "runtimeClassName", "enableServiceLinks",
-               "preemptionPolicy", "setHostnameAsFQDN", "os", "hostUsers", "schedulingGates",
+    .silent = {"volumes",
+               "ephemeralContainers",
+               "restartPolicy",
+               "terminationGracePeriodSeconds",
+               "activeDeadlineSeconds",
+               "dnsPolicy",
+               "serviceAccountName",
+               "serviceAccount",
+               "automountServiceAccountToken",
+               "nodeName",
+               "hostNetwork",
+               "hostPID",
+               "hostIPC",
+               "shareProcessNamespace",
+               "securityContext",
+               "imagePullSecrets",
+               "hostname",
+               "subdomain",
+               "schedulerName",
+               "hostAliases",
+               "priorityClassName",
+               "priority",
+               "dnsConfig",
+               "readinessGates",
+               "runtimeClassName",
+               "enableServiceLinks",
+               "preemptionPolicy",
+               "setHostnameAsFQDN",
+               "os",
+               "hostUsers",
+               "schedulingGates",
                "hostnameOverride"}};
-const KeyPolicy kContainerKeys{
-    .modeled = {"name", "resources", "restartPolicy"},
-    .silent = {"image", "command", "args", "workingDir", "ports", "envFrom", "env", "resizePolicy",
-               "restartPolicyRules", "volumeMounts", "volumeDevices", "livenessProbe",
-               "readinessProbe", "startupProbe", "lifecycle", "terminationMessagePath",
-               "terminationMessagePolicy", "imagePullPolicy", "securityContext", "stdin",
-               "stdinOnce", "tty"}};
+const KeyPolicy kContainerKeys{.modeled = {"name", "resources", "restartPolicy"},
+                               .silent = {"image",
+                                          "command",
+                                          "args",
+                                          "workingDir",
+                                          "ports",
+                                          "envFrom",
+                                          "env",
+                                          "resizePolicy",
+                                          "restartPolicyRules",
+                                          "volumeMounts",
+                                          "volumeDevices",
+                                          "livenessProbe",
+                                          "readinessProbe",
+                                          "startupProbe",
+                                          "lifecycle",
+                                          "terminationMessagePath",
+                                          "terminationMessagePolicy",
+                                          "imagePullPolicy",
+                                          "securityContext",
+                                          "stdin",
+                                          "stdinOnce",
+                                          "tty"}};
 
 void add_to(ResourceList& total, const ResourceList& more) {
   for (const auto& [name, q] : more) total[name] = total[name] + q;
@@ -55,7 +95,8 @@ ResourceList container_requests(const YamlNode& container, ReadContext& ctx) {
 
 ResourceList pod_requests(const YamlNode& spec, ReadContext& ctx) {
   ResourceList containers, sidecars, init_peak;
-  for (const auto& c : require(spec, "containers").items()) add_to(containers, container_requests(c, ctx));
+  for (const auto& c : require(spec, "containers").items())
+    add_to(containers, container_requests(c, ctx));
   for (const auto& c : spec["initContainers"].items()) {
     const ResourceList requests = container_requests(c, ctx);
     const bool sidecar = c["restartPolicy"].present() && c["restartPolicy"].str() == "Always";
@@ -70,7 +111,8 @@ ResourceList pod_requests(const YamlNode& spec, ReadContext& ctx) {
   }
   add_to(containers, sidecars);
   max_into(containers, init_peak);
-  for (const auto& e : spec["overhead"].entries()) containers[e.key] = containers[e.key] + e.value.quantity();
+  for (const auto& e : spec["overhead"].entries())
+    containers[e.key] = containers[e.key] + e.value.quantity();
   return containers;
 }
 

@@ -69,8 +69,8 @@ std::vector<ResourceGroup> read_resource_groups(const YamlNode& node, ReadContex
 std::vector<Toleration> read_tolerations(const YamlNode& node, ReadContext& ctx) {
   std::vector<Toleration> out;
   for (const auto& item : node.items()) {
-    check_keys(item, {.modeled = {"key", "operator", "value", "effect"},
-                      .silent = {"tolerationSeconds"}},
+    check_keys(item,
+               {.modeled = {"key", "operator", "value", "effect"}, .silent = {"tolerationSeconds"}},
                ctx.warnings);
     Toleration t;
     if (item["key"].present()) t.key = item["key"].str();
@@ -78,8 +78,9 @@ std::vector<Toleration> read_tolerations(const YamlNode& node, ReadContext& ctx)
       t.op = item["operator"].one_of<std::string>({{"Equal", "Equal"}, {"Exists", "Exists"}});
     if (item["value"].present()) t.value = item["value"].str();
     if (item["effect"].present())
-      t.effect = item["effect"].one_of<std::string>(
-          {{"NoSchedule", "NoSchedule"}, {"PreferNoSchedule", "PreferNoSchedule"}, {"NoExecute", "NoExecute"}});
+      t.effect = item["effect"].one_of<std::string>({{"NoSchedule", "NoSchedule"},
+                                                     {"PreferNoSchedule", "PreferNoSchedule"},
+                                                     {"NoExecute", "NoExecute"}});
     out.push_back(std::move(t));
   }
   return out;
@@ -87,8 +88,9 @@ std::vector<Toleration> read_tolerations(const YamlNode& node, ReadContext& ctx)
 
 StopPolicy read_stop_policy(const YamlNode& node) {
   if (!node.present()) return StopPolicy::None;
-  return node.one_of<StopPolicy>(
-      {{"None", StopPolicy::None}, {"Hold", StopPolicy::Hold}, {"HoldAndDrain", StopPolicy::HoldAndDrain}});
+  return node.one_of<StopPolicy>({{"None", StopPolicy::None},
+                                  {"Hold", StopPolicy::Hold},
+                                  {"HoldAndDrain", StopPolicy::HoldAndDrain}});
 }
 
 }  // namespace kmc::model

@@ -9,16 +9,20 @@ ResourceFlavor read_resource_flavor(const YamlNode& object, ReadContext& ctx) {
   ResourceFlavor flavor;
   flavor.meta = read_meta(object, ctx, false);
   const YamlNode spec = object["spec"];
-  check_keys(spec, {.modeled = {"nodeLabels", "nodeTaints", "tolerations"}, .unmodeled = {"topologyName"}},
-             ctx.warnings);
+  check_keys(
+      spec, {.modeled = {"nodeLabels", "nodeTaints", "tolerations"}, .unmodeled = {"topologyName"}},
+      ctx.warnings);
   flavor.node_labels = read_labels(spec["nodeLabels"]);
   for (const auto& item : spec["nodeTaints"].items()) {
-    check_keys(item, {.modeled = {"key", "value", "effect"}, .silent = {"timeAdded"}}, ctx.warnings);
+    check_keys(item, {.modeled = {"key", "value", "effect"}, .silent = {"timeAdded"}},
+               ctx.warnings);
     Taint t;
     t.key = require(item, "key").str();
     if (item["value"].present()) t.value = item["value"].str();
-    t.effect = require(item, "effect").one_of<std::string>(
-        {{"NoSchedule", "NoSchedule"}, {"PreferNoSchedule", "PreferNoSchedule"}, {"NoExecute", "NoExecute"}});
+    t.effect = require(item, "effect")
+                   .one_of<std::string>({{"NoSchedule", "NoSchedule"},
+                                         {"PreferNoSchedule", "PreferNoSchedule"},
+                                         {"NoExecute", "NoExecute"}});
     flavor.node_taints.push_back(std::move(t));
   }
   flavor.tolerations = read_tolerations(spec["tolerations"], ctx);
@@ -29,7 +33,8 @@ LocalQueue read_local_queue(const YamlNode& object, ReadContext& ctx) {
   LocalQueue lq;
   lq.meta = read_meta(object, ctx, true);
   const YamlNode spec = require(object, "spec");
-  check_keys(spec, {.modeled = {"clusterQueue", "stopPolicy"}, .unmodeled = {"fairSharing"}}, ctx.warnings);
+  check_keys(spec, {.modeled = {"clusterQueue", "stopPolicy"}, .unmodeled = {"fairSharing"}},
+             ctx.warnings);
   lq.cluster_queue = require(spec, "clusterQueue").str();
   lq.stop_policy = read_stop_policy(spec["stopPolicy"]);
   return lq;

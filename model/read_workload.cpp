@@ -14,8 +14,10 @@ namespace {
 constexpr const char* kWorkloadPriorityGroup = "kueue.x-k8s.io";
 
 PodSet read_pod_set(const YamlNode& node, ReadContext& ctx) {
-  check_keys(node, {.modeled = {"name", "count", "minCount", "template"}, .unmodeled = {"topologyRequest"}},
-             ctx.warnings);
+  check_keys(
+      node,
+      {.modeled = {"name", "count", "minCount", "template"}, .unmodeled = {"topologyRequest"}},
+      ctx.warnings);
   PodSet ps;
   ps.name = require(node, "name").str();
   if (node["count"].present()) ps.count = node["count"].int32(0);
@@ -39,9 +41,10 @@ void read_priority(const YamlNode& spec, ReadContext& ctx, PendingWorkload& out)
     if (where.present()) name = where.str();
     const YamlNode source = spec["priorityClassSource"];
     if (source.present())
-      group = source.one_of<std::string>({{"kueue.x-k8s.io/workloadpriorityclass", kWorkloadPriorityGroup},
-                                          {"scheduling.k8s.io/priorityclass", "scheduling.k8s.io"},
-                                          {"", ""}});
+      group = source.one_of<std::string>(
+          {{"kueue.x-k8s.io/workloadpriorityclass", kWorkloadPriorityGroup},
+           {"scheduling.k8s.io/priorityclass", "scheduling.k8s.io"},
+           {"", ""}});
   } else if (where.present()) {
     check_keys(where, {.modeled = {"group", "kind", "name"}}, ctx.warnings);
     group = require(where, "group").str();
@@ -64,10 +67,13 @@ void read_status(const YamlNode& status, Workload& wl) {
   for (const auto& c : status["conditions"].items()) {
     Condition cond;
     cond.type = require(c, "type").str();
-    cond.status = require(c, "status").one_of<std::string>({{"True", "True"}, {"False", "False"}, {"Unknown", "Unknown"}});
+    cond.status =
+        require(c, "status")
+            .one_of<std::string>({{"True", "True"}, {"False", "False"}, {"Unknown", "Unknown"}});
     if (c["reason"].present()) cond.reason = c["reason"].str();
     if (c["message"].present()) cond.message = c["message"].str();
-    if (c["lastTransitionTime"].present()) cond.last_transition_s = parse_rfc3339_s(c["lastTransitionTime"]);
+    if (c["lastTransitionTime"].present())
+      cond.last_transition_s = parse_rfc3339_s(c["lastTransitionTime"]);
     wl.conditions.push_back(std::move(cond));
   }
   if (const YamlNode a = status["admission"]; a.present()) {
@@ -77,7 +83,8 @@ void read_status(const YamlNode& status, Workload& wl) {
       PodSetAssignment psa;
       psa.name = require(p, "name").str();
       psa.flavors = p["flavors"].string_map();
-      for (const auto& e : p["resourceUsage"].entries()) psa.resource_usage[e.key] = e.value.quantity();
+      for (const auto& e : p["resourceUsage"].entries())
+        psa.resource_usage[e.key] = e.value.quantity();
       if (p["count"].present()) psa.count = p["count"].int32(0);
       admission.pod_set_assignments.push_back(std::move(psa));
     }
@@ -86,10 +93,14 @@ void read_status(const YamlNode& status, Workload& wl) {
   for (const auto& c : status["admissionChecks"].items()) {
     AdmissionCheckState s;
     s.name = require(c, "name").str();
-    s.state = require(c, "state").one_of<CheckState>({{"Pending", CheckState::Pending}, {"Ready", CheckState::Ready},
-                                                      {"Retry", CheckState::Retry}, {"Rejected", CheckState::Rejected}});
+    s.state = require(c, "state")
+                  .one_of<CheckState>({{"Pending", CheckState::Pending},
+                                       {"Ready", CheckState::Ready},
+                                       {"Retry", CheckState::Retry},
+                                       {"Rejected", CheckState::Rejected}});
     if (c["retryCount"].present()) s.retry_count = c["retryCount"].int32(0);
-    if (c["requeueAfterSeconds"].present()) s.requeue_after_seconds = c["requeueAfterSeconds"].int32(0);
+    if (c["requeueAfterSeconds"].present())
+      s.requeue_after_seconds = c["requeueAfterSeconds"].int32(0);
     if (c["message"].present()) s.message = c["message"].str();
     wl.admission_checks.push_back(std::move(s));
   }
@@ -110,13 +121,16 @@ PendingWorkload read_workload(const YamlNode& object, ReadContext& ctx) {
   wl.meta = read_meta(object, ctx, true);
   wl.runtime_s = read_runtime_annotation(object);
   const YamlNode spec = require(object, "spec");
-  KeyPolicy keys{.modeled = {"podSets", "queueName", "priority", "active", "maximumExecutionTimeSeconds"},
-                 .unmodeled = {"preemptionGates"}};
-  for (auto k : ctx.v1beta1() ? std::vector<std::string_view>{"priorityClassName", "priorityClassSource"}
-                              : std::vector<std::string_view>{"priorityClassRef"})
+  KeyPolicy keys{
+      .modeled = {"podSets", "queueName", "priority", "active", "maximumExecutionTimeSeconds"},
+      .unmodeled = {"preemptionGates"}};
+  for (auto k : ctx.v1beta1()
+                    ? std::vector<std::string_view>{"priorityClassName", "priorityClassSource"}
+                    : std::vector<std::string_view>{"priorityClassRef"})
     keys.modeled.push_back(k);
   check_keys(spec, keys, ctx.warnings);
-  for (const auto& item : require(spec, "podSets").items()) wl.pod_sets.push_back(read_pod_set(item, ctx));
+  for (const auto& item : require(spec, "podSets").items())
+    wl.pod_sets.push_back(read_pod_set(item, ctx));
   if (wl.pod_sets.empty()) spec["podSets"].fail("a Workload needs at least one pod set");
   if (spec["queueName"].present()) wl.queue_name = spec["queueName"].str();
   read_priority(spec, ctx, out);

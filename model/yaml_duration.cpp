@@ -35,11 +35,13 @@ std::int64_t YamlNode::duration_s() const {
   if (text.empty()) bad();
   while (i < text.size()) {
     const std::size_t number_start = i;
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
+      ++i;
     if (i == number_start) bad();
     const double value = std::strtod(text.substr(number_start, i - number_start).c_str(), nullptr);
     const std::size_t unit_start = i;
-    while (i < text.size() && !std::isdigit(static_cast<unsigned char>(text[i])) && text[i] != '.') ++i;
+    while (i < text.size() && !std::isdigit(static_cast<unsigned char>(text[i])) && text[i] != '.')
+      ++i;
     const double per_unit = unit_seconds(std::string_view(text).substr(unit_start, i - unit_start));
     if (per_unit == 0) bad();
     total += value * per_unit;

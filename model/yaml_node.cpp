@@ -26,9 +26,13 @@ int YamlNode::line_of(const YAML::Node& n) const {
   return mark.line + 1 + line_offset_;  // yaml-cpp counts lines from 0
 }
 
-int YamlNode::line() const { return key_line_ > 0 ? key_line_ : line_of(node_); }
+int YamlNode::line() const {
+  return key_line_ > 0 ? key_line_ : line_of(node_);
+}
 
-bool YamlNode::present() const { return node_.IsDefined() && !node_.IsNull(); }
+bool YamlNode::present() const {
+  return node_.IsDefined() && !node_.IsNull();
+}
 
 std::string YamlNode::child_path(std::string_view key) const {
   // Label-like keys ("kueue.x-k8s.io/queue-name") would read ambiguously
@@ -47,7 +51,8 @@ YamlNode YamlNode::operator[](std::string_view key) const {
       if (kv.first.IsScalar() && kv.first.Scalar() == key)
         return YamlNode(kv.second, file_, child_path(key), line(), line_offset_, line_of(kv.first));
   }
-  return YamlNode(YAML::Node(YAML::NodeType::Undefined), file_, child_path(key), line(), line_offset_);
+  return YamlNode(YAML::Node(YAML::NodeType::Undefined), file_, child_path(key), line(),
+                  line_offset_);
 }
 
 std::vector<YamlEntry> YamlNode::entries() const {
@@ -58,8 +63,9 @@ std::vector<YamlEntry> YamlNode::entries() const {
     if (!kv.first.IsScalar()) fail("expected a mapping with plain keys");
     const std::string key = kv.first.Scalar();
     const int key_line = line_of(kv.first);
-    out.push_back(YamlEntry{key, key_line,
-                            YamlNode(kv.second, file_, child_path(key), key_line, line_offset_, key_line)});
+    out.push_back(
+        YamlEntry{key, key_line,
+                  YamlNode(kv.second, file_, child_path(key), key_line, line_offset_, key_line)});
   }
   return out;
 }
@@ -79,11 +85,14 @@ Diagnostic YamlNode::diagnostic(std::string message) const {
   return Diagnostic{pos(), path_, std::move(message)};
 }
 
-void YamlNode::fail(std::string message) const { throw InputError(diagnostic(std::move(message))); }
+void YamlNode::fail(std::string message) const {
+  throw InputError(diagnostic(std::move(message)));
+}
 
 std::string YamlNode::str() const {
   if (!present()) fail("required field is missing");
-  if (!node_.IsScalar()) fail("expected a string, got a " + std::string(node_.IsMap() ? "mapping" : "list"));
+  if (!node_.IsScalar())
+    fail("expected a string, got a " + std::string(node_.IsMap() ? "mapping" : "list"));
   return node_.Scalar();
 }
 
@@ -148,14 +157,16 @@ void check_keys(const YamlNode& map, const KeyPolicy& policy, Warnings& warnings
   for (const auto& e : map.entries()) {
     if (has(policy.modeled, e.key) || has(policy.silent, e.key)) continue;
     if (has(policy.unmodeled, e.key)) {
-      warnings.push_back(Diagnostic{{map.file(), e.key_line}, e.value.path(),
+      warnings.push_back(Diagnostic{{map.file(), e.key_line},
+                                    e.value.path(),
                                     fmt::format("kmc does not model {}; ignored", e.value.path())});
       continue;
     }
     std::string known;
     for (const auto* keys : {&policy.modeled, &policy.unmodeled})
       for (auto k : *keys) known += (known.empty() ? "" : ", ") + std::string(k);
-    throw InputError(Diagnostic{{map.file(), e.key_line}, e.value.path(),
+    throw InputError(Diagnostic{{map.file(), e.key_line},
+                                e.value.path(),
                                 fmt::format("unknown field; expected one of {}", known)});
   }
 }

@@ -45,7 +45,7 @@ class YamlNode {
 
   YamlNode operator[](std::string_view key) const;  // child, possibly absent
   std::vector<YamlEntry> entries() const;  // mapping entries in file order; fails unless a map
-  std::vector<YamlNode> items() const;  // sequence items; fails unless a sequence
+  std::vector<YamlNode> items() const;     // sequence items; fails unless a sequence
 
   Diagnostic diagnostic(std::string message) const;
   [[noreturn]] void fail(std::string message) const;
@@ -68,7 +68,8 @@ class YamlNode {
     for (const auto& [name, value] : values)
       if (text == name) return value;
     std::string expected;
-    for (const auto& [name, value] : values) expected += (expected.empty() ? "" : ", ") + std::string(name);
+    for (const auto& [name, value] : values)
+      expected += (expected.empty() ? "" : ", ") + std::string(name);
     fail("unknown value '" + text + "'; expected one of " + expected);
   }
 

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -12,7 +11,9 @@
 namespace Catch {
 template <>
 struct StringMaker<kmc::model::SourcePos> {
-  static std::string convert(const kmc::model::SourcePos& p) { return p.file + ":" + std::to_string(p.line); }
+  static std::string convert(const kmc::model::SourcePos& p) {
+    return p.file + ":" + std::to_string(p.line);
+  }
 };
 }  // namespace Catch
 

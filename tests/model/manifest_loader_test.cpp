@@ -1,6 +1,5 @@
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 
 #include "fixtures.hpp"
 #include "model/scenario.hpp"
@@ -51,7 +50,8 @@ TEST_CASE("a v1beta2 ClusterQueue is read with every modeled field") {
 
 TEST_CASE("fields Kueue defines but kmc does not model are warnings with their line") {
   const auto m = load_cluster_manifests({fixture("gpu-fleet/manager")});
-  CHECK(has_warning(m.warnings, "spec.admissionScope", "kmc does not model spec.admissionScope; ignored"));
+  CHECK(has_warning(m.warnings, "spec.admissionScope",
+                    "kmc does not model spec.admissionScope; ignored"));
   auto it = std::find_if(m.warnings.begin(), m.warnings.end(),
                          [](const Diagnostic& d) { return d.field == "spec.admissionScope"; });
   REQUIRE(it != m.warnings.end());
@@ -100,7 +100,7 @@ TEST_CASE("a batch/v1 Job with the queue-name label becomes a Workload as Kueue 
   CHECK(wl.pod_sets[0].name == "main");
   CHECK(wl.pod_sets[0].count == 3);
   CHECK(wl.pod_sets[0].requests.at("nvidia.com/gpu") == Quantity::from_units(1));  // from limits
-  CHECK(wl.pod_sets[0].requests.at("memory") == parse_quantity("4Gi"));           // request wins
+  CHECK(wl.pod_sets[0].requests.at("memory") == parse_quantity("4Gi"));            // request wins
   CHECK(has_warning(m.warnings, "metadata.labels", "no kueue.x-k8s.io/queue-name label"));
 }
 
@@ -121,7 +121,8 @@ TEST_CASE("a Workload's priority class, pod requests and status are read") {
   REQUIRE(wl.admission.has_value());
   CHECK(wl.admission->cluster_queue == "gpu");
   CHECK(wl.admission->pod_set_assignments[0].flavors.at("nvidia.com/gpu") == "h100");
-  CHECK(wl.admission->pod_set_assignments[0].resource_usage.at("nvidia.com/gpu") == Quantity::from_units(8));
+  CHECK(wl.admission->pod_set_assignments[0].resource_usage.at("nvidia.com/gpu") ==
+        Quantity::from_units(8));
   REQUIRE(wl.conditions.size() == 1);
   CHECK(wl.conditions[0].type == "QuotaReserved");
   CHECK(wl.admission_checks[0].state == CheckState::Pending);
@@ -253,7 +254,8 @@ TEST_CASE("kueue.x-k8s.io versions other than v1beta1 and v1beta2 are rejected")
 }
 
 TEST_CASE("a priority class that does not exist is an error at the reference") {
-  const auto d = input_error_of([] { load_cluster_manifests({fixture("bad/unknown-priority-class")}); });
+  const auto d =
+      input_error_of([] { load_cluster_manifests({fixture("bad/unknown-priority-class")}); });
   CHECK(d.pos == SourcePos{fixture("bad/unknown-priority-class/wl.yaml"), 8});
   CHECK(d.field == "spec.priorityClassRef");
   CHECK(contains(d.message, "WorkloadPriorityClass 'urgent' not found"));
@@ -271,4 +273,45 @@ TEST_CASE("a Job naming a LocalQueue that does not exist fails reference validat
 TEST_CASE("a missing path is an input error naming it") {
   const auto d = input_error_of([] { load_cluster_manifests({fixture("no-such-folder")}); });
   CHECK(d.pos.file == fixture("no-such-folder"));
+}
+
+TEST_CASE(
+    "reference validation names the missing ClusterQueue, flavor and ProvisioningRequestConfig") {
+  const std::string header = "apiVersion: kueue.x-k8s.io/v1beta2\n";
+  Warnings warnings;
+  const std::string lq = kmc::test::write_temp(
+      "lq.yaml",
+      header +
+          "kind: LocalQueue\nmetadata: {name: q, namespace: ns}\nspec: {clusterQueue: nope}\n");
+  auto d =
+      input_error_of([&] { validate_cluster_references(load_cluster_manifests({lq}), warnings); });
+  CHECK(d.pos == SourcePos{lq, 1});
+  CHECK(d.field == "spec.clusterQueue");
+  CHECK(d.message == "ClusterQueue 'nope' not found");
+
+  const std::string cq = kmc::test::write_temp(
+      "cq.yaml", header +
+                     "kind: ClusterQueue\nmetadata: {name: gpu}\nspec:\n  resourceGroups:\n"
+                     "  - coveredResources: [cpu]\n    flavors: [{name: ghost, resources: [{name: "
+                     "cpu, nominalQuota: 1}]}]\n");
+  d = input_error_of([&] { validate_cluster_references(load_cluster_manifests({cq}), warnings); });
+  CHECK(d.field == "spec.resourceGroups[0].flavors[0].name");
+  CHECK(d.message == "ResourceFlavor 'ghost' not found");
+
+  const std::string ac =
+      kmc::test::write_temp("ac.yaml", header +
+                                           "kind: AdmissionCheck\nmetadata: {name: dws}\nspec:\n"
+                                           "  controllerName: kueue.x-k8s.io/provisioning-request\n"
+                                           "  parameters: {apiGroup: kueue.x-k8s.io, kind: "
+                                           "ProvisioningRequestConfig, name: missing}\n");
+  d = input_error_of([&] { validate_cluster_references(load_cluster_manifests({ac}), warnings); });
+  CHECK(d.field == "spec.parameters.name");
+  CHECK(d.message == "ProvisioningRequestConfig 'missing' not found");
+}
+
+TEST_CASE("objects without a creationTimestamp are ordered by load order") {
+  const auto m = load_cluster_manifests({fixture("gpu-fleet/workers/us-central1")});
+  // dump.yaml sorts before job.yaml; inside a file, document order.
+  CHECK(m.resource_flavors[0].meta.creation_order < m.cluster_queues[0].meta.creation_order);
+  CHECK(m.cluster_queues[0].meta.creation_order < m.workloads[0].meta.creation_order);
 }

@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "model/quantity.hpp"
+
 #include <rapidcheck.h>
 
+#include <catch2/catch.hpp>
 #include <limits>
-
-#include "model/quantity.hpp"
 
 using kmc::model::parse_quantity;
 using kmc::model::Quantity;

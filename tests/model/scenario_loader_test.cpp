@@ -1,6 +1,5 @@
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 
 #include "fixtures.hpp"
 #include "model/scenario.hpp"
@@ -36,9 +35,10 @@ TEST_CASE("kmc.yaml is read with every key of the fleet schema") {
 
 TEST_CASE("an unknown autoscaler answer in kmc.yaml names the line and the accepted answers") {
   const auto d = input_error_of([] { load_fleet(fixture("bad-fleet/kmc.yaml")); });
-  CHECK(d.to_string() == fixture("bad-fleet/kmc.yaml") +
-                             ":7: workers[0].autoscaler.answer: unknown value 'Hang'; expected one of "
-                             "Provisions, Fails, AcceptsThenHangs, Any");
+  CHECK(d.to_string() ==
+        fixture("bad-fleet/kmc.yaml") +
+            ":7: workers[0].autoscaler.answer: unknown value 'Hang'; expected one of "
+            "Provisions, Fails, AcceptsThenHangs, Any");
 }
 
 TEST_CASE("an unknown key in kmc.yaml is an error at its line") {
@@ -55,9 +55,10 @@ TEST_CASE("an unknown key in kmc.yaml is an error at its line") {
 }
 
 TEST_CASE("kmc.yaml rejects negative budgets, duplicate workers and snapshots of unknown workers") {
-  const std::string negative = write_temp("kmc-neg.yaml",
-                                          "apiVersion: kmc.dev/v1alpha1\nkind: Fleet\nworkers: [{name: a}]\n"
-                                          "environment: {spotReclaims: -1}\n");
+  const std::string negative =
+      write_temp("kmc-neg.yaml",
+                 "apiVersion: kmc.dev/v1alpha1\nkind: Fleet\nworkers: [{name: a}]\n"
+                 "environment: {spotReclaims: -1}\n");
   CHECK(input_error_of([&] { load_fleet(negative); }).field == "environment.spotReclaims");
   const std::string twice = write_temp("kmc-twice.yaml",
                                        "apiVersion: kmc.dev/v1alpha1\nkind: Fleet\nworkers:\n"
@@ -65,9 +66,10 @@ TEST_CASE("kmc.yaml rejects negative budgets, duplicate workers and snapshots of
   const auto d = input_error_of([&] { load_fleet(twice); });
   CHECK(d.pos.line == 5);
   CHECK(d.field == "workers[1].name");
-  const std::string snapshot = write_temp("kmc-snap.yaml",
-                                          "apiVersion: kmc.dev/v1alpha1\nkind: Fleet\nworkers: [{name: a}]\n"
-                                          "snapshot:\n  b: {h100: {cpu: 1}}\n");
+  const std::string snapshot =
+      write_temp("kmc-snap.yaml",
+                 "apiVersion: kmc.dev/v1alpha1\nkind: Fleet\nworkers: [{name: a}]\n"
+                 "snapshot:\n  b: {h100: {cpu: 1}}\n");
   const auto s = input_error_of([&] { load_fleet(snapshot); });
   CHECK(s.pos.line == 5);
   CHECK(s.field == "snapshot.b");
@@ -78,7 +80,8 @@ TEST_CASE("a scenario folder loads manager and workers in kmc.yaml's order") {
   CHECK(s.dir == fixture("gpu-fleet"));
   REQUIRE(s.workers.size() == 2);
   CHECK(s.workers[0].dir == fixture("gpu-fleet/workers/us-central1"));
-  CHECK(s.workers[1].cluster_queues.at(0).meta.pos.file == fixture("gpu-fleet/workers/us-east1/cluster.yml"));
+  CHECK(s.workers[1].cluster_queues.at(0).meta.pos.file ==
+        fixture("gpu-fleet/workers/us-east1/cluster.yml"));
   CHECK(s.manager.cluster_queues.size() == 1);
   // Warnings of every cluster end up in the scenario.
   auto has = [&](const std::string& part) {
@@ -129,7 +132,8 @@ TEST_CASE("a worker with no MultiKueueCluster on the manager is an error") {
   fs::remove_all(dir);
   fs::create_directories(dir / "manager");
   fs::create_directories(dir / "workers" / "a");
-  std::ofstream(dir / "kmc.yaml") << "apiVersion: kmc.dev/v1alpha1\nkind: Fleet\nworkers:\n  - name: a\n";
+  std::ofstream(dir / "kmc.yaml")
+      << "apiVersion: kmc.dev/v1alpha1\nkind: Fleet\nworkers:\n  - name: a\n";
   const auto d = input_error_of([&] { load_scenario(dir.string()); });
   CHECK(d.pos == SourcePos{(dir / "kmc.yaml").string(), 4});
   CHECK(d.field == "workers[0].name");
