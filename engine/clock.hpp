@@ -1,0 +1,69 @@
+// The virtual clock and the event queue.
+//
+// Everything the environment does (a workload created, pods becoming ready, a
+// job finishing, an autoscaler answering, an admission check changing) and
+// every delayed reaction of a controller (backoff expiry, the inadmissible
+// requeue batch period, the PodsReady timeout) is an Event at a virtual time.
+// Events at the same time run in the order they were posted, so a run is a
+// pure function of its inputs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <queue>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "engine/workload_info.hpp"
+#include "model/kueue_objects.hpp"
+
+namespace kmc::engine {
+
+namespace ev {
+struct WorkloadCreated { model::Workload workload; };
+struct WorkloadDeleted { std::string key; };
+struct JobFinished { std::string key; std::int64_t admission_epoch = -1; };  // -1: whatever run is current
+struct JobStopped { std::string key; };  // the job's pods are gone after an eviction
+struct PodsReady { std::string key; };
+struct PodsReadyTimeout { std::string key; std::int64_t admission_epoch; };
+struct BackoffExpired { std::string key; };
+struct RequeueInadmissible { int root_node; };  // the cohort tree's root, or a standalone CQ's node
+struct AdmissionCheckUpdate {
+  std::string key, check;
+  model::CheckState state;
+  std::optional<std::int32_t> requeue_after_seconds;
+  std::string message;
+};
+// A ProvisioningRequest condition set to True by the autoscaler.
+struct ProvisioningRequestCondition { std::string key, check, condition; };
+}  // namespace ev
+
+using Event = std::variant<ev::WorkloadCreated, ev::WorkloadDeleted, ev::JobFinished, ev::JobStopped,
+                           ev::PodsReady, ev::PodsReadyTimeout, ev::BackoffExpired,
+                           ev::RequeueInadmissible, ev::AdmissionCheckUpdate,
+                           ev::ProvisioningRequestCondition>;
+
+std::string describe(const Event& e);
+
+class EventQueue {
+ public:
+  void post(TimeMs at, Event e);
+  bool empty() const { return heap_.empty(); }
+  TimeMs next_time() const { return heap_.top().at; }
+  // Pops the earliest event (FIFO among equal times).
+  std::pair<TimeMs, Event> pop();
+  size_t size() const { return heap_.size(); }
+
+ private:
+  struct Item {
+    TimeMs at;
+    std::uint64_t seq;
+    Event event;
+    bool operator>(const Item& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap_;
+  std::uint64_t seq_ = 0;
+};
+
+}  // namespace kmc::engine

@@ -1,0 +1,41 @@
+// The controllers around the scheduler: the workload controller (admission
+// check sync, check-based eviction, backoff, waitForPodsReady), the job
+// reconciler as far as quota is concerned (start on Admitted, release quota
+// when an evicted job stops, finish), and the admission-check controllers.
+#pragma once
+
+#include <string>
+
+#include "engine/engine.hpp"
+#include "engine/flavor_assigner.hpp"
+
+namespace kmc::engine {
+
+// Scheduler "assume": QuotaReserved (and Admitted when no check is pending).
+void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a);
+// workloadevict.Evict: Evicted=True; checks reset to Pending; the job is stopped.
+void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason, const std::string& message);
+// Job reconciler, eviction step: the job is inactive, so the reservation goes.
+void release_quota_after_stop(Engine& e, WorkloadInfo& w);
+void finish_workload(Engine& e, WorkloadInfo& w, const std::string& reason);
+void delete_workload(Engine& e, WorkloadInfo& w);
+void start_job_if_admitted(Engine& e, WorkloadInfo& w);
+
+// Admission checks (admission_checks.cpp).
+std::vector<std::string> checks_for_workload(const Engine& e, const WorkloadInfo& w);
+void sync_admission_checks(Engine& e, WorkloadInfo& w);
+// SyncAdmittedCondition; true when Admitted became True.
+bool sync_admitted(Engine& e, WorkloadInfo& w);
+// The workload controller's reconcile after a check changed state.
+void reconcile_checks(Engine& e, WorkloadInfo& w);
+void set_check_state(Engine& e, WorkloadInfo& w, const std::string& check, model::CheckState state,
+                     std::optional<std::int32_t> requeue_after_s, const std::string& message);
+// The ProvisioningRequest check controller: map a PR condition to the check state.
+void provisioning_condition(Engine& e, WorkloadInfo& w, const std::string& check, const std::string& condition);
+// Right after a reservation: a check whose PR is not needed is Ready at once.
+void provisioning_on_reservation(Engine& e, WorkloadInfo& w);
+std::int64_t provisioning_backoff_s(const model::RetryStrategy& s, std::int32_t retry_count_plus_one);
+
+const char* to_string(model::CheckState s);
+
+}  // namespace kmc::engine

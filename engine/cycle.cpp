@@ -1,0 +1,253 @@
+// Engine::schedule: Scheduler.schedule, processEntry and requeueAndUpdate.
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "engine/controllers.hpp"
+#include "engine/lookup.hpp"
+#include "engine/scheduler.hpp"
+
+namespace kmc::engine {
+
+namespace {
+
+struct Cycle {
+  Engine& e;
+  Snapshot snapshot;
+  std::set<int> preempted;  // victims chosen so far this cycle
+  CycleStats stats;
+
+  WorkloadInfo& wl(int id) { return e.workloads[static_cast<size_t>(id)]; }
+  int node(int cq) const { return e.cluster_queues[static_cast<size_t>(cq)].node; }
+
+  bool any_preempted(const std::vector<Target>& targets) const {
+    for (const Target& t : targets) {
+      if (preempted.contains(t.workload)) return true;
+    }
+    return false;
+  }
+
+  // scheduler.fits: the projected state without every victim chosen so far.
+  bool fits(int cq, const FrUsage& usage, const std::vector<Target>& targets) {
+    std::set<int> merged = preempted;
+    for (const Target& t : targets) merged.insert(t.workload);
+    for (int id : merged) snapshot.tree.remove_usage(node(wl(id).cluster_queue), wl(id).usage);
+    bool ok = true;
+    for (const auto& [fr, v] : usage) ok = ok && v <= snapshot.tree.available(node(cq), fr);
+    for (int id : merged) snapshot.tree.add_usage(node(wl(id).cluster_queue), wl(id).usage);
+    return ok;
+  }
+
+  void record(Entry& en, WorkloadInfo& w) {
+    en.message = en.assignment.message();
+    w.last_assignment = en.assignment.last;
+  }
+
+  FrUsage update_assignment_if_needed(Entry& en, bool& fits_out);
+  void process(Entry& en);
+  void issue_preemptions(Entry& en);
+  FrUsage resources_to_reserve(const Entry& en);
+};
+
+FrUsage Cycle::update_assignment_if_needed(Entry& en, bool& fits_out) {
+  FrUsage usage = en.assignment.usage;
+  fits_out = fits(en.cq, usage, en.targets);
+  if (!(any_preempted(en.targets) && e.gate("RecomputeAssignmentUponPreemptionTargetsOverlap"))) return usage;
+  WorkloadInfo& w = wl(en.workload);
+  for (int id : preempted) snapshot.remove_workload(node(wl(id).cluster_queue), wl(id).cluster_queue, wl(id));
+  w.last_assignment.reset();
+  w.nomination_mapping.clear();
+  for (const auto& ps : en.assignment.pod_sets) {
+    std::map<std::string, std::string> m;
+    for (const auto& [r, f] : ps.flavors) m[r] = f.flavor;
+    w.nomination_mapping.push_back(std::move(m));
+  }
+  get_assignments(e, snapshot, w, en.assignment, en.targets);
+  record(en, w);
+  for (int id : preempted) snapshot.add_workload(node(wl(id).cluster_queue), wl(id).cluster_queue, wl(id));
+  if (en.assignment.mode() == FlavorMode::Fit) en.assignment.forced_mode = FlavorMode::DeferredFit;
+  usage = en.assignment.usage;
+  fits_out = fits(en.cq, usage, en.targets);
+  w.nomination_mapping.clear();
+  return usage;
+}
+
+// quotaResourcesToReserve for a Preempt entry without candidates.
+FrUsage Cycle::resources_to_reserve(const Entry& en) {
+  FrUsage out;
+  const QuotaTree& t = snapshot.tree;
+  const int n = node(en.cq);
+  for (const auto& [fr, v] : en.assignment.usage) {
+    if (en.assignment.borrowing > 0) {
+      const auto& bl = t.node(n).borrowing_limit[static_cast<size_t>(fr)];
+      out[fr] = bl ? std::min(v, amount_sub(amount_add(t.nominal(n, fr), *bl), t.usage(n, fr))) : v;
+    } else {
+      out[fr] = std::max<Amount>(0, std::min(v, amount_sub(t.nominal(n, fr), t.usage(n, fr))));
+    }
+  }
+  return out;
+}
+
+std::string cq_path(const Engine& e, int cq) {
+  std::string path;
+  for (int n = e.cluster_queues[static_cast<size_t>(cq)].node; n >= 0; n = e.tree.node(n).parent) {
+    path = "/" + e.tree.node(n).name + path;
+  }
+  return path;
+}
+
+std::string human_reason(const std::string& r) {
+  if (r == "InClusterQueue") return "prioritization in the ClusterQueue";
+  if (r == "InCohortReclamation") return "reclamation within the cohort";
+  if (r == "InCohortFairSharing") return "Fair Sharing within the cohort";
+  if (r == "InCohortReclaimWhileBorrowing") return "reclamation within the cohort while borrowing";
+  return r;
+}
+
+void Cycle::issue_preemptions(Entry& en) {
+  WorkloadInfo& p = wl(en.workload);
+  int count = 0;
+  for (const Target& t : en.targets) {
+    WorkloadInfo& v = wl(t.workload);
+    ++count;
+    if (v.is_evicted()) continue;  // preemption already in flight: re-chosen, not re-issued
+    const std::string msg = fmt::format(
+        "Preempted to accommodate a workload (UID: {}, JobUID: UNKNOWN) due to {}; preemptor path: {}; preemptee path: {}",
+        p.uid, human_reason(t.reason), cq_path(e, p.cluster_queue), cq_path(e, v.cluster_queue));
+    v.set_condition("Preempted", true, t.reason, msg, e.now());
+    v.preempted_ever = true;
+    evict_workload(e, v, "Preempted", msg);
+    e.log_line(fmt::format("{} preempts {} ({})", p.key, v.key, t.reason));
+    stats.preempted++;
+  }
+  p.last_assignment.reset();
+  if (count > 0) {
+    en.message += fmt::format(". Pending the preemption of {} workload(s)", count);
+    en.reason = RequeueReason::PendingPreemption;
+  }
+}
+
+void Cycle::process(Entry& en) {
+  WorkloadInfo& w = wl(en.workload);
+  bool fit = false;
+  const FrUsage usage = update_assignment_if_needed(en, fit);
+  const FlavorMode mode = en.assignment.mode();
+  if (mode == FlavorMode::NoFit) {
+    en.reason = RequeueReason::NoFit;
+    en.quota_reason = "Pending";
+    return;
+  }
+  if (mode == FlavorMode::Preempt && en.targets.empty()) {
+    en.reason = RequeueReason::PreemptionNoCandidates;
+    en.quota_reason = "WaitingForQuota";
+    const auto& cq = e.cluster_queues[static_cast<size_t>(en.cq)];
+    if (cq.spec.preemption.reclaim_within_cohort != model::ReclaimWithinCohortPolicy::Any) {
+      snapshot.tree.add_usage(node(en.cq), resources_to_reserve(en));
+    }
+    return;
+  }
+  if (mode == FlavorMode::DeferredFit) {
+    en.message = "Workload has overlapping preemption targets with another workload, but will fit after these preemptions complete";
+    en.quota_reason = "WaitingForPreemptedWorkloads";
+    en.reason = RequeueReason::PendingPreemption;
+    w.last_assignment.reset();
+    snapshot.tree.add_usage(node(en.cq), usage);
+    return;
+  }
+  if (any_preempted(en.targets)) {
+    en.status = EntryStatus::Skipped;
+    en.message = "Workload has overlapping preemption targets with another workload";
+    en.quota_reason = "WaitingForQuota";
+    return;
+  }
+  if (!fit) {
+    en.status = EntryStatus::Skipped;
+    en.message = "Workload no longer fits after processing another workload";
+    en.quota_reason = "WaitingForQuota";
+    return;
+  }
+  for (const Target& t : en.targets) preempted.insert(t.workload);
+  snapshot.tree.add_usage(node(en.cq), usage);
+  if (mode == FlavorMode::Preempt) {
+    en.quota_reason = "WaitingForPreemptedWorkloads";
+    issue_preemptions(en);
+    return;
+  }
+  en.status = EntryStatus::Assumed;
+  assume_workload(e, w, en.assignment);
+  stats.admitted++;
+}
+
+}  // namespace
+
+CycleStats Engine::schedule() {
+  scheduling_cycle++;
+  std::vector<Entry> entries;
+  for (size_t i = 0; i < cluster_queues.size(); ++i) {
+    if (!cluster_queues[i].active) continue;  // heads() skips inactive ClusterQueues
+    const int id = queues.pop(static_cast<int>(i));
+    if (id < 0) continue;
+    Entry en;
+    en.workload = id;
+    en.cq = static_cast<int>(i);
+    entries.push_back(std::move(en));
+  }
+  Cycle c{*this, make_snapshot(), {}, {}};
+  c.stats.heads = static_cast<int>(entries.size());
+  if (entries.empty()) return c.stats;
+  std::vector<Entry*> nominated;
+  for (Entry& en : entries) {
+    WorkloadInfo& w = workloads[static_cast<size_t>(en.workload)];
+    bool failed_checks = false;
+    for (const auto& s : w.obj.admission_checks) {
+      failed_checks = failed_checks || s.state == model::CheckState::Retry || s.state == model::CheckState::Rejected;
+    }
+    const model::Namespace* ns = find_namespace(manifests, w.obj.meta.namespace_);
+    const auto& selector = cluster_queues[static_cast<size_t>(en.cq)].spec.namespace_selector;
+    if (failed_checks) {
+      en.message = "The workload has failed admission checks";
+      en.quota_reason = "PendingEvaluation";
+    } else if (!manifests.namespaces.empty() && ns == nullptr) {
+      en.message = fmt::format("namespaces \"{}\" not found", w.obj.meta.namespace_);
+      en.quota_reason = "Misconfigured";
+    } else if (!selector_matches(selector, ns != nullptr ? ns->meta.labels : model::Labels{})) {
+      en.message = "workload namespace doesn't match ClusterQueue selector";
+      en.quota_reason = "Misconfigured";
+      en.reason = RequeueReason::NamespaceMismatch;
+    } else {
+      get_assignments(*this, c.snapshot, w, en.assignment, en.targets);
+      c.record(en, w);
+      nominated.push_back(&en);
+      continue;
+    }
+  }
+  if (manifests.configuration.fair_sharing.enable) {
+    std::vector<Entry*> remaining = nominated;
+    while (!remaining.empty()) c.process(*pop_fair_sharing(*this, c.snapshot, remaining));
+  } else {
+    order_classical(*this, nominated);
+    for (Entry* en : nominated) c.process(*en);
+  }
+  auto requeue = [&](Entry& en) {
+    WorkloadInfo& w = workloads[static_cast<size_t>(en.workload)];
+    if (en.status != EntryStatus::NotNominated && en.reason == RequeueReason::Generic) {
+      en.reason = RequeueReason::FailedAfterNomination;
+    }
+    const bool was_parked = queues.in_inadmissible(w);
+    if (en.status == EntryStatus::NotNominated || en.status == EntryStatus::Skipped) {
+      w.set_condition("QuotaReserved", false, en.quota_reason.empty() ? "Pending" : en.quota_reason, en.message, now_ms);
+      w.pending_message = en.message;
+    }
+    queues.requeue(w, en.reason, now_ms, workloads);
+    if (queues.in_inadmissible(w) && !was_parked) c.stats.parked++;
+    if (!queues.in_inadmissible(w) && w.last_assignment && w.last_assignment->pending_flavors()) c.stats.rescans++;
+  };
+  // Nominated entries and the inadmissible ones alike go back through the queue's rules.
+  for (Entry& en : entries) {
+    if (en.status != EntryStatus::Assumed) requeue(en);
+  }
+  return c.stats;
+}
+
+}  // namespace kmc::engine

@@ -1,0 +1,347 @@
+#include "engine/engine.hpp"
+
+#include "engine/lookup.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace kmc::engine {
+
+namespace {
+
+// Kueue's defaults at the reference commit (kueue-semantics.md §0). The model
+// declares FeatureGates::enabled with the same table; the engine keeps its own
+// copy so that it stays an independent second opinion.
+bool default_gate(const std::string& name) {
+  static const std::map<std::string, bool> kDefaults = {
+      {"PartialAdmission", true},
+      {"FlavorFungibility", true},
+      {"FlavorFungibilityPreserveScanProgress", true},
+      {"PrioritySortingWithinCohort", true},
+      {"RecomputeAssignmentUponPreemptionTargetsOverlap", true},
+      {"PrioritizePreemptorWorkloads", false},
+      {"FairSharingPreemptWithinNominal", true},
+      {"FairSharingPrioritizeNonBorrowing", true},
+      {"SchedulingEquivalenceHashing", true},
+      {"ReclaimablePods", true},
+      {"FastQuotaReleaseInPodIntegration", false},
+      {"MultiKueue", true},
+      {"MultiKueueManagerQuotaAutomation", false},
+      {"MultiKueueOrchestratedPreemption", false},
+      {"MultiKueueIncrementalDispatcherConfig", true},
+      {"MultiKueueIncrementalDispatcherRespectConfigOrder", true},
+      {"CleanupProvisioningRequestsOnEviction", true},
+      {"AdmissionGatedBy", true},
+      {"TopologyAwareScheduling", true},
+      {"ConcurrentAdmission", false},
+      {"DisableWaitForPodsReady", false},
+  };
+  auto it = kDefaults.find(name);
+  return it != kDefaults.end() && it->second;
+}
+
+std::optional<Amount> opt_value(const std::string& res, const std::optional<model::Quantity>& q) {
+  if (!q) return std::nullopt;
+  return resource_value(res, *q);
+}
+
+bool requirement_matches(const model::LabelSelector::Requirement& r, const model::Labels& labels) {
+  auto it = labels.find(r.key);
+  const bool has = it != labels.end();
+  const bool in = has && std::find(r.values.begin(), r.values.end(), it->second) != r.values.end();
+  if (r.op == "In") return in;
+  if (r.op == "NotIn") return !in;
+  if (r.op == "Exists") return has;
+  if (r.op == "DoesNotExist") return !has;
+  return false;
+}
+
+}  // namespace
+
+bool selector_matches(const model::LabelSelector& s, const model::Labels& labels) {
+  if (!s.present) return false;
+  for (const auto& [k, v] : s.match_labels) {
+    auto it = labels.find(k);
+    if (it == labels.end() || it->second != v) return false;
+  }
+  for (const auto& r : s.match_expressions) {
+    if (!requirement_matches(r, labels)) return false;
+  }
+  return true;
+}
+
+void Snapshot::add_workload(int cq_node, int cq, const WorkloadInfo& w) {
+  tree.add_usage(cq_node, w.usage);
+  workloads[static_cast<size_t>(cq)].insert(w.id);
+}
+
+void Snapshot::remove_workload(int cq_node, int cq, const WorkloadInfo& w) {
+  tree.remove_usage(cq_node, w.usage);
+  workloads[static_cast<size_t>(cq)].erase(w.id);
+}
+
+Engine::Engine(const model::ClusterManifests& m, EngineOptions opts) : manifests(m), options(opts) {
+  build_quota_tree();
+  cq_workloads.resize(cluster_queues.size());
+  for (const auto& cq : cluster_queues) {
+    queues.add_cluster_queue(cq.spec.queueing_strategy == model::QueueingStrategy::StrictFIFO);
+  }
+  // The clock starts at the newest creation time, so every loaded object is in the past.
+  TimeMs start = 0;
+  for (const auto& w : manifests.workloads) start = std::max(start, w.meta.creation_order * 1000);
+  now_ms = start;
+  std::vector<model::Workload> initial = manifests.workloads;
+  std::stable_sort(initial.begin(), initial.end(), [](const auto& a, const auto& b) {
+    return a.meta.creation_order < b.meta.creation_order;
+  });
+  for (auto& w : initial) {
+    const TimeMs created = w.meta.creation_order * 1000;
+    const int id = create_workload(std::move(w));
+    workloads[static_cast<size_t>(id)].created_ms = created;
+    queues.push_or_update(workloads[static_cast<size_t>(id)], now_ms);
+  }
+}
+
+bool Engine::gate(const std::string& name) const {
+  const auto& g = manifests.configuration.feature_gates.gates;
+  auto it = g.find(name);
+  return it != g.end() ? it->second : default_gate(name);
+}
+
+void Engine::build_cluster_queue(const model::ClusterQueue& spec) {
+  ClusterQueueInfo cq;
+  cq.name = spec.meta.name;
+  cq.spec = spec;
+  cq.fair_weight = static_cast<double>(spec.fair_sharing_weight.milli) / 1000.0;
+  for (const auto& rg : spec.resource_groups) {
+    ResourceGroupInfo g;
+    g.covered = rg.covered_resources;
+    for (const auto& f : rg.flavors) {
+      g.flavors.push_back(f.name);
+      if (find_flavor(manifests, f.name) == nullptr && cq.active) {
+        cq.active = false;
+        cq.inactive_reason = fmt::format("flavor {} not found", f.name);
+      }
+      for (const auto& r : f.resources) frs.intern(f.name, r.name);
+    }
+    for (const auto& r : rg.covered_resources) cq.group_of[r] = static_cast<int>(cq.groups.size());
+    cq.groups.push_back(std::move(g));
+  }
+  if (spec.stop_policy != model::StopPolicy::None) {
+    cq.active = false;
+    cq.inactive_reason = "stopped";
+  }
+  for (const auto& rule : spec.admission_checks) {
+    if (find_admission_check(manifests, rule.name) == nullptr && cq.active) {
+      cq.active = false;
+      cq.inactive_reason = fmt::format("admission check {} not found", rule.name);
+    }
+  }
+  cq.node = tree.add_node(cq.name, true);
+  cluster_queues.push_back(std::move(cq));
+}
+
+void Engine::build_quota_tree() {
+  for (const auto& c : manifests.cohorts) {
+    for (const auto& rg : c.resource_groups) {
+      for (const auto& f : rg.flavors) {
+        for (const auto& r : f.resources) frs.intern(f.name, r.name);
+      }
+    }
+  }
+  for (const auto& cq : manifests.cluster_queues) build_cluster_queue(cq);
+  // Cohorts, explicit and implicit (named as a parent but never defined: no quota).
+  auto cohort_node = [&](const std::string& name) {
+    auto it = cohort_nodes.find(name);
+    if (it != cohort_nodes.end()) return it->second;
+    const int n = tree.add_node(name, false);
+    cohort_nodes[name] = n;
+    return n;
+  };
+  for (const auto& c : manifests.cohorts) cohort_node(c.meta.name);
+  std::set<std::string> cyclic;
+  for (const auto& c : manifests.cohorts) {
+    if (c.parent.empty()) continue;
+    // A cycle makes every member inactive; we cut the link that would close it.
+    bool cycle = false;
+    for (std::string p = c.parent; !p.empty();) {
+      if (p == c.meta.name) { cycle = true; break; }
+      auto it = std::find_if(manifests.cohorts.begin(), manifests.cohorts.end(), [&](const auto& x) { return x.meta.name == p; });
+      p = it == manifests.cohorts.end() ? "" : it->parent;
+      if (cyclic.contains(p)) break;
+    }
+    if (cycle) { cyclic.insert(c.meta.name); continue; }
+    tree.set_parent(cohort_node(c.meta.name), cohort_node(c.parent));
+  }
+  for (auto& cq : cluster_queues) {
+    if (cq.spec.cohort.empty()) continue;
+    tree.set_parent(cq.node, cohort_node(cq.spec.cohort));
+  }
+  for (auto& cq : cluster_queues) {
+    for (const auto& rg : cq.spec.resource_groups) {
+      for (const auto& f : rg.flavors) {
+        for (const auto& r : f.resources) {
+          tree.set_quota(cq.node, frs.find(f.name, r.name), resource_value(r.name, r.nominal_quota),
+                         opt_value(r.name, r.borrowing_limit), opt_value(r.name, r.lending_limit));
+        }
+      }
+    }
+    for (int n = cq.node; n >= 0; n = tree.node(n).parent) {
+      if (cyclic.contains(tree.node(n).name) && !tree.node(n).is_cluster_queue && cq.active) {
+        cq.active = false;
+        cq.inactive_reason = "cohort cycle";
+      }
+      if (tree.node(n).parent < 0 && !tree.node(n).is_cluster_queue) {
+        for (const auto& name : cyclic) {
+          if (tree.node(n).name == name) cq.active = false;
+        }
+      }
+    }
+  }
+  for (const auto& c : manifests.cohorts) {
+    for (const auto& rg : c.resource_groups) {
+      for (const auto& f : rg.flavors) {
+        for (const auto& r : f.resources) {
+          tree.set_quota(cohort_nodes.at(c.meta.name), frs.find(f.name, r.name), resource_value(r.name, r.nominal_quota),
+                         opt_value(r.name, r.borrowing_limit), opt_value(r.name, r.lending_limit));
+        }
+      }
+    }
+  }
+  tree.finalize(frs.size());
+}
+
+int Engine::cq_index(const std::string& name) const {
+  for (size_t i = 0; i < cluster_queues.size(); ++i) {
+    if (cluster_queues[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+const WorkloadInfo* Engine::find(const std::string& key) const {
+  auto it = workload_ids.find(key);
+  return it == workload_ids.end() ? nullptr : &workloads[static_cast<size_t>(it->second)];
+}
+
+WorkloadInfo* Engine::find(const std::string& key) {
+  auto it = workload_ids.find(key);
+  return it == workload_ids.end() ? nullptr : &workloads[static_cast<size_t>(it->second)];
+}
+
+void Engine::load_workload_requests(WorkloadInfo& w) const {
+  w.pod_sets.clear();
+  for (const auto& ps : w.obj.pod_sets) {
+    PodSetRequest r;
+    r.name = ps.name;
+    r.count = ps.count;
+    r.min_count = ps.min_count;
+    for (const auto& [res, q] : ps.requests) r.per_pod[res] = std::max<Amount>(0, resource_value(res, q));
+    w.pod_sets.push_back(std::move(r));
+  }
+}
+
+// An object loaded with status.admission and QuotaReserved=True starts counted.
+void Engine::adopt_admission(WorkloadInfo& w) {
+  const int cq = cq_index(w.obj.admission->cluster_queue);
+  if (cq < 0) {
+    log_line(fmt::format("{}: admitted to unknown ClusterQueue {}; ignored", w.key, w.obj.admission->cluster_queue));
+    return;
+  }
+  w.cluster_queue = cq;
+  w.usage.clear();
+  for (const auto& psa : w.obj.admission->pod_set_assignments) {
+    for (const auto& [res, q] : psa.resource_usage) {
+      auto f = psa.flavors.find(res);
+      if (f == psa.flavors.end()) continue;
+      const FrId fr = frs.find(f->second, res);
+      if (fr < 0) continue;
+      w.usage[fr] = amount_add(w.usage[fr], resource_value(res, q));
+    }
+  }
+  cache_add(w);
+  w.job_active = w.is_admitted();
+  w.pods_ready = w.is_true("PodsReady") || (w.job_active && options.pods_ready_on_start);
+}
+
+int Engine::create_workload(model::Workload obj) {
+  WorkloadInfo w;
+  w.id = static_cast<int>(workloads.size());
+  w.key = obj.meta.namespace_ + "/" + obj.meta.name;
+  w.uid = next_uid++;
+  w.created_ms = now_ms;
+  w.runtime_ms = obj.runtime_s * 1000;
+  w.obj = std::move(obj);
+  load_workload_requests(w);
+  w.scheduling_hash = scheduling_hash(w);
+  for (const auto& c : w.obj.conditions) w.condition_ms[c.type] = c.last_transition_s * 1000;
+  if (const auto* lq = find_local_queue(manifests, w.obj.meta.namespace_, w.obj.queue_name)) {
+    w.cluster_queue = cq_index(lq->cluster_queue);
+  }
+  workload_ids[w.key] = w.id;
+  workloads.push_back(std::move(w));
+  WorkloadInfo& ref = workloads.back();
+  if (ref.obj.admission && ref.has_quota_reservation()) {
+    adopt_admission(ref);
+  } else {
+    ref.obj.admission.reset();
+    if (ref.cluster_queue < 0) ref.pending_message = fmt::format("LocalQueue {} doesn't exist", ref.obj.queue_name);
+    queues.push_or_update(ref, now_ms);
+  }
+  return ref.id;
+}
+
+Snapshot Engine::make_snapshot() const {
+  Snapshot s;
+  s.tree = tree;
+  s.workloads = cq_workloads;
+  return s;
+}
+
+void Engine::cache_add(WorkloadInfo& w) {
+  const ClusterQueueInfo& cq = cluster_queues[static_cast<size_t>(w.cluster_queue)];
+  if (cq_workloads[static_cast<size_t>(w.cluster_queue)].insert(w.id).second) tree.add_usage(cq.node, w.usage);
+}
+
+void Engine::cache_remove(WorkloadInfo& w) {
+  if (w.cluster_queue < 0) return;
+  ClusterQueueInfo& cq = cluster_queues[static_cast<size_t>(w.cluster_queue)];
+  if (cq_workloads[static_cast<size_t>(w.cluster_queue)].erase(w.id) == 0) return;
+  tree.remove_usage(cq.node, w.usage);
+  cq.allocatable_generation++;
+  notify_requeue_inadmissible(w.cluster_queue);
+}
+
+void Engine::notify_requeue_inadmissible(int cq) {
+  const int root = tree.root_of(cluster_queues[static_cast<size_t>(cq)].node);
+  if (!pending_requeue_roots.insert(root).second) return;
+  post(now_ms + options.inadmissible_batch_ms, ev::RequeueInadmissible{root});
+}
+
+long Engine::run(long cycles_max, TimeMs until_ms) {
+  long cycles = 0;
+  int at_instant = 0;
+  for (;;) {
+    while (!events.empty() && events.next_time() <= now_ms) handle(events.pop().second);
+    if (cycles_max >= 0 && cycles >= cycles_max) break;
+    const CycleStats stats = schedule();
+    if (stats.heads > 0) ++cycles;
+    if (stats.heads > 0 && !stats.idle() && ++at_instant < options.max_cycles_per_instant) continue;
+    if (!events.empty() && events.next_time() <= now_ms) continue;
+    if (events.empty() || (until_ms >= 0 && events.next_time() > until_ms)) break;
+    now_ms = events.next_time();
+    at_instant = 0;
+  }
+  return cycles;
+}
+
+bool Engine::step() {
+  const TimeMs before = now_ms;
+  const size_t queued = events.size();
+  run(-1, now_ms);
+  if (events.empty()) return now_ms != before || queued != events.size();
+  now_ms = events.next_time();
+  return true;
+}
+
+}  // namespace kmc::engine

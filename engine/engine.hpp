@@ -1,0 +1,132 @@
+// The reference admission engine: one Kueue cluster, concrete and
+// deterministic (DESIGN.md "The engine and replay").
+//
+// Engine holds what Kueue keeps in its cache and queue manager: the cohort
+// tree with usage (QuotaTree), the ClusterQueues, the Workloads with their
+// conditions, the pending queues, and a virtual clock with its event queue.
+// The scheduler (scheduler.cpp) and the controllers (workload_controller.cpp,
+// admission_checks.cpp) are free functions over it, one concept per file.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/clock.hpp"
+#include "engine/queue_manager.hpp"
+#include "engine/quota_tree.hpp"
+#include "engine/workload_info.hpp"
+#include "model/kueue_objects.hpp"
+
+namespace kmc::engine {
+
+struct ResourceGroupInfo {
+  std::vector<std::string> covered;
+  std::vector<std::string> flavors;  // preference order
+};
+
+struct ClusterQueueInfo {
+  std::string name;
+  model::ClusterQueue spec;
+  int node = -1;  // in the QuotaTree
+  std::vector<ResourceGroupInfo> groups;
+  std::map<std::string, int> group_of;  // resource -> group
+  bool active = true;
+  std::string inactive_reason;
+  std::int64_t allocatable_generation = 1;
+  double fair_weight = 1.0;
+  bool covers(const std::string& resource) const { return group_of.contains(resource); }
+};
+
+// One scheduling cycle's view: usage deep-copied, quotas shared by value.
+struct Snapshot {
+  QuotaTree tree;
+  std::vector<std::set<int>> workloads;  // per ClusterQueue: ids holding quota
+  void add_workload(int cq_node, int cq, const WorkloadInfo& w);
+  void remove_workload(int cq_node, int cq, const WorkloadInfo& w);
+};
+
+struct EngineOptions {
+  // The job's pods become ready as soon as it starts (no PodsReady events needed).
+  bool pods_ready_on_start = true;
+  // Virtual delay between an eviction and the job reporting inactive.
+  TimeMs job_stop_delay_ms = 0;
+  // The delaying workqueue's batchPeriod for inadmissible requeues (1s upstream).
+  TimeMs inadmissible_batch_ms = 1000;
+  // Safety bound on back-to-back cycles at one virtual instant.
+  int max_cycles_per_instant = 100000;
+};
+
+struct CycleStats {
+  int heads = 0, admitted = 0, preempted = 0, parked = 0, rescans = 0;
+  bool idle() const { return admitted == 0 && preempted == 0 && parked == 0 && rescans == 0; }
+};
+
+struct EngineLogLine {
+  TimeMs at;
+  std::string text;
+};
+
+class Engine {
+ public:
+  explicit Engine(const model::ClusterManifests& manifests, EngineOptions options = {});
+
+  // Inputs from the environment.
+  void post(TimeMs at, Event e) { events.post(at, std::move(e)); }
+  int create_workload(model::Workload w);  // at now(), as the API server would
+  // One scheduling cycle at now().
+  CycleStats schedule();
+  // Runs cycles at now() until one changes nothing, then the next instant's events.
+  // Returns false when neither events nor progress remain.
+  bool step();
+  // Runs until idle or `cycles_max` cycles (-1: no bound); returns cycles run.
+  long run(long cycles_max = -1, TimeMs until_ms = -1);
+
+  TimeMs now() const { return now_ms; }
+  bool gate(const std::string& name) const;
+  const WorkloadInfo* find(const std::string& key) const;
+  WorkloadInfo* find(const std::string& key);
+  int cq_index(const std::string& name) const;
+  std::string dump() const;  // the whole state, for people and for diffs
+
+  // State (public: the engine is a value to inspect).
+  model::ClusterManifests manifests;
+  EngineOptions options;
+  FrTable frs;
+  QuotaTree tree;
+  std::vector<ClusterQueueInfo> cluster_queues;
+  std::map<std::string, int> cohort_nodes;
+  std::vector<WorkloadInfo> workloads;
+  std::vector<std::set<int>> cq_workloads;  // the cache: per ClusterQueue, ids holding quota
+  std::map<std::string, int> workload_ids;
+  QueueManager queues;
+  EventQueue events;
+  TimeMs now_ms = 0;
+  std::int64_t scheduling_cycle = 0;
+  std::int64_t next_uid = 1;
+  std::set<int> pending_requeue_roots;  // RequeueInadmissible events posted, not yet run
+  std::vector<EngineLogLine> log;
+  long cycles_run = 0;
+
+  // Helpers shared by the scheduler and the controllers.
+  Snapshot make_snapshot() const;
+  void log_line(std::string text) { log.push_back({now_ms, std::move(text)}); }
+  void cache_add(WorkloadInfo& w);     // usage starts counting
+  void cache_remove(WorkloadInfo& w);  // usage released
+  void notify_requeue_inadmissible(int cq);  // QueueAssociatedInadmissibleWorkloadsAfter
+  void handle(const Event& e);
+
+ private:
+  void build_quota_tree();
+  void build_cluster_queue(const model::ClusterQueue& cq);
+  void load_workload_requests(WorkloadInfo& w) const;
+  void adopt_admission(WorkloadInfo& w);
+  bool progress_pending_ = false;
+};
+
+// Namespace selector: nil selects nothing, {} everything.
+bool selector_matches(const model::LabelSelector& s, const model::Labels& labels);
+
+}  // namespace kmc::engine

@@ -1,0 +1,48 @@
+// Preemption target selection (pkg/scheduler/preemption, kueue-semantics.md §4):
+// classical (withinClusterQueue, hierarchical reclaimWithinCohort,
+// borrowWithinCohort with maxPriorityThreshold) and fair sharing (DRS
+// strategies), both followed by the fill-back pass that keeps the victim set
+// minimal. Selection only simulates on the snapshot and restores it.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/engine.hpp"
+
+namespace kmc::engine {
+
+struct Target {
+  int workload = -1;
+  std::string reason;  // InClusterQueue, InCohortReclamation, InCohortReclaimWhileBorrowing, InCohortFairSharing
+  friend bool operator==(const Target&, const Target&) = default;
+};
+
+struct PreemptionCtx {
+  const Engine& engine;
+  Snapshot& snapshot;
+  const WorkloadInfo& preemptor;
+  int cq;                       // preemptor's ClusterQueue index
+  FrUsage usage;                // workloadUsage: the preemptor's request per fr
+  std::vector<FrId> frs_need;   // frsNeedPreemption
+};
+
+std::vector<Target> get_targets(PreemptionCtx& ctx);
+std::vector<Target> classical_preemptions(PreemptionCtx& ctx);
+std::vector<Target> fair_preemptions(PreemptionCtx& ctx);
+
+enum class PreemptionPossibility { NoCandidates, Preempt, Reclaim };
+// PreemptionOracle.SimulatePreemption, used by the flavor assigner per fr.
+std::pair<PreemptionPossibility, int> simulate_preemption(const Engine& engine, Snapshot& snapshot,
+                                                          const WorkloadInfo& wl, int cq, FrId fr, Amount val);
+
+// workloadFits: the preemptor fits its CQ on the current (simulated) snapshot.
+bool workload_fits(const PreemptionCtx& ctx, bool allow_borrowing);
+// CandidatesOrdering: negative when a goes first.
+int candidates_ordering(const Engine& engine, const WorkloadInfo& a, const WorkloadInfo& b, int preemptor_cq);
+bool satisfies_policy(const std::string& policy, const WorkloadInfo& preemptor, const WorkloadInfo& candidate);
+// True if the candidate uses any of the frs (its admission's flavors).
+bool uses_resources(const Engine& engine, const WorkloadInfo& w, const std::vector<FrId>& frs);
+
+}  // namespace kmc::engine

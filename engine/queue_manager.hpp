@@ -1,0 +1,69 @@
+// Pending workloads per ClusterQueue (pkg/cache/queue): the active heap, the
+// inadmissible set and the one in-flight head, with Kueue's requeue rules
+// (kueue-semantics.md §2.1): StrictFIFO puts a failed head straight back,
+// BestEffortFIFO parks it until a requeue event, and equivalent workloads
+// (same scheduling hash) are parked with it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "engine/workload_info.hpp"
+
+namespace kmc::engine {
+
+enum class RequeueReason {
+  Generic, NoFit, PreemptionNoCandidates, FailedAfterNomination, PendingPreemption,
+  PreemptionFailed, NamespaceMismatch, PendingEvaluation
+};
+
+class QueueManager {
+ public:
+  void add_cluster_queue(bool strict_fifo);
+  size_t cluster_queue_count() const { return queues_.size(); }
+
+  // ClusterQueue.PushOrUpdate.
+  void push_or_update(const WorkloadInfo& w, TimeMs now);
+  // Pop: the head of the active heap becomes in flight; -1 if empty.
+  int pop(int cq);
+  // RequeueWorkload/requeueIfNotPresent after a cycle; `w` is re-read by the caller.
+  void requeue(const WorkloadInfo& w, RequeueReason reason, TimeMs now, const std::vector<WorkloadInfo>& all);
+  void forget(const WorkloadInfo& w);  // admitted or deleted: leaves every bucket
+  // QueueInadmissibleWorkloads for one ClusterQueue.
+  void queue_inadmissible(int cq, TimeMs now, const std::vector<WorkloadInfo>& all);
+
+  size_t active_count(int cq) const { return q(cq).active.size(); }
+  size_t inadmissible_count(int cq) const { return q(cq).inadmissible.size(); }
+  bool in_inadmissible(const WorkloadInfo& w) const;
+  std::vector<int> pending_ids(int cq) const;  // active in heap order, then inadmissible
+
+ private:
+  // Heap order: sticky preemptor, higher priority, earlier timestamp, lower UID.
+  using Key = std::tuple<int, std::int64_t, TimeMs, std::int64_t, int>;
+  struct Pending {
+    bool strict_fifo = false;
+    std::set<Key> active;
+    std::map<int, Key> active_keys;
+    std::set<int> inadmissible;
+    int inflight = -1;
+    std::int64_t pop_cycle = 0, queue_inadmissible_cycle = -1;
+    int sticky = -1;
+    std::set<std::string> bulk_moved_hashes;
+  };
+  const Pending& q(int cq) const { return queues_[static_cast<size_t>(cq)]; }
+  Pending& q(int cq) { return queues_[static_cast<size_t>(cq)]; }
+  Key key_of(const Pending& p, const WorkloadInfo& w) const;
+  void push_active(Pending& p, const WorkloadInfo& w);
+  void erase_active(Pending& p, int id);
+  static bool backoff_expired(const WorkloadInfo& w, TimeMs now);
+
+  std::vector<Pending> queues_;
+};
+
+std::string scheduling_hash(const WorkloadInfo& w);
+
+}  // namespace kmc::engine

@@ -1,0 +1,191 @@
+// The workload controller and the job reconciler's quota-relevant steps, and
+// Engine::handle, which routes every event to its controller.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "engine/controllers.hpp"
+
+namespace kmc::engine {
+
+namespace {
+
+model::Quantity to_quantity(const std::string& res, Amount v) {
+  if (res == "cpu") return model::Quantity{v};
+  return model::Quantity{v * 1000};
+}
+
+void post_pods_ready_timeout(Engine& e, WorkloadInfo& w) {
+  const auto& wfpr = e.manifests.configuration.wait_for_pods_ready;
+  if (!wfpr.enable || e.gate("DisableWaitForPodsReady") || w.pods_ready) return;
+  e.post(e.now() + wfpr.timeout_s * 1000, ev::PodsReadyTimeout{w.key, w.first_admitted_ms});
+}
+
+// reconcileNotReadyTimeout: evict, or deactivate past the backoff limit.
+void pods_ready_timeout(Engine& e, WorkloadInfo& w) {
+  const auto& wfpr = e.manifests.configuration.wait_for_pods_ready;
+  if (wfpr.backoff_limit_count && w.requeue_count + 1 > *wfpr.backoff_limit_count) {
+    w.obj.active = false;
+    evict_workload(e, w, "DeactivatedDueToRequeuingLimitExceeded", "The workload is deactivated due to exceeding the maximum number of re-queuing retries");
+    return;
+  }
+  w.requeue_count++;
+  std::int64_t backoff_s = wfpr.backoff_base_s;
+  for (int i = 1; i < w.requeue_count && backoff_s < wfpr.backoff_max_s; ++i) backoff_s *= 2;
+  w.requeue_at_ms = e.now() + std::min(backoff_s, wfpr.backoff_max_s) * 1000;
+  evict_workload(e, w, "PodsReadyTimeout", fmt::format("Exceeded the PodsReady timeout {}", w.key));
+}
+
+void backoff_expired(Engine& e, WorkloadInfo& w) {
+  const model::Condition* r = w.condition("Requeued");
+  if (r == nullptr || r->status != "False") return;
+  if (w.requeue_at_ms && *w.requeue_at_ms > e.now()) return;
+  w.requeue_at_ms.reset();
+  w.set_condition("Requeued", true, "BackoffFinished", "The workload backoff was finished", e.now());
+  e.queues.push_or_update(w, e.now());
+}
+
+}  // namespace
+
+void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a) {
+  model::Admission adm;
+  adm.cluster_queue = e.cluster_queues[static_cast<size_t>(w.cluster_queue)].name;
+  for (const auto& ps : a.pod_sets) {
+    model::PodSetAssignment psa;
+    psa.name = ps.name;
+    psa.count = ps.count;
+    for (const auto& [r, f] : ps.flavors) psa.flavors[r] = f.flavor;
+    for (const auto& [r, v] : ps.requests) {
+      if (ps.flavors.contains(r)) psa.resource_usage[r] = to_quantity(r, v);
+    }
+    adm.pod_set_assignments.push_back(std::move(psa));
+  }
+  w.obj.admission = std::move(adm);
+  w.usage = a.usage;
+  w.last_assignment.reset();
+  w.set_condition("QuotaReserved", true, "QuotaReserved",
+                  fmt::format("Quota reserved in ClusterQueue {}", e.cluster_queues[static_cast<size_t>(w.cluster_queue)].name),
+                  e.now());
+  for (const char* c : {"Evicted", "Preempted"}) {
+    if (w.is_true(c)) w.set_condition(c, false, "QuotaReserved", "Previously: " + w.condition(c)->message, e.now());
+  }
+  w.pending_message.clear();
+  e.queues.forget(w);
+  e.cache_add(w);
+  sync_admission_checks(e, w);
+  provisioning_on_reservation(e, w);
+  sync_admitted(e, w);
+  e.log_line(fmt::format("{} reserves quota in {}", w.key, e.cluster_queues[static_cast<size_t>(w.cluster_queue)].name));
+}
+
+void start_job_if_admitted(Engine& e, WorkloadInfo& w) {
+  if (!w.is_admitted() || w.job_active) return;
+  w.job_active = true;
+  w.first_admitted_ms = e.now();
+  if (e.options.pods_ready_on_start) {
+    w.pods_ready = true;
+    w.set_condition("PodsReady", true, "Started", "All pods reached readiness", e.now());
+  } else {
+    w.set_condition("PodsReady", false, "WaitForStart", "Not all pods are ready or succeeded", e.now());
+    post_pods_ready_timeout(e, w);
+  }
+  if (w.runtime_ms > 0) e.post(e.now() + w.runtime_ms, ev::JobFinished{w.key, w.first_admitted_ms});
+}
+
+void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason, const std::string& message) {
+  w.set_condition("Evicted", true, reason, message, e.now());
+  w.obj.cluster_name.clear();
+  w.obj.nominated_cluster_names.clear();
+  for (auto& s : w.obj.admission_checks) {
+    if (s.state == model::CheckState::Pending) continue;
+    if (s.state == model::CheckState::Retry) s.retry_count++;
+    s.state = model::CheckState::Pending;
+  }
+  // A job that never started (waiting on checks) is inactive at once.
+  const TimeMs delay = w.job_active ? e.options.job_stop_delay_ms : 0;
+  e.post(e.now() + delay, ev::JobStopped{w.key});
+}
+
+void release_quota_after_stop(Engine& e, WorkloadInfo& w) {
+  w.job_active = false;
+  w.pods_ready = false;
+  if (!w.has_quota_reservation() || !w.is_evicted()) return;
+  const model::Condition* ev = w.condition("Evicted");
+  const std::string reason = ev->reason, message = ev->message;
+  w.set_condition("QuotaReserved", false, "Pending", message, e.now());
+  if (w.is_true("Admitted")) w.set_condition("Admitted", false, "NoReservation", "The workload has no reservation", e.now());
+  if (w.condition("PodsReady")) w.set_condition("PodsReady", false, "WaitForStart", "Not all pods are ready or succeeded", e.now());
+  w.obj.admission.reset();
+  e.cache_remove(w);
+  w.usage.clear();
+  const bool requeued = reason == "Preempted" || reason == "NodeFailures";
+  if (requeued || (!w.requeue_at_ms && reason != "PodsReadyTimeout" && reason != "AdmissionCheck")) {
+    w.set_condition("Requeued", true, reason, message, e.now());
+    e.queues.push_or_update(w, e.now());
+  } else {
+    w.set_condition("Requeued", false, reason, message, e.now());
+    e.post(w.requeue_at_ms.value_or(e.now()), ev::BackoffExpired{w.key});
+  }
+  w.pending_message = message;
+}
+
+void finish_workload(Engine& e, WorkloadInfo& w, const std::string& reason) {
+  if (w.is_finished()) return;
+  w.job_active = false;
+  w.set_condition("Finished", true, reason, "Job finished successfully", e.now());
+  e.queues.forget(w);
+  e.cache_remove(w);
+  e.log_line(fmt::format("{} finished", w.key));
+}
+
+void delete_workload(Engine& e, WorkloadInfo& w) {
+  w.deleted = true;
+  e.queues.forget(w);
+  e.cache_remove(w);
+}
+
+void Engine::handle(const Event& event) {
+  struct V {
+    Engine& e;
+    WorkloadInfo* get(const std::string& key) { return e.find(key); }
+    void operator()(const ev::WorkloadCreated& x) { e.create_workload(x.workload); }
+    void operator()(const ev::WorkloadDeleted& x) { if (auto* w = get(x.key)) delete_workload(e, *w); }
+    void operator()(const ev::JobFinished& x) {
+      auto* w = get(x.key);
+      if (w != nullptr && w->job_active && (x.admission_epoch < 0 || x.admission_epoch == w->first_admitted_ms)) {
+        finish_workload(e, *w, "Succeeded");
+      }
+    }
+    void operator()(const ev::JobStopped& x) { if (auto* w = get(x.key)) release_quota_after_stop(e, *w); }
+    void operator()(const ev::PodsReady& x) {
+      auto* w = get(x.key);
+      if (w == nullptr || !w->job_active) return;
+      w->pods_ready = true;
+      w->set_condition("PodsReady", true, "Started", "All pods reached readiness", e.now());
+    }
+    void operator()(const ev::PodsReadyTimeout& x) {
+      auto* w = get(x.key);
+      if (w != nullptr && w->is_admitted() && !w->pods_ready && !w->is_evicted() && x.admission_epoch == w->first_admitted_ms) {
+        pods_ready_timeout(e, *w);
+      }
+    }
+    void operator()(const ev::BackoffExpired& x) { if (auto* w = get(x.key)) backoff_expired(e, *w); }
+    void operator()(const ev::RequeueInadmissible& x) {
+      e.pending_requeue_roots.erase(x.root_node);
+      for (size_t i = 0; i < e.cluster_queues.size(); ++i) {
+        if (e.tree.root_of(e.cluster_queues[i].node) == x.root_node) {
+          e.queues.queue_inadmissible(static_cast<int>(i), e.now(), e.workloads);
+        }
+      }
+    }
+    void operator()(const ev::AdmissionCheckUpdate& x) {
+      if (auto* w = get(x.key)) set_check_state(e, *w, x.check, x.state, x.requeue_after_seconds, x.message);
+    }
+    void operator()(const ev::ProvisioningRequestCondition& x) {
+      if (auto* w = get(x.key)) provisioning_condition(e, *w, x.check, x.condition);
+    }
+  };
+  std::visit(V{*this}, event);
+}
+
+}  // namespace kmc::engine

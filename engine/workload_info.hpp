@@ -1,0 +1,80 @@
+// The engine's view of one Workload: the API object (conditions, admission,
+// check states) plus what Kueue's workload.Info derives from it (requests in
+// Kueue's integer units, quota usage, the flavor-scan progress).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/amount.hpp"
+#include "model/kueue_objects.hpp"
+
+namespace kmc::engine {
+
+using TimeMs = std::int64_t;
+
+struct PodSetRequest {
+  std::string name;
+  std::int32_t count = 1;
+  std::optional<std::int32_t> min_count;
+  std::map<std::string, Amount> per_pod;  // Kueue integer units
+};
+
+// AssignmentClusterQueueState: where the flavor scan stopped, per pod set and resource.
+struct LastAssignment {
+  std::vector<std::map<std::string, int>> last_tried_flavor_idx;  // -1: scan finished
+  std::int64_t cluster_queue_generation = 0;
+  std::int64_t scheduling_cycle = 0;
+  bool pending_flavors() const;
+  int next_flavor_to_try(size_t pod_set, const std::string& resource) const;
+};
+
+struct WorkloadInfo {
+  int id = -1;
+  std::string key;  // NAMESPACE/NAME
+  std::int64_t uid = 0;
+  model::Workload obj;
+  int cluster_queue = -1;  // index into Engine::cluster_queues; -1: LocalQueue or CQ missing
+  std::vector<PodSetRequest> pod_sets;
+  TimeMs created_ms = 0;
+  std::map<std::string, TimeMs> condition_ms;  // transition time per condition type, in ms
+
+  // While QuotaReserved: the usage the cache counts, and per pod set flavors.
+  FrUsage usage;
+  std::optional<LastAssignment> last_assignment;
+  // NominationMapping: during an overlap recompute, the flavors chosen at nomination.
+  std::vector<std::map<std::string, std::string>> nomination_mapping;
+  TimeMs runtime_ms = 0;
+  std::map<std::string, TimeMs> check_ms;  // admission check state lastTransitionTime  // how long the job runs once started; 0: until told
+  std::optional<TimeMs> requeue_at_ms;
+  std::int32_t requeue_count = 0;
+  bool preempted_ever = false;   // for reports: a cycle chose it as a victim
+  bool job_active = false;       // the job's pods run (started and not stopped)
+  bool pods_ready = false;
+  bool deleted = false;
+  std::string scheduling_hash;   // computeSchedulingHash, fixed at creation
+  std::string pending_message;   // the QuotaReserved=False message, Kueue's words
+  std::int64_t first_admitted_ms = -1;
+
+  const model::Condition* condition(const std::string& type) const;
+  bool is_true(const std::string& type) const;
+  bool has_quota_reservation() const { return is_true("QuotaReserved"); }
+  bool is_admitted() const { return is_true("Admitted"); }
+  bool is_evicted() const { return is_true("Evicted"); }
+  bool is_finished() const { return is_true("Finished"); }
+  // HasActiveQuotaReservation: counted in the cache.
+  bool counts_in_cache() const { return has_quota_reservation() && !is_finished() && obj.active; }
+  // IsAdmissible: may sit in a queue.
+  bool admissible() const { return !is_finished() && obj.active && !has_quota_reservation() && !deleted; }
+  std::int32_t priority() const { return obj.priority; }
+  TimeMs queue_order_ms() const;
+  TimeMs quota_reserved_ms(TimeMs now) const;
+
+  void set_condition(const std::string& type, bool status, const std::string& reason,
+                     const std::string& message, TimeMs now);
+};
+
+}  // namespace kmc::engine
