@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "checker/fingerprint_store.hpp"
+#include "checker/replay.hpp"
 #include "checker/result.hpp"
 #include "checker/stuck.hpp"
 #include "model/protocol.hpp"

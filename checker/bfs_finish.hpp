@@ -67,20 +67,7 @@ Result Bfs<P>::finish(std::string bound) {
 
 template <model::Protocol P>
 std::vector<typename P::State> Bfs<P>::replay(const P& p, const Path& path) {
-  auto inits = p.init_states();
-  if (path.init >= inits.size()) throw std::out_of_range("replay: no initial state " + std::to_string(path.init));
-  std::vector<State> states{std::move(inits[path.init])};
-  std::vector<Action> actions;
-  for (std::size_t step = 0; step < path.choices.size(); ++step) {
-    actions.clear();
-    p.actions(states.back(), actions);
-    if (path.choices[step] >= actions.size())
-      throw std::out_of_range("replay: step " + std::to_string(step + 1) + " chooses action " +
-                              std::to_string(path.choices[step]) + " but only " +
-                              std::to_string(actions.size()) + " are enabled");
-    states.push_back(p.next(states.back(), actions[path.choices[step]]));
-  }
-  return states;
+  return checker::replay(p, path);
 }
 
 }  // namespace kmc::checker

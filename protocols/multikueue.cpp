@@ -1,0 +1,126 @@
+#include "protocols/multikueue.hpp"
+
+#include <fmt/format.h>
+
+#include "model/fingerprint.hpp"
+#include "protocols/multikueue_rules.hpp"
+
+namespace kmc::protocols {
+
+template class MkRules<std::int64_t>;
+
+const char* manager_phase_name(std::int64_t v) {
+  static const char* names[] = {"Pending", "QuotaReserved", "Admitted", "Finished"};
+  return v >= 0 && v < 4 ? names[v] : "?";
+}
+const char* remote_phase_name(std::int64_t v) {
+  static const char* names[] = {"-", "Pending", "QuotaReserved", "Admitted", "Running", "Finished", "Rejected"};
+  return v >= 0 && v < 7 ? names[v] : "?";
+}
+const char* prov_phase_name(std::int64_t v) {
+  static const char* names[] = {"-", "Requested", "Accepted", "Provisioned"};
+  return v >= 0 && v < 4 ? names[v] : "?";
+}
+const char* action_kind_name(ActionKind k) {
+  static const char* names[] = {
+      "ReserveQuota", "Nominate", "NominateNextRound", "NominateWorker", "Renominate",
+      "CreateRemoteWorkload", "ReserveQuotaOnWorker", "ProvisioningAccepted", "ProvisioningProvisioned",
+      "ProvisioningFailed", "ProvisioningTimeout", "SelectWorker", "JobStarted", "JobFinished",
+      "SpotReclaim", "CapacityLost", "RefreshSnapshot", "RetryDispatch"};
+  return names[static_cast<int>(k)];
+}
+
+MultiKueue::MultiKueue(MkParams params) : p_(std::move(params)) { build_candidates(); }
+
+void MultiKueue::build_candidates() {
+  const auto J = static_cast<std::int16_t>(p_.J()), W = static_cast<std::int16_t>(p_.W());
+  auto add = [&](ActionKind k, std::int16_t j, std::int16_t w, std::int16_t slot = -1) {
+    candidates_.push_back(MkAction{k, j, w, slot});
+  };
+  const bool snapshot = p_.dispatcher == Dispatcher::CapacitySnapshot;
+  for (std::int16_t j = 0; j < J; ++j) {
+    add(ActionKind::ReserveQuota, j, -1);
+    if (!snapshot) add(ActionKind::Nominate, j, -1);
+    if (p_.dispatcher == Dispatcher::Incremental) add(ActionKind::NominateNextRound, j, -1);
+    if (snapshot) {
+      for (std::int16_t w = 0; w < W; ++w) add(ActionKind::NominateWorker, j, w);
+      add(ActionKind::Renominate, j, -1);
+    }
+    for (std::int16_t w = 0; w < W; ++w) {
+      add(ActionKind::CreateRemoteWorkload, j, w);
+      add(ActionKind::ReserveQuotaOnWorker, j, w);
+      const int cq = p_.worker_cq[w][j];
+      if (cq >= 0 && p_.cqs[cq].provisioning) {
+        add(ActionKind::ProvisioningAccepted, j, w);
+        add(ActionKind::ProvisioningProvisioned, j, w);
+        add(ActionKind::ProvisioningFailed, j, w);
+        if (p_.provisioning_timeout) add(ActionKind::ProvisioningTimeout, j, w);
+      }
+      add(ActionKind::SelectWorker, j, w);
+      add(ActionKind::JobStarted, j, w);
+      add(ActionKind::JobFinished, j, w);
+      if (p_.spot_reclaims != 0) add(ActionKind::SpotReclaim, j, w);
+      add(ActionKind::RetryDispatch, j, w);
+    }
+  }
+  for (std::int16_t w = 0; w < W; ++w) {
+    if (p_.capacity_losses != 0)
+      for (std::int16_t slot = 0; slot < static_cast<std::int16_t>(p_.worker_flavors[w].size()); ++slot)
+        add(ActionKind::CapacityLost, -1, w, slot);
+    if (snapshot && p_.snapshot_refreshes != 0) add(ActionKind::RefreshSnapshot, -1, w);
+  }
+}
+
+std::vector<MultiKueue::State> MultiKueue::init_states() const {
+  const int J = p_.J(), W = p_.W();
+  State s;
+  s.phase.assign(J, kMgrPending);
+  s.cluster.assign(J, -1);
+  s.mgr_flavor.assign(J, -1);
+  s.nominated.assign(J * W, 0);
+  s.remote.assign(J * W, kRemoteNone);
+  s.remote_flavor.assign(J * W, -1);
+  s.prov.assign(J * W, kProvNone);
+  s.attempts.assign(J * W, 0);
+  s.usage.assign(p_.cqs.size() * p_.flavors_max * p_.R(), 0);
+  s.capacity = p_.capacity0;
+  s.snapshot = p_.snapshot0;
+  s.staleness.assign(W, 0);
+  if (p_.dispatcher == Dispatcher::CapacitySnapshot)
+    for (int w = 0; w < W; ++w)
+      for (int k = 0; k < p_.slots_max * p_.R(); ++k)
+        if (p_.snapshot0[w * p_.slots_max * p_.R() + k] != p_.capacity0[w * p_.slots_max * p_.R() + k]) s.staleness[w] = 1;
+  s.budget = {p_.spot_reclaims, p_.capacity_losses, p_.snapshot_refreshes};
+  return {std::move(s)};
+}
+
+void MultiKueue::actions(const State& s, std::vector<Action>& out) const {
+  const MkRules<std::int64_t> rules(p_);
+  for (const auto& a : candidates_)
+    if (rules.enabled(s, a)) out.push_back(a);
+}
+
+MultiKueue::State MultiKueue::next(const State& s, const Action& a) const {
+  return MkRules<std::int64_t>(p_).apply(s, a);
+}
+
+std::uint64_t MultiKueue::fingerprint(const State& s) const { return model::fingerprint(s); }
+
+std::string MultiKueue::action_name(const Action& a) const {
+  std::string out = action_kind_name(a.kind);
+  std::vector<std::string> args;
+  if (a.job >= 0) args.push_back(p_.jobs[a.job]);
+  if (a.worker >= 0) args.push_back(p_.workers[a.worker]);
+  if (a.slot >= 0) args.push_back(p_.worker_flavors[a.worker][a.slot]);
+  return args.empty() ? out : fmt::format("{}({})", out, fmt::join(args, ", "));
+}
+
+std::vector<std::pair<std::string, std::string>> MultiKueue::picks(const Action& a) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (a.job >= 0) out.emplace_back("job", p_.jobs[a.job]);
+  if (a.worker >= 0) out.emplace_back("cluster", p_.workers[a.worker]);
+  if (a.slot >= 0) out.emplace_back("flavor", p_.worker_flavors[a.worker][a.slot]);
+  return out;
+}
+
+}  // namespace kmc::protocols

@@ -1,0 +1,74 @@
+// MultiKueue dispatch from a manager cluster to worker clusters, with
+// ProvisioningRequests answered by each worker's Cluster Autoscaler and the
+// manager's capacity snapshot — the protocol behind the GPU Hunter deadlock.
+//
+// Models (Kueue at ff69552e, v0.20 line; kueue-semantics.md §5.3, §6):
+//  - the manager's scheduler reserving quota on its ClusterQueue in queue
+//    order (BestEffortFIFO / StrictFIFO), flavors in preference order;
+//  - dispatch by AllAtOnce, Incremental (rounds of stepSize clusters, the
+//    5-minute round timer abstracted to "any time"), or an external
+//    dispatcher that nominates by the manager's capacity snapshot, pinning
+//    one worker or keeping the job eligible on every worker with room;
+//  - remote Workloads created on nominated workers, each worker's Kueue
+//    reserving quota independently, its ProvisioningRequest admission check
+//    (classes best-effort-atomic-scaleup, check-capacity-autoscaling,
+//    queued-provisioning; retryStrategy.backoffLimitCount), first copy
+//    QuotaReserved (before MultiKueueWaitForWorkloadAdmitted, #8592) or
+//    Admitted (after) wins and the others are deleted; re-dispatch when the
+//    selected copy is evicted on its worker (#8477) or lost;
+//  - the environment: autoscaler answers (per worker: provisions when
+//    capacity allows, fails fast, accepts then hangs, or any), spot
+//    reclaims of running jobs, idle capacity disappearing, snapshot refreshes.
+// Abstracts away: wall-clock time (timers fire "eventually", in any order),
+// requeue backoff, Job/pod objects (a job runs once its copy is selected,
+// Admitted and has nodes), cohorts and borrowing, preemption, lost workers,
+// more than one resource group per ClusterQueue. Deletions of losing copies
+// take effect in the reconcile that selects the winner.
+// Usually checked at 1-2 jobs and 2-3 workers; see tests/protocols for counts.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "protocols/multikueue_params.hpp"
+#include "protocols/multikueue_state.hpp"
+
+namespace kmc::protocols {
+
+class MultiKueue {
+ public:
+  using State = MkState<std::int64_t>;
+  using Action = MkAction;
+
+  explicit MultiKueue(MkParams params);
+
+  std::vector<State> init_states() const;
+  void actions(const State& s, std::vector<Action>& out) const;
+  State next(const State& s, const Action& a) const;
+  std::string action_name(const Action& a) const;
+  std::uint64_t fingerprint(const State& s) const;
+
+  // The state for people: (what, value) pairs in a stable order, named with
+  // the scenario's job, cluster, ClusterQueue and flavor names.
+  std::vector<std::pair<std::string, std::string>> describe(const State& s) const;
+  // The nondeterministic choices an action made, for traces (ITF nondetPicks).
+  std::vector<std::pair<std::string, std::string>> picks(const Action& a) const;
+
+  const MkParams& params() const { return p_; }
+  const std::vector<Action>& candidates() const { return candidates_; }
+
+  // Index helpers shared with invariants/.
+  int jw(int j, int w) const { return j * p_.W() + w; }
+  int u(int cq, int f, int r) const { return (cq * p_.flavors_max + f) * p_.R() + r; }
+  int c(int w, int slot, int r) const { return (w * p_.slots_max + slot) * p_.R() + r; }
+
+ private:
+  void build_candidates();
+
+  MkParams p_;
+  std::vector<Action> candidates_;  // every action the parameters allow, in a fixed order
+};
+
+}  // namespace kmc::protocols

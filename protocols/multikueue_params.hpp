@@ -1,0 +1,70 @@
+// The MultiKueue protocol's parameters, compiled from a Scenario: plain
+// numbers and names, indexed densely, so guards and updates do no lookups.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/fleet.hpp"
+#include "model/scenario.hpp"
+
+namespace kmc::protocols {
+
+enum class ProvisioningClass { BestEffortAtomicScaleUp, CheckCapacity, QueuedProvisioning, Other };
+enum class Dispatcher { AllAtOnce, Incremental, CapacitySnapshot };
+
+// One ClusterQueue, on the manager (cluster = -1) or on a worker.
+struct CqParams {
+  int cluster = -1;
+  std::string name;
+  std::vector<std::string> flavors;  // preference order (one resource group)
+  std::vector<int> flavor_slot;      // per flavor: index into the worker's capacity slots (-1 on the manager)
+  std::vector<std::int64_t> nominal; // [flavor * R + r]; -1: the flavor does not cover r
+  bool strict_fifo = false;
+  bool provisioning = false;         // has a ProvisioningRequest admission check
+  ProvisioningClass provisioning_class = ProvisioningClass::Other;
+  int backoff_limit = 3;             // retryStrategy.backoffLimitCount
+};
+
+struct MkParams {
+  std::vector<std::string> resources;     // R
+  std::vector<std::string> jobs;          // "namespace/name", in queue order (priority, then creation)
+  std::vector<std::int64_t> request;      // [j * R + r], total for all pods, in Kueue units
+  std::vector<int> manager_cq;            // per job: index into cqs
+  std::vector<std::string> workers;       // W, in kmc.yaml order
+  std::vector<std::vector<int>> worker_cq;  // [w][j]: index into cqs, -1: no LocalQueue for j there
+  std::vector<CqParams> cqs;              // manager's first, then each worker's
+  int flavors_max = 1;                    // F: the widest flavor list (state arrays are [cq][F][R])
+  std::vector<std::vector<std::string>> worker_flavors;  // capacity slots per worker
+  int slots_max = 1;                      // S: the most capacity slots of a worker
+  std::vector<std::int64_t> capacity0;    // [w][S][R] physical capacity at start
+  std::vector<std::int64_t> snapshot0;    // [w][S][R] the manager's view at start
+  std::vector<model::AutoscalerAnswer> answer;  // per worker
+  std::vector<int> dispatch_order;        // MultiKueueConfig order, as worker indices
+
+  Dispatcher dispatcher = Dispatcher::AllAtOnce;
+  int step_size = 3;
+  bool pin = true;
+  int max_staleness = -1;
+  bool wait_for_admitted = true;          // MultiKueueWaitForWorkloadAdmitted (#8592)
+  bool redispatch_on_worker_eviction = true;  // MultiKueueRedoAdmissionOnEvictionInWorker (#8477)
+  bool provisioning_timeout = false;
+  bool broken_worker_ignores_quota = false;   // deliberately broken: must be caught
+  bool broken_keep_losers = false;            // deliberately broken: must be caught
+  int spot_reclaims = 0, capacity_losses = 0, snapshot_refreshes = -1;
+
+  int J() const { return static_cast<int>(jobs.size()); }
+  int W() const { return static_cast<int>(workers.size()); }
+  int R() const { return static_cast<int>(resources.size()); }
+  std::int64_t req(int j, int r) const { return request[j * R() + r]; }
+};
+
+// Named variants (fleet options.variant): historical Kueue behaviours and
+// deliberately broken ones that the invariants must catch.
+const std::vector<std::string>& multikueue_variants();
+
+// Throws model::InputError (file, line, field) for what the protocol cannot model.
+MkParams compile_multikueue(const model::Scenario& scenario);
+
+}  // namespace kmc::protocols

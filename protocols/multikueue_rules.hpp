@@ -1,0 +1,245 @@
+// Guards and updates of the MultiKueue protocol, written once over V.
+//
+// Included by multikueue.cpp (V = std::int64_t, the explicit engine) and by
+// the symbolic test (V = sym::Int). Branches on V go through ite(); `if` is
+// used only on parameters and action fields, which are concrete. Each
+// action's paragraph names the Kueue code it abstracts (kueue-semantics.md).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "model/value.hpp"
+#include "protocols/multikueue_params.hpp"
+#include "protocols/multikueue_state.hpp"
+
+namespace kmc::protocols {
+
+using model::ite;
+using model::truth;
+
+template <class V>
+class MkRules {
+ public:
+  using B = decltype(std::declval<V>() == std::declval<V>());
+  using S = MkState<V>;
+
+  explicit MkRules(const MkParams& p) : p_(p), F_(p.flavors_max), R_(p.R()), W_(p.W()), S_(p.slots_max) {}
+
+  B enabled(const S& s, const MkAction& a) const;
+  S apply(S s, const MkAction& a) const;
+
+  // Index helpers, public for invariants and display.
+  int jw(int j, int w) const { return j * W_ + w; }
+  int u(int cq, int f, int r) const { return (cq * F_ + f) * R_ + r; }
+  int c(int w, int slot, int r) const { return (w * S_ + slot) * R_ + r; }
+
+ private:
+  static V konst(const V& like, std::int64_t v) {
+    V x = like;
+    x = v;
+    return x;
+  }
+
+  B fits_flavor(const S& s, int cq, int j, int f, const V* own_flavor = nullptr) const;
+  B fits(const S& s, int cq, int j) const;
+  V first_fit(const S& s, int cq, int j) const;
+  void add_usage(S& s, int cq, int j, const V& flavor, int sign) const;
+  B capacity_fits(const S& s, int w, int j, const V& flavor) const;
+  B snapshot_fits(const S& s, int w, int j) const;
+  void take_capacity(S& s, int w, int j, const V& flavor, int sign) const;
+  V count_nominated(const S& s, int j) const;
+  B ahead_blocks(const S& s, int j, int w) const;
+  B holds_worker_quota(const S& s, int j, int w) const;
+  void delete_remote(S& s, int j, int w) const;
+  void fail_provisioning(S& s, int j, int w) const;
+  void capacity_changed(S& s, int w, const B& changed) const;
+  // Budgets count down; -1 means unlimited and stays -1.
+  static void spend(S& s, int which) {
+    V& b = s.budget[which];
+    b = ite(b > 0, b - 1, b);
+  }
+  B enabled_dispatch(const S& s, const MkAction& a) const;
+  B enabled_worker(const S& s, const MkAction& a) const;
+  B enabled_environment(const S& s, const MkAction& a) const;
+  void apply_dispatch(S& s, const MkAction& a) const;
+
+  const MkParams& p_;
+  int F_, R_, W_, S_;
+};
+
+// A sample V of the right kind, for constants: the state is never empty.
+#define KMC_LIKE(s) ((s).phase[0])
+
+template <class V>
+auto MkRules<V>::fits_flavor(const S& s, int cq, int j, int f, const V* own_flavor) const -> B {
+  const CqParams& q = p_.cqs[cq];
+  if (f >= static_cast<int>(q.flavors.size())) return truth(KMC_LIKE(s), false);
+  B ok = truth(KMC_LIKE(s), true);
+  for (int r = 0; r < R_; ++r) {
+    const std::int64_t need = p_.req(j, r);
+    if (need == 0) continue;
+    const std::int64_t nominal = q.nominal[f * R_ + r];
+    if (nominal < 0) return truth(KMC_LIKE(s), false);  // this flavor does not cover r
+    // A job already holding quota here is not counted against itself.
+    V used = s.usage[u(cq, f, r)];
+    if (own_flavor) used = used - ite(*own_flavor == f, konst(used, need), konst(used, 0));
+    ok = ok && (used + need <= nominal);
+  }
+  return ok;
+}
+
+template <class V>
+auto MkRules<V>::fits(const S& s, int cq, int j) const -> B {
+  B any = truth(KMC_LIKE(s), false);
+  for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f) any = any || fits_flavor(s, cq, j, f);
+  return any;
+}
+
+// Kueue's flavor assignment within one resource group: the first flavor, in
+// the ClusterQueue's order, where the whole pod set fits (whenCanBorrow:
+// MayStopSearch; no borrowing in this protocol).
+template <class V>
+V MkRules<V>::first_fit(const S& s, int cq, int j) const {
+  V result = konst(KMC_LIKE(s), -1);
+  for (int f = static_cast<int>(p_.cqs[cq].flavors.size()) - 1; f >= 0; --f)
+    result = ite(fits_flavor(s, cq, j, f), konst(result, f), result);
+  return result;
+}
+
+template <class V>
+void MkRules<V>::add_usage(S& s, int cq, int j, const V& flavor, int sign) const {
+  for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f)
+    for (int r = 0; r < R_; ++r) {
+      const std::int64_t need = p_.req(j, r);
+      if (need == 0) continue;
+      V& used = s.usage[u(cq, f, r)];
+      used = ite(flavor == f, used + sign * need, used);
+    }
+}
+
+template <class V>
+auto MkRules<V>::capacity_fits(const S& s, int w, int j, const V& flavor) const -> B {
+  const int cq = p_.worker_cq[w][j];
+  B any = truth(KMC_LIKE(s), false);
+  if (cq < 0) return any;
+  for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f) {
+    B ok = flavor == f;
+    const int slot = p_.cqs[cq].flavor_slot[f];
+    for (int r = 0; r < R_; ++r)
+      if (p_.req(j, r) > 0) ok = ok && (s.capacity[c(w, slot, r)] >= p_.req(j, r));
+    any = any || ok;
+  }
+  return any;
+}
+
+template <class V>
+void MkRules<V>::take_capacity(S& s, int w, int j, const V& flavor, int sign) const {
+  const int cq = p_.worker_cq[w][j];
+  for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f) {
+    const int slot = p_.cqs[cq].flavor_slot[f];
+    for (int r = 0; r < R_; ++r) {
+      if (p_.req(j, r) == 0) continue;
+      V& cap = s.capacity[c(w, slot, r)];
+      cap = ite(flavor == f, cap - sign * p_.req(j, r), cap);
+    }
+  }
+  capacity_changed(s, w, flavor >= 0);
+}
+
+// The snapshot dispatcher's question: does the manager's (possibly stale)
+// view of w show room for j in some flavor of j's ClusterQueue there?
+template <class V>
+auto MkRules<V>::snapshot_fits(const S& s, int w, int j) const -> B {
+  const int cq = p_.worker_cq[w][j];
+  B any = truth(KMC_LIKE(s), false);
+  if (cq < 0) return any;
+  for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f) {
+    B ok = truth(KMC_LIKE(s), true);
+    const int slot = p_.cqs[cq].flavor_slot[f];
+    for (int r = 0; r < R_; ++r)
+      if (p_.req(j, r) > 0) ok = ok && (s.snapshot[c(w, slot, r)] >= p_.req(j, r));
+    any = any || ok;
+  }
+  return any;
+}
+
+template <class V>
+V MkRules<V>::count_nominated(const S& s, int j) const {
+  V n = konst(KMC_LIKE(s), 0);
+  for (int w = 0; w < W_; ++w) n = n + s.nominated[jw(j, w)];
+  return n;
+}
+
+// Queue order on a worker CQ: a pending copy ahead of j (higher priority or
+// older) that fits would be the head instead (BestEffortFIFO); under
+// StrictFIFO any pending copy ahead blocks j.
+template <class V>
+auto MkRules<V>::ahead_blocks(const S& s, int j, int w) const -> B {
+  const int cq = p_.worker_cq[w][j];
+  B blocked = truth(KMC_LIKE(s), false);
+  for (int k = 0; k < j; ++k) {
+    if (p_.worker_cq[w][k] != cq) continue;
+    B pending = s.remote[jw(k, w)] == kRemotePending;
+    blocked = blocked || (p_.cqs[cq].strict_fifo ? pending : pending && fits(s, cq, k));
+  }
+  return blocked;
+}
+
+template <class V>
+auto MkRules<V>::holds_worker_quota(const S& s, int j, int w) const -> B {
+  const V& r = s.remote[jw(j, w)];
+  return r == kRemoteQuotaReserved || r == kRemoteAdmitted || r == kRemoteRunning;
+}
+
+// Deleting a remote Workload: its worker quota is released, and a booking
+// made for its ProvisioningRequest goes back to the pool.
+template <class V>
+void MkRules<V>::delete_remote(S& s, int j, int w) const {
+  const int i = jw(j, w);
+  const int cq = p_.worker_cq[w][j];
+  if (cq >= 0) {
+    const V flavor = ite(holds_worker_quota(s, j, w), s.remote_flavor[i], konst(s.remote_flavor[i], -1));
+    add_usage(s, cq, j, flavor, -1);
+    const V booked = ite(s.prov[i] == kProvProvisioned && s.remote[i] != kRemoteRunning, s.remote_flavor[i],
+                         konst(s.remote_flavor[i], -1));
+    if (p_.cqs[cq].provisioning) take_capacity(s, w, j, booked, -1);
+  }
+  s.remote[i] = kRemoteNone;
+  s.remote_flavor[i] = -1;
+  s.prov[i] = kProvNone;
+  s.attempts[i] = 0;
+  s.nominated[i] = 0;
+}
+
+// ProvisioningRequest Failed (or timed out): attempt n <= backoffLimitCount
+// maps the check to Retry, so the worker evicts the copy and requeues it;
+// past the limit the check is Rejected and the copy is deactivated
+// (provisioning/controller.go: syncCheckStates; workload_controller.go).
+template <class V>
+void MkRules<V>::fail_provisioning(S& s, int j, int w) const {
+  const int i = jw(j, w);
+  const int cq = p_.worker_cq[w][j];
+  add_usage(s, cq, j, s.remote_flavor[i], -1);
+  const V attempt = s.attempts[i] + 1;
+  s.attempts[i] = attempt;
+  s.remote[i] = ite(attempt <= p_.cqs[cq].backoff_limit, konst(attempt, kRemotePending), konst(attempt, kRemoteRejected));
+  s.remote_flavor[i] = -1;
+  s.prov[i] = kProvNone;
+}
+
+template <class V>
+void MkRules<V>::capacity_changed(S& s, int w, const B& changed) const {
+  if (p_.dispatcher != Dispatcher::CapacitySnapshot) return;  // only that dispatcher reads snapshots
+  const std::int64_t cap = p_.max_staleness >= 0 ? p_.max_staleness + 1 : 1;
+  V& st = s.staleness[w];
+  st = ite(changed, ite(st + 1 > cap, konst(st, cap), st + 1), st);
+}
+
+#undef KMC_LIKE
+
+}  // namespace kmc::protocols
+
+#include "protocols/multikueue_rules_actions.hpp"

@@ -1,0 +1,300 @@
+// The actions of the MultiKueue protocol: one guard and one update each.
+// Included by multikueue_rules.hpp only.
+#pragma once
+
+namespace kmc::protocols {
+
+template <class V>
+auto MkRules<V>::enabled(const S& s, const MkAction& a) const -> B {
+  const int j = a.job;
+  switch (a.kind) {
+    case ActionKind::ReserveQuota: {
+      // The manager's scheduler: one head per ClusterQueue, Kueue's queue order.
+      const int cq = p_.manager_cq[j];
+      B blocked = truth(s.phase[0], false);
+      for (int k = 0; k < j; ++k) {
+        if (p_.manager_cq[k] != cq) continue;
+        B pending = s.phase[k] == kMgrPending;
+        blocked = blocked || (p_.cqs[cq].strict_fifo ? pending : pending && fits(s, cq, k));
+      }
+      return s.phase[j] == kMgrPending && fits(s, cq, j) && !blocked;
+    }
+    case ActionKind::Nominate:
+    case ActionKind::NominateNextRound:
+    case ActionKind::NominateWorker:
+    case ActionKind::Renominate:
+    case ActionKind::CreateRemoteWorkload:
+    case ActionKind::SelectWorker:
+    case ActionKind::RetryDispatch:
+      return enabled_dispatch(s, a);
+    case ActionKind::ReserveQuotaOnWorker:
+    case ActionKind::ProvisioningAccepted:
+    case ActionKind::ProvisioningProvisioned:
+    case ActionKind::ProvisioningFailed:
+    case ActionKind::ProvisioningTimeout:
+    case ActionKind::JobStarted:
+      return enabled_worker(s, a);
+    case ActionKind::JobFinished:
+    case ActionKind::SpotReclaim:
+    case ActionKind::CapacityLost:
+    case ActionKind::RefreshSnapshot:
+      return enabled_environment(s, a);
+  }
+  return truth(s.phase[0], false);
+}
+
+// The manager's MultiKueue controller and dispatchers
+// (multikueue/workload.go: reconcileGroup, nominateAndSynchronizeWorkers;
+// workloaddispatcher/incrementaldispatcher.go).
+template <class V>
+auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
+  const int j = a.job, w = a.worker;
+  const B dispatching = s.phase[j] == kMgrQuotaReserved && s.cluster[j] == -1;
+  switch (a.kind) {
+    case ActionKind::Nominate:
+      return dispatching && count_nominated(s, j) == 0;
+    case ActionKind::NominateNextRound: {
+      const V n = count_nominated(s, j);
+      return dispatching && n > 0 && n < W_;
+    }
+    case ActionKind::NominateWorker: {
+      B fresh = p_.max_staleness < 0 ? truth(s.phase[0], true) : s.staleness[w] <= p_.max_staleness;
+      B ok = dispatching && s.nominated[jw(j, w)] == 0 && snapshot_fits(s, w, j) && fresh;
+      if (!p_.pin) return ok;
+      // Pinning: one worker, the first in dispatch order that the view shows room on.
+      B earlier = truth(s.phase[0], false);
+      for (int o : p_.dispatch_order) {
+        if (o == w) break;
+        earlier = earlier || snapshot_fits(s, o, j);
+      }
+      return ok && count_nominated(s, j) == 0 && !earlier;
+    }
+    case ActionKind::Renominate: {
+      B rejected = truth(s.phase[0], false);
+      for (int o = 0; o < W_; ++o)
+        rejected = rejected || (s.nominated[jw(j, o)] == 1 && s.remote[jw(j, o)] == kRemoteRejected);
+      return dispatching && rejected;
+    }
+    case ActionKind::CreateRemoteWorkload:
+      return dispatching && s.nominated[jw(j, w)] == 1 && s.remote[jw(j, w)] == kRemoteNone;
+    case ActionKind::SelectWorker: {
+      const V& r = s.remote[jw(j, w)];
+      B ready = p_.wait_for_admitted ? r == kRemoteAdmitted : (r == kRemoteQuotaReserved || r == kRemoteAdmitted);
+      return dispatching && ready;
+    }
+    case ActionKind::RetryDispatch: {
+      const V& r = s.remote[jw(j, w)];
+      B lost = r == kRemoteNone;
+      if (p_.redispatch_on_worker_eviction) lost = lost || r == kRemotePending || r == kRemoteRejected;
+      return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && lost;
+    }
+    default:
+      return truth(s.phase[0], false);
+  }
+}
+
+// Each worker's Kueue, its ProvisioningRequest admission check and its
+// Cluster Autoscaler (provisioning/controller.go; the autoscaler is the
+// adversary, limited by the class and the scenario's answer).
+template <class V>
+auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
+  const int j = a.job, w = a.worker, i = jw(j, w);
+  const int cq = p_.worker_cq[w][j];
+  if (cq < 0) return truth(s.phase[0], false);  // no LocalQueue for the job there: never admitted
+  const CqParams& q = p_.cqs[cq];
+  const bool check_capacity = q.provisioning_class == ProvisioningClass::CheckCapacity;
+  const auto answer = p_.answer[w];
+  switch (a.kind) {
+    case ActionKind::ReserveQuotaOnWorker: {
+      B room = p_.broken_worker_ignores_quota ? truth(s.phase[0], true) : fits(s, cq, j);
+      return s.remote[i] == kRemotePending && room && !ahead_blocks(s, j, w);
+    }
+    case ActionKind::ProvisioningAccepted:
+      return check_capacity ? truth(s.phase[0], false) : s.prov[i] == kProvRequested;
+    case ActionKind::ProvisioningProvisioned: {
+      // check-capacity-autoscaling answers at once; the others accept first.
+      B asked = s.prov[i] == (check_capacity ? kProvRequested : kProvAccepted);
+      if (!check_capacity && answer == model::AutoscalerAnswer::AcceptsThenHangs) return truth(s.phase[0], false);
+      return asked && capacity_fits(s, w, j, s.remote_flavor[i]);
+    }
+    case ActionKind::ProvisioningFailed: {
+      B asked = s.prov[i] == (check_capacity ? kProvRequested : kProvAccepted);
+      const B short_of = !capacity_fits(s, w, j, s.remote_flavor[i]);
+      if (check_capacity) return asked && short_of;
+      if (answer == model::AutoscalerAnswer::Any) return asked;
+      if (answer == model::AutoscalerAnswer::Fails) return asked && short_of;
+      return truth(s.phase[0], false);
+    }
+    case ActionKind::ProvisioningTimeout:
+      return s.prov[i] == kProvAccepted;
+    case ActionKind::JobStarted: {
+      B nodes = q.provisioning ? s.prov[i] == kProvProvisioned : capacity_fits(s, w, j, s.remote_flavor[i]);
+      return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && s.remote[i] == kRemoteAdmitted && nodes;
+    }
+    default:
+      return truth(s.phase[0], false);
+  }
+}
+
+template <class V>
+auto MkRules<V>::enabled_environment(const S& s, const MkAction& a) const -> B {
+  const int j = a.job, w = a.worker;
+  switch (a.kind) {
+    case ActionKind::JobFinished:
+      return s.remote[jw(j, w)] == kRemoteRunning && s.cluster[j] == w;
+    case ActionKind::SpotReclaim:
+      return s.budget[kSpotReclaims] != 0 && s.remote[jw(j, w)] == kRemoteRunning;
+    case ActionKind::CapacityLost: {
+      B some = truth(s.phase[0], false);
+      for (int r = 0; r < R_; ++r) some = some || s.capacity[c(w, a.slot, r)] > 0;
+      return s.budget[kCapacityLosses] != 0 && some;
+    }
+    case ActionKind::RefreshSnapshot: {
+      B differs = s.staleness[w] > 0;
+      for (int k = 0; k < S_ * R_; ++k) differs = differs || s.snapshot[w * S_ * R_ + k] != s.capacity[w * S_ * R_ + k];
+      return s.budget[kSnapshotRefreshes] != 0 && differs;
+    }
+    default:
+      return truth(s.phase[0], false);
+  }
+}
+
+template <class V>
+void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
+  const int j = a.job, w = a.worker;
+  switch (a.kind) {
+    case ActionKind::Nominate:
+      // AllAtOnce: every connected worker; Incremental: the first round.
+      for (std::size_t pos = 0; pos < p_.dispatch_order.size(); ++pos)
+        if (p_.dispatcher == Dispatcher::AllAtOnce || static_cast<int>(pos) < p_.step_size)
+          s.nominated[jw(j, p_.dispatch_order[pos])] = 1;
+      break;
+    case ActionKind::NominateNextRound: {
+      const V n = count_nominated(s, j);  // nominations form a prefix of the dispatch order
+      for (std::size_t pos = 0; pos < p_.dispatch_order.size(); ++pos) {
+        V& nom = s.nominated[jw(j, p_.dispatch_order[pos])];
+        nom = ite(n + p_.step_size > static_cast<std::int64_t>(pos), konst(nom, 1), nom);
+      }
+      break;
+    }
+    case ActionKind::NominateWorker:
+      s.nominated[jw(j, w)] = 1;
+      break;
+    case ActionKind::Renominate:
+      for (int o = 0; o < W_; ++o) {
+        const int i = jw(j, o);
+        const B drop = s.remote[i] == kRemoteRejected;
+        s.remote[i] = ite(drop, konst(s.remote[i], kRemoteNone), s.remote[i]);
+        s.attempts[i] = ite(drop, konst(s.attempts[i], 0), s.attempts[i]);
+        s.nominated[i] = ite(drop, konst(s.nominated[i], 0), s.nominated[i]);
+      }
+      break;
+    case ActionKind::CreateRemoteWorkload:
+      s.remote[jw(j, w)] = kRemotePending;
+      break;
+    case ActionKind::SelectWorker:
+      // First copy to reach the condition wins: MultiKueue check Ready,
+      // clusterName set, nominations cleared, the other copies deleted.
+      s.cluster[j] = w;
+      s.phase[j] = kMgrAdmitted;
+      for (int o = 0; o < W_; ++o) {
+        if (o != w && !p_.broken_keep_losers) delete_remote(s, j, o);
+        s.nominated[jw(j, o)] = 0;
+      }
+      break;
+    case ActionKind::RetryDispatch:
+      // Check Retry: the manager evicts its Workload, releases manager quota
+      // when the (never started) local job stops, and deletes every copy.
+      add_usage(s, p_.manager_cq[j], j, s.mgr_flavor[j], -1);
+      s.phase[j] = kMgrPending;
+      s.cluster[j] = -1;
+      s.mgr_flavor[j] = -1;
+      for (int o = 0; o < W_; ++o) delete_remote(s, j, o);
+      break;
+    default:
+      break;
+  }
+}
+
+template <class V>
+auto MkRules<V>::apply(S s, const MkAction& a) const -> S {
+  const int j = a.job, w = a.worker;
+  const int i = j >= 0 && w >= 0 ? jw(j, w) : -1;
+  const int wcq = i >= 0 ? p_.worker_cq[w][j] : -1;
+  switch (a.kind) {
+    case ActionKind::ReserveQuota: {
+      const V f = first_fit(s, p_.manager_cq[j], j);
+      s.phase[j] = kMgrQuotaReserved;
+      s.mgr_flavor[j] = f;
+      add_usage(s, p_.manager_cq[j], j, f, +1);
+      break;
+    }
+    case ActionKind::ReserveQuotaOnWorker: {
+      V f = first_fit(s, wcq, j);
+      if (p_.broken_worker_ignores_quota) f = ite(f == -1, konst(f, 0), f);
+      s.remote_flavor[i] = f;
+      add_usage(s, wcq, j, f, +1);
+      if (p_.cqs[wcq].provisioning) {
+        s.remote[i] = kRemoteQuotaReserved;
+        s.prov[i] = kProvRequested;  // the check controller creates the request at once
+      } else {
+        s.remote[i] = kRemoteAdmitted;  // no checks: QuotaReserved and Admitted in one patch
+      }
+      break;
+    }
+    case ActionKind::ProvisioningAccepted:
+      s.prov[i] = kProvAccepted;
+      break;
+    case ActionKind::ProvisioningProvisioned:
+      // Provisioned maps the check to Ready; with every check Ready the
+      // worker's Workload is Admitted. The nodes are booked for this job.
+      s.prov[i] = kProvProvisioned;
+      s.remote[i] = kRemoteAdmitted;
+      take_capacity(s, w, j, s.remote_flavor[i], +1);
+      break;
+    case ActionKind::ProvisioningFailed:
+    case ActionKind::ProvisioningTimeout:
+      fail_provisioning(s, j, w);
+      break;
+    case ActionKind::JobStarted:
+      s.remote[i] = kRemoteRunning;
+      if (!p_.cqs[wcq].provisioning) take_capacity(s, w, j, s.remote_flavor[i], +1);
+      break;
+    case ActionKind::JobFinished:
+      take_capacity(s, w, j, s.remote_flavor[i], -1);
+      add_usage(s, wcq, j, s.remote_flavor[i], -1);
+      s.remote[i] = kRemoteFinished;
+      s.remote_flavor[i] = -1;
+      s.prov[i] = kProvNone;
+      add_usage(s, p_.manager_cq[j], j, s.mgr_flavor[j], -1);
+      s.phase[j] = kMgrFinished;
+      s.mgr_flavor[j] = -1;
+      break;
+    case ActionKind::SpotReclaim:
+      // The nodes are gone for good; the worker evicts and requeues the copy.
+      add_usage(s, wcq, j, s.remote_flavor[i], -1);
+      s.remote[i] = kRemotePending;
+      s.remote_flavor[i] = -1;
+      s.prov[i] = kProvNone;
+      s.attempts[i] = 0;
+      spend(s, kSpotReclaims);
+      capacity_changed(s, w, truth(s.phase[0], true));
+      break;
+    case ActionKind::CapacityLost:
+      for (int r = 0; r < R_; ++r) s.capacity[c(w, a.slot, r)] = 0;
+      spend(s, kCapacityLosses);
+      capacity_changed(s, w, truth(s.phase[0], true));
+      break;
+    case ActionKind::RefreshSnapshot:
+      for (int k = 0; k < S_ * R_; ++k) s.snapshot[w * S_ * R_ + k] = s.capacity[w * S_ * R_ + k];
+      s.staleness[w] = 0;
+      spend(s, kSnapshotRefreshes);
+      break;
+    default:
+      apply_dispatch(s, a);
+      break;
+  }
+  return s;
+}
+
+}  // namespace kmc::protocols
