@@ -1,0 +1,103 @@
+// Two-phase admission and the ProvisioningRequest condition mapping (§5).
+#include <catch2/catch.hpp>
+
+#include "engine/controllers.hpp"
+#include "engine/engine.hpp"
+#include "fixtures.hpp"
+
+using namespace kmc::engine;
+using namespace kmc::engine::testing;
+
+namespace {
+Cluster with_provisioning_check(std::int32_t backoff_limit) {
+  Cluster c;
+  c.flavor("default");
+  auto& q = c.cq("a", "", {group({"nvidia.com/gpu"}, {{"default", {{"nvidia.com/gpu", 8}}}})});
+  q.admission_checks.push_back({"prov", {}});
+  kmc::model::AdmissionCheck ac;
+  ac.meta.name = "prov";
+  ac.controller_name = kmc::model::kProvisioningController;
+  ac.parameters.name = "prov-config";
+  c.m.admission_checks.push_back(ac);
+  kmc::model::ProvisioningRequestConfig cfg;
+  cfg.meta.name = "prov-config";
+  cfg.provisioning_class_name = "best-effort-atomic-scaleup.autoscaling.x-k8s.io";
+  cfg.retry_strategy.backoff_limit_count = backoff_limit;
+  c.m.provisioning_request_configs.push_back(cfg);
+  c.wl("job", "a", 0, {{"nvidia.com/gpu", 4}});
+  return c;
+}
+}  // namespace
+
+TEST_CASE("a check keeps the workload QuotaReserved until Ready", "[engine][checks]") {
+  Engine e(with_provisioning_check(3).m);
+  e.run();
+  CHECK(state_of(e, "job") == "QuotaReserved");
+  REQUIRE(e.find("ns/job")->obj.admission_checks.size() == 1);
+  e.post(e.now(), ev::ProvisioningRequestCondition{"ns/job", "prov", "Accepted"});
+  e.run();
+  CHECK(state_of(e, "job") == "QuotaReserved");  // accept-then-hang: no Kueue-side timeout
+  e.post(e.now() + 10'000, ev::ProvisioningRequestCondition{"ns/job", "prov", "Provisioned"});
+  e.run();
+  CHECK(state_of(e, "job") == "Admitted");
+}
+
+TEST_CASE("ProvisioningRequest Failed maps to Retry: quota released, backoff, re-reserved", "[engine][checks]") {
+  Engine e(with_provisioning_check(3).m);
+  e.run();
+  const TimeMs failed_at = e.now() + 5000;
+  e.post(failed_at, ev::ProvisioningRequestCondition{"ns/job", "prov", "Failed"});
+  e.run(-1, failed_at);
+  const WorkloadInfo* w = e.find("ns/job");
+  CHECK(state_of(e, "job") == "Pending");
+  CHECK(w->condition("Evicted")->reason == "AdmissionCheck");
+  CHECK(w->condition("Requeued")->status == "False");
+  CHECK(w->obj.admission_checks.at(0).state == kmc::model::CheckState::Pending);
+  CHECK(w->obj.admission_checks.at(0).retry_count == 1);
+  CHECK(e.tree.usage(e.cluster_queues[0].node, 0) == 0);
+  e.run();
+  CHECK(state_of(e, "job") == "QuotaReserved");
+  // backoff(1) = backoffBaseSeconds = 60s after the Retry transition
+  CHECK(e.find("ns/job")->condition_ms.at("QuotaReserved") == failed_at + 60'000);
+}
+
+TEST_CASE("ProvisioningRequest condition mapping", "[engine][checks]") {
+  struct Row {
+    const char* condition;
+    std::int32_t backoff_limit;
+    const char* state;
+    bool active;
+  };
+  const Row rows[] = {
+      {"Provisioned", 3, "Admitted", true},
+      {"Accepted", 3, "QuotaReserved", true},
+      {"Failed", 0, "Pending", false},          // Rejected: deactivated, never requeued
+      {"CapacityRevoked", 3, "Pending", false},  // Rejected
+      {"BookingExpired", 3, "Pending", true},    // not Admitted yet: like Failed, Retry
+  };
+  for (const Row& r : rows) {
+    INFO(r.condition);
+    Engine e(with_provisioning_check(r.backoff_limit).m);
+    e.run();
+    e.post(e.now(), ev::ProvisioningRequestCondition{"ns/job", "prov", r.condition});
+    e.run(-1, e.now());
+    CHECK(state_of(e, "job") == r.state);
+    CHECK(e.find("ns/job")->obj.active == r.active);
+  }
+}
+
+TEST_CASE("a ProvisioningRequest that is not needed makes the check Ready at once", "[engine][checks]") {
+  Cluster c = with_provisioning_check(3);
+  c.m.provisioning_request_configs[0].managed_resources = {"example.com/fpga"};
+  Engine e(c.m);
+  e.run();
+  CHECK(state_of(e, "job") == "Admitted");
+}
+
+TEST_CASE("provisioning backoff doubles up to the max", "[engine][checks]") {
+  kmc::model::RetryStrategy s;
+  CHECK(provisioning_backoff_s(s, 1) == 60);
+  CHECK(provisioning_backoff_s(s, 2) == 120);
+  CHECK(provisioning_backoff_s(s, 3) == 240);
+  CHECK(provisioning_backoff_s(s, 10) == 1800);
+}
