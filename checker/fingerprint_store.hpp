@@ -11,7 +11,7 @@ namespace kmc::checker {
 
 class FingerprintStore {
  public:
-  explicit FingerprintStore(std::size_t expected = 1 << 16);
+  explicit FingerprintStore(std::size_t expected = 1 << 10);
 
   // Returns {index, inserted}; a new fingerprint gets the next dense index.
   std::pair<std::uint32_t, bool> insert(std::uint64_t fp);

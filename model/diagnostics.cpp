@@ -5,7 +5,8 @@
 namespace kmc::model {
 
 std::string Diagnostic::to_string() const {
-  std::string where = pos.file.empty() ? "<input>" : pos.file;
+  if (pos.file.empty() && field.empty()) return message;  // a usage error: no place to name
+  std::string where = pos.file.empty() ? "<command line>" : pos.file;
   if (pos.line > 0) where += fmt::format(":{}", pos.line);
   if (field.empty()) return fmt::format("{}: {}", where, message);
   return fmt::format("{}: {}: {}", where, field, message);

@@ -1,0 +1,94 @@
+#include "cli/check_report.hpp"
+
+#include <fmt/format.h>
+
+#include "counterexamples/itf.hpp"
+#include "counterexamples/timeline.hpp"
+
+namespace kmc::cli {
+
+namespace {
+
+const char* kind_name(model::PropertyKind k) {
+  switch (k) {
+    case model::PropertyKind::Always: return "always";
+    case model::PropertyKind::Sometimes: return "sometimes";
+    case model::PropertyKind::StuckFree: return "stuck-free";
+  }
+  return "?";
+}
+
+}  // namespace
+
+int exit_code_of(checker::Verdict v) {
+  switch (v) {
+    case checker::Verdict::Verified: return 0;
+    case checker::Verdict::Violated: return 1;
+    case checker::Verdict::Incomplete: return 2;
+  }
+  return 2;
+}
+
+std::string stats_line(const checker::Stats& s) {
+  return fmt::format("{} states, {} transitions, depth {}; {:.3f} s, {:.0f} states/s, {:.1f} bytes/state, "
+                     "fingerprint collision probability {:.1e}",
+                     s.states, s.transitions, s.depth, s.seconds, s.states_per_s, s.bytes_per_state,
+                     s.collision_probability);
+}
+
+std::string render_text(const CheckOutcome& o) {
+  const auto& r = o.result;
+  std::string out = fmt::format("kmc check {}\n{}\n\n", o.scenario, o.summary);
+  if (r.violation) {
+    const std::size_t k = [&] {
+      for (std::size_t i = 0; i < r.properties.size(); ++i)
+        if (r.properties[i].name == r.violation->property) return i;
+      return std::size_t{0};
+    }();
+    out += fmt::format("Property {} is violated ({}).\n", r.violation->property,
+                       k < o.descriptions.size() ? o.descriptions[k] : r.violation->property);
+    if (!r.violation->detail.empty()) out += r.violation->detail + ".\n";
+    if (o.trace) out += "\n" + cx::render_timeline(*o.trace);
+    out += "\n";
+  }
+  out += "Properties:\n";
+  std::size_t width = 0;
+  for (const auto& p : r.properties) width = std::max(width, p.name.size());
+  for (const auto& p : r.properties)
+    out += fmt::format("  {:<{}}  {:<10}  ({})\n", p.name, width, checker::to_string(p.verdict), kind_name(p.kind));
+  out += fmt::format("\nResult: {}", checker::to_string(r.verdict));
+  if (r.verdict == checker::Verdict::Incomplete) out += fmt::format(" (stopped by {}; nothing is proven)", r.incomplete_reason);
+  out += "\nStats: " + stats_line(r.stats) + "\n";
+  if (!o.token.empty()) out += fmt::format("Replay: kmc check {} --replay {}\n", o.scenario, o.token);
+  return out;
+}
+
+nlohmann::json render_json(const CheckOutcome& o) {
+  const auto& r = o.result;
+  nlohmann::json j;
+  j["scenario"] = o.scenario;
+  j["verdict"] = checker::to_string(r.verdict);
+  j["property"] = r.violation ? nlohmann::json(r.violation->property) : nlohmann::json(nullptr);
+  j["detail"] = r.violation ? nlohmann::json(r.violation->detail) : nlohmann::json(nullptr);
+  j["incomplete"] = r.verdict == checker::Verdict::Incomplete ? nlohmann::json(r.incomplete_reason) : nlohmann::json(nullptr);
+  nlohmann::json props = nlohmann::json::array();
+  for (std::size_t i = 0; i < r.properties.size(); ++i)
+    props.push_back({{"name", r.properties[i].name},
+                     {"kind", kind_name(r.properties[i].kind)},
+                     {"verdict", checker::to_string(r.properties[i].verdict)},
+                     {"description", i < o.descriptions.size() ? o.descriptions[i] : ""}});
+  j["properties"] = props;
+  j["trace"] = o.trace ? cx::to_itf(*o.trace, o.scenario, o.token) : nlohmann::json(nullptr);
+  j["replay"] = o.token.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.token);
+  const auto& s = r.stats;
+  j["stats"] = {{"states", s.states},         {"transitions", s.transitions},
+                {"depth", s.depth},           {"seconds", s.seconds},
+                {"statesPerSecond", s.states_per_s}, {"bytesPerState", s.bytes_per_state},
+                {"collisionProbability", s.collision_probability}};
+  nlohmann::json warnings = nlohmann::json::array();
+  for (const auto& w : o.warnings) warnings.push_back(w.to_string());
+  j["warnings"] = warnings;
+  return j;
+}
+
+}  // namespace kmc::cli

@@ -1,0 +1,172 @@
+// `kmc check DIR`: a scenario against its properties.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "checker/bfs.hpp"
+#include "checker/confirm_stuck.hpp"
+#include "cli/check_report.hpp"
+#include "cli/commands.hpp"
+#include "counterexamples/itf.hpp"
+#include "counterexamples/scenario_id.hpp"
+#include "counterexamples/timeline.hpp"
+#include "counterexamples/token.hpp"
+#include "invariants/multikueue_registry.hpp"
+#include "model/checked.hpp"
+#include "model/scenario.hpp"
+#include "protocols/multikueue.hpp"
+
+namespace kmc::cli {
+
+namespace {
+
+struct CheckArgs {
+  std::string dir;
+  std::vector<std::string> properties;
+  int max_depth = -2;  // -2: not given on the command line
+  std::int64_t max_states = -1;
+  double time_limit_s = -1;
+  int threads = 1;
+  std::string output = "text";
+  std::string trace_out;
+  std::string replay;
+};
+
+[[noreturn]] void usage_error(const std::string& message) {
+  throw model::InputError(model::Diagnostic{{}, "", message});
+}
+
+std::string summarize(const protocols::MkParams& p) {
+  static const char* dispatchers[] = {"AllAtOnce", "Incremental", "CapacitySnapshot"};
+  std::string d = dispatchers[static_cast<int>(p.dispatcher)];
+  if (p.dispatcher == protocols::Dispatcher::CapacitySnapshot) d += p.pin ? " (pinning)" : " (eligible until admitted)";
+  if (p.dispatcher == protocols::Dispatcher::Incremental) d += fmt::format(" (stepSize {})", p.step_size);
+  return fmt::format("MultiKueue: {} job{}, {} workers ({}), dispatcher {}, select on {}", p.J(), p.J() == 1 ? "" : "s",
+                     p.W(), fmt::join(p.workers, ", "), d, p.wait_for_admitted ? "Admitted" : "QuotaReserved");
+}
+
+checker::CheckOptions options_for(const CheckArgs& a, const model::CheckSpec& spec) {
+  checker::CheckOptions o;
+  o.properties = a.properties.empty() ? spec.properties : a.properties;
+  o.max_depth = a.max_depth != -2 ? a.max_depth : spec.max_depth;
+  o.max_states = a.max_states >= 0 ? static_cast<std::uint64_t>(a.max_states) : static_cast<std::uint64_t>(spec.max_states);
+  o.time_limit_s = a.time_limit_s >= 0 ? a.time_limit_s : spec.time_limit_s;
+  o.threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  o.progress = [](const checker::Progress& p) {
+    if (p.seconds < 1.0) return;  // only runs over a second report progress
+    fmt::print(stderr, "progress: {} states, {} transitions, depth {}, {:.0f} states/s\n", p.states, p.transitions,
+               p.depth, p.seconds > 0 ? p.states / p.seconds : 0.0);
+  };
+  return o;
+}
+
+std::vector<std::string> descriptions(const std::vector<invariants::MkProperty>& props, const checker::Result& r) {
+  std::vector<std::string> out;
+  for (const auto& pr : r.properties)
+    for (const auto& p : props)
+      if (p.name == pr.name) out.push_back(p.description);
+  return out;
+}
+
+int emit(const CheckArgs& a, CheckOutcome& o) {
+  if (!a.trace_out.empty() && o.trace) {
+    std::ofstream f(a.trace_out);
+    if (!f) usage_error("cannot write --trace-out " + a.trace_out);
+    f << cx::to_itf(*o.trace, o.scenario, o.token).dump(2) << "\n";
+  }
+  if (a.output == "json")
+    std::cout << render_json(o).dump(2) << "\n";
+  else
+    std::cout << render_text(o);
+  return exit_code_of(o.result.verdict);
+}
+
+int replay_token(const CheckArgs& a, const protocols::MultiKueue& mk, const std::vector<invariants::MkProperty>& props,
+                 CheckOutcome& o) {
+  std::string why;
+  auto token = cx::parse_token(a.replay, why);
+  if (!token) usage_error("--replay: " + why);
+  if (token->scenario != cx::scenario_id(mk)) usage_error("--replay: the token was made for another scenario (or an older version of this one)");
+  const invariants::MkProperty* prop = nullptr;
+  for (const auto& p : props)
+    if (p.name == token->property) prop = &p;
+  if (!prop) usage_error("--replay: no property " + token->property);
+  std::vector<protocols::MultiKueue::State> states;
+  try {
+    states = checker::replay(mk, token->path);
+  } catch (const std::out_of_range& e) {
+    usage_error(std::string("--replay: the token does not fit this scenario: ") + e.what());
+  }
+  bool violated = false;
+  if (prop->kind == model::PropertyKind::Always) violated = !prop->holds(states.back());
+  if (prop->kind == model::PropertyKind::StuckFree)
+    violated = checker::confirm_stuck(mk, states.back(), *prop, token->subject) == checker::StuckCheck::Stuck;
+  o.result.verdict = violated ? checker::Verdict::Violated : checker::Verdict::Verified;
+  o.result.properties.push_back({prop->name, prop->kind, o.result.verdict});
+  o.descriptions = {prop->description};
+  o.trace = cx::make_trace(mk, token->path);
+  o.trace->property = prop->name;
+  if (violated) {
+    o.result.violation = checker::Violation{prop->name, prop->kind, token->path, "", token->subject};
+    if (prop->explain && token->subject >= 0) o.result.violation->detail = prop->explain(states.back(), token->subject);
+    o.trace->detail = o.result.violation->detail;
+    o.token = a.replay;
+  }
+  o.summary += violated ? "\nReplayed the token: the violation reproduces." : "\nReplayed the token: the property holds at its end; the violation does not reproduce.";
+  return emit(a, o);
+}
+
+int run_check(const CheckArgs& a) {
+  if (a.output != "text" && a.output != "json") usage_error("--output must be text or json");
+  const model::Scenario sc = model::load_scenario(a.dir);
+  for (const auto& w : sc.warnings) fmt::print(stderr, "warning: {}\n", w.to_string());
+  const protocols::MultiKueue mk(protocols::compile_multikueue(sc));
+  auto props = invariants::multikueue_properties(mk);
+  invariants::require_known_properties(mk, sc.fleet.check.properties, sc.fleet.check.pos, "check.properties");
+  invariants::require_known_properties(mk, a.properties, {}, "--property");
+  CheckOutcome o;
+  o.scenario = a.dir;
+  o.summary = summarize(mk.params());
+  o.warnings = sc.warnings;
+  if (!a.replay.empty()) return replay_token(a, mk, props, o);
+
+  const model::Checked<protocols::MultiKueue> checked{mk, props};
+  o.result = checker::Bfs(checked, options_for(a, sc.fleet.check)).run();
+  o.descriptions = descriptions(props, o.result);
+  if (o.result.violation && !o.result.violation->path.choices.empty() ) {
+    const auto& v = *o.result.violation;
+    o.trace = cx::make_trace(mk, v.path);
+    o.trace->property = v.property;
+    o.trace->detail = v.detail;
+    o.token = cx::format_token(cx::Token{cx::scenario_id(mk), v.property, v.subject, v.path});
+  }
+  return emit(a, o);
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<CheckArgs>();
+  auto* cmd = app.add_subcommand("check", "Check a scenario folder against its properties");
+  cmd->add_option("dir", args->dir, "Scenario folder (kmc.yaml, manager/, workers/<cluster>/)")->required();
+  cmd->add_option("--property", args->properties, "Check only this property (repeatable)");
+  cmd->add_option("--max-depth", args->max_depth, "Stop after this many steps (Incomplete, never Verified)");
+  cmd->add_option("--max-states", args->max_states, "Stop after storing this many states");
+  cmd->add_option("--time-limit", args->time_limit_s, "Stop after this many seconds");
+  cmd->add_option("--threads", args->threads, "Worker threads (0: all cores); results do not depend on it");
+  cmd->add_option("--output", args->output, "text or json");
+  cmd->add_option("--trace-out", args->trace_out, "Write the counterexample as ITF JSON to this file");
+  cmd->add_option("--replay", args->replay, "Re-run the path of a replay token printed by an earlier check");
+  cmd->callback([args, &exit_code] {
+    try {
+      exit_code = run_check(*args);
+    } catch (const model::InputError& e) {
+      fmt::print(stderr, "error: {}\n", e.what());
+      exit_code = 3;
+    }
+  });
+}
+
+}  // namespace kmc::cli
