@@ -8,6 +8,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = 0;
   kmc::cli::add_check_command(app, exit_code);
+  kmc::cli::add_admit_command(app, exit_code);
+  kmc::cli::add_simulate_command(app, exit_code);
   // (other subcommands register here, one line each)
   try {
     app.parse(argc, argv);

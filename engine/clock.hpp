@@ -21,7 +21,10 @@
 namespace kmc::engine {
 
 namespace ev {
-struct WorkloadCreated { model::Workload workload; };
+struct WorkloadCreated {
+  model::Workload workload;
+  std::int64_t runtime_ms = -1;  // overrides workload.runtime_s when set (sub-second runtimes)
+};
 struct WorkloadDeleted { std::string key; };
 struct JobFinished { std::string key; std::int64_t admission_epoch = -1; };  // -1: whatever run is current
 struct JobStopped { std::string key; };  // the job's pods are gone after an eviction

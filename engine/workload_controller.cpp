@@ -148,7 +148,10 @@ void Engine::handle(const Event& event) {
   struct V {
     Engine& e;
     WorkloadInfo* get(const std::string& key) { return e.find(key); }
-    void operator()(const ev::WorkloadCreated& x) { e.create_workload(x.workload); }
+    void operator()(const ev::WorkloadCreated& x) {
+      const int id = e.create_workload(x.workload);
+      if (x.runtime_ms >= 0) e.workloads[static_cast<size_t>(id)].runtime_ms = x.runtime_ms;
+    }
     void operator()(const ev::WorkloadDeleted& x) { if (auto* w = get(x.key)) delete_workload(e, *w); }
     void operator()(const ev::JobFinished& x) {
       auto* w = get(x.key);
