@@ -117,3 +117,18 @@ std::string to_text(const AdmitReport& r) {
 }
 
 }  // namespace kmc::engine
+
+namespace kmc::engine {
+
+// The whole state for people and diffs: clock, queued events, workloads, queues.
+std::string Engine::dump() const {
+  std::string out = fmt::format("now: {}ms, scheduling cycle {}, {} events queued\n", now_ms, scheduling_cycle, events.size());
+  EventQueue copy = events;
+  while (!copy.empty()) {
+    auto [at, ev] = copy.pop();
+    out += fmt::format("  at {}ms: {}\n", at, describe(ev));
+  }
+  return out + to_text(make_report(*this, cycles_run));
+}
+
+}  // namespace kmc::engine

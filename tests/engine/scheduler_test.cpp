@@ -259,3 +259,15 @@ TEST_CASE("a job that finishes releases quota and wakes parked workloads", "[eng
   // finished at t0+5s, requeued after the 1s batch period
   CHECK(e.find("ns/second")->condition_ms.at("QuotaReserved") == t0 + 6000);
 }
+
+TEST_CASE("dump prints the clock, queued events and every workload", "[engine][report]") {
+  Cluster c;
+  c.flavor("default");
+  c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  c.wl("w", "a", 0, {{"cpu", 1}}).runtime_s = 3;
+  Engine e(c.m);
+  e.schedule();
+  const std::string d = e.dump();
+  CHECK(d.find("JobFinished ns/w") != std::string::npos);
+  CHECK(d.find("ns/w  Admitted  clusterQueue=a") != std::string::npos);
+}
