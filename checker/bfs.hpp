@@ -74,7 +74,13 @@ class Bfs {
 
   void select_properties();
   void evaluate(const State& s, Succ& out) const;
-  std::uint64_t changed_subjects(const State& a, const State& b) const;
+  void subject_keys(const State& s, std::vector<std::uint64_t>& out) const;
+  void next_into(const State& s, const Action& a, State& out) const {
+    if constexpr (requires { p_.next_into(s, a, out); })
+      p_.next_into(s, a, out);
+    else
+      out = p_.next(s, a);
+  }
   void expand(const std::vector<Node>& chunk, std::size_t lo, std::size_t hi, std::vector<Succ>& out) const;
   void expand_parallel(const std::vector<Node>& chunk, std::vector<Succ>& out) const;
   bool add_initial(State s, std::vector<Node>& frontier);
@@ -97,6 +103,7 @@ class Bfs {
   StuckGraph graph_;
   std::vector<std::optional<std::uint32_t>> witness_;  // per Sometimes property
   std::optional<Violation> violation_;
+  mutable std::vector<std::vector<Succ>> parts_;
   std::uint64_t transitions_ = 0;
   int depth_ = 0;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
@@ -137,28 +144,39 @@ void Bfs<P>::evaluate(const State& s, Succ& out) const {
       if (stuck_[k].should_move(s, i)) out.should_move |= std::uint64_t{1} << (stuck_offset_[k] + i);
 }
 
+// Every stuck subject's key, in bit order; computed once per state, not per edge.
 template <model::Protocol P>
-std::uint64_t Bfs<P>::changed_subjects(const State& a, const State& b) const {
-  std::uint64_t mask = 0;
+void Bfs<P>::subject_keys(const State& s, std::vector<std::uint64_t>& out) const {
+  out.clear();
   for (std::size_t k = 0; k < stuck_.size(); ++k)
-    for (int i = 0; i < stuck_[k].subjects; ++i)
-      if (stuck_[k].key(a, i) != stuck_[k].key(b, i)) mask |= std::uint64_t{1} << (stuck_offset_[k] + i);
-  return mask;
+    for (int i = 0; i < stuck_[k].subjects; ++i) out.push_back(stuck_[k].key(s, i));
 }
 
 template <model::Protocol P>
 void Bfs<P>::expand(const std::vector<Node>& chunk, std::size_t lo, std::size_t hi,
                     std::vector<Succ>& out) const {
   std::vector<Action> actions;
+  std::vector<std::uint64_t> parent_keys, keys;
+  State scratch{};
   for (std::size_t pos = lo; pos < hi; ++pos) {
     actions.clear();
     p_.actions(chunk[pos].state, actions);
+    if (!stuck_.empty()) subject_keys(chunk[pos].state, parent_keys);
     for (std::uint32_t c = 0; c < actions.size(); ++c) {
-      Succ s{static_cast<std::uint32_t>(pos), c, 0, std::nullopt, 0, 0, 0, 0, p_.next(chunk[pos].state, actions[c])};
-      s.fp = p_.fingerprint(s.state);
+      // Most successors are already stored: build each in a reused scratch
+      // state (no allocation) and copy out only the new ones.
+      next_into(chunk[pos].state, actions[c], scratch);
+      Succ s{static_cast<std::uint32_t>(pos), c, p_.fingerprint(scratch), std::nullopt, 0, 0, 0, 0, State{}};
       s.known = seen_.find(s.fp);
-      if (!stuck_.empty()) s.changes = changed_subjects(chunk[pos].state, s.state);
-      if (!s.known) evaluate(s.state, s);
+      if (!stuck_.empty()) {
+        subject_keys(scratch, keys);
+        for (std::size_t b = 0; b < keys.size(); ++b)
+          if (keys[b] != parent_keys[b]) s.changes |= std::uint64_t{1} << b;
+      }
+      if (!s.known) {
+        evaluate(scratch, s);
+        s.state = scratch;
+      }
       out.push_back(std::move(s));
     }
   }
@@ -168,7 +186,9 @@ template <model::Protocol P>
 void Bfs<P>::expand_parallel(const std::vector<Node>& chunk, std::vector<Succ>& out) const {
   const std::size_t threads = std::max(1, opt_.threads);
   if (threads == 1 || chunk.size() < 64) return expand(chunk, 0, chunk.size(), out);
-  std::vector<std::vector<Succ>> parts(threads);
+  auto& parts = parts_;  // per-thread buffers, kept across chunks so they stop reallocating
+  parts.resize(threads);
+  for (auto& part : parts) part.clear();
   std::vector<std::thread> pool;
   const std::size_t step = (chunk.size() + threads - 1) / threads;
   for (std::size_t t = 0; t < threads; ++t) {
@@ -265,6 +285,7 @@ void Bfs<P>::report_progress(int depth, bool force) {
 template <model::Protocol P>
 Result Bfs<P>::run() {
   std::vector<Node> frontier, next, chunk;
+  std::vector<Succ> succs;  // reused for every chunk
   bool stop = false;
   for (auto& s : p_.init_states()) stop = add_initial(std::move(s), frontier) || stop;
   constexpr std::size_t kChunk = 2048;
@@ -288,7 +309,7 @@ Result Bfs<P>::run() {
       if (out_of_time()) { bound = "time-limit " + std::to_string(static_cast<int>(opt_.time_limit_s)) + "s"; break; }
       chunk.assign(std::make_move_iterator(frontier.begin() + pos),
                    std::make_move_iterator(frontier.begin() + std::min(frontier.size(), pos + kChunk)));
-      std::vector<Succ> succs;
+      succs.clear();
       expand_parallel(chunk, succs);
       stop = merge(chunk, succs, next);
       report_progress(depth_, false);

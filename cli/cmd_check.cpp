@@ -123,6 +123,7 @@ int run_check(const CheckArgs& a) {
   const model::Scenario sc = model::load_scenario(a.dir);
   for (const auto& w : sc.warnings) fmt::print(stderr, "warning: {}\n", w.to_string());
   const protocols::MultiKueue mk(protocols::compile_multikueue(sc));
+  for (const auto& w : mk.params().warnings) fmt::print(stderr, "warning: {}\n", w.to_string());
   auto props = invariants::multikueue_properties(mk);
   invariants::require_known_properties(mk, sc.fleet.check.properties, sc.fleet.check.pos, "check.properties");
   invariants::require_known_properties(mk, a.properties, {}, "--property");
@@ -130,6 +131,7 @@ int run_check(const CheckArgs& a) {
   o.scenario = a.dir;
   o.summary = summarize(mk.params());
   o.warnings = sc.warnings;
+  o.warnings.insert(o.warnings.end(), mk.params().warnings.begin(), mk.params().warnings.end());
   if (!a.replay.empty()) return replay_token(a, mk, props, o);
 
   const model::Checked<protocols::MultiKueue> checked{mk, props};

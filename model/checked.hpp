@@ -23,6 +23,12 @@ struct Checked {
   std::vector<State> init_states() const { return protocol.init_states(); }
   void actions(const State& s, std::vector<Action>& out) const { protocol.actions(s, out); }
   State next(const State& s, const Action& a) const { return protocol.next(s, a); }
+  // Forwarded when the protocol can update a caller's state in place.
+  void next_into(const State& s, const Action& a, State& out) const
+    requires requires(const P& p) { p.next_into(s, a, out); }
+  {
+    protocol.next_into(s, a, out);
+  }
   std::string action_name(const Action& a) const { return protocol.action_name(a); }
   std::uint64_t fingerprint(const State& s) const { return protocol.fingerprint(s); }
   std::vector<Property<State>> properties() const { return props; }

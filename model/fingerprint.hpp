@@ -26,9 +26,12 @@ constexpr std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finalizer
   return x;
 }
 
+// One full-avalanche mix per word: the running hash is a pseudo-random
+// function of everything before, so equal suffixes after different prefixes
+// still land apart (the per-state collision odds the checker prints assume it).
 struct Hasher {
   std::uint64_t h = kFingerprintSeed;
-  void word(std::uint64_t x) { h = mix64(h ^ mix64(x + 0x9e3779b97f4a7c15ULL)); }
+  void word(std::uint64_t x) { h = mix64(h ^ (x * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL)); }
 };
 
 template <class T>
@@ -37,7 +40,11 @@ void hash_append(Hasher& hs, const T& v);
 template <class T>
 void hash_append(Hasher& hs, const std::vector<T>& v) {
   hs.word(v.size());
-  for (const auto& x : v) hash_append(hs, x);
+  if constexpr (std::is_integral_v<T>) {
+    for (T x : v) hs.word(static_cast<std::uint64_t>(x));
+  } else {
+    for (const auto& x : v) hash_append(hs, x);
+  }
 }
 
 template <class T>

@@ -104,6 +104,11 @@ MultiKueue::State MultiKueue::next(const State& s, const Action& a) const {
   return MkRules<std::int64_t>(p_).apply(s, a);
 }
 
+void MultiKueue::next_into(const State& s, const Action& a, State& out) const {
+  out = s;  // copy-assignment keeps out's capacity: no allocation after the first
+  MkRules<std::int64_t>(p_).apply_in_place(out, a);
+}
+
 std::uint64_t MultiKueue::fingerprint(const State& s) const { return model::fingerprint(s); }
 
 std::string MultiKueue::action_name(const Action& a) const {

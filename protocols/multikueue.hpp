@@ -47,6 +47,8 @@ class MultiKueue {
   std::vector<State> init_states() const;
   void actions(const State& s, std::vector<Action>& out) const;
   State next(const State& s, const Action& a) const;
+  // next() into `out`, reusing its storage: the checker's hot path.
+  void next_into(const State& s, const Action& a, State& out) const;
   std::string action_name(const Action& a) const;
   std::uint64_t fingerprint(const State& s) const;
 

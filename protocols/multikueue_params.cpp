@@ -72,7 +72,13 @@ struct Compiler {
     return static_cast<int>(p.cqs.size() - 1);
   }
 
+  void warn(const SourcePos& pos, const std::string& field, const std::string& message) {
+    p.warnings.push_back(model::Diagnostic{pos, field, message});
+  }
+
   CqParams compile_cq(int w, const model::ClusterQueue& cq) {
+    if (!cq.cohort.empty())
+      warn(cq.meta.pos, "spec.cohortName", "the MultiKueue protocol does not model cohorts; no borrowing or lending is checked");
     CqParams q;
     q.cluster = w;
     q.name = cq.meta.name;
@@ -98,7 +104,11 @@ struct Compiler {
       const auto& rule = cq.admission_checks[k];
       const auto* ac = m.find_admission_check(rule.name);
       if (!ac) fail(cq.meta.pos, fmt::format("spec.admissionChecksStrategy.admissionChecks[{}].name", k), fmt::format("no AdmissionCheck {}", rule.name));
-      if (ac->controller_name != model::kProvisioningController) continue;
+      if (ac->controller_name == model::kMultiKueueController) continue;
+      if (ac->controller_name != model::kProvisioningController) {
+        warn(ac->meta.pos, "spec.controllerName", fmt::format("the MultiKueue protocol treats check {} ({}) as always Ready", ac->meta.name, ac->controller_name));
+        continue;
+      }
       if (w < 0) fail(cq.meta.pos, "spec.admissionChecksStrategy", "a ProvisioningRequest check on the manager ClusterQueue makes it inactive in Kueue");
       const auto* cfg = m.find_provisioning_config(ac->parameters.name);
       if (!cfg) fail(ac->meta.pos, "spec.parameters.name", fmt::format("no ProvisioningRequestConfig {}", ac->parameters.name));
@@ -119,6 +129,8 @@ struct Compiler {
     if (jobs.empty()) fail(SourcePos{sc.dir + "/manager", 0}, "", "the manager has no Jobs or Workloads to dispatch");
     if (jobs.size() > 16) fail(jobs[16]->meta.pos, "", "kmc checks at most 16 jobs in one scenario");
     for (const auto* wl : jobs) {
+      if (wl->admission || !wl->conditions.empty())
+        warn(wl->meta.pos, "status", "the MultiKueue protocol starts every job Pending; its status is ignored");
       p.jobs.push_back(wl->meta.namespace_.empty() ? wl->meta.name : wl->meta.namespace_ + "/" + wl->meta.name);
       p.manager_cq.push_back(cq_for(-1, *wl));
       for (const auto& r : p.resources) p.request.push_back(request_of(*wl, r));

@@ -53,6 +53,7 @@ struct MkParams {
   bool broken_worker_ignores_quota = false;   // deliberately broken: must be caught
   bool broken_keep_losers = false;            // deliberately broken: must be caught
   int spot_reclaims = 0, capacity_losses = 0, snapshot_refreshes = -1;
+  model::Warnings warnings;  // what the scenario says that this protocol does not model
 
   int J() const { return static_cast<int>(jobs.size()); }
   int W() const { return static_cast<int>(workers.size()); }

@@ -29,7 +29,11 @@ class MkRules {
   explicit MkRules(const MkParams& p) : p_(p), F_(p.flavors_max), R_(p.R()), W_(p.W()), S_(p.slots_max) {}
 
   B enabled(const S& s, const MkAction& a) const;
-  S apply(S s, const MkAction& a) const;
+  S apply(S s, const MkAction& a) const {
+    apply_in_place(s, a);
+    return s;
+  }
+  void apply_in_place(S& s, const MkAction& a) const;
 
   // Index helpers, public for invariants and display.
   int jw(int j, int w) const { return j * W_ + w; }

@@ -217,7 +217,7 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
 }
 
 template <class V>
-auto MkRules<V>::apply(S s, const MkAction& a) const -> S {
+void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
   const int j = a.job, w = a.worker;
   const int i = j >= 0 && w >= 0 ? jw(j, w) : -1;
   const int wcq = i >= 0 ? p_.worker_cq[w][j] : -1;
@@ -294,7 +294,6 @@ auto MkRules<V>::apply(S s, const MkAction& a) const -> S {
       apply_dispatch(s, a);
       break;
   }
-  return s;
 }
 
 }  // namespace kmc::protocols
