@@ -109,6 +109,25 @@ void MultiKueue::next_into(const State& s, const Action& a, State& out) const {
   MkRules<std::int64_t>(p_).apply_in_place(out, a);
 }
 
+std::uint64_t MultiKueue::identity() const {
+  model::Hasher h;
+  auto add = [&](const auto& v) { model::hash_append(h, v); };
+  add(p_.resources), add(p_.jobs), add(p_.request), add(p_.manager_cq), add(p_.workers);
+  for (const auto& row : p_.worker_cq) add(std::vector<std::int64_t>(row.begin(), row.end()));
+  for (const auto& q : p_.cqs) {
+    add(q.name), add(q.flavors), add(q.nominal);
+    add(std::vector<std::int64_t>{q.cluster, q.strict_fifo, q.provisioning, static_cast<std::int64_t>(q.provisioning_class), q.backoff_limit});
+  }
+  add(p_.capacity0), add(p_.snapshot0);
+  for (auto a : p_.answer) add(static_cast<std::int64_t>(a));
+  add(std::vector<std::int64_t>(p_.dispatch_order.begin(), p_.dispatch_order.end()));
+  add(std::vector<std::int64_t>{static_cast<std::int64_t>(p_.dispatcher), p_.step_size, p_.pin, p_.max_staleness,
+                                p_.wait_for_admitted, p_.redispatch_on_worker_eviction, p_.provisioning_timeout,
+                                p_.broken_worker_ignores_quota, p_.broken_keep_losers, p_.spot_reclaims,
+                                p_.capacity_losses, p_.snapshot_refreshes});
+  return model::mix64(h.h);
+}
+
 std::uint64_t MultiKueue::fingerprint(const State& s) const { return model::fingerprint(s); }
 
 std::string MultiKueue::action_name(const Action& a) const {

@@ -59,6 +59,8 @@ class MultiKueue {
   std::vector<std::pair<std::string, std::string>> picks(const Action& a) const;
 
   const MkParams& params() const { return p_; }
+  // Every parameter, hashed: two instances with the same identity behave alike.
+  std::uint64_t identity() const;
   const std::vector<Action>& candidates() const { return candidates_; }
 
   // Index helpers shared with invariants/.

@@ -15,6 +15,12 @@ std::string remote_text(const MultiKueue::State& s, int i) {
   return text;
 }
 
+// Kueue's integers back to Kubernetes quantities: "96", "768Gi", "500m".
+std::string quantity(const std::string& resource, std::int64_t v) {
+  const auto q = resource == "cpu" ? model::Quantity{v} : model::Quantity::from_units(v);
+  return q.to_string();
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> MultiKueue::describe(const State& s) const {
@@ -34,7 +40,8 @@ std::vector<std::pair<std::string, std::string>> MultiKueue::describe(const Stat
       for (int r = 0; r < R; ++r)
         if (cq.nominal[f * R + r] >= 0)
           out.emplace_back(fmt::format("usage {}/{} {} {}", cluster, cq.name, cq.flavors[f], p_.resources[r]),
-                           fmt::format("{}/{}", s.usage[u(static_cast<int>(q), static_cast<int>(f), r)], cq.nominal[f * R + r]));
+                           fmt::format("{}/{}", quantity(p_.resources[r], s.usage[u(static_cast<int>(q), static_cast<int>(f), r)]),
+                                       quantity(p_.resources[r], cq.nominal[f * R + r])));
   }
   const bool snapshot = p_.dispatcher == Dispatcher::CapacitySnapshot;
   for (int w = 0; w < p_.W(); ++w)
@@ -42,10 +49,10 @@ std::vector<std::pair<std::string, std::string>> MultiKueue::describe(const Stat
       for (int r = 0; r < R; ++r) {
         const auto& flavor = p_.worker_flavors[w][slot];
         out.emplace_back(fmt::format("free {} {} {}", p_.workers[w], flavor, p_.resources[r]),
-                         std::to_string(s.capacity[c(w, static_cast<int>(slot), r)]));
+                         quantity(p_.resources[r], s.capacity[c(w, static_cast<int>(slot), r)]));
         if (snapshot)
           out.emplace_back(fmt::format("snapshot {} {} {}", p_.workers[w], flavor, p_.resources[r]),
-                           std::to_string(s.snapshot[c(w, static_cast<int>(slot), r)]));
+                           quantity(p_.resources[r], s.snapshot[c(w, static_cast<int>(slot), r)]));
       }
   static const char* budget_names[] = {"spot reclaims left", "capacity losses left", "snapshot refreshes left"};
   for (int b = 0; b < kBudgets; ++b)

@@ -1,0 +1,91 @@
+// Every kind of mistake is exit 3 and names the place; none crashes or passes.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cli/run_kmc.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A copy of examples/gpu-hunter with one file replaced, in a temp folder.
+std::string scenario_with(const std::string& rel, const std::string& text) {
+  static int n = 0;
+  const fs::path dir = fs::temp_directory_path() / ("kmc-bad-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+  fs::remove_all(dir);
+  fs::copy(fs::path(KMC_SOURCE_DIR) / "examples/gpu-hunter", dir, fs::copy_options::recursive);
+  std::ofstream(dir / rel) << text;
+  return dir.string();
+}
+
+std::string replace_in(const std::string& rel, const std::string& from, const std::string& to) {
+  std::string text = slurp(std::string(KMC_SOURCE_DIR) + "/examples/gpu-hunter/" + rel);
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  return scenario_with(rel, text);
+}
+
+}  // namespace
+
+TEST_CASE("usage mistakes are exit 3", "[cli][bad-input]") {
+  CHECK(kmc("check").code == 3);
+  CHECK(kmc("check examples/gpu-hunter --max-depth many").code == 3);
+  CHECK(kmc("frobnicate").code == 3);
+  auto out = kmc("check examples/gpu-hunter --output yaml");
+  CHECK(out.code == 3);
+  CHECK(out.err.find("--output must be text or json") != std::string::npos);
+  auto prop = kmc("check examples/gpu-hunter --property no-such-thing");
+  CHECK(prop.code == 3);
+  CHECK(prop.err.find("unknown property 'no-such-thing'") != std::string::npos);
+  auto token = kmc("check examples/gpu-hunter --replay kmc1:zz");
+  CHECK(token.code == 3);
+  auto steps = kmc("check examples/gpu-hunter --replay kmc1:f550bc54:no-stuck-job:0:0:0.0.0.0.0.0.0.9");
+  CHECK(steps.code == 3);
+}
+
+TEST_CASE("a missing scenario folder is exit 3 naming it", "[cli][bad-input]") {
+  auto r = kmc("check /nonexistent/scenario");
+  CHECK(r.code == 3);
+  CHECK(r.err.find("/nonexistent/scenario") != std::string::npos);
+}
+
+TEST_CASE("a wrong value in kmc.yaml names file, line and field", "[cli][bad-input]") {
+  auto dir = replace_in("kmc.yaml", "answer: Provisions", "answer: Hang");
+  auto r = kmc("check " + dir);
+  CHECK(r.code == 3);
+  CHECK(r.err.find("kmc.yaml:") != std::string::npos);
+  CHECK(r.err.find("autoscaler.answer: unknown value 'Hang'") != std::string::npos);
+}
+
+TEST_CASE("an unknown field in a Kueue manifest names file, line and field", "[cli][bad-input]") {
+  auto dir = replace_in("manager/queues.yaml", "queueingStrategy:", "queuingStrategy:");
+  auto r = kmc("check " + dir);
+  CHECK(r.code == 3);
+  CHECK(r.err.find("manager/queues.yaml:") != std::string::npos);
+  CHECK(r.err.find("spec.queuingStrategy: unknown field") != std::string::npos);
+}
+
+TEST_CASE("a bad quantity names the value", "[cli][bad-input]") {
+  auto dir = replace_in("manager/queues.yaml", "nominalQuota: \"16\"", "nominalQuota: \"16 GPUs\"");
+  auto r = kmc("check " + dir);
+  CHECK(r.code == 3);
+  CHECK(r.err.find("16 GPUs") != std::string::npos);
+  CHECK(r.err.find("nominalQuota") != std::string::npos);
+}
+
+TEST_CASE("broken YAML names the line", "[cli][bad-input]") {
+  auto dir = scenario_with("manager/broken.yaml", "apiVersion: kueue.x-k8s.io/v1beta2\nkind: [unclosed\n");
+  auto r = kmc("check " + dir);
+  CHECK(r.code == 3);
+  CHECK(r.err.find("manager/broken.yaml:") != std::string::npos);
+}
+
+TEST_CASE("an unknown variant lists the known ones", "[cli][bad-input]") {
+  auto dir = replace_in("kmc.yaml", "options: {provisioningTimeout: false}", "options: {provisioningTimeout: false, variant: pre-1234}");
+  auto r = kmc("check " + dir);
+  CHECK(r.code == 3);
+  CHECK(r.err.find("pre-8592-select-on-quota-reserved") != std::string::npos);
+}

@@ -1,0 +1,37 @@
+// Runs the real `kmc` binary, as a user or CI would, and captures its
+// stdout, stderr and exit code.
+#pragma once
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cstdlib>
+
+struct Run {
+  int code = -1;
+  std::string out, err;
+};
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+inline Run kmc(const std::string& args) {
+  static int n = 0;
+  const std::string base = "/tmp/kmc-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++);
+  const std::string cmd = std::string(KMC_BINARY) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  const int status = std::system(cmd.c_str());
+  Run r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(base + ".out");
+  r.err = slurp(base + ".err");
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return r;
+}
