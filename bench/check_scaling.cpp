@@ -1,0 +1,60 @@
+// Figures for `kmc check` on the MultiKueue protocol: states, states/s,
+// bytes per stored state and wall time as workers and jobs grow, each run
+// capped at a time limit (a capped run prints Incomplete, never a verdict),
+// and the same run with 2 threads beside 1, measured in this process.
+//   check_scaling [time-limit-seconds]
+#include <fmt/format.h>
+
+#include <string>
+
+#include "checker/bfs.hpp"
+#include "invariants/multikueue_registry.hpp"
+#include "mk_fixtures.hpp"
+#include "model/checked.hpp"
+#include "protocols/multikueue.hpp"
+
+namespace {
+
+using kmc::protocols::MultiKueue;
+
+kmc::checker::Result run(const kmc::protocols::MkParams& params, double limit_s, int threads) {
+  MultiKueue p(params);
+  kmc::model::Checked<MultiKueue> checked{p, kmc::invariants::multikueue_properties(p)};
+  kmc::checker::CheckOptions o;
+  o.time_limit_s = limit_s;
+  o.threads = threads;
+  o.max_states = 200'000'000;
+  return kmc::checker::Bfs(checked, o).run();
+}
+
+// The talk's fleet grown: worker 0 has no GPUs, the others 8 idle each;
+// AllAtOnce (Kueue's default); jobs of 4 GPUs; manager quota = the workers' sum.
+kmc::protocols::MkParams grown(int workers, int jobs) {
+  auto p = mk_fixtures::fleet(workers, jobs, 4, 8 * workers);
+  p.capacity0.assign(workers, 8);
+  p.capacity0[0] = 0;
+  p.snapshot0 = p.capacity0;
+  return p;
+}
+
+void row(const std::string& name, const kmc::checker::Result& r) {
+  const auto& s = r.stats;
+  fmt::print("{:<28} {:>10} {:>11} {:>6} {:>9.2f} {:>10.0f} {:>8.1f}  {}{}\n", name, s.states, s.transitions, s.depth,
+             s.seconds, s.states_per_s, s.bytes_per_state, kmc::checker::to_string(r.verdict),
+             r.verdict == kmc::checker::Verdict::Incomplete ? " (" + r.incomplete_reason + ")" : "");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const double limit = argc > 1 ? std::stod(argv[1]) : 60;
+  fmt::print("{:<28} {:>10} {:>11} {:>6} {:>9} {:>10} {:>8}  {}\n", "configuration", "states", "transitions", "depth",
+             "seconds", "states/s", "B/state", "verdict");
+  row("gpu-hunter (2w 1j, pinned)", run(mk_fixtures::gpu_hunter(), limit, 1));
+  row("gpu-hunter-fixed", run(mk_fixtures::gpu_hunter_fixed(), limit, 1));
+  for (auto [w, j] : {std::pair{2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {3, 3}, {2, 4}, {4, 2}, {3, 4}})
+    row(fmt::format("AllAtOnce {}w {}j", w, j), run(grown(w, j), limit, 1));
+  const auto one = run(grown(3, 3), limit, 1), two = run(grown(3, 3), limit, 2);
+  row("AllAtOnce 3w 3j, 2 threads", two);
+  fmt::print("2 threads / 1 thread, states/s: {:.2f}\n", two.stats.states_per_s / one.stats.states_per_s);
+}
