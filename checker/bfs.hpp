@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "checker/fingerprint_store.hpp"
+#include "checker/graph.hpp"
+#include "checker/liveness.hpp"
 #include "checker/replay.hpp"
 #include "checker/result.hpp"
 #include "checker/stuck.hpp"
@@ -38,6 +40,7 @@ struct CheckOptions {
   double time_limit_s = 600;
   int threads = 1;
   std::function<void(const Progress&)> progress;  // called about once a second
+  std::vector<Fairness> fairness;  // per action family (protocol.families()); missing: none
 };
 
 template <model::Protocol P>
@@ -65,6 +68,8 @@ class Bfs {
     std::uint64_t changes = 0;           // StuckFree subjects this edge changes
     std::uint64_t always_failed = 0, sometimes_held = 0;  // property bits
     std::uint64_t should_move = 0;
+    std::uint64_t holds = 0;  // LeadsTo premise/goal bits
+    std::uint8_t family = 0;
     State state;
   };
   struct Node {
@@ -83,7 +88,7 @@ class Bfs {
   }
   void expand(const std::vector<Node>& chunk, std::size_t lo, std::size_t hi, std::vector<Succ>& out) const;
   void expand_parallel(const std::vector<Node>& chunk, std::vector<Succ>& out) const;
-  bool add_initial(State s, std::vector<Node>& frontier);
+  bool add_initial(State s, std::uint32_t init_index, std::vector<Node>& frontier);
   bool merge(const std::vector<Node>& chunk, std::vector<Succ>& succs, std::vector<Node>& next);
   bool record(std::uint32_t index, const Succ& s);
   Path path_to(std::uint32_t index) const;
@@ -93,14 +98,27 @@ class Bfs {
 
   const P& p_;
   CheckOptions opt_;
-  std::vector<model::Property<State>> always_, sometimes_, stuck_;
+  std::vector<model::Property<State>> always_, sometimes_, stuck_, leads_to_;
+  std::vector<int> leads_to_offset_;  // first premise/goal bit pair of each LeadsTo property
+  int leads_to_pairs_ = 0;
+  bool keep_graph() const { return !stuck_.empty() || !leads_to_.empty(); }
+  bool live() const { return !leads_to_.empty(); }
+  std::uint64_t enabled_families(const std::vector<Action>& actions) const;
+  std::uint8_t family_of(const Action& a) const {
+    if constexpr (requires { p_.family(a); }) return static_cast<std::uint8_t>(p_.family(a));
+    else return 0;
+  }
+  void add_state(const Succ& s);
+  void check_liveness();
   std::vector<int> stuck_offset_;  // first subject bit of each StuckFree property
   int stuck_subjects_ = 0;
 
   FingerprintStore seen_;
   std::vector<std::uint32_t> parent_;  // per state; the root's parent is itself
   std::vector<std::uint32_t> choice_;  // per state: action index in the parent, or init index
-  StuckGraph graph_;
+  ExploredGraph graph_;
+  mutable std::vector<std::uint64_t> chunk_enabled_;
+  bool complete_ = false;  // the search ended without a bound or a violation  // per chunk position: families enabled there
   std::vector<std::optional<std::uint32_t>> witness_;  // per Sometimes property
   std::optional<Violation> violation_;
   mutable std::vector<std::vector<Succ>> parts_;
@@ -126,8 +144,23 @@ void Bfs<P>::select_properties() {
         stuck_subjects_ += prop.subjects;
         stuck_.push_back(prop);
         break;
+      case model::PropertyKind::LeadsTo:
+        leads_to_offset_.push_back(leads_to_pairs_);
+        leads_to_pairs_ += prop.subjects;
+        leads_to_.push_back(prop);
+        break;
     }
   }
+  // Stuck detection stays on whenever liveness is checked: a frozen job is
+  // the plainest way never to get anywhere.
+  if (!leads_to_.empty() && stuck_.empty())
+    for (auto& prop : p_.properties())
+      if (prop.kind == model::PropertyKind::StuckFree) {
+        stuck_offset_.push_back(stuck_subjects_);
+        stuck_subjects_ += prop.subjects;
+        stuck_.push_back(prop);
+      }
+  if (leads_to_pairs_ > 32) throw std::invalid_argument("checker: at most 32 leads-to subjects");
   if (always_.size() > 64 || sometimes_.size() > 64 || stuck_subjects_ > 64)
     throw std::invalid_argument("checker: at most 64 properties of a kind and 64 stuck subjects");
   witness_.assign(sometimes_.size(), std::nullopt);
@@ -142,6 +175,27 @@ void Bfs<P>::evaluate(const State& s, Succ& out) const {
   for (std::size_t k = 0; k < stuck_.size(); ++k)
     for (int i = 0; i < stuck_[k].subjects; ++i)
       if (stuck_[k].should_move(s, i)) out.should_move |= std::uint64_t{1} << (stuck_offset_[k] + i);
+  for (std::size_t k = 0; k < leads_to_.size(); ++k)
+    for (int i = 0; i < leads_to_[k].subjects; ++i) {
+      const int pair = leads_to_offset_[k] + i;
+      if (leads_to_[k].premise(s, i)) out.holds |= std::uint64_t{1} << (2 * pair);
+      if (leads_to_[k].goal(s, i)) out.holds |= std::uint64_t{1} << (2 * pair + 1);
+    }
+}
+
+template <model::Protocol P>
+std::uint64_t Bfs<P>::enabled_families(const std::vector<Action>& actions) const {
+  std::uint64_t mask = 0;
+  for (const auto& a : actions) mask |= std::uint64_t{1} << family_of(a);
+  return mask;
+}
+
+template <model::Protocol P>
+void Bfs<P>::add_state(const Succ& s) {
+  if (!keep_graph()) return;
+  graph_.expanded.push_back(false);
+  if (!stuck_.empty()) graph_.should_move.push_back(s.should_move);
+  if (live()) graph_.enabled.push_back(0), graph_.holds.push_back(s.holds);
 }
 
 // Every stuck subject's key, in bit order; computed once per state, not per edge.
@@ -162,11 +216,12 @@ void Bfs<P>::expand(const std::vector<Node>& chunk, std::size_t lo, std::size_t 
     actions.clear();
     p_.actions(chunk[pos].state, actions);
     if (!stuck_.empty()) subject_keys(chunk[pos].state, parent_keys);
+    if (live()) chunk_enabled_[pos] = enabled_families(actions);
     for (std::uint32_t c = 0; c < actions.size(); ++c) {
       // Most successors are already stored: build each in a reused scratch
       // state (no allocation) and copy out only the new ones.
       next_into(chunk[pos].state, actions[c], scratch);
-      Succ s{static_cast<std::uint32_t>(pos), c, p_.fingerprint(scratch), std::nullopt, 0, 0, 0, 0, State{}};
+      Succ s{static_cast<std::uint32_t>(pos), c, p_.fingerprint(scratch), std::nullopt, 0, 0, 0, 0, 0, family_of(actions[c]), State{}};
       s.known = seen_.find(s.fp);
       if (!stuck_.empty()) {
         subject_keys(scratch, keys);
@@ -185,6 +240,7 @@ void Bfs<P>::expand(const std::vector<Node>& chunk, std::size_t lo, std::size_t 
 template <model::Protocol P>
 void Bfs<P>::expand_parallel(const std::vector<Node>& chunk, std::vector<Succ>& out) const {
   const std::size_t threads = std::max(1, opt_.threads);
+  if (live()) chunk_enabled_.assign(chunk.size(), 0);
   if (threads == 1 || chunk.size() < 64) return expand(chunk, 0, chunk.size(), out);
   auto& parts = parts_;  // per-thread buffers, kept across chunks so they stop reallocating
   parts.resize(threads);
@@ -206,19 +262,19 @@ bool Bfs<P>::record(std::uint32_t index, const Succ& s) {
     if ((s.sometimes_held >> i & 1) && !witness_[i]) witness_[i] = index;
   if (s.always_failed == 0 || violation_) return violation_.has_value();
   const int first = std::countr_zero(s.always_failed);
-  violation_ = Violation{always_[first].name, model::PropertyKind::Always, path_to(index), "", -1};
+  violation_ = Violation{always_[first].name, model::PropertyKind::Always, path_to(index), "", -1, std::nullopt};
   return true;
 }
 
 template <model::Protocol P>
-bool Bfs<P>::add_initial(State s, std::vector<Node>& frontier) {
-  Succ succ{0, 0, p_.fingerprint(s), std::nullopt, 0, 0, 0, 0, std::move(s)};
+bool Bfs<P>::add_initial(State s, std::uint32_t init_index, std::vector<Node>& frontier) {
+  Succ succ{0, 0, p_.fingerprint(s), std::nullopt, 0, 0, 0, 0, 0, 0, std::move(s)};
   evaluate(succ.state, succ);
   const auto [index, inserted] = seen_.insert(succ.fp);
   if (!inserted) return false;
   parent_.push_back(index);
-  choice_.push_back(static_cast<std::uint32_t>(frontier.size()));
-  if (!stuck_.empty()) graph_.add_state(succ.should_move);
+  choice_.push_back(init_index);
+  add_state(succ);
   frontier.push_back(Node{index, succ.state});
   return record(index, succ);
 }
@@ -239,18 +295,21 @@ bool Bfs<P>::merge(const std::vector<Node>& chunk, std::vector<Succ>& succs, std
     if (inserted) {
       parent_.push_back(from);
       choice_.push_back(s.choice);
-      if (!stuck_.empty()) graph_.add_state(s.should_move);
+      add_state(s);
       if (record(index, s)) stop = true;
       next.push_back(Node{index, std::move(s.state)});
     }
-    if (!stuck_.empty()) {
-      graph_.edge_from.push_back(from);
-      graph_.edge_to.push_back(index);
-      graph_.edge_changes.push_back(s.changes);
+    if (keep_graph()) {
+      graph_.from.push_back(from);
+      graph_.to.push_back(index);
+      if (!stuck_.empty()) graph_.changes.push_back(s.changes);
+      if (live()) graph_.choice.push_back(s.choice), graph_.family.push_back(s.family);
     }
   }
-  for (const auto& n : chunk)
-    if (!stuck_.empty()) graph_.unexpanded[n.index] = false;
+  for (std::size_t pos = 0; pos < chunk.size() && keep_graph(); ++pos) {
+    graph_.expanded[chunk[pos].index] = true;
+    if (live()) graph_.enabled[chunk[pos].index] = chunk_enabled_[pos];
+  }
   return stop;
 }
 
@@ -287,7 +346,8 @@ Result Bfs<P>::run() {
   std::vector<Node> frontier, next, chunk;
   std::vector<Succ> succs;  // reused for every chunk
   bool stop = false;
-  for (auto& s : p_.init_states()) stop = add_initial(std::move(s), frontier) || stop;
+  std::uint32_t init_index = 0;
+  for (auto& s : p_.init_states()) stop = add_initial(std::move(s), init_index++, frontier) || stop;
   constexpr std::size_t kChunk = 2048;
   std::string bound;
   while (!frontier.empty() && !stop) {
@@ -298,7 +358,7 @@ Result Bfs<P>::run() {
         actions.clear();
         p_.actions(n.state, actions);
         if (!actions.empty()) { bound = "max-depth " + std::to_string(opt_.max_depth); break; }
-        if (!stuck_.empty()) graph_.unexpanded[n.index] = false;
+        if (keep_graph()) graph_.expanded[n.index] = true;
       }
       break;
     }

@@ -6,16 +6,50 @@
 
 namespace kmc::checker {
 
+// Leads-to properties, in order; the first lasso found is the violation.
+template <model::Protocol P>
+void Bfs<P>::check_liveness() {
+  for (std::size_t k = 0; k < leads_to_.size() && !violation_; ++k)
+    for (int i = 0; i < leads_to_[k].subjects && !violation_; ++i) {
+      const int pair = leads_to_offset_[k] + i;
+      const std::uint64_t premise = std::uint64_t{1} << (2 * pair);
+      if (std::none_of(graph_.holds.begin(), graph_.holds.end(), [&](auto h) { return h & premise; })) {
+        if (!complete_) continue;  // a bound may have hidden the premise
+        violation_ = Violation{leads_to_[k].name, model::PropertyKind::LeadsTo, Path{},
+                               "vacuous: the premise never holds, so the property says nothing", i, std::nullopt};
+        return;
+      }
+      auto lasso = find_lasso(graph_, LeadsToQuery{2 * pair, 2 * pair + 1, opt_.fairness});
+      if (!lasso) continue;
+      Path path = path_to(lasso->start);
+      for (auto e : lasso->to_cycle) path.choices.push_back(graph_.choice[e]);
+      const std::size_t loop = path.choices.size();
+      for (auto e : lasso->cycle) path.choices.push_back(graph_.choice[e]);
+      Violation v{leads_to_[k].name, model::PropertyKind::LeadsTo, std::move(path), "", i, loop};
+      v.detail = lasso->cycle.empty() ? "the behaviour stops in a state where nothing is enabled"
+                                      : "the behaviour loops forever, fairly, without reaching the goal";
+      violation_ = std::move(v);
+    }
+}
+
 template <model::Protocol P>
 Result Bfs<P>::finish(std::string bound) {
   Result r;
   const bool complete = bound.empty() && !violation_;
+  complete_ = complete;
+  if (!violation_ && live()) check_liveness();
+  if (live()) {
+    std::vector<std::string> names;
+    if constexpr (requires { p_.families(); }) names = p_.families();
+    for (std::size_t f = 0; f < names.size(); ++f)
+      r.assumptions.push_back(names[f] + " " + to_string(f < opt_.fairness.size() ? opt_.fairness[f] : Fairness::None));
+  }
   if (!violation_ && !stuck_.empty()) {
     if (auto found = find_stuck(graph_, stuck_subjects_)) {
       std::size_t k = 0;
       while (k + 1 < stuck_.size() && stuck_offset_[k + 1] <= found->subject) ++k;
       const int subject = found->subject - stuck_offset_[k];
-      Violation v{stuck_[k].name, model::PropertyKind::StuckFree, path_to(found->state), "", subject};
+      Violation v{stuck_[k].name, model::PropertyKind::StuckFree, path_to(found->state), "", subject, std::nullopt};
       if (stuck_[k].explain) {
         const auto states = replay(p_, v.path);
         v.detail = stuck_[k].explain(states.back(), subject);
@@ -35,12 +69,13 @@ Result Bfs<P>::finish(std::string bound) {
                             found ? Verdict::Verified : (complete ? Verdict::Violated : Verdict::Incomplete)});
   }
   for (auto& prop : stuck_) r.properties.push_back({prop.name, prop.kind, verdict_of(prop.name, false, complete)});
+  for (auto& prop : leads_to_) r.properties.push_back({prop.name, prop.kind, verdict_of(prop.name, false, complete)});
   // A "sometimes" that never held in a complete search is a violation too:
   // the scenario is over-constrained, and passing it would be vacuous.
   if (!violation_) {
     for (std::size_t i = 0; i < sometimes_.size(); ++i)
       if (complete && !witness_[i]) {
-        violation_ = Violation{sometimes_[i].name, model::PropertyKind::Sometimes, Path{}, "no reachable state satisfies it", -1};
+        violation_ = Violation{sometimes_[i].name, model::PropertyKind::Sometimes, Path{}, "no reachable state satisfies it", -1, std::nullopt};
         break;
       }
   }
@@ -56,8 +91,8 @@ Result Bfs<P>::finish(std::string bound) {
   st.depth = depth_;
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   st.states_per_s = st.seconds > 0 ? st.states / st.seconds : 0;
-  const double bytes = seen_.bytes() + parent_.size() * sizeof(std::uint32_t) +
-                       choice_.size() * sizeof(std::uint32_t) + graph_.bytes();
+  const double bytes = static_cast<double>(seen_.bytes() + parent_.size() * sizeof(std::uint32_t) +
+                                          choice_.size() * sizeof(std::uint32_t) + graph_.bytes());
   st.bytes_per_state = st.states ? bytes / st.states : 0;
   const double n = static_cast<double>(st.states);
   st.collision_probability = std::min(1.0, n * n / std::ldexp(1.0, 65));

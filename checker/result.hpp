@@ -42,7 +42,8 @@ struct Violation {
   model::PropertyKind kind;
   Path path;
   std::string detail;  // e.g. which job is stuck and why it should move
-  int subject = -1;    // StuckFree: the stuck subject
+  int subject = -1;    // StuckFree, LeadsTo: the subject
+  std::optional<std::size_t> loop;  // LeadsTo: the state index the last state returns to
 };
 
 struct Result {
@@ -50,6 +51,7 @@ struct Result {
   std::optional<Violation> violation;
   std::vector<PropertyResult> properties;
   std::string incomplete_reason;  // which bound: "max-depth 12", "max-states 1000", "time-limit 5s"
+  std::vector<std::string> assumptions;  // fairness per action family, printed with any liveness verdict
   Stats stats;
 };
 

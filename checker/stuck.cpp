@@ -4,11 +4,6 @@
 
 namespace kmc::checker {
 
-std::size_t StuckGraph::bytes() const {
-  return edge_from.size() * (2 * sizeof(std::uint32_t) + sizeof(std::uint64_t)) +
-         should_move.size() * (sizeof(std::uint64_t) + 1);
-}
-
 namespace {
 
 // CSR of the reverse graph, built once for all subjects.
@@ -16,21 +11,21 @@ struct Reverse {
   std::vector<std::uint32_t> start, from;
 };
 
-Reverse reverse_of(const StuckGraph& g) {
+Reverse reverse_of(const ExploredGraph& g) {
   const std::size_t n = g.should_move.size();
   Reverse r;
   r.start.assign(n + 1, 0);
-  for (auto v : g.edge_to) ++r.start[v + 1];
+  for (auto v : g.to) ++r.start[v + 1];
   for (std::size_t i = 0; i < n; ++i) r.start[i + 1] += r.start[i];
-  r.from.resize(g.edge_to.size());
+  r.from.resize(g.to.size());
   std::vector<std::uint32_t> fill(r.start.begin(), r.start.end() - 1);
-  for (std::size_t e = 0; e < g.edge_to.size(); ++e) r.from[fill[g.edge_to[e]]++] = g.edge_from[e];
+  for (std::size_t e = 0; e < g.to.size(); ++e) r.from[fill[g.to[e]]++] = g.from[e];
   return r;
 }
 
 }  // namespace
 
-std::optional<StuckFinding> find_stuck(const StuckGraph& g, int subjects) {
+std::optional<StuckFinding> find_stuck(const ExploredGraph& g, int subjects) {
   const std::size_t n = g.should_move.size();
   if (n == 0 || subjects == 0) return std::nullopt;
   const Reverse rev = reverse_of(g);
@@ -45,9 +40,9 @@ std::optional<StuckFinding> find_stuck(const StuckGraph& g, int subjects) {
       if (!can_move[s]) can_move[s] = 1, work.push_back(s);
     };
     for (std::size_t s = 0; s < n; ++s)
-      if (g.unexpanded[s]) mark(static_cast<std::uint32_t>(s));
-    for (std::size_t e = 0; e < g.edge_from.size(); ++e)
-      if (g.edge_changes[e] & bit) mark(g.edge_from[e]);
+      if (!g.expanded[s]) mark(static_cast<std::uint32_t>(s));
+    for (std::size_t e = 0; e < g.from.size(); ++e)
+      if (g.changes[e] & bit) mark(g.from[e]);
     while (!work.empty()) {
       const std::uint32_t v = work.back();
       work.pop_back();

@@ -11,20 +11,10 @@
 #include <optional>
 #include <vector>
 
+#include "checker/graph.hpp"
+
 namespace kmc::checker {
 
-struct StuckGraph {
-  std::vector<std::uint32_t> edge_from, edge_to;
-  std::vector<std::uint64_t> edge_changes;  // bit i: the edge changes subject i
-  std::vector<std::uint64_t> should_move;   // per state, bit i: subject i should move
-  std::vector<bool> unexpanded;             // per state
-
-  void add_state(std::uint64_t should_move_mask) {
-    should_move.push_back(should_move_mask);
-    unexpanded.push_back(true);
-  }
-  std::size_t bytes() const;
-};
 
 struct StuckFinding {
   std::uint32_t state;
@@ -32,6 +22,6 @@ struct StuckFinding {
 };
 
 // The lowest-indexed (so shallowest, in BFS order) stuck state, if any.
-std::optional<StuckFinding> find_stuck(const StuckGraph& g, int subjects);
+std::optional<StuckFinding> find_stuck(const ExploredGraph& g, int subjects);
 
 }  // namespace kmc::checker

@@ -14,6 +14,7 @@ const char* kind_name(model::PropertyKind k) {
     case model::PropertyKind::Always: return "always";
     case model::PropertyKind::Sometimes: return "sometimes";
     case model::PropertyKind::StuckFree: return "stuck-free";
+    case model::PropertyKind::LeadsTo: return "leads-to";
   }
   return "?";
 }

@@ -109,7 +109,7 @@ int replay_token(const CheckArgs& a, const protocols::MultiKueue& mk, const std:
   o.trace = cx::make_trace(mk, token->path);
   o.trace->property = prop->name;
   if (violated) {
-    o.result.violation = checker::Violation{prop->name, prop->kind, token->path, "", token->subject};
+    o.result.violation = checker::Violation{prop->name, prop->kind, token->path, "", token->subject, std::nullopt};
     if (prop->explain && token->subject >= 0) o.result.violation->detail = prop->explain(states.back(), token->subject);
     o.trace->detail = o.result.violation->detail;
     o.token = a.replay;

@@ -16,6 +16,7 @@ enum class PropertyKind {
   Always,     // holds in every reachable state (safety)
   Sometimes,  // holds in some reachable state (guards against vacuity)
   StuckFree,  // no reachable state leaves a subject frozen forever while it should move
+  LeadsTo,    // under the run's fairness, every behaviour reaching premise later reaches goal
 };
 
 template <class State>
@@ -31,6 +32,9 @@ struct Property {
   std::function<std::uint64_t(const State&, int)> key;
   std::function<bool(const State&, int)> should_move;
   std::function<std::string(const State&, int)> explain;  // why it should move, for the report
+  // LeadsTo, per subject: premise(s, i) ~> goal(s, i). "Eventually goal" is a
+  // premise that holds initially; "always eventually" one that always holds.
+  std::function<bool(const State&, int)> premise, goal;
 };
 
 // The behaviour alone: what replay and simulation need.

@@ -47,12 +47,12 @@ struct Counters {
                           std::int64_t t = 0;
                           for (auto x : s.c) t += x;
                           return t != bad;
-                        }, 0, {}, {}, {}};
+                        }, 0, {}, {}, {}, {}, {}};
     Property<State> at_limit{"all-at-limit", "every counter reaches its limit", PropertyKind::Sometimes,
                         [lim = top < 0 ? limit : top](const State& s) {
                           for (auto x : s.c) if (x != lim) return false;
                           return true;
-                        }, 0, {}, {}, {}};
+                        }, 0, {}, {}, {}, {}, {}};
     return {sum, at_limit};
   }
 };
@@ -98,10 +98,56 @@ struct Trap {
     Property<State> stuck{"job-not-stuck", "the job never freezes before running", PropertyKind::StuckFree,
                           {}, 1, [](const State& s, int) { return static_cast<std::uint64_t>(s.job); },
                           [](const State& s, int) { return s.job != 3; },
-                          [](const State& s, int) { return "job is in " + std::to_string(s.job); }};
+                          [](const State& s, int) { return "job is in " + std::to_string(s.job); }, {}, {}};
     Property<State> runs{"job-runs", "the job runs in some state", PropertyKind::Sometimes,
-                         [](const State& s) { return s.job == 3; }, 0, {}, {}, {}};
+                         [](const State& s) { return s.job == 3; }, 0, {}, {}, {}, {}, {}};
     return {stuck, runs};
+  }
+};
+
+// A job that Run (family 0) moves to done, and a ticker (family 1) that
+// flips forever. `run_only_on_even_tick` makes Run intermittently enabled,
+// which separates weak from strong fairness; `dead_end` adds a Park action
+// (family 1) into a state where nothing is enabled.
+struct Spin {
+  struct State {
+    BOOST_HANA_DEFINE_STRUCT(State, (std::int64_t, job), (std::int64_t, tick));
+    bool operator==(const State&) const = default;
+  };
+  enum Kind { Run, Tick, Park };
+  struct Action {
+    Kind kind;
+  };
+  bool run_only_on_even_tick = false;
+  bool dead_end = false;
+  bool premise_never = false;
+
+  std::vector<State> init_states() const { return {State{0, 0}}; }
+  void actions(const State& s, std::vector<Action>& out) const {
+    if (s.job == 2) return;  // parked: nothing is enabled
+    if (s.job == 0 && (!run_only_on_even_tick || s.tick == 0)) out.push_back({Run});
+    out.push_back({Tick});
+    if (dead_end && s.job == 0) out.push_back({Park});
+  }
+  State next(State s, const Action& a) const {
+    if (a.kind == Run) s.job = 1;
+    if (a.kind == Tick) s.tick = 1 - s.tick;
+    if (a.kind == Park) s.job = 2;
+    return s;
+  }
+  int family(const Action& a) const { return a.kind == Run ? 0 : 1; }
+  std::vector<std::string> families() const { return {"run", "tick"}; }
+  std::string action_name(const Action& a) const {
+    static const char* names[] = {"Run", "Tick", "Park"};
+    return names[a.kind];
+  }
+  std::uint64_t fingerprint(const State& s) const { return kmc::model::fingerprint(s); }
+  std::vector<Property<State>> properties() const {
+    Property<State> done{"job-gets-done", "a waiting job is eventually done", PropertyKind::LeadsTo,
+                         {}, 1, {}, {}, {},
+                         [never = premise_never](const State& s, int) { return !never && s.job == 0; },
+                         [](const State& s, int) { return s.job == 1; }};
+    return {done};
   }
 };
 

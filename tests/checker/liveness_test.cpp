@@ -1,0 +1,68 @@
+#include <catch2/catch.hpp>
+
+#include "checker/bfs.hpp"
+#include "checker/fixtures.hpp"
+
+using kmc::checker::Bfs;
+using kmc::checker::CheckOptions;
+using kmc::checker::Fairness;
+using kmc::checker::Verdict;
+
+namespace {
+
+CheckOptions with(Fairness run, Fairness tick = Fairness::None) {
+  CheckOptions o;
+  o.fairness = {run, tick};
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("liveness: without fairness the ticker loops forever and the job never runs", "[checker][liveness]") {
+  fixtures::Spin p;
+  auto r = Bfs(p, with(Fairness::None)).run();
+  REQUIRE(r.verdict == Verdict::Violated);
+  CHECK(r.violation->property == "job-gets-done");
+  REQUIRE(r.violation->loop);
+  // The lasso: the initial state, then Tick, Tick back to it.
+  CHECK(*r.violation->loop == 0);
+  CHECK(r.violation->path.choices.size() == 2);
+  auto states = Bfs<fixtures::Spin>::replay(p, r.violation->path);
+  CHECK(states.back() == states[*r.violation->loop]);
+  CHECK(r.assumptions == std::vector<std::string>{"run none", "tick none"});
+}
+
+TEST_CASE("liveness: weak fairness of Run excludes the unfair loop", "[checker][liveness]") {
+  fixtures::Spin p;
+  auto r = Bfs(p, with(Fairness::Weak)).run();
+  CHECK(r.verdict == Verdict::Verified);
+  CHECK(r.assumptions == std::vector<std::string>{"run weak", "tick none"});
+}
+
+TEST_CASE("liveness: an intermittently enabled Run needs strong fairness", "[checker][liveness]") {
+  fixtures::Spin p;
+  p.run_only_on_even_tick = true;
+  auto weak = Bfs(p, with(Fairness::Weak)).run();
+  REQUIRE(weak.verdict == Verdict::Violated);  // Run is disabled at every odd tick: weakly fair
+  auto states = Bfs<fixtures::Spin>::replay(p, weak.violation->path);
+  CHECK(states.back() == states[*weak.violation->loop]);
+  CHECK(Bfs(p, with(Fairness::Strong)).run().verdict == Verdict::Verified);
+}
+
+TEST_CASE("liveness: a dead end is a behaviour that stutters forever", "[checker][liveness]") {
+  fixtures::Spin p;
+  p.dead_end = true;
+  auto r = Bfs(p, with(Fairness::Weak, Fairness::Weak)).run();
+  REQUIRE(r.verdict == Verdict::Violated);
+  CHECK(r.violation->detail == "the behaviour stops in a state where nothing is enabled");
+  CHECK(r.violation->path.choices.size() == 1);  // Park
+  CHECK(*r.violation->loop == 1);
+}
+
+TEST_CASE("liveness: a premise that never holds is reported as vacuous, not verified", "[checker][liveness]") {
+  fixtures::Spin p;
+  p.premise_never = true;
+  auto r = Bfs(p, with(Fairness::Weak)).run();
+  REQUIRE(r.verdict == Verdict::Violated);
+  CHECK(r.violation->detail == "vacuous: the premise never holds, so the property says nothing");
+}
