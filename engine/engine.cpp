@@ -210,6 +210,13 @@ void Engine::build_quota_tree() {
     }
   }
   tree.finalize(frs.size());
+  // Fair-sharing weights per tree node; an implicit cohort (no object) weighs 1.
+  fair_weights.assign(static_cast<size_t>(tree.node_count()), 1.0);
+  for (const auto& cq : cluster_queues) fair_weights[static_cast<size_t>(cq.node)] = cq.fair_weight;
+  for (const auto& c : manifests.cohorts) {
+    fair_weights[static_cast<size_t>(cohort_nodes.at(c.meta.name))] =
+        static_cast<double>(c.fair_sharing_weight.milli) / 1000.0;
+  }
 }
 
 int Engine::cq_index(const std::string& name) const {

@@ -98,6 +98,7 @@ class Engine {
   QuotaTree tree;
   std::vector<ClusterQueueInfo> cluster_queues;
   std::map<std::string, int> cohort_nodes;
+  std::vector<double> fair_weights;  // per QuotaTree node: spec.fairSharing.weight
   std::vector<WorkloadInfo> workloads;
   std::vector<std::set<int>> cq_workloads;  // the cache: per ClusterQueue, ids holding quota
   std::map<std::string, int> workload_ids;

@@ -165,6 +165,8 @@ bool candidate_valid(const PreemptionCtx& ctx, const Candidate& c, bool borrow) 
   return true;
 }
 
+}  // namespace
+
 void remove_from_snapshot(PreemptionCtx& ctx, int id) {
   const WorkloadInfo& w = ctx.engine.workloads[static_cast<size_t>(id)];
   ctx.snapshot.remove_workload(ctx.engine.cluster_queues[static_cast<size_t>(w.cluster_queue)].node,
@@ -190,6 +192,8 @@ std::vector<Target> fill_back(PreemptionCtx& ctx, std::vector<Target> targets, b
   }
   return targets;
 }
+
+namespace {
 
 bool queue_under_nominal(const PreemptionCtx& ctx) {
   const int node = ctx.engine.cluster_queues[static_cast<size_t>(ctx.cq)].node;

@@ -39,6 +39,11 @@ std::pair<PreemptionPossibility, int> simulate_preemption(const Engine& engine, 
 
 // workloadFits: the preemptor fits its CQ on the current (simulated) snapshot.
 bool workload_fits(const PreemptionCtx& ctx, bool allow_borrowing);
+// Snapshot.RemoveWorkload / AddWorkload for a candidate, by workload id.
+void remove_from_snapshot(PreemptionCtx& ctx, int id);
+void add_to_snapshot(PreemptionCtx& ctx, int id);
+// fillBackWorkloads: re-add earlier victims (newest first) while the preemptor still fits.
+std::vector<Target> fill_back(PreemptionCtx& ctx, std::vector<Target> targets, bool allow_borrowing);
 // CandidatesOrdering: negative when a goes first.
 int candidates_ordering(const Engine& engine, const WorkloadInfo& a, const WorkloadInfo& b, int preemptor_cq);
 bool satisfies_policy(const std::string& policy, const WorkloadInfo& preemptor, const WorkloadInfo& candidate);
