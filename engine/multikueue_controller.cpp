@@ -1,0 +1,188 @@
+// The manager's MultiKueue admission check controller (kueue-semantics.md
+// §6.2, workload.go reconcileGroup): remote copies are created on the
+// nominated workers, the first copy Admitted on its worker wins and the others
+// are deleted, and losing the selected copy (evicted on its worker, gone, or
+// its worker lost for workerLostTimeout) sets the check to Retry, which
+// evicts the local workload so it is dispatched again.
+#include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "engine/controllers.hpp"
+#include "engine/lookup.hpp"
+#include "engine/multikueue.hpp"
+
+namespace kmc::engine {
+
+std::string multikueue_check(const Engine& m, const WorkloadInfo& w) {
+  for (const auto& s : w.obj.admission_checks) {
+    const model::AdmissionCheck* ac = find_admission_check(m.manifests, s.name);
+    if (ac != nullptr && ac->controller_name == model::kMultiKueueController) return s.name;
+  }
+  return "";
+}
+
+namespace {
+
+struct Remote {
+  std::string cluster;
+  WorkloadInfo* wl;
+};
+
+const model::MultiKueueConfig* config_of(const Engine& m, const std::string& check) {
+  const model::AdmissionCheck* ac = find_admission_check(m.manifests, check);
+  for (const auto& c : m.manifests.multikueue_configs) {
+    if (ac != nullptr && c.meta.name == ac->parameters.name) return &c;
+  }
+  return nullptr;
+}
+
+// readGroup: the remote copies on connected workers of the config, in config order.
+std::vector<Remote> read_group(Fleet& f, const WorkloadInfo& local, const model::MultiKueueConfig& cfg) {
+  std::vector<Remote> out;
+  for (const auto& c : cfg.clusters) {
+    if (!f.connected(c)) continue;
+    WorkloadInfo* r = f.worker(c).find(local.key);
+    if (r != nullptr && !r->deleted) out.push_back({c, r});
+  }
+  return out;
+}
+
+void delete_remote(Fleet& f, const Remote& r) {
+  delete_workload(f.worker(r.cluster), *r.wl);
+  r.wl->job_active = false;  // the remote job is deleted with it
+  f.manager.log_line(fmt::format("{}: remote on {} deleted", r.wl->key, r.cluster));
+}
+
+model::CheckState check_state(const WorkloadInfo& w, const std::string& check) {
+  for (const auto& s : w.obj.admission_checks) {
+    if (s.name == check) return s.state;
+  }
+  return model::CheckState::Pending;
+}
+
+// cloneForCreate: same name and spec, no status.
+void create_remote(Fleet& f, const WorkloadInfo& local, const std::string& cluster) {
+  model::Workload copy;
+  copy.meta = local.obj.meta;
+  copy.queue_name = local.obj.queue_name;
+  copy.priority = local.obj.priority;
+  copy.pod_sets = local.obj.pod_sets;
+  copy.runtime_s = 0;
+  Engine& worker = f.worker(cluster);
+  worker.now_ms = f.now();
+  const int id = worker.create_workload(std::move(copy));
+  worker.workloads[static_cast<size_t>(id)].runtime_ms = f.remote_runtime_ms[local.key];
+  f.manager.log_line(fmt::format("{}: remote created on {}", local.key, cluster));
+}
+
+// bestMatchByCondition(Admitted): the earliest Admitted copy; ties keep config order
+// (Kueue: Go map order).
+std::optional<Remote> first_admitted(const std::vector<Remote>& group) {
+  std::optional<Remote> best;
+  for (const Remote& r : group) {
+    if (!r.wl->is_admitted()) continue;
+    if (!best || r.wl->condition_ms.at("Admitted") < best->wl->condition_ms.at("Admitted")) best = r;
+  }
+  return best;
+}
+
+void retry(Fleet& f, WorkloadInfo& local, const std::string& check, const std::string& message) {
+  set_check_state(f.manager, local, check, model::CheckState::Retry, std::nullopt, message);
+}
+
+// Step 6a: the check is Ready but no copy is admitted any more.
+bool lost_admitted_remote(Fleet& f, WorkloadInfo& local, const std::string& check) {
+  const std::string& cluster = local.obj.cluster_name;
+  if (!cluster.empty() && f.workers.contains(cluster) && !f.connected(cluster)) {
+    const TimeMs deadline =
+        f.disconnected_since.at(cluster) + f.manager.manifests.configuration.multi_kueue.worker_lost_timeout_s * 1000;
+    if (f.now() < deadline) {
+      f.timers.insert(deadline);
+      return false;
+    }
+    retry(f, local, check, "Admitting remote lost");
+    return true;
+  }
+  retry(f, local, check, fmt::format("Workload no longer admitted on worker cluster {}", cluster));
+  return true;
+}
+
+// Step 6b: keep the first admitted copy, delete the others, check Ready.
+bool select_remote(Fleet& f, WorkloadInfo& local, const std::string& check, const Remote& winner,
+                   const std::vector<Remote>& group) {
+  bool changed = false;
+  for (const Remote& r : group) {
+    if (r.cluster == winner.cluster) continue;
+    delete_remote(f, r);
+    changed = true;
+  }
+  // Local evicted while holding quota: Kueue deactivates the remote; here it is
+  // deleted once the local reservation goes (step 2).
+  if (local.is_evicted()) return changed;
+  if (check_state(local, check) == model::CheckState::Ready) return changed;
+  local.obj.cluster_name = winner.cluster;
+  local.obj.nominated_cluster_names.clear();
+  set_check_state(f.manager, local, check, model::CheckState::Ready, std::nullopt,
+                  fmt::format("The workload got reservation on \"{}\"", winner.cluster));
+  return true;
+}
+
+// Steps 8-9: nominate, create missing copies, delete copies on other clusters.
+bool nominate_and_sync(Fleet& f, WorkloadInfo& local, const std::string& check, const model::MultiKueueConfig& cfg,
+                       const std::vector<Remote>& group) {
+  for (const auto& s : local.obj.admission_checks) {
+    if (s.name != check && s.state != model::CheckState::Ready) return false;  // other checks first
+  }
+  const std::vector<std::string> nominated = nominate_clusters(f, local, cfg);
+  bool changed = false;
+  for (const Remote& r : group) {
+    if (std::find(nominated.begin(), nominated.end(), r.cluster) != nominated.end()) continue;
+    delete_remote(f, r);
+    changed = true;
+  }
+  for (const auto& c : nominated) {
+    if (!f.connected(c)) continue;  // an error upstream; retried on the next reconcile
+    const WorkloadInfo* r = f.worker(c).find(local.key);
+    if (r != nullptr && !r->deleted) continue;
+    create_remote(f, local, c);
+    changed = true;
+  }
+  return changed;
+}
+
+}  // namespace
+
+bool reconcile_multikueue(Fleet& f, WorkloadInfo& local, const std::string& check) {
+  const model::MultiKueueConfig* cfg = config_of(f.manager, check);
+  if (cfg == nullptr) return false;
+  std::vector<Remote> group = read_group(f, local, *cfg);
+  if (local.is_finished() || !local.has_quota_reservation()) {
+    for (const Remote& r : group) delete_remote(f, r);
+    return !group.empty();
+  }
+  for (const Remote& r : group) {
+    if (!r.wl->is_finished()) continue;
+    const model::Condition* c = r.wl->condition("Finished");
+    finish_workload(f.manager, local, c != nullptr ? c->reason : "Succeeded");
+    return true;
+  }
+  const model::CheckState state = check_state(local, check);
+  for (const Remote& r : group) {
+    if (!r.wl->is_evicted() || local.is_evicted() || state != model::CheckState::Ready) continue;
+    if (r.cluster != local.obj.cluster_name) continue;
+    retry(f, local, check, fmt::format("Workload evicted on worker cluster {}, resetting for re-admission", r.cluster));
+    return true;
+  }
+  const std::optional<Remote> winner = first_admitted(group);
+  if (!winner) {
+    if (state == model::CheckState::Ready && !local.is_evicted()) return lost_admitted_remote(f, local, check);
+  } else {
+    return select_remote(f, local, check, *winner, group);
+  }
+  if (state != model::CheckState::Pending || !local.obj.cluster_name.empty() || local.is_evicted()) return false;
+  return nominate_and_sync(f, local, check, *cfg, group);
+}
+
+}  // namespace kmc::engine

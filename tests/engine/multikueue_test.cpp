@@ -1,0 +1,147 @@
+// MultiKueue in one engine (kueue-semantics.md §6): a manager and workers
+// with their own queues; first admitted copy wins, re-dispatch on Retry,
+// workerLostTimeout, Incremental rounds.
+#include <catch2/catch.hpp>
+
+#include "engine/multikueue.hpp"
+#include "fixtures.hpp"
+
+using namespace kmc::engine;
+using namespace kmc::engine::testing;
+namespace model = kmc::model;
+
+namespace {
+
+// Manager: CQ "main" (10 cpu) with the MultiKueue check "mk" over `clusters`.
+Cluster manager(const std::vector<std::string>& clusters) {
+  Cluster c;
+  c.flavor("default");
+  c.cq("main", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})}).admission_checks.push_back({"mk", {}});
+  model::AdmissionCheck ac;
+  ac.meta.name = "mk";
+  ac.controller_name = model::kMultiKueueController;
+  ac.parameters.name = "cfg";
+  c.m.admission_checks.push_back(ac);
+  model::MultiKueueConfig cfg;
+  cfg.meta.name = "cfg";
+  cfg.clusters = clusters;
+  c.m.multikueue_configs.push_back(cfg);
+  return c;
+}
+
+// Worker: CQ "main" (4 cpu), preempting lower priorities; optionally busy with a
+// local job of `busy_s` seconds (0: none, -1: forever).
+std::pair<std::string, model::ClusterManifests> worker(const std::string& name, std::int64_t busy_s) {
+  Cluster c;
+  c.flavor("default");
+  c.cq("main", "", {group({"cpu"}, {{"default", {{"cpu", 4}}}})}).preemption.within_cluster_queue =
+      model::WithinClusterQueuePolicy::LowerPriority;
+  if (busy_s != 0) c.wl("local-" + name, "main", 0, {{"cpu", 4}}).runtime_s = busy_s > 0 ? busy_s : 0;
+  return {name, c.m};
+}
+
+model::Workload job(const std::string& name, std::int64_t runtime_s) {
+  model::Workload w = make_workload(name, "main", 0, {{"cpu", 4}});
+  w.runtime_s = runtime_s;
+  return w;
+}
+
+const model::AdmissionCheckState& mk_state(const Fleet& f, const std::string& name) {
+  return f.manager.find("ns/" + name)->obj.admission_checks.at(0);
+}
+
+bool has_remote(Fleet& f, const std::string& cluster, const std::string& name) {
+  const WorkloadInfo* r = f.worker(cluster).find("ns/" + name);
+  return r != nullptr && !r->deleted;
+}
+
+}  // namespace
+
+TEST_CASE("multikueue: AllAtOnce copies to every worker; the first admitted copy wins", "[engine][multikueue]") {
+  // w1 is busy for 10 s, w2 for 5 s: the copy on w2 is admitted first, at 6 s
+  // (the worker's parked workloads are requeued 1 s after quota is released).
+  Fleet f(manager({"w1", "w2"}).m, {worker("w1", 10), worker("w2", 5)});
+  const TimeMs t0 = f.now();
+  f.create_workload(job("train", 100));
+  f.run(t0);
+  CHECK(state_of(f.manager, "train") == "QuotaReserved");
+  CHECK(mk_state(f, "train").state == model::CheckState::Pending);
+  CHECK(f.manager.find("ns/train")->obj.nominated_cluster_names == std::vector<std::string>{"w1", "w2"});
+  CHECK(has_remote(f, "w1", "train"));
+  CHECK(has_remote(f, "w2", "train"));
+  f.run(t0 + 5999);
+  CHECK(state_of(f.worker("w2"), "train") == "Pending");
+  f.run(t0 + 6000);
+  CHECK(state_of(f.worker("w2"), "train") == "Admitted");
+  CHECK(mk_state(f, "train").state == model::CheckState::Ready);
+  CHECK(f.manager.find("ns/train")->obj.cluster_name == "w2");
+  CHECK(state_of(f.manager, "train") == "Admitted");
+  CHECK_FALSE(has_remote(f, "w1", "train"));  // the loser is deleted before w1 frees up
+  f.run(t0 + 20000);
+  CHECK_FALSE(has_remote(f, "w1", "train"));
+  // The remote job's end finishes the local workload; then the remotes are deleted.
+  f.run(t0 + 105999);
+  CHECK(state_of(f.manager, "train") == "Admitted");
+  f.run(t0 + 106000);
+  CHECK(state_of(f.manager, "train") == "Finished");
+  CHECK_FALSE(has_remote(f, "w2", "train"));
+}
+
+TEST_CASE("multikueue: the selected copy evicted on its worker re-dispatches", "[engine][multikueue]") {
+  // w1 is busy for 30 s; the copy runs on w2 until a higher-priority local job preempts it.
+  Fleet f(manager({"w1", "w2"}).m, {worker("w1", 30), worker("w2", 0)});
+  const TimeMs t0 = f.now();
+  f.create_workload(job("train", 1000));
+  f.run(t0);
+  REQUIRE(f.manager.find("ns/train")->obj.cluster_name == "w2");
+  model::Workload urgent = make_workload("urgent", "main", 100, {{"cpu", 4}});
+  f.worker("w2").post(t0 + 10000, ev::WorkloadCreated{urgent});
+  f.run(t0 + 10000);
+  CHECK(state_of(f.worker("w2"), "urgent") == "Admitted");
+  // Check Retry -> local evicted, quota released, remotes deleted, requeued and copied again.
+  CHECK(mk_state(f, "train").retry_count == 1);
+  CHECK(state_of(f.manager, "train") == "QuotaReserved");
+  CHECK(mk_state(f, "train").state == model::CheckState::Pending);
+  CHECK(f.manager.find("ns/train")->obj.cluster_name.empty());
+  CHECK(has_remote(f, "w1", "train"));
+  f.run(t0 + 31000);  // w1 frees up at 30 s; its parked copy is requeued 1 s later
+  CHECK(f.manager.find("ns/train")->obj.cluster_name == "w1");
+  CHECK(state_of(f.manager, "train") == "Admitted");
+  CHECK(state_of(f.worker("w1"), "train") == "Admitted");
+  CHECK_FALSE(has_remote(f, "w2", "train"));
+}
+
+TEST_CASE("multikueue: workerLostTimeout before re-dispatching away from a lost worker", "[engine][multikueue]") {
+  Cluster m = manager({"w1", "w2"});
+  m.m.configuration.multi_kueue.worker_lost_timeout_s = 60;
+  Fleet f(m.m, {worker("w1", 5), worker("w2", 0)});
+  const TimeMs t0 = f.now();
+  f.create_workload(job("train", 1000));
+  f.run(t0);
+  REQUIRE(f.manager.find("ns/train")->obj.cluster_name == "w2");
+  f.post_connection(t0 + 10000, {"w2", false});
+  f.run(t0 + 69000);
+  CHECK(mk_state(f, "train").state == model::CheckState::Ready);  // still within the timeout
+  f.run(t0 + 70000);
+  CHECK(mk_state(f, "train").retry_count == 1);
+  CHECK(f.manager.find("ns/train")->obj.cluster_name == "w1");
+  // The lost worker keeps running its copy: nothing reached it (the duplicate the checker looks for).
+  CHECK(state_of(f.worker("w2"), "train") == "Admitted");
+}
+
+TEST_CASE("multikueue: Incremental nominates stepSize clusters per 5-minute round", "[engine][multikueue]") {
+  Cluster m = manager({"w1", "w2", "w3"});
+  m.m.configuration.multi_kueue.dispatcher_name = model::kDispatcherIncremental;
+  m.m.configuration.multi_kueue.incremental_step_size = 1;
+  Fleet f(m.m, {worker("w1", -1), worker("w2", 0), worker("w3", 0)});
+  const TimeMs t0 = f.now();
+  f.create_workload(job("train", 1000));
+  f.run(t0 + 299000);
+  CHECK(f.manager.find("ns/train")->obj.nominated_cluster_names == std::vector<std::string>{"w1"});
+  CHECK(state_of(f.worker("w1"), "train") == "Pending");
+  CHECK_FALSE(has_remote(f, "w2", "train"));
+  f.run(t0 + 300000);
+  CHECK(f.manager.find("ns/train")->obj.cluster_name == "w2");
+  CHECK_FALSE(has_remote(f, "w1", "train"));
+  CHECK_FALSE(has_remote(f, "w3", "train"));
+}
