@@ -268,3 +268,30 @@ TEST_CASE("fair preemption: a preemptor within nominal reclaims regardless of sh
     CHECK(state_of(e, "incoming") == "Admitted");
   }
 }
+
+TEST_CASE("fair preemption: the most unfair cohort is entered first (almost-LCA shares)", "[engine][fair]") {
+  // root: lender (8) + left{a (4), a2 (0)} + right{b (0)}. a2 borrows 2, b borrows 6.
+  // a asks for 6 (2 short). From the root, right (6/12 = 500) outranks left
+  // (8/12 = 333 with the incoming workload): a victim comes from b, not from a2,
+  // and S2-a holds at the almost-LCAs: left 333 <= right-after 333.
+  Cluster c = fair_cluster();
+  c.cohort("root");
+  c.cohort("left", "root");
+  c.cohort("right", "root");
+  c.cq("lender", "root", {group({"cpu"}, {{"default", {{"cpu", 8}}}})});
+  c.cq("a", "left", {group({"cpu"}, {{"default", {{"cpu", 4}}}})}).preemption.reclaim_within_cohort =
+      model::ReclaimWithinCohortPolicy::Any;
+  c.cq("a2", "left", {group({"cpu"}, {{"default", {{"cpu", 0}}}})});
+  c.cq("b", "right", {group({"cpu"}, {{"default", {{"cpu", 0}}}})});
+  c.wl("a2-run", "a2", 0, {{"cpu", 2}});
+  for (int i = 1; i <= 3; ++i) c.wl("b" + std::to_string(i), "b", 0, {{"cpu", 2}});
+  Engine e(c.m);
+  e.run();
+  REQUIRE(state_of(e, "b3") == "Admitted");
+  e.create_workload(make_workload("incoming", "a", 0, {{"cpu", 6}}));
+  CHECK(e.schedule().preempted == 1);
+  CHECK(preempted_reason(e, "b1") == "InCohortFairSharing");
+  CHECK(state_of(e, "a2-run") == "Admitted");
+  e.run();
+  CHECK(state_of(e, "incoming") == "Admitted");
+}
