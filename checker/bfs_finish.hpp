@@ -26,7 +26,7 @@ void Bfs<P>::check_liveness() {
       const std::size_t loop = path.choices.size();
       for (auto e : lasso->cycle) path.choices.push_back(graph_.choice[e]);
       Violation v{leads_to_[k].name, model::PropertyKind::LeadsTo, std::move(path), "", i, loop};
-      v.detail = lasso->cycle.empty() ? "the behaviour stops in a state where nothing is enabled"
+      v.detail = lasso->cycle.empty() ? "the behaviour stops for good where no fairly scheduled action is enabled"
                                       : "the behaviour loops forever, fairly, without reaching the goal";
       violation_ = std::move(v);
     }
@@ -37,7 +37,6 @@ Result Bfs<P>::finish(std::string bound) {
   Result r;
   const bool complete = bound.empty() && !violation_;
   complete_ = complete;
-  if (!violation_ && live()) check_liveness();
   if (live()) {
     std::vector<std::string> names;
     if constexpr (requires { p_.families(); }) names = p_.families();
@@ -57,6 +56,7 @@ Result Bfs<P>::finish(std::string bound) {
       violation_ = std::move(v);
     }
   }
+  if (!violation_ && live()) check_liveness();  // after stuck: a frozen job is the plainer story
   auto verdict_of = [&](const std::string& name, bool violated, bool settled) {
     if (violation_ && violation_->property == name) return Verdict::Violated;
     if (violated) return Verdict::Violated;

@@ -201,16 +201,20 @@ std::optional<Lasso> find_lasso(const ExploredGraph& g, const LeadsToQuery& q) {
   for (std::size_t v = 0; v < n; ++v) not_goal[v] = !(g.holds[v] & gbit);
   const auto fair = fair_components(g, not_goal, q);
   const Adjacency adj = out_edges(g, not_goal);
-  std::vector<char> any_edge(n, 0);
-  for (auto f : g.from) any_edge[f] = 1;
-  auto accepting = [&](std::uint32_t v) { return fair[v] != kNone || (g.expanded[v] && !any_edge[v]); };
+  // Stuttering forever is fair wherever no fairly scheduled family is enabled
+  // (TLA+'s behaviours may always stutter; fairness alone forbids it).
+  std::uint64_t fair_families = 0;
+  for (std::size_t f = 0; f < q.fairness.size(); ++f)
+    if (q.fairness[f] != Fairness::None) fair_families |= std::uint64_t{1} << f;
+  auto may_stutter = [&](std::uint32_t v) { return g.expanded[v] && !(g.enabled[v] & fair_families); };
+  auto accepting = [&](std::uint32_t v) { return fair[v] != kNone || may_stutter(v); };
   for (std::uint32_t s = 0; s < n; ++s) {
     if (!not_goal[s] || !(g.holds[s] & pbit)) continue;
     auto prefix = path_to(g, adj, s, accepting);
     if (!prefix) continue;
     const std::uint32_t c = prefix->empty() ? s : g.to[prefix->back()];
     Lasso lasso{s, std::move(*prefix), {}};
-    if (fair[c] != kNone) lasso.cycle = fair_cycle(g, fair, c, q);
+    if (!may_stutter(c)) lasso.cycle = fair_cycle(g, fair, c, q);  // a stutter is the shorter story
     return lasso;
   }
   return std::nullopt;

@@ -5,7 +5,9 @@
 // A violation is a lasso: a path to a P-and-not-Q state, then a path that
 // stays in not-Q into a fair strongly connected component (or a state where
 // nothing is enabled, where the behaviour stutters forever), and a cycle
-// there. A component is fair when every weakly fair family is taken inside
+// there. The behaviour may also stutter forever in any state where no
+// weakly or strongly fair family is enabled (a dead end is one such state):
+// an unfair environment may simply never act. A component is fair when every weakly fair family is taken inside
 // it or disabled somewhere in it, and every strongly fair family is taken
 // inside it or never enabled in it; components failing a strong condition
 // are refined by dropping the states where that family is enabled.
@@ -34,7 +36,7 @@ struct LeadsToQuery {
 struct Lasso {
   std::uint32_t start;                     // a premise-and-not-goal state
   std::vector<std::uint32_t> to_cycle;     // edge indices from start into the cycle
-  std::vector<std::uint32_t> cycle;        // edge indices of the cycle; empty: stutter at a terminal state
+  std::vector<std::uint32_t> cycle;        // edge indices of the cycle; empty: stutter where nothing fair is enabled
 };
 
 // The lasso from the lowest-indexed (so shallowest) premise state, if any.

@@ -57,6 +57,7 @@ std::string render_text(const CheckOutcome& o) {
   for (const auto& p : r.properties) width = std::max(width, p.name.size());
   for (const auto& p : r.properties)
     out += fmt::format("  {:<{}}  {:<10}  ({})\n", p.name, width, checker::to_string(p.verdict), kind_name(p.kind));
+  if (!r.assumptions.empty()) out += fmt::format("Fairness assumed: {}\n", fmt::join(r.assumptions, ", "));
   out += fmt::format("\nResult: {}", checker::to_string(r.verdict));
   if (r.verdict == checker::Verdict::Incomplete) out += fmt::format(" (stopped by {}; nothing is proven)", r.incomplete_reason);
   out += "\nStats: " + stats_line(r.stats) + "\n";
@@ -79,6 +80,7 @@ nlohmann::json render_json(const CheckOutcome& o) {
                      {"verdict", checker::to_string(r.properties[i].verdict)},
                      {"description", i < o.descriptions.size() ? o.descriptions[i] : ""}});
   j["properties"] = props;
+  j["fairness"] = r.assumptions;
   j["trace"] = o.trace ? cx::to_itf(*o.trace, o.scenario, o.token) : nlohmann::json(nullptr);
   j["replay"] = o.token.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.token);
   const auto& s = r.stats;

@@ -1,6 +1,7 @@
 // `kmc check DIR`: a scenario against its properties.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -47,9 +48,30 @@ std::string summarize(const protocols::MkParams& p) {
                      p.W(), fmt::join(p.workers, ", "), d, p.wait_for_admitted ? "Admitted" : "QuotaReserved");
 }
 
+// The protocol's default fairness, overridden family by family by kmc.yaml.
+std::vector<checker::Fairness> fairness_for(const protocols::MultiKueue& mk, const model::Fleet& fleet) {
+  const auto names = mk.families();
+  std::vector<checker::Fairness> out;
+  for (int f : mk.default_fairness()) out.push_back(static_cast<checker::Fairness>(f));
+  for (const auto& spec : fleet.fairness) {
+    auto it = std::find(names.begin(), names.end(), spec.family);
+    if (it == names.end())
+      throw model::InputError(model::Diagnostic{spec.pos, "fairness." + spec.family,
+                                                fmt::format("unknown action family; expected one of {}", fmt::join(names, ", "))});
+    out[it - names.begin()] = static_cast<checker::Fairness>(spec.kind);
+  }
+  return out;
+}
+
+// Named properties, else kmc.yaml's, else the registry's defaults.
+std::vector<std::string> selected(const CheckArgs& a, const model::CheckSpec& spec, const protocols::MultiKueue& mk) {
+  if (!a.properties.empty()) return a.properties;
+  if (!spec.properties.empty()) return spec.properties;
+  return invariants::default_properties(mk);
+}
+
 checker::CheckOptions options_for(const CheckArgs& a, const model::CheckSpec& spec) {
   checker::CheckOptions o;
-  o.properties = a.properties.empty() ? spec.properties : a.properties;
   o.max_depth = a.max_depth != -2 ? a.max_depth : spec.max_depth;
   o.max_states = a.max_states >= 0 ? static_cast<std::uint64_t>(a.max_states) : static_cast<std::uint64_t>(spec.max_states);
   o.time_limit_s = a.time_limit_s >= 0 ? a.time_limit_s : spec.time_limit_s;
@@ -100,6 +122,21 @@ int replay_token(const CheckArgs& a, const protocols::MultiKueue& mk, const std:
     usage_error(std::string("--replay: the token does not fit this scenario: ") + e.what());
   }
   bool violated = false;
+  std::optional<std::size_t> loop;
+  if (prop->kind == model::PropertyKind::LeadsTo) {
+    // The loop starts at the first state equal to the last (or the last
+    // itself: a stutter); the goal must fail from the premise state on.
+    const auto last = mk.fingerprint(states.back());
+    loop = states.size() - 1;
+    for (std::size_t i = 0; i + 1 < states.size(); ++i)
+      if (mk.fingerprint(states[i]) == last) { loop = i; break; }
+    bool premise = false, goal = false;
+    for (const auto& s : states) {
+      premise = premise || prop->premise(s, token->subject);
+      goal = goal || (premise && prop->goal(s, token->subject));
+    }
+    violated = premise && !goal;
+  }
   if (prop->kind == model::PropertyKind::Always) violated = !prop->holds(states.back());
   if (prop->kind == model::PropertyKind::StuckFree)
     violated = checker::confirm_stuck(mk, states.back(), *prop, token->subject) == checker::StuckCheck::Stuck;
@@ -108,8 +145,9 @@ int replay_token(const CheckArgs& a, const protocols::MultiKueue& mk, const std:
   o.descriptions = {prop->description};
   o.trace = cx::make_trace(mk, token->path);
   o.trace->property = prop->name;
+  o.trace->loop = loop;
   if (violated) {
-    o.result.violation = checker::Violation{prop->name, prop->kind, token->path, "", token->subject, std::nullopt};
+    o.result.violation = checker::Violation{prop->name, prop->kind, token->path, "", token->subject, loop};
     if (prop->explain && token->subject >= 0) o.result.violation->detail = prop->explain(states.back(), token->subject);
     o.trace->detail = o.result.violation->detail;
     o.token = a.replay;
@@ -135,13 +173,17 @@ int run_check(const CheckArgs& a) {
   if (!a.replay.empty()) return replay_token(a, mk, props, o);
 
   const model::Checked<protocols::MultiKueue> checked{mk, props};
-  o.result = checker::Bfs(checked, options_for(a, sc.fleet.check)).run();
+  auto options = options_for(a, sc.fleet.check);
+  options.properties = selected(a, sc.fleet.check, mk);
+  options.fairness = fairness_for(mk, sc.fleet);
+  o.result = checker::Bfs(checked, options).run();
   o.descriptions = descriptions(props, o.result);
-  if (o.result.violation && !o.result.violation->path.choices.empty() ) {
+  if (o.result.violation && (!o.result.violation->path.choices.empty() || o.result.violation->loop)) {
     const auto& v = *o.result.violation;
     o.trace = cx::make_trace(mk, v.path);
     o.trace->property = v.property;
     o.trace->detail = v.detail;
+    o.trace->loop = v.loop;
     o.token = cx::format_token(cx::Token{cx::scenario_id(mk), v.property, v.subject, v.path});
   }
   return emit(a, o);

@@ -17,9 +17,15 @@ MkProperty cluster_queue_within_quota(const protocols::MultiKueue& p);
 MkProperty quota_counted_once(const protocols::MultiKueue& p);
 MkProperty no_stuck_job(const protocols::MultiKueue& p);
 MkProperty some_job_runs(const protocols::MultiKueue& p);
+MkProperty eventually_runs(const protocols::MultiKueue& p);
 
 // Every property, in registry order. The protocol must outlive them.
+// Liveness (leads-to) properties come last and are checked only when named.
 std::vector<MkProperty> multikueue_properties(const protocols::MultiKueue& p);
+
+// What runs when nobody names properties: every safety, stuck and sometimes
+// property. Liveness needs stated fairness, so it runs only when asked for.
+std::vector<std::string> default_properties(const protocols::MultiKueue& p);
 
 // Throws model::InputError naming `where` for a name that is not a property.
 void require_known_properties(const protocols::MultiKueue& p, const std::vector<std::string>& names,

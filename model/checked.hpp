@@ -32,6 +32,17 @@ struct Checked {
   std::string action_name(const Action& a) const { return protocol.action_name(a); }
   std::uint64_t fingerprint(const State& s) const { return protocol.fingerprint(s); }
   std::vector<Property<State>> properties() const { return props; }
+  // Action families, for fairness, when the protocol has them.
+  int family(const Action& a) const
+    requires requires(const P& p) { p.family(a); }
+  {
+    return protocol.family(a);
+  }
+  std::vector<std::string> families() const
+    requires requires(const P& p) { p.families(); }
+  {
+    return protocol.families();
+  }
 };
 
 }  // namespace kmc::model

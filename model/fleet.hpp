@@ -47,7 +47,7 @@ struct DispatcherSpec {
 };
 
 struct ProtocolOptions {
-  bool provisioning_timeout = false;  // a long-Accepted ProvisioningRequest counts as Failed
+  bool provisioning_timeout = false;  // a ProvisioningRequest unanswered or Accepted too long counts as Failed
   std::int32_t max_snapshot_staleness = -1;  // dispatch only on a snapshot at most this many
                                              // capacity changes old; -1: no bound
   std::string variant;  // a named historical or deliberately broken behaviour; empty: current Kueue
@@ -67,6 +67,14 @@ struct CheckSpec {
   SourcePos pos;
 };
 
+// Fairness of one action family for liveness checks ("fairness:" in kmc.yaml).
+enum class FairnessKind { None, Weak, Strong };
+struct FairnessSpec {
+  std::string family;  // a family name of the protocol; checked against it when the protocol is built
+  FairnessKind kind = FairnessKind::None;
+  SourcePos pos;
+};
+
 struct Fleet {
   std::string manager = "manager";
   std::vector<WorkerSpec> workers;
@@ -76,6 +84,7 @@ struct Fleet {
   ProtocolOptions options;
   EnvironmentBudgets environment;
   CheckSpec check;
+  std::vector<FairnessSpec> fairness;  // overrides of the protocol's default fairness
   SourcePos pos;
 };
 

@@ -99,7 +99,7 @@ Fleet load_fleet(const std::string& path) {
   Warnings unused;  // every key below is modeled: check_keys never warns here
   check_keys(root,
              {.modeled = {"apiVersion", "kind", "manager", "workers", "snapshot", "dispatcher",
-                          "options", "environment", "check"}},
+                          "options", "environment", "check", "fairness"}},
              unused);
   const YamlNode api_version = require(root, "apiVersion");
   if (api_version.str() != kFleetApiVersion)
@@ -130,6 +130,11 @@ Fleet load_fleet(const std::string& path) {
   read_options(root["options"], unused, fleet);
   read_environment(root["environment"], unused, fleet);
   read_check(root["check"], unused, fleet);
+  for (const auto& e : root["fairness"].entries())
+    fleet.fairness.push_back(FairnessSpec{
+        e.key,
+        e.value.one_of<FairnessKind>({{"None", FairnessKind::None}, {"Weak", FairnessKind::Weak}, {"Strong", FairnessKind::Strong}}),
+        {path, e.key_line}});
   return fleet;
 }
 

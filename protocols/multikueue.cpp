@@ -109,6 +109,35 @@ void MultiKueue::next_into(const State& s, const Action& a, State& out) const {
   MkRules<std::int64_t>(p_).apply_in_place(out, a);
 }
 
+namespace {
+enum Family { kManagerScheduler, kMultiKueueController, kWorkerScheduler, kJobController, kAutoscaler,
+              kProvisioningTimeout, kJobCompletion, kEnvironment, kSnapshotRefresh, kFamilies };
+}  // namespace
+
+int MultiKueue::family(const Action& a) const {
+  switch (a.kind) {
+    case ActionKind::ReserveQuota: return kManagerScheduler;
+    case ActionKind::ReserveQuotaOnWorker: return kWorkerScheduler;
+    case ActionKind::JobStarted: return kJobController;
+    case ActionKind::ProvisioningAccepted:
+    case ActionKind::ProvisioningProvisioned:
+    case ActionKind::ProvisioningFailed: return kAutoscaler;
+    case ActionKind::ProvisioningTimeout: return kProvisioningTimeout;
+    case ActionKind::JobFinished: return kJobCompletion;
+    case ActionKind::SpotReclaim:
+    case ActionKind::CapacityLost: return kEnvironment;
+    case ActionKind::RefreshSnapshot: return kSnapshotRefresh;
+    default: return kMultiKueueController;  // nomination, creation, selection, re-dispatch
+  }
+}
+
+std::vector<std::string> MultiKueue::families() const {
+  return {"manager-scheduler", "multikueue-controller", "worker-scheduler", "job-controller", "autoscaler",
+          "provisioning-timeout", "job-completion", "environment", "snapshot-refresh"};
+}
+
+std::vector<int> MultiKueue::default_fairness() const { return {1, 1, 1, 1, 0, 1, 1, 0, 1}; }
+
 std::uint64_t MultiKueue::identity() const {
   model::Hasher h;
   auto add = [&](const auto& v) { model::hash_append(h, v); };

@@ -58,6 +58,12 @@ class MultiKueue {
   // The nondeterministic choices an action made, for traces (ITF nondetPicks).
   std::vector<std::pair<std::string, std::string>> picks(const Action& a) const;
 
+  // Action families, for fairness: the controllers and the snapshot refresh
+  // are weakly fair by default; the autoscaler and the environment are not.
+  int family(const Action& a) const;
+  std::vector<std::string> families() const;
+  std::vector<int> default_fairness() const;  // 0 none, 1 weak, 2 strong; per family
+
   const MkParams& params() const { return p_; }
   // Every parameter, hashed: two instances with the same identity behave alike.
   std::uint64_t identity() const;

@@ -160,9 +160,17 @@ void Compiler::compile_workers() {
 }
 
 void Compiler::compile_dispatch() {
+  auto warn = [&](const SourcePos& pos, const std::string& field, const std::string& message) {
+    p.warnings.push_back(model::Diagnostic{pos, field, message});
+  };
   const auto& mk = sc.manager.configuration.multi_kueue;
+  const bool builtin = mk.dispatcher_name == model::kDispatcherAllAtOnce || mk.dispatcher_name == model::kDispatcherIncremental;
   if (sc.fleet.dispatcher.policy == model::DispatchPolicy::CapacitySnapshot) {
     p.dispatcher = Dispatcher::CapacitySnapshot;
+    if (builtin)
+      warn(sc.fleet.pos, "dispatcher.policy",
+           fmt::format("CapacitySnapshot stands for an external dispatcher, but the manager's Configuration names {}; "
+                       "checking the CapacitySnapshot dispatcher", mk.dispatcher_name));
   } else if (mk.dispatcher_name == model::kDispatcherAllAtOnce) {
     p.dispatcher = Dispatcher::AllAtOnce;
   } else if (mk.dispatcher_name == model::kDispatcherIncremental) {

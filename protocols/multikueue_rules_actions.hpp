@@ -126,7 +126,8 @@ auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
       return truth(s.phase[0], false);
     }
     case ActionKind::ProvisioningTimeout:
-      return s.prov[i] == kProvAccepted;
+      // Unanswered or Accepted for too long: either way the check is still Pending.
+      return s.prov[i] == kProvRequested || s.prov[i] == kProvAccepted;
     case ActionKind::JobStarted: {
       B nodes = q.provisioning ? s.prov[i] == kProvProvisioned : capacity_fits(s, w, j, s.remote_flavor[i]);
       return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && s.remote[i] == kRemoteAdmitted && nodes;

@@ -16,6 +16,7 @@ namespace {
 
 Result check(const MultiKueue& p, CheckOptions opts = {}) {
   kmc::model::Checked<MultiKueue> checked{p, kmc::invariants::multikueue_properties(p)};
+  if (opts.properties.empty()) opts.properties = kmc::invariants::default_properties(p);
   return Bfs(checked, std::move(opts)).run();
 }
 
@@ -85,11 +86,53 @@ TEST_CASE("golden state counts for small configurations", "[protocols][multikueu
   // gpu-hunter: 25, reviewed state by state (the pin on the stale view, the
   // frozen Accepted request, the refresh-only loop after it, the asia path).
   CHECK(check(MultiKueue(mk_fixtures::gpu_hunter())).stats.states == 25);
-  CHECK(check(MultiKueue(mk_fixtures::gpu_hunter_fixed())).stats.states == 148);
+  CHECK(check(MultiKueue(mk_fixtures::gpu_hunter_fixed())).stats.states == 476);  // the timeout also covers unanswered requests
   CHECK(check(MultiKueue(mk_fixtures::fleet(2, 1, 8, 16))).stats.states == 33);   // AllAtOnce
   CHECK(check(MultiKueue(mk_fixtures::fleet(2, 2, 8, 16))).stats.states == 560);
   auto incremental = mk_fixtures::fleet(3, 1, 8, 16);
   incremental.dispatcher = kmc::protocols::Dispatcher::Incremental;
   incremental.step_size = 1;
   CHECK(check(MultiKueue(incremental)).stats.states == 166);
+}
+
+namespace {
+
+CheckOptions liveness(std::vector<kmc::checker::Fairness> fairness) {
+  CheckOptions o;
+  o.properties = {"eventually-runs"};
+  o.fairness = std::move(fairness);
+  return o;
+}
+
+std::vector<kmc::checker::Fairness> defaults(const MultiKueue& p) {
+  std::vector<kmc::checker::Fairness> f;
+  for (int x : p.default_fairness()) f.push_back(static_cast<kmc::checker::Fairness>(x));
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("liveness: the fixes need an autoscaler that eventually answers", "[protocols][multikueue][liveness]") {
+  MultiKueue p(mk_fixtures::gpu_hunter_fixed());
+  // An adversarial autoscaler may never answer asia-southeast1: the job times
+  // out and retries forever. The talk's "can still thrash", made precise.
+  auto adversarial = check(p, liveness(defaults(p)));
+  REQUIRE(adversarial.verdict == Verdict::Violated);
+  CHECK(adversarial.violation->property == "eventually-runs");
+  REQUIRE(adversarial.violation->loop);
+  auto states = kmc::checker::replay(p, adversarial.violation->path);
+  CHECK(p.fingerprint(states.back()) == p.fingerprint(states[*adversarial.violation->loop]));
+  auto fair = defaults(p);
+  fair[4] = kmc::checker::Fairness::Strong;  // the autoscaler answers whatever it keeps being asked
+  CHECK(check(p, liveness(fair)).verdict == Verdict::Verified);
+}
+
+TEST_CASE("liveness: the unfixed fleet never runs the job, whatever is fair", "[protocols][multikueue][liveness]") {
+  MultiKueue p(mk_fixtures::gpu_hunter());
+  auto fair = defaults(p);
+  fair[4] = kmc::checker::Fairness::Strong;
+  auto r = check(p, liveness(fair));
+  REQUIRE(r.verdict == Verdict::Violated);
+  // Stuck detection stays on with liveness, and the stuck job is found first.
+  CHECK(r.violation->property == "no-stuck-job");
 }

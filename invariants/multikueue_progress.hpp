@@ -1,0 +1,21 @@
+// What "a job should make progress" means, shared by the stuck and the
+// liveness properties so they can never disagree about it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "protocols/multikueue.hpp"
+
+namespace kmc::invariants {
+
+// Worker w could run job j now: physical capacity and ClusterQueue quota
+// for the whole job in one flavor, not counting j's own reservation there.
+bool could_run_on(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s, int j, int w);
+// Job j has not run yet and some worker could run it now.
+bool waiting_while_runnable(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s, int j);
+// Job j runs or has finished.
+bool has_run(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s, int j);
+std::vector<std::string> workers_able_to_run(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s, int j);
+
+}  // namespace kmc::invariants

@@ -1,0 +1,59 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cli/run_kmc.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string fixed_with(const std::string& extra) {
+  static int n = 0;
+  const fs::path dir = fs::temp_directory_path() / ("kmc-live-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+  fs::remove_all(dir);
+  fs::copy(fs::path(KMC_SOURCE_DIR) / "examples/gpu-hunter-fixed", dir, fs::copy_options::recursive);
+  std::ofstream(dir / "kmc.yaml", std::ios::app) << extra;
+  return dir.string();
+}
+
+}  // namespace
+
+TEST_CASE("liveness: an adversarial autoscaler makes the fixed fleet retry forever, shown as a lasso", "[cli][liveness]") {
+  auto r = kmc("check examples/gpu-hunter-fixed --property eventually-runs --output json");
+  REQUIRE(r.code == 1);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["property"] == "eventually-runs");
+  CHECK(j["fairness"][4] == "autoscaler none");
+  REQUIRE(j["trace"].contains("loop"));
+  const auto loop = j["trace"]["loop"].get<std::size_t>();
+  const auto& states = j["trace"]["states"];
+  // The last state is the loop's first state again.
+  auto same = states.back();
+  auto first = states[loop];
+  same.erase("#meta"), same.erase("mbt::actionTaken"), same.erase("mbt::nondetPicks");
+  first.erase("#meta"), first.erase("mbt::actionTaken"), first.erase("mbt::nondetPicks");
+  CHECK(same == first);
+  // The token replays to the same loop.
+  auto again = kmc("check examples/gpu-hunter-fixed --replay " + j["replay"].get<std::string>());
+  CHECK(again.code == 1);
+  CHECK(again.out.find("Back to state " + std::to_string(loop) + ": the loop repeats forever.") != std::string::npos);
+}
+
+TEST_CASE("liveness: with an autoscaler that answers, the fixes make every job run", "[cli][liveness]") {
+  auto dir = fixed_with("fairness: {autoscaler: Strong}\n");
+  auto r = kmc("check " + dir + " --property eventually-runs");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("Fairness assumed: manager-scheduler weak") != std::string::npos);
+  CHECK(r.out.find("autoscaler strong") != std::string::npos);
+}
+
+TEST_CASE("liveness: an unknown action family names kmc.yaml's line", "[cli][liveness][bad-input]") {
+  auto dir = fixed_with("fairness: {autoscalers: Weak}\n");
+  auto r = kmc("check " + dir + " --property eventually-runs");
+  CHECK(r.code == 3);
+  CHECK(r.err.find("kmc.yaml:") != std::string::npos);
+  CHECK(r.err.find("fairness.autoscalers: unknown action family") != std::string::npos);
+}
