@@ -49,10 +49,12 @@ void read_multi_kueue(const YamlNode& node, ReadContext& ctx, MultiKueueSettings
   if (node["origin"].present()) m.origin = node["origin"].str();
   if (node["workerLostTimeout"].present())
     m.worker_lost_timeout_s = node["workerLostTimeout"].duration_s();
-  if (node["dispatcherName"].present())
-    m.dispatcher_name = node["dispatcherName"].one_of<std::string>(
-        {{kDispatcherAllAtOnce, kDispatcherAllAtOnce},
-         {kDispatcherIncremental, kDispatcherIncremental}});
+  // Any name is valid: names other than the two built-ins select an External
+  // dispatcher, a controller outside Kueue that writes nominatedClusterNames.
+  if (node["dispatcherName"].present()) {
+    m.dispatcher_name = node["dispatcherName"].str();
+    if (m.dispatcher_name.empty()) node["dispatcherName"].fail("must not be empty");
+  }
   const YamlNode incremental = node["incrementalDispatcherConfig"];
   check_keys(incremental, {.modeled = {"stepSize"}}, ctx.warnings);
   if (incremental["stepSize"].present()) m.incremental_step_size = incremental["stepSize"].int32(1);
