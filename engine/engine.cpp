@@ -10,37 +10,6 @@ namespace kmc::engine {
 
 namespace {
 
-// Kueue's defaults at the reference commit (kueue-semantics.md §0). The model
-// declares FeatureGates::enabled with the same table; the engine keeps its own
-// copy so that it stays an independent second opinion.
-bool default_gate(const std::string& name) {
-  static const std::map<std::string, bool> kDefaults = {
-      {"PartialAdmission", true},
-      {"FlavorFungibility", true},
-      {"FlavorFungibilityPreserveScanProgress", true},
-      {"PrioritySortingWithinCohort", true},
-      {"RecomputeAssignmentUponPreemptionTargetsOverlap", true},
-      {"PrioritizePreemptorWorkloads", false},
-      {"FairSharingPreemptWithinNominal", true},
-      {"FairSharingPrioritizeNonBorrowing", true},
-      {"SchedulingEquivalenceHashing", true},
-      {"ReclaimablePods", true},
-      {"FastQuotaReleaseInPodIntegration", false},
-      {"MultiKueue", true},
-      {"MultiKueueManagerQuotaAutomation", false},
-      {"MultiKueueOrchestratedPreemption", false},
-      {"MultiKueueIncrementalDispatcherConfig", true},
-      {"MultiKueueIncrementalDispatcherRespectConfigOrder", true},
-      {"CleanupProvisioningRequestsOnEviction", true},
-      {"AdmissionGatedBy", true},
-      {"TopologyAwareScheduling", true},
-      {"ConcurrentAdmission", false},
-      {"DisableWaitForPodsReady", false},
-  };
-  auto it = kDefaults.find(name);
-  return it != kDefaults.end() && it->second;
-}
-
 std::optional<Amount> opt_value(const std::string& res, const std::optional<model::Quantity>& q) {
   if (!q) return std::nullopt;
   return resource_value(res, *q);
@@ -103,11 +72,9 @@ Engine::Engine(const model::ClusterManifests& m, EngineOptions opts) : manifests
   }
 }
 
-bool Engine::gate(const std::string& name) const {
-  const auto& g = manifests.configuration.feature_gates.gates;
-  auto it = g.find(name);
-  return it != g.end() ? it->second : default_gate(name);
-}
+// Kueue's gate defaults are vocabulary, kept once in model/ (FeatureGates);
+// the engine's independence is from protocols/, not from the facts about Kueue.
+bool Engine::gate(const std::string& name) const { return manifests.configuration.feature_gates.enabled(name); }
 
 void Engine::build_cluster_queue(const model::ClusterQueue& spec) {
   ClusterQueueInfo cq;
