@@ -17,6 +17,7 @@ struct Cycle {
   Snapshot snapshot;
   std::set<int> preempted;  // victims chosen so far this cycle
   CycleStats stats;
+  bool blocked = false;  // blockAdmission stopped this cycle
 
   WorkloadInfo& wl(int id) { return e.workloads[static_cast<size_t>(id)]; }
   int node(int cq) const { return e.cluster_queues[static_cast<size_t>(cq)].node; }
@@ -129,6 +130,11 @@ void Cycle::issue_preemptions(Entry& en) {
 }
 
 void Cycle::process(Entry& en) {
+  if (blocked) {
+    en.deferred = true;
+    en.reason = RequeueReason::WaitingForPodsReady;
+    return;
+  }
   WorkloadInfo& w = wl(en.workload);
   bool fit = false;
   const FrUsage usage = update_assignment_if_needed(en, fit);
@@ -174,6 +180,19 @@ void Cycle::process(Entry& en) {
     issue_preemptions(en);
     return;
   }
+  if (e.waiting_for_pods_ready()) {
+    // waitForPodsReadyIfNeeded (Fit entries only): Kueue patches the entry and then
+    // sleeps; the engine returns it to the heap and stops scheduling until the
+    // event that makes every reserved workload PodsReady (or releases it).
+    en.status = EntryStatus::Skipped;
+    en.quota_reason = "WaitingForPodsReady";
+    en.message = "Waiting for all admitted workloads to be in PodsReady condition";
+    en.reason = RequeueReason::WaitingForPodsReady;
+    blocked = true;
+    e.pods_ready_blocked = true;
+    e.log_line(fmt::format("{} waits for PodsReady of the reserved workloads", w.key));
+    return;
+  }
   en.status = EntryStatus::Assumed;
   assume_workload(e, w, en.assignment);
   stats.admitted++;
@@ -181,7 +200,21 @@ void Cycle::process(Entry& en) {
 
 }  // namespace
 
+bool Engine::waiting_for_pods_ready() const {
+  const auto& wfpr = manifests.configuration.wait_for_pods_ready;
+  if (!wfpr.enable || !wfpr.block_admission || gate("DisableWaitForPodsReady")) return false;
+  for (const auto& ids : cq_workloads) {
+    for (int id : ids) {
+      if (!workloads[static_cast<size_t>(id)].pods_ready) return true;
+    }
+  }
+  return false;
+}
+
 CycleStats Engine::schedule() {
+  // The goroutine is asleep in cache.WaitForPodsReady: no heads are popped.
+  if (pods_ready_blocked && waiting_for_pods_ready()) return {};
+  pods_ready_blocked = false;
   scheduling_cycle++;
   std::vector<Entry> entries;
   for (size_t i = 0; i < cluster_queues.size(); ++i) {
@@ -235,7 +268,7 @@ CycleStats Engine::schedule() {
       en.reason = RequeueReason::FailedAfterNomination;
     }
     const bool was_parked = queues.in_inadmissible(w);
-    if (en.status == EntryStatus::NotNominated || en.status == EntryStatus::Skipped) {
+    if (!en.deferred && (en.status == EntryStatus::NotNominated || en.status == EntryStatus::Skipped)) {
       w.set_condition("QuotaReserved", false, en.quota_reason.empty() ? "Pending" : en.quota_reason, en.message, now_ms);
       w.pending_message = en.message;
     }

@@ -110,6 +110,10 @@ class Engine {
   std::set<int> pending_requeue_roots;  // RequeueInadmissible events posted, not yet run
   std::vector<EngineLogLine> log;
   long cycles_run = 0;
+  // waitForPodsReady.blockAdmission: a Fit entry found a not-ready workload, so
+  // Kueue's scheduling goroutine sleeps in cache.WaitForPodsReady; no cycle runs
+  // until every workload holding quota is PodsReady.
+  bool pods_ready_blocked = false;
 
   // Helpers shared by the scheduler and the controllers.
   Snapshot make_snapshot() const;
@@ -118,6 +122,8 @@ class Engine {
   void cache_remove(WorkloadInfo& w);  // usage released
   void notify_requeue_inadmissible(int cq);  // QueueAssociatedInadmissibleWorkloadsAfter
   void handle(const Event& e);
+  // blockAdmission is on and some workload holding quota is not PodsReady.
+  bool waiting_for_pods_ready() const;
 
  private:
   void build_quota_tree();

@@ -73,7 +73,7 @@ void QueueManager::requeue(const WorkloadInfo& w, RequeueReason reason, TimeMs n
     immediate = reason != RequeueReason::NamespaceMismatch;
   } else {
     immediate = reason == RequeueReason::FailedAfterNomination || reason == RequeueReason::PendingPreemption ||
-                reason == RequeueReason::PreemptionFailed;
+                reason == RequeueReason::PreemptionFailed || reason == RequeueReason::WaitingForPodsReady;
   }
   const bool pending_flavors = w.last_assignment && w.last_assignment->pending_flavors();
   if (backoff_expired(w, now) && (immediate || p.queue_inadmissible_cycle >= p.pop_cycle || pending_flavors)) {

@@ -18,7 +18,10 @@ namespace kmc::engine {
 
 enum class RequeueReason {
   Generic, NoFit, PreemptionNoCandidates, FailedAfterNomination, PendingPreemption,
-  PreemptionFailed, NamespaceMismatch, PendingEvaluation
+  PreemptionFailed, NamespaceMismatch, PendingEvaluation,
+  // blockAdmission stopped the cycle before this entry: it goes back to the heap
+  // unchanged, since Kueue would admit it once the scheduler wakes up.
+  WaitingForPodsReady
 };
 
 class QueueManager {

@@ -24,6 +24,8 @@ struct Entry {
   RequeueReason reason = RequeueReason::Generic;
   std::string message;          // inadmissibleMsg
   std::string quota_reason;     // QuotaReserved=False reason
+  // Not processed: blockAdmission stopped the cycle earlier (Kueue processes it later).
+  bool deferred = false;
 };
 
 // getAssignments: flavors, then preemption targets, then partial admission.

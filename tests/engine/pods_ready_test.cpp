@@ -1,0 +1,111 @@
+// waitForPodsReady (kueue-semantics.md §7.1): blockAdmission, the PodsReady and
+// recovery timeouts, the requeuing limit; and §8 item 6 (a check Pending forever
+// under blockAdmission stalls every ClusterQueue).
+#include <catch2/catch.hpp>
+
+#include "engine/controllers.hpp"
+#include "engine/engine.hpp"
+#include "fixtures.hpp"
+
+using namespace kmc::engine;
+using namespace kmc::engine::testing;
+
+namespace {
+constexpr TimeMs kMinute = 60'000;
+
+Cluster two_queues(bool block_admission) {
+  Cluster c;
+  c.flavor("default");
+  c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  c.cq("b", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  c.m.configuration.wait_for_pods_ready.block_admission = block_admission;
+  return c;
+}
+
+EngineOptions manual_pods_ready() {
+  EngineOptions o;
+  o.pods_ready_on_start = false;
+  return o;
+}
+
+std::string quota_reason(const Engine& e, const std::string& name) {
+  const auto* c = e.find("ns/" + name)->condition("QuotaReserved");
+  return c == nullptr ? "" : c->reason;
+}
+}  // namespace
+
+TEST_CASE("blockAdmission holds a second Fit entry until the first is PodsReady", "[engine][podsready]") {
+  struct Row {
+    const char* name;
+    bool block;
+    const char* second_before;  // state of `second` before `first` is PodsReady
+  };
+  const Row rows[] = {{"blockAdmission=false admits both", false, "Admitted"},
+                      {"blockAdmission=true waits", true, "Pending"}};
+  for (const Row& row : rows) {
+    DYNAMIC_SECTION(row.name) {
+      Cluster c = two_queues(row.block);
+      c.wl("first", "a", 0, {{"cpu", 2}});
+      c.wl("second", "a", 0, {{"cpu", 2}});
+      Engine e(c.m, manual_pods_ready());
+      e.run(-1, 0);
+      CHECK(state_of(e, "first") == "Admitted");
+      CHECK(state_of(e, "second") == row.second_before);
+      if (row.block) {
+        CHECK(quota_reason(e, "second") == "WaitingForPodsReady");
+        CHECK(e.pods_ready_blocked);
+      }
+      e.post(5000, ev::PodsReady{"ns/first"});
+      e.run(-1, 5000);
+      CHECK(state_of(e, "second") == "Admitted");
+      CHECK_FALSE(e.pods_ready_blocked);
+    }
+  }
+}
+
+TEST_CASE("blockAdmission: a not-ready workload in one CQ stops admissions in another", "[engine][podsready]") {
+  Cluster c = two_queues(true);
+  c.wl("first", "a", 0, {{"cpu", 2}});
+  Engine e(c.m, manual_pods_ready());
+  e.run(-1, 0);
+  e.post(1000, ev::WorkloadCreated{make_workload("late", "b", 0, {{"cpu", 1}})});
+  e.run(-1, 20 * kMinute);
+  CHECK(state_of(e, "late") == "Pending");
+  // The not-ready workload leaving the cache (PodsReady timeout eviction) also wakes the scheduler.
+  e.run(-1, 30 * kMinute + 1);
+  CHECK(e.find("ns/first")->condition("Evicted")->reason == "PodsReadyTimeout");
+  CHECK(state_of(e, "late") == "Admitted");
+}
+
+TEST_CASE("blockAdmission + a check Pending forever stalls every ClusterQueue (§8 item 6)", "[engine][podsready]") {
+  Cluster c = two_queues(true);
+  c.m.cluster_queues[0].admission_checks.push_back({"hang", {}});
+  kmc::model::AdmissionCheck ac;
+  ac.meta.name = "hang";
+  ac.controller_name = "example.com/never-answers";
+  c.m.admission_checks.push_back(ac);
+  c.wl("held", "a", 0, {{"cpu", 2}});
+  c.wl("other", "b", 0, {{"cpu", 1}});
+  Engine e(c.m);  // pods become ready on start, yet `held` never starts
+  e.run();
+  CHECK(state_of(e, "held") == "QuotaReserved");
+  CHECK(state_of(e, "other") == "Pending");
+  CHECK(quota_reason(e, "other") == "WaitingForPodsReady");
+  CHECK(e.events.empty());  // nothing left that could ever wake the scheduler
+  e.post(e.now() + 1000, ev::AdmissionCheckUpdate{"ns/held", "hang", kmc::model::CheckState::Ready, {}, ""});
+  e.run();
+  CHECK(state_of(e, "held") == "Admitted");
+  CHECK(state_of(e, "other") == "Admitted");
+}
+
+TEST_CASE("blockAdmission does not stop preemptions", "[engine][podsready]") {
+  Cluster c = two_queues(true);
+  c.m.cluster_queues[0].preemption.within_cluster_queue = kmc::model::WithinClusterQueuePolicy::LowerPriority;
+  c.wl("low", "a", 0, {{"cpu", 10}});
+  Engine e(c.m, manual_pods_ready());
+  e.run(-1, 0);
+  e.post(1000, ev::WorkloadCreated{make_workload("high", "a", 10, {{"cpu", 10}})});
+  e.run(-1, 1000);
+  CHECK(e.find("ns/low")->is_evicted());
+  CHECK(state_of(e, "high") == "Admitted");  // the victim left the cache, so no block
+}
