@@ -21,6 +21,7 @@ std::string describe(const Event& e) {
     std::string operator()(const ev::JobFinished& x) const { return "JobFinished " + x.key; }
     std::string operator()(const ev::JobStopped& x) const { return "JobStopped " + x.key; }
     std::string operator()(const ev::PodsReady& x) const { return "PodsReady " + x.key; }
+    std::string operator()(const ev::PodsNotReady& x) const { return "PodsNotReady " + x.key; }
     std::string operator()(const ev::PodsReadyTimeout& x) const { return "PodsReadyTimeout " + x.key; }
     std::string operator()(const ev::BackoffExpired& x) const { return "BackoffExpired " + x.key; }
     std::string operator()(const ev::RequeueInadmissible& x) const {

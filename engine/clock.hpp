@@ -29,6 +29,8 @@ struct WorkloadDeleted { std::string key; };
 struct JobFinished { std::string key; std::int64_t admission_epoch = -1; };  // -1: whatever run is current
 struct JobStopped { std::string key; };  // the job's pods are gone after an eviction
 struct PodsReady { std::string key; };
+// A pod of a running job failed or lost readiness after PodsReady was True.
+struct PodsNotReady { std::string key; };
 struct PodsReadyTimeout { std::string key; std::int64_t admission_epoch; };
 struct BackoffExpired { std::string key; };
 struct RequeueInadmissible { int root_node; };  // the cohort tree's root, or a standalone CQ's node
@@ -43,7 +45,7 @@ struct ProvisioningRequestCondition { std::string key, check, condition; };
 }  // namespace ev
 
 using Event = std::variant<ev::WorkloadCreated, ev::WorkloadDeleted, ev::JobFinished, ev::JobStopped,
-                           ev::PodsReady, ev::PodsReadyTimeout, ev::BackoffExpired,
+                           ev::PodsReady, ev::PodsNotReady, ev::PodsReadyTimeout, ev::BackoffExpired,
                            ev::RequeueInadmissible, ev::AdmissionCheckUpdate,
                            ev::ProvisioningRequestCondition>;
 

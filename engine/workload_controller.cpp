@@ -15,10 +15,30 @@ model::Quantity to_quantity(const std::string& res, Amount v) {
   return model::Quantity{v * 1000};
 }
 
-void post_pods_ready_timeout(Engine& e, WorkloadInfo& w) {
+bool pods_ready_enabled(const Engine& e) {
+  return e.manifests.configuration.wait_for_pods_ready.enable && !e.gate("DisableWaitForPodsReady");
+}
+
+// admittedNotReadyWorkload: WaitForStart counts from the admission (the job's
+// start), WaitForRecovery from the PodsReady True->False transition.
+TimeMs pods_ready_deadline(const Engine& e, const WorkloadInfo& w) {
   const auto& wfpr = e.manifests.configuration.wait_for_pods_ready;
-  if (!wfpr.enable || e.gate("DisableWaitForPodsReady") || w.pods_ready) return;
-  e.post(e.now() + wfpr.timeout_s * 1000, ev::PodsReadyTimeout{w.key, w.first_admitted_ms});
+  const model::Condition* c = w.condition("PodsReady");
+  if (c != nullptr && c->reason == "WaitForRecovery") return w.condition_ms.at("PodsReady") + wfpr.recovery_timeout_s * 1000;
+  return w.first_admitted_ms + wfpr.timeout_s * 1000;
+}
+
+void post_pods_ready_timeout(Engine& e, WorkloadInfo& w) {
+  if (!pods_ready_enabled(e) || w.pods_ready) return;
+  e.post(pods_ready_deadline(e, w), ev::PodsReadyTimeout{w.key, w.first_admitted_ms});
+}
+
+// The job reconciler's generatePodsReadyCondition once a ready job loses a pod.
+void pods_not_ready(Engine& e, WorkloadInfo& w) {
+  if (!w.job_active || !w.pods_ready || w.is_evicted()) return;
+  w.pods_ready = false;
+  w.set_condition("PodsReady", false, "WaitForRecovery", "At least one pod has failed, waiting for recovery", e.now());
+  post_pods_ready_timeout(e, w);
 }
 
 // reconcileNotReadyTimeout: evict, or deactivate past the backoff limit.
@@ -163,12 +183,18 @@ void Engine::handle(const Event& event) {
     void operator()(const ev::PodsReady& x) {
       auto* w = get(x.key);
       if (w == nullptr || !w->job_active) return;
+      const model::Condition* c = w->condition("PodsReady");
+      const bool recovering = c != nullptr && c->reason == "WaitForRecovery";
       w->pods_ready = true;
-      w->set_condition("PodsReady", true, "Started", "All pods reached readiness", e.now());
+      w->set_condition("PodsReady", true, recovering ? "Recovered" : "Started", "All pods reached readiness", e.now());
     }
+    void operator()(const ev::PodsNotReady& x) { if (auto* w = get(x.key)) pods_not_ready(e, *w); }
     void operator()(const ev::PodsReadyTimeout& x) {
+      // The deadline is recomputed, as reconcileNotReadyTimeout does: a timer
+      // from an earlier WaitForRecovery episode must not fire for a later one.
       auto* w = get(x.key);
-      if (w != nullptr && w->is_admitted() && !w->pods_ready && !w->is_evicted() && x.admission_epoch == w->first_admitted_ms) {
+      if (w != nullptr && w->is_admitted() && !w->pods_ready && !w->is_evicted() &&
+          x.admission_epoch == w->first_admitted_ms && e.now() >= pods_ready_deadline(e, *w)) {
         pods_ready_timeout(e, *w);
       }
     }

@@ -109,3 +109,59 @@ TEST_CASE("blockAdmission does not stop preemptions", "[engine][podsready]") {
   CHECK(e.find("ns/low")->is_evicted());
   CHECK(state_of(e, "high") == "Admitted");  // the victim left the cache, so no block
 }
+
+TEST_CASE("recoveryTimeout: PodsReady True then False evicts after the recovery deadline", "[engine][podsready]") {
+  struct Row {
+    const char* name;
+    std::vector<std::pair<TimeMs, bool>> pods;  // (at, ready?) after the start at 0
+    TimeMs check_at;
+    bool evicted;
+  };
+  const Row rows[] = {
+      {"never recovers: evicted at failure + recoveryTimeout", {{1 * kMinute, false}}, 6 * kMinute, true},
+      {"not yet at the deadline", {{1 * kMinute, false}}, 6 * kMinute - 1, false},
+      {"recovers in time", {{1 * kMinute, false}, {3 * kMinute, true}}, 20 * kMinute, false},
+      {"the first episode's timer does not fire in the second",
+       {{1 * kMinute, false}, {3 * kMinute, true}, {4 * kMinute, false}}, 9 * kMinute - 1, false},
+      {"the second episode's own deadline", {{1 * kMinute, false}, {3 * kMinute, true}, {4 * kMinute, false}},
+       9 * kMinute, true},
+  };
+  for (const Row& row : rows) {
+    DYNAMIC_SECTION(row.name) {
+      Cluster c = two_queues(false);
+      c.m.configuration.wait_for_pods_ready.recovery_timeout_s = 5 * 60;
+      c.wl("job", "a", 0, {{"cpu", 2}});
+      Engine e(c.m);
+      e.run(-1, 0);
+      REQUIRE(e.find("ns/job")->condition("PodsReady")->reason == "Started");
+      for (const auto& [at, ready] : row.pods) {
+        if (ready) e.post(at, ev::PodsReady{"ns/job"});
+        else e.post(at, ev::PodsNotReady{"ns/job"});
+      }
+      e.run(-1, row.check_at);
+      const WorkloadInfo* w = e.find("ns/job");
+      const auto* evicted = w->condition("Evicted");
+      CHECK((evicted != nullptr && evicted->reason == "PodsReadyTimeout") == row.evicted);
+      CHECK(state_of(e, "job") == (row.evicted ? "Pending" : "Admitted"));
+      if (!row.evicted && row.pods.size() == 2) CHECK(w->condition("PodsReady")->reason == "Recovered");
+    }
+  }
+}
+
+TEST_CASE("requeuingStrategy.backoffLimitCount deactivates after the last requeue", "[engine][podsready]") {
+  Cluster c = two_queues(false);
+  c.m.configuration.wait_for_pods_ready.backoff_limit_count = 1;
+  c.wl("job", "a", 0, {{"cpu", 2}});
+  Engine e(c.m, manual_pods_ready());
+  e.run(-1, 30 * kMinute);
+  const WorkloadInfo* w = e.find("ns/job");
+  CHECK(w->condition("Evicted")->reason == "PodsReadyTimeout");
+  CHECK(w->requeue_count == 1);
+  e.run(-1, 31 * kMinute);  // backoff = backoffBaseSeconds (60s)
+  CHECK(state_of(e, "job") == "Admitted");
+  e.run();  // the second timeout exceeds the limit
+  CHECK_FALSE(w->obj.active);
+  CHECK(w->condition("Evicted")->reason == "DeactivatedDueToRequeuingLimitExceeded");
+  CHECK(state_of(e, "job") == "Pending");
+  CHECK(e.queues.active_count(0) + e.queues.inadmissible_count(0) == 0);
+}
