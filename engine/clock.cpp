@@ -33,6 +33,12 @@ std::string describe(const Event& e) {
     std::string operator()(const ev::ProvisioningRequestCondition& x) const {
       return fmt::format("ProvisioningRequest {} {} {}=True", x.key, x.check, x.condition);
     }
+    std::string operator()(const ev::ClusterQueueStopPolicy& x) const {
+      return fmt::format("ClusterQueueStopPolicy {} {}", x.name, static_cast<int>(x.policy));
+    }
+    std::string operator()(const ev::LocalQueueStopPolicy& x) const {
+      return fmt::format("LocalQueueStopPolicy {}/{} {}", x.namespace_, x.name, static_cast<int>(x.policy));
+    }
   };
   return std::visit(V{}, e);
 }

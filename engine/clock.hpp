@@ -40,6 +40,9 @@ struct AdmissionCheckUpdate {
   std::optional<std::int32_t> requeue_after_seconds;
   std::string message;
 };
+// spec.stopPolicy of a ClusterQueue or a LocalQueue edited by a user.
+struct ClusterQueueStopPolicy { std::string name; model::StopPolicy policy; };
+struct LocalQueueStopPolicy { std::string namespace_, name; model::StopPolicy policy; };
 // A ProvisioningRequest condition set to True by the autoscaler.
 struct ProvisioningRequestCondition { std::string key, check, condition; };
 }  // namespace ev
@@ -47,7 +50,8 @@ struct ProvisioningRequestCondition { std::string key, check, condition; };
 using Event = std::variant<ev::WorkloadCreated, ev::WorkloadDeleted, ev::JobFinished, ev::JobStopped,
                            ev::PodsReady, ev::PodsNotReady, ev::PodsReadyTimeout, ev::BackoffExpired,
                            ev::RequeueInadmissible, ev::AdmissionCheckUpdate,
-                           ev::ProvisioningRequestCondition>;
+                           ev::ProvisioningRequestCondition, ev::ClusterQueueStopPolicy,
+                           ev::LocalQueueStopPolicy>;
 
 std::string describe(const Event& e);
 

@@ -21,6 +21,11 @@ void finish_workload(Engine& e, WorkloadInfo& w, const std::string& reason);
 void delete_workload(Engine& e, WorkloadInfo& w);
 void start_job_if_admitted(Engine& e, WorkloadInfo& w);
 
+// stopPolicy (stop_policy.cpp): reconcileOn{Local,Cluster}QueueActiveState.
+void reconcile_stop_policy(Engine& e, WorkloadInfo& w);
+void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::StopPolicy policy);
+void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::string& name, model::StopPolicy policy);
+
 // Admission checks (admission_checks.cpp).
 std::vector<std::string> checks_for_workload(const Engine& e, const WorkloadInfo& w);
 void sync_admission_checks(Engine& e, WorkloadInfo& w);

@@ -68,8 +68,26 @@ Engine::Engine(const model::ClusterManifests& m, EngineOptions opts) : manifests
     const TimeMs created = w.meta.creation_order * 1000;
     const int id = create_workload(std::move(w));
     workloads[static_cast<size_t>(id)].created_ms = created;
-    queues.push_or_update(workloads[static_cast<size_t>(id)], now_ms);
+    enqueue(workloads[static_cast<size_t>(id)]);
   }
+  // Queues loaded stopped: their reserved workloads go through the controller too.
+  for (const auto& cq : manifests.cluster_queues) {
+    if (cq.stop_policy != model::StopPolicy::None) post(now_ms, ev::ClusterQueueStopPolicy{cq.meta.name, cq.stop_policy});
+  }
+  for (const auto& lq : manifests.local_queues) {
+    if (lq.stop_policy != model::StopPolicy::None) {
+      post(now_ms, ev::LocalQueueStopPolicy{lq.meta.namespace_, lq.meta.name, lq.stop_policy});
+    }
+  }
+}
+
+void Engine::enqueue(const WorkloadInfo& w) {
+  if (!local_queue_stopped(w)) queues.push_or_update(w, now_ms);
+}
+
+bool Engine::local_queue_stopped(const WorkloadInfo& w) const {
+  const model::LocalQueue* lq = find_local_queue(manifests, w.obj.meta.namespace_, w.obj.queue_name);
+  return lq != nullptr && lq->stop_policy != model::StopPolicy::None;
 }
 
 // Kueue's gate defaults are vocabulary, kept once in model/ (FeatureGates);
@@ -260,7 +278,7 @@ int Engine::create_workload(model::Workload obj) {
   } else {
     ref.obj.admission.reset();
     if (ref.cluster_queue < 0) ref.pending_message = fmt::format("LocalQueue {} doesn't exist", ref.obj.queue_name);
-    queues.push_or_update(ref, now_ms);
+    enqueue(ref);
   }
   return ref.id;
 }

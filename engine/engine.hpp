@@ -122,6 +122,10 @@ class Engine {
   void cache_remove(WorkloadInfo& w);  // usage released
   void notify_requeue_inadmissible(int cq);  // QueueAssociatedInadmissibleWorkloadsAfter
   void handle(const Event& e);
+  // PushOrUpdate unless the workload's LocalQueue is stopped (Kueue removes a
+  // stopped LocalQueue from the queue manager, so its workloads are not queued).
+  void enqueue(const WorkloadInfo& w);
+  bool local_queue_stopped(const WorkloadInfo& w) const;
   // blockAdmission is on and some workload holding quota is not PodsReady.
   bool waiting_for_pods_ready() const;
 

@@ -62,7 +62,7 @@ void backoff_expired(Engine& e, WorkloadInfo& w) {
   if (w.requeue_at_ms && *w.requeue_at_ms > e.now()) return;
   w.requeue_at_ms.reset();
   w.set_condition("Requeued", true, "BackoffFinished", "The workload backoff was finished", e.now());
-  e.queues.push_or_update(w, e.now());
+  e.enqueue(w);
 }
 
 }  // namespace
@@ -141,7 +141,7 @@ void release_quota_after_stop(Engine& e, WorkloadInfo& w) {
   const bool requeued = reason == "Preempted" || reason == "NodeFailures";
   if (requeued || (!w.requeue_at_ms && reason != "PodsReadyTimeout" && reason != "AdmissionCheck")) {
     w.set_condition("Requeued", true, reason, message, e.now());
-    e.queues.push_or_update(w, e.now());
+    e.enqueue(w);
   } else {
     w.set_condition("Requeued", false, reason, message, e.now());
     e.post(w.requeue_at_ms.value_or(e.now()), ev::BackoffExpired{w.key});
@@ -209,6 +209,10 @@ void Engine::handle(const Event& event) {
     }
     void operator()(const ev::AdmissionCheckUpdate& x) {
       if (auto* w = get(x.key)) set_check_state(e, *w, x.check, x.state, x.requeue_after_seconds, x.message);
+    }
+    void operator()(const ev::ClusterQueueStopPolicy& x) { set_cluster_queue_stop_policy(e, x.name, x.policy); }
+    void operator()(const ev::LocalQueueStopPolicy& x) {
+      set_local_queue_stop_policy(e, x.namespace_, x.name, x.policy);
     }
     void operator()(const ev::ProvisioningRequestCondition& x) {
       if (auto* w = get(x.key)) provisioning_condition(e, *w, x.check, x.condition);

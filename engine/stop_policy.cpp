@@ -1,0 +1,94 @@
+// stopPolicy on ClusterQueues and LocalQueues (kueue-semantics.md §1.2, §1.4):
+// the workload controller's reconcileOnLocalQueueActiveState and
+// reconcileOnClusterQueueActiveState, and what stopping does to the queues.
+#include <fmt/format.h>
+
+#include "engine/controllers.hpp"
+#include "engine/lookup.hpp"
+
+namespace kmc::engine {
+
+namespace {
+
+model::StopPolicy local_queue_policy(const Engine& e, const WorkloadInfo& w) {
+  const model::LocalQueue* lq = find_local_queue(e.manifests, w.obj.meta.namespace_, w.obj.queue_name);
+  return lq != nullptr ? lq->stop_policy : model::StopPolicy::None;
+}
+
+// UnsetQuotaReservationWithCondition on a reserved, not admitted workload. Its
+// job never started, so nothing has to stop before the cache lets the quota go.
+void unset_reservation(Engine& e, WorkloadInfo& w, const std::string& message) {
+  w.set_condition("QuotaReserved", false, "Suspended", message, e.now());
+  w.obj.admission.reset();
+  // The check states belonged to that reservation (as resetChecksOnEviction does).
+  for (auto& s : w.obj.admission_checks) s.state = model::CheckState::Pending;
+  e.cache_remove(w);
+  w.usage.clear();
+  w.pending_message = message;
+  e.enqueue(w);
+  e.log_line(fmt::format("{} loses its reservation: {}", w.key, message));
+}
+
+}  // namespace
+
+void reconcile_stop_policy(Engine& e, WorkloadInfo& w) {
+  if (!w.has_quota_reservation() || w.is_finished() || w.deleted || w.cluster_queue < 0) return;
+  const ClusterQueueInfo& cq = e.cluster_queues[static_cast<size_t>(w.cluster_queue)];
+  const model::StopPolicy lq = local_queue_policy(e, w);
+  // The LocalQueue is reconciled first; an admitted workload only drains.
+  if (w.is_admitted()) {
+    if (w.is_evicted()) return;  // already on its way out
+    if (lq == model::StopPolicy::HoldAndDrain) {
+      evict_workload(e, w, "LocalQueueStopped", "The LocalQueue is stopped");
+    } else if (cq.spec.stop_policy == model::StopPolicy::HoldAndDrain) {
+      evict_workload(e, w, "ClusterQueueStopped", "The ClusterQueue is stopped");
+    }
+    return;
+  }
+  if (lq != model::StopPolicy::None) {
+    unset_reservation(e, w, fmt::format("LocalQueue {} is stopped", w.obj.queue_name));
+  } else if (cq.spec.stop_policy != model::StopPolicy::None) {
+    unset_reservation(e, w, fmt::format("ClusterQueue {} is stopped", cq.name));
+  }
+}
+
+// A stopped ClusterQueue is inactive (heads skip it); resuming requeues its
+// parked workloads, as the CQ turning active does in Kueue.
+void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::StopPolicy policy) {
+  const int idx = e.cq_index(name);
+  if (idx < 0) return;
+  ClusterQueueInfo& cq = e.cluster_queues[static_cast<size_t>(idx)];
+  cq.spec.stop_policy = policy;
+  if (policy != model::StopPolicy::None && cq.active) {
+    cq.active = false;
+    cq.inactive_reason = "stopped";
+  } else if (policy == model::StopPolicy::None && !cq.active && cq.inactive_reason == "stopped") {
+    cq.active = true;
+    cq.inactive_reason.clear();
+    e.queues.queue_inadmissible(idx, e.now(), e.workloads);
+  }
+  e.log_line(fmt::format("ClusterQueue {} stopPolicy {}", name, static_cast<int>(policy)));
+  for (WorkloadInfo& w : e.workloads) {
+    if (w.cluster_queue == idx) reconcile_stop_policy(e, w);
+  }
+}
+
+// A stopped LocalQueue leaves the queue manager with its pending workloads;
+// resuming adds them back (LocalQueue controller Update).
+void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::string& name, model::StopPolicy policy) {
+  model::LocalQueue* lq = nullptr;
+  for (auto& q : e.manifests.local_queues) {
+    if (q.meta.namespace_ == ns && q.meta.name == name) lq = &q;
+  }
+  if (lq == nullptr) return;
+  lq->stop_policy = policy;
+  e.log_line(fmt::format("LocalQueue {}/{} stopPolicy {}", ns, name, static_cast<int>(policy)));
+  for (WorkloadInfo& w : e.workloads) {
+    if (w.obj.meta.namespace_ != ns || w.obj.queue_name != name) continue;
+    if (policy != model::StopPolicy::None) e.queues.forget(w);
+    else e.enqueue(w);
+    reconcile_stop_policy(e, w);
+  }
+}
+
+}  // namespace kmc::engine

@@ -1,0 +1,115 @@
+// stopPolicy on ClusterQueues and LocalQueues (kueue-semantics.md §1.2, §1.4):
+// Hold unsets reservations that are not Admitted, HoldAndDrain also evicts the
+// Admitted ones; a stopped CQ is inactive; a stopped LQ's workloads are not queued.
+#include <catch2/catch.hpp>
+
+#include "engine/controllers.hpp"
+#include "engine/engine.hpp"
+#include "fixtures.hpp"
+
+using namespace kmc::engine;
+using namespace kmc::engine::testing;
+using kmc::model::StopPolicy;
+
+namespace {
+// CQ "a" with a check nobody answers, so a workload can stay reserved but not admitted;
+// "running" gets its check Ready by hand.
+Cluster held_and_running() {
+  Cluster c;
+  c.flavor("default");
+  auto& q = c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  q.admission_checks.push_back({"manual", {}});
+  kmc::model::AdmissionCheck ac;
+  ac.meta.name = "manual";
+  ac.controller_name = "example.com/manual";
+  c.m.admission_checks.push_back(ac);
+  c.wl("running", "a", 0, {{"cpu", 2}});
+  c.wl("reserved", "a", 0, {{"cpu", 2}});
+  return c;
+}
+
+Event stop(bool local, StopPolicy p) {
+  if (local) return ev::LocalQueueStopPolicy{"ns", "lq-a", p};
+  return ev::ClusterQueueStopPolicy{"a", p};
+}
+}  // namespace
+
+TEST_CASE("Hold vs HoldAndDrain on ClusterQueues and LocalQueues", "[engine][stoppolicy]") {
+  struct Row {
+    const char* name;
+    bool local;
+    StopPolicy policy;
+    const char* running_after;
+    const char* evicted_reason;   // of `running`, "" if not evicted
+    const char* reserved_message;
+  };
+  const Row rows[] = {
+      {"CQ Hold keeps the admitted one", false, StopPolicy::Hold, "Admitted", "", "ClusterQueue a is stopped"},
+      {"CQ HoldAndDrain evicts it", false, StopPolicy::HoldAndDrain, "Pending", "ClusterQueueStopped",
+       "ClusterQueue a is stopped"},
+      {"LQ Hold keeps the admitted one", true, StopPolicy::Hold, "Admitted", "", "LocalQueue lq-a is stopped"},
+      {"LQ HoldAndDrain evicts it", true, StopPolicy::HoldAndDrain, "Pending", "LocalQueueStopped",
+       "LocalQueue lq-a is stopped"},
+  };
+  for (const Row& row : rows) {
+    DYNAMIC_SECTION(row.name) {
+      Engine e(held_and_running().m);
+      e.run(-1, e.now());  // both reserve quota at the load instant (1s: creation order 1)
+      e.post(2000, ev::AdmissionCheckUpdate{"ns/running", "manual", kmc::model::CheckState::Ready, {}, ""});
+      e.run(-1, 2000);
+      REQUIRE(state_of(e, "running") == "Admitted");
+      REQUIRE(state_of(e, "reserved") == "QuotaReserved");
+      e.post(3000, stop(row.local, row.policy));
+      e.run(-1, 60'000);
+      CHECK(state_of(e, "running") == row.running_after);
+      const auto* ev = e.find("ns/running")->condition("Evicted");
+      CHECK((ev != nullptr && ev->status == "True" ? ev->reason : std::string()) == row.evicted_reason);
+      const auto* qr = e.find("ns/reserved")->condition("QuotaReserved");
+      CHECK(state_of(e, "reserved") == "Pending");
+      CHECK(qr->reason == "Suspended");
+      CHECK(qr->message == row.reserved_message);
+      CHECK(e.cluster_queues[0].active == row.local);  // only a stopped CQ is inactive
+      // Resuming brings both back to a reservation (their checks start over).
+      e.post(70'000, stop(row.local, StopPolicy::None));
+      e.run(-1, 80'000);
+      CHECK(state_of(e, "reserved") == "QuotaReserved");
+      CHECK(state_of(e, "running") == (row.evicted_reason[0] != '\0' ? "QuotaReserved" : "Admitted"));
+    }
+  }
+}
+
+TEST_CASE("a stopped LocalQueue's workloads are not scheduled; its CQ's other LocalQueues are", "[engine][stoppolicy]") {
+  Cluster c;
+  c.flavor("default");
+  c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  kmc::model::LocalQueue other;
+  other.meta.name = "lq-other";
+  other.meta.namespace_ = "ns";
+  other.cluster_queue = "a";
+  other.stop_policy = StopPolicy::Hold;  // loaded stopped
+  c.m.local_queues.push_back(other);
+  c.wl("open", "a", 0, {{"cpu", 1}});
+  c.wl("held", "a", 0, {{"cpu", 1}}).queue_name = "lq-other";
+  Engine e(c.m);
+  e.run();
+  CHECK(state_of(e, "open") == "Admitted");
+  CHECK(state_of(e, "held") == "Pending");
+  CHECK(e.queues.pending_ids(0).empty());  // not even queued
+  e.post(e.now() + 1000, ev::LocalQueueStopPolicy{"ns", "lq-other", StopPolicy::None});
+  e.run();
+  CHECK(state_of(e, "held") == "Admitted");
+}
+
+TEST_CASE("a ClusterQueue loaded with stopPolicy admits nothing until resumed", "[engine][stoppolicy]") {
+  Cluster c;
+  c.flavor("default");
+  c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})}).stop_policy = StopPolicy::Hold;
+  c.wl("w", "a", 0, {{"cpu", 1}});
+  Engine e(c.m);
+  e.run();
+  CHECK(state_of(e, "w") == "Pending");
+  CHECK_FALSE(e.cluster_queues[0].active);
+  e.post(e.now() + 1000, ev::ClusterQueueStopPolicy{"a", StopPolicy::None});
+  e.run();
+  CHECK(state_of(e, "w") == "Admitted");
+}
