@@ -185,8 +185,10 @@ void Cycle::process(Entry& en) {
     // sleeps; the engine returns it to the heap and stops scheduling until the
     // event that makes every reserved workload PodsReady (or releases it).
     en.status = EntryStatus::Skipped;
-    en.quota_reason = "WaitingForPodsReady";
-    en.message = "Waiting for all admitted workloads to be in PodsReady condition";
+    // Kueue's words (scheduler.go): reason "Waiting"; the semantics reference
+    // calls it WaitingForPodsReady.
+    en.quota_reason = "Waiting";
+    en.message = "waiting for all admitted workloads to be in PodsReady condition";
     en.reason = RequeueReason::WaitingForPodsReady;
     blocked = true;
     e.pods_ready_blocked = true;

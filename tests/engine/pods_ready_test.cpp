@@ -52,7 +52,7 @@ TEST_CASE("blockAdmission holds a second Fit entry until the first is PodsReady"
       CHECK(state_of(e, "first") == "Admitted");
       CHECK(state_of(e, "second") == row.second_before);
       if (row.block) {
-        CHECK(quota_reason(e, "second") == "WaitingForPodsReady");
+        CHECK(quota_reason(e, "second") == "Waiting");
         CHECK(e.pods_ready_blocked);
       }
       e.post(5000, ev::PodsReady{"ns/first"});
@@ -90,7 +90,7 @@ TEST_CASE("blockAdmission + a check Pending forever stalls every ClusterQueue (Â
   e.run();
   CHECK(state_of(e, "held") == "QuotaReserved");
   CHECK(state_of(e, "other") == "Pending");
-  CHECK(quota_reason(e, "other") == "WaitingForPodsReady");
+  CHECK(quota_reason(e, "other") == "Waiting");
   CHECK(e.events.empty());  // nothing left that could ever wake the scheduler
   e.post(e.now() + 1000, ev::AdmissionCheckUpdate{"ns/held", "hang", kmc::model::CheckState::Ready, {}, ""});
   e.run();
