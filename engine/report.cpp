@@ -123,6 +123,8 @@ namespace kmc::engine {
 // The whole state for people and diffs: clock, queued events, workloads, queues.
 std::string Engine::dump() const {
   std::string out = fmt::format("now: {}ms, scheduling cycle {}, {} events queued\n", now_ms, scheduling_cycle, events.size());
+  // A stalled engine must say why it is stalled (kueue-semantics §8 item 6).
+  if (pods_ready_blocked) out += "scheduler blocked: waiting for every quota-holding workload to be PodsReady\n";
   EventQueue copy = events;
   while (!copy.empty()) {
     auto [at, ev] = copy.pop();

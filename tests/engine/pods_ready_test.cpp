@@ -165,3 +165,35 @@ TEST_CASE("requeuingStrategy.backoffLimitCount deactivates after the last requeu
   CHECK(state_of(e, "job") == "Pending");
   CHECK(e.queues.active_count(0) + e.queues.inadmissible_count(0) == 0);
 }
+
+TEST_CASE("the dump says when blockAdmission stalls the scheduler", "[engine][podsready]") {
+  Cluster c = two_queues(true);
+  c.wl("first", "a", 0, {{"cpu", 2}});
+  c.wl("second", "b", 0, {{"cpu", 2}});
+  Engine e(c.m, manual_pods_ready());
+  e.run(-1, 0);
+  CHECK(e.dump().find("scheduler blocked") != std::string::npos);
+  e.post(1000, ev::PodsReady{"ns/first"});
+  e.run(-1, 1000);
+  CHECK(e.dump().find("scheduler blocked") == std::string::npos);
+}
+
+TEST_CASE("blockAdmission: entries after the blocked one wait untouched, one admission per wake-up", "[engine][podsready]") {
+  Cluster c = two_queues(true);
+  c.cq("c", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  c.wl("first", "a", 0, {{"cpu", 2}});
+  c.wl("second", "b", 0, {{"cpu", 2}});
+  c.wl("third", "c", 0, {{"cpu", 2}});
+  Engine e(c.m, manual_pods_ready());
+  e.run(-1, 2000);  // loaded at 2s (creation order 2)
+  CHECK(state_of(e, "first") == "Admitted");
+  CHECK(quota_reason(e, "second") == "Waiting");
+  CHECK(e.find("ns/third")->condition("QuotaReserved") == nullptr);  // never processed
+  e.post(3000, ev::PodsReady{"ns/first"});
+  e.run(-1, 3000);
+  CHECK(state_of(e, "second") == "Admitted");
+  CHECK(quota_reason(e, "third") == "Waiting");  // `second` is not ready yet
+  e.post(4000, ev::PodsReady{"ns/second"});
+  e.run(-1, 4000);
+  CHECK(state_of(e, "third") == "Admitted");
+}
