@@ -47,6 +47,7 @@ struct Cycle {
 
   FrUsage update_assignment_if_needed(Entry& en, bool& fits_out);
   void process(Entry& en);
+  bool block_for_pods_ready(Entry& en, WorkloadInfo& w);
   void issue_preemptions(Entry& en);
   FrUsage resources_to_reserve(const Entry& en);
 };
@@ -129,6 +130,24 @@ void Cycle::issue_preemptions(Entry& en) {
   }
 }
 
+// waitForPodsReadyIfBlocked (Fit entries only, right before admitting).
+bool Cycle::block_for_pods_ready(Entry& en, WorkloadInfo& w) {
+  if (!e.waiting_for_pods_ready()) return false;
+  // Kueue patches the entry and then
+  // sleeps; the engine returns it to the heap and stops scheduling until the
+  // event that makes every reserved workload PodsReady (or releases it).
+  en.status = EntryStatus::Skipped;
+  // Kueue's words (scheduler.go): reason "Waiting"; the semantics reference
+  // calls it WaitingForPodsReady.
+  en.quota_reason = "Waiting";
+  en.message = "waiting for all admitted workloads to be in PodsReady condition";
+  en.reason = RequeueReason::WaitingForPodsReady;
+  blocked = true;
+  e.pods_ready_blocked = true;
+  e.log_line(fmt::format("{} waits for PodsReady of the reserved workloads", w.key));
+  return true;
+}
+
 void Cycle::process(Entry& en) {
   if (blocked) {
     en.deferred = true;
@@ -180,21 +199,7 @@ void Cycle::process(Entry& en) {
     issue_preemptions(en);
     return;
   }
-  if (e.waiting_for_pods_ready()) {
-    // waitForPodsReadyIfNeeded (Fit entries only): Kueue patches the entry and then
-    // sleeps; the engine returns it to the heap and stops scheduling until the
-    // event that makes every reserved workload PodsReady (or releases it).
-    en.status = EntryStatus::Skipped;
-    // Kueue's words (scheduler.go): reason "Waiting"; the semantics reference
-    // calls it WaitingForPodsReady.
-    en.quota_reason = "Waiting";
-    en.message = "waiting for all admitted workloads to be in PodsReady condition";
-    en.reason = RequeueReason::WaitingForPodsReady;
-    blocked = true;
-    e.pods_ready_blocked = true;
-    e.log_line(fmt::format("{} waits for PodsReady of the reserved workloads", w.key));
-    return;
-  }
+  if (block_for_pods_ready(en, w)) return;
   en.status = EntryStatus::Assumed;
   assume_workload(e, w, en.assignment);
   stats.admitted++;
