@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -40,7 +41,9 @@ struct CheckOptions {
   double time_limit_s = 600;
   int threads = 1;
   std::function<void(const Progress&)> progress;  // called about once a second
-  std::vector<Fairness> fairness;  // per action family (protocol.families()); missing: none
+  std::vector<Fairness> fairness;  // per action family (protocol.families()), or per instance; missing: none
+  bool per_instance = false;       // fairness[i] is for protocol.instance(a) == i, not family(a)
+  std::vector<std::string> fairness_labels;  // printed with liveness verdicts; default: per family
 };
 
 template <model::Protocol P>
@@ -104,9 +107,12 @@ class Bfs {
   bool keep_graph() const { return !stuck_.empty() || !leads_to_.empty(); }
   bool live() const { return !leads_to_.empty(); }
   std::uint64_t enabled_families(const std::vector<Action>& actions) const;
+  // The fairness unit of an action: its instance or its family.
   std::uint8_t family_of(const Action& a) const {
+    if constexpr (requires { p_.instance(a); })
+      if (opt_.per_instance) return static_cast<std::uint8_t>(p_.instance(a));
     if constexpr (requires { p_.family(a); }) return static_cast<std::uint8_t>(p_.family(a));
-    else return 0;
+    return 0;
   }
   void add_state(const Succ& s);
   void check_liveness();

@@ -37,7 +37,8 @@ Result Bfs<P>::finish(std::string bound) {
   Result r;
   const bool complete = bound.empty() && !violation_;
   complete_ = complete;
-  if (live()) {
+  if (live() && !opt_.fairness_labels.empty()) r.assumptions = opt_.fairness_labels;
+  if (live() && opt_.fairness_labels.empty()) {
     std::vector<std::string> names;
     if constexpr (requires { p_.families(); }) names = p_.families();
     for (std::size_t f = 0; f < names.size(); ++f)

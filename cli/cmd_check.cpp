@@ -9,6 +9,7 @@
 #include "checker/bfs.hpp"
 #include "checker/confirm_stuck.hpp"
 #include "cli/check_report.hpp"
+#include "cli/fairness.hpp"
 #include "cli/commands.hpp"
 #include "counterexamples/itf.hpp"
 #include "counterexamples/scenario_id.hpp"
@@ -46,21 +47,6 @@ std::string summarize(const protocols::MkParams& p) {
   if (p.dispatcher == protocols::Dispatcher::Incremental) d += fmt::format(" (stepSize {})", p.step_size);
   return fmt::format("MultiKueue: {} job{}, {} workers ({}), dispatcher {}, select on {}", p.J(), p.J() == 1 ? "" : "s",
                      p.W(), fmt::join(p.workers, ", "), d, p.wait_for_admitted ? "Admitted" : "QuotaReserved");
-}
-
-// The protocol's default fairness, overridden family by family by kmc.yaml.
-std::vector<checker::Fairness> fairness_for(const protocols::MultiKueue& mk, const model::Fleet& fleet) {
-  const auto names = mk.families();
-  std::vector<checker::Fairness> out;
-  for (int f : mk.default_fairness()) out.push_back(static_cast<checker::Fairness>(f));
-  for (const auto& spec : fleet.fairness) {
-    auto it = std::find(names.begin(), names.end(), spec.family);
-    if (it == names.end())
-      throw model::InputError(model::Diagnostic{spec.pos, "fairness." + spec.family,
-                                                fmt::format("unknown action family; expected one of {}", fmt::join(names, ", "))});
-    out[it - names.begin()] = static_cast<checker::Fairness>(spec.kind);
-  }
-  return out;
 }
 
 // Named properties, else kmc.yaml's, else the registry's defaults.
@@ -175,7 +161,7 @@ int run_check(const CheckArgs& a) {
   const model::Checked<protocols::MultiKueue> checked{mk, props};
   auto options = options_for(a, sc.fleet.check);
   options.properties = selected(a, sc.fleet.check, mk);
-  options.fairness = fairness_for(mk, sc.fleet);
+  plan_fairness(mk, sc.fleet, options);
   o.result = checker::Bfs(checked, options).run();
   o.descriptions = descriptions(props, o.result);
   if (o.result.violation && (!o.result.violation->path.choices.empty() || o.result.violation->loop)) {

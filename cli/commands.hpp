@@ -10,6 +10,7 @@ namespace kmc::cli {
 void add_check_command(CLI::App& app, int& exit_code);
 void add_admit_command(CLI::App& app, int& exit_code);
 void add_simulate_command(CLI::App& app, int& exit_code);
+void add_matrix_command(CLI::App& app, int& exit_code);
 // (other subcommands add their declarations here, one line each)
 
 }  // namespace kmc::cli

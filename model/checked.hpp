@@ -38,6 +38,11 @@ struct Checked {
   {
     return protocol.family(a);
   }
+  int instance(const Action& a) const
+    requires requires(const P& p) { p.instance(a); }
+  {
+    return protocol.instance(a);
+  }
   std::vector<std::string> families() const
     requires requires(const P& p) { p.families(); }
   {

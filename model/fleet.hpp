@@ -75,6 +75,14 @@ struct FairnessSpec {
   SourcePos pos;
 };
 
+// One lever of `kmc matrix` ("matrix:" in kmc.yaml): a knob and the values
+// to try. The protocol that is built from the scenario interprets them.
+struct Lever {
+  std::string name;                 // provisioningClass, provisioningTimeout, pin, ...
+  std::vector<std::string> values;  // as written
+  SourcePos pos;
+};
+
 struct Fleet {
   std::string manager = "manager";
   std::vector<WorkerSpec> workers;
@@ -85,6 +93,7 @@ struct Fleet {
   EnvironmentBudgets environment;
   CheckSpec check;
   std::vector<FairnessSpec> fairness;  // overrides of the protocol's default fairness
+  std::vector<Lever> matrix;           // kmc matrix: every combination of these
   SourcePos pos;
 };
 

@@ -99,7 +99,7 @@ Fleet load_fleet(const std::string& path) {
   Warnings unused;  // every key below is modeled: check_keys never warns here
   check_keys(root,
              {.modeled = {"apiVersion", "kind", "manager", "workers", "snapshot", "dispatcher",
-                          "options", "environment", "check", "fairness"}},
+                          "options", "environment", "check", "fairness", "matrix"}},
              unused);
   const YamlNode api_version = require(root, "apiVersion");
   if (api_version.str() != kFleetApiVersion)
@@ -135,6 +135,12 @@ Fleet load_fleet(const std::string& path) {
         e.key,
         e.value.one_of<FairnessKind>({{"None", FairnessKind::None}, {"Weak", FairnessKind::Weak}, {"Strong", FairnessKind::Strong}}),
         {path, e.key_line}});
+  for (const auto& e : root["matrix"].entries()) {
+    Lever lever{e.key, {}, {path, e.key_line}};
+    for (const auto& v : e.value.items()) lever.values.push_back(v.str());
+    if (lever.values.empty()) e.value.fail("a lever needs at least one value");
+    fleet.matrix.push_back(std::move(lever));
+  }
   return fleet;
 }
 

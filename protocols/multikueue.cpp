@@ -35,7 +35,7 @@ MultiKueue::MultiKueue(MkParams params) : p_(std::move(params)) { build_candidat
 void MultiKueue::build_candidates() {
   const auto J = static_cast<std::int16_t>(p_.J()), W = static_cast<std::int16_t>(p_.W());
   auto add = [&](ActionKind k, std::int16_t j, std::int16_t w, std::int16_t slot = -1) {
-    candidates_.push_back(MkAction{k, j, w, slot});
+    candidates_.push_back(MkAction{k, j, w, slot, static_cast<std::int16_t>(candidates_.size())});
   };
   const bool snapshot = p_.dispatcher == Dispatcher::CapacitySnapshot;
   for (std::int16_t j = 0; j < J; ++j) {

@@ -63,6 +63,9 @@ class MultiKueue {
   int family(const Action& a) const;
   std::vector<std::string> families() const;
   std::vector<int> default_fairness() const;  // 0 none, 1 weak, 2 strong; per family
+  // The action instance (one per candidate: kind, job, cluster), for fairness
+  // stated per instance, as TLA+ writes WF(RefreshSnapshot(w)) for each w.
+  int instance(const Action& a) const { return a.id; }
 
   const MkParams& params() const { return p_; }
   // Every parameter, hashed: two instances with the same identity behave alike.

@@ -46,6 +46,9 @@ struct MkState {
     (std::vector<V>, staleness),     // [w] capacity changes since the last refresh, capped
     (std::vector<V>, budget)         // [Budget] environment budget left (-1: unlimited)
   );
+  // Plain equality for the explicit engine; never instantiated for Z3 terms,
+  // whose == builds a formula rather than answering.
+  bool operator==(const MkState&) const = default;
 };
 
 enum class ActionKind : std::uint8_t {
@@ -75,6 +78,7 @@ struct MkAction {
   std::int16_t job = -1;
   std::int16_t worker = -1;
   std::int16_t slot = -1;
+  std::int16_t id = -1;  // index among the protocol's candidates: the action instance, for fairness
   friend bool operator==(const MkAction&, const MkAction&) = default;
 };
 

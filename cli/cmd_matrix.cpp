@@ -1,0 +1,190 @@
+// `kmc matrix DIR`: the checker over every combination of the levers that
+// kmc.yaml's `matrix:` section names, one row per combination and one
+// column per property, each cell Verified, Violated (with its trace) or
+// Incomplete. Markdown for pull requests and docs, JSON for programs.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "checker/bfs.hpp"
+#include "cli/commands.hpp"
+#include "cli/fairness.hpp"
+#include "counterexamples/itf.hpp"
+#include "counterexamples/scenario_id.hpp"
+#include "counterexamples/token.hpp"
+#include "invariants/multikueue_registry.hpp"
+#include "model/checked.hpp"
+#include "model/scenario.hpp"
+#include "protocols/multikueue.hpp"
+#include "protocols/multikueue_levers.hpp"
+
+namespace kmc::cli {
+
+namespace {
+
+struct MatrixArgs {
+  std::string dir;
+  std::vector<std::string> properties;
+  std::string output = "markdown";
+  std::string out_dir;
+  double time_limit_s = 60;
+};
+
+struct Cell {
+  checker::Verdict verdict = checker::Verdict::Incomplete;
+  std::string note;   // which bound, or which property a liveness run tripped first
+  std::string trace;  // path of the ITF file, when written
+};
+
+struct Row {
+  std::vector<std::string> values;  // per lever
+  std::vector<Cell> cells;          // per property
+};
+
+std::vector<std::string> columns(const MatrixArgs& a, const protocols::MultiKueue& mk) {
+  if (!a.properties.empty()) return a.properties;
+  auto names = invariants::default_properties(mk);
+  names.push_back("eventually-runs");
+  return names;
+}
+
+Cell run_cell(const protocols::MultiKueue& mk, const model::Scenario& sc, const std::string& property,
+              const MatrixArgs& a, const std::string& trace_name) {
+  const auto props = invariants::multikueue_properties(mk);
+  checker::CheckOptions o;
+  o.properties = {property};
+  plan_fairness(mk, sc.fleet, o);
+  o.time_limit_s = a.time_limit_s;
+  o.max_states = static_cast<std::uint64_t>(sc.fleet.check.max_states);
+  const auto r = checker::Bfs(model::Checked<protocols::MultiKueue>{mk, props}, o).run();
+  Cell cell{r.verdict, r.incomplete_reason, ""};
+  if (r.violation && r.violation->property != property) cell.note = r.violation->property;  // a stuck job, found first
+  if (r.violation && !a.out_dir.empty() && (!r.violation->path.choices.empty() || r.violation->loop)) {
+    auto trace = cx::make_trace(mk, r.violation->path);
+    trace.property = r.violation->property;
+    trace.detail = r.violation->detail;
+    trace.loop = r.violation->loop;
+    const auto token = cx::format_token(cx::Token{cx::scenario_id(mk), r.violation->property, r.violation->subject, r.violation->path});
+    cell.trace = (std::filesystem::path(a.out_dir) / (trace_name + ".itf.json")).string();
+    std::ofstream(cell.trace) << cx::to_itf(trace, a.dir, token).dump(2) << "\n";
+  }
+  return cell;
+}
+
+std::string cell_text(const Cell& c) {
+  std::string text = checker::to_string(c.verdict);
+  if (!c.note.empty()) text += " (" + c.note + ")";
+  if (!c.trace.empty()) text += fmt::format(" [trace]({})", c.trace);
+  return text;
+}
+
+void print_markdown(const std::vector<model::Lever>& levers, const std::vector<std::string>& cols,
+                    const std::vector<Row>& rows) {
+  std::vector<std::string> head;
+  for (const auto& l : levers) head.push_back(l.name);
+  head.insert(head.end(), cols.begin(), cols.end());
+  std::string rule = "|";
+  for (std::size_t i = 0; i < head.size(); ++i) rule += "---|";
+  fmt::print("| {} |\n{}\n", fmt::join(head, " | "), rule);
+  for (const auto& row : rows) {
+    std::vector<std::string> cells = row.values;
+    for (const auto& c : row.cells) cells.push_back(cell_text(c));
+    fmt::print("| {} |\n", fmt::join(cells, " | "));
+  }
+}
+
+nlohmann::json to_json(const std::vector<model::Lever>& levers, const std::vector<std::string>& cols,
+                       const std::vector<Row>& rows) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& row : rows) {
+    nlohmann::json r;
+    for (std::size_t i = 0; i < levers.size(); ++i) r["levers"][levers[i].name] = row.values[i];
+    for (std::size_t i = 0; i < cols.size(); ++i)
+      r["properties"][cols[i]] = {{"verdict", checker::to_string(row.cells[i].verdict)},
+                                  {"note", row.cells[i].note},
+                                  {"trace", row.cells[i].trace}};
+    out.push_back(r);
+  }
+  return out;
+}
+
+int run_matrix(const MatrixArgs& a) {
+  if (a.output != "markdown" && a.output != "json") throw model::InputError(model::Diagnostic{{}, "", "--output must be markdown or json"});
+  const auto start = std::chrono::steady_clock::now();
+  const model::Scenario sc = model::load_scenario(a.dir);
+  const auto base = protocols::compile_multikueue(sc);
+  const auto& levers = sc.fleet.matrix;
+  if (levers.empty())
+    throw model::InputError(model::Diagnostic{sc.fleet.pos, "matrix", "kmc matrix needs a matrix: section naming the levers to turn"});
+  for (const auto& l : levers)
+    for (const auto& v : l.values) {
+      auto probe = base;
+      protocols::apply_lever(probe, l, v);  // every value is checked before any run
+    }
+  if (!a.out_dir.empty()) std::filesystem::create_directories(a.out_dir);
+  std::vector<std::size_t> pick(levers.size(), 0);
+  std::vector<Row> rows;
+  std::vector<std::string> cols;
+  for (bool more = true; more;) {
+    Row row;
+    auto params = base;
+    for (std::size_t i = 0; i < levers.size(); ++i) {
+      row.values.push_back(levers[i].values[pick[i]]);
+      protocols::apply_lever(params, levers[i], levers[i].values[pick[i]]);
+    }
+    const protocols::MultiKueue mk(std::move(params));
+    if (cols.empty()) {
+      cols = columns(a, mk);
+      invariants::require_known_properties(mk, cols, {}, "--property");
+    }
+    for (const auto& prop : cols) {
+      fmt::print(stderr, "row {}: {} ...\n", rows.size() + 1, prop);
+      row.cells.push_back(run_cell(mk, sc, prop, a, fmt::format("row{}-{}", rows.size() + 1, prop)));
+    }
+    rows.push_back(std::move(row));
+    more = false;  // odometer: the last lever turns fastest
+    for (std::size_t i = levers.size(); i-- > 0;) {
+      if (++pick[i] < levers[i].values.size()) { more = true; break; }
+      pick[i] = 0;
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (a.output == "json") {
+    std::cout << nlohmann::json{{"scenario", a.dir}, {"rows", to_json(levers, cols, rows)}, {"seconds", seconds}}.dump(2) << "\n";
+  } else {
+    print_markdown(levers, cols, rows);
+    fmt::print("\n{} combinations x {} properties in {:.1f} s.\n", rows.size(), cols.size(), seconds);
+  }
+  bool violated = false, incomplete = false;
+  for (const auto& row : rows)
+    for (const auto& c : row.cells) {
+      violated = violated || c.verdict == checker::Verdict::Violated;
+      incomplete = incomplete || c.verdict == checker::Verdict::Incomplete;
+    }
+  return violated ? 1 : incomplete ? 2 : 0;
+}
+
+}  // namespace
+
+void add_matrix_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<MatrixArgs>();
+  auto* cmd = app.add_subcommand("matrix", "Check every combination of the levers kmc.yaml's matrix: names");
+  cmd->add_option("dir", args->dir, "Scenario folder with a matrix: section in kmc.yaml")->required();
+  cmd->add_option("--property", args->properties, "Columns (repeatable); default: every property");
+  cmd->add_option("--output", args->output, "markdown or json");
+  cmd->add_option("--out", args->out_dir, "Write each violation's ITF trace into this folder");
+  cmd->add_option("--time-limit", args->time_limit_s, "Seconds per cell (Incomplete past it)");
+  cmd->callback([args, &exit_code] {
+    try {
+      exit_code = run_matrix(*args);
+    } catch (const model::InputError& e) {
+      fmt::print(stderr, "error: {}\n", e.what());
+      exit_code = 3;
+    }
+  });
+}
+
+}  // namespace kmc::cli
