@@ -17,13 +17,21 @@ namespace {
 
 using kmc::protocols::MultiKueue;
 
-kmc::checker::Result run(const kmc::protocols::MkParams& params, double limit_s, int threads) {
+// Default properties; with `liveness`, eventually-runs too, under the
+// protocol's default fairness per family (what the CLI uses past 64 instances).
+kmc::checker::Result run(const kmc::protocols::MkParams& params, double limit_s, int threads, bool liveness = false) {
   MultiKueue p(params);
   kmc::model::Checked<MultiKueue> checked{p, kmc::invariants::multikueue_properties(p)};
   kmc::checker::CheckOptions o;
   o.time_limit_s = limit_s;
   o.threads = threads;
   o.max_states = 200'000'000;
+  o.properties = kmc::invariants::default_properties(p);
+  if (liveness) {
+    o.properties.push_back("eventually-runs");
+    for (int f : p.default_fairness()) o.fairness.push_back(static_cast<kmc::checker::Fairness>(f));
+    o.fairness[4] = kmc::checker::Fairness::Strong;  // the autoscaler answers, eventually
+  }
   return kmc::checker::Bfs(checked, o).run();
 }
 
@@ -57,4 +65,12 @@ int main(int argc, char** argv) {
   const auto one = run(grown(3, 3), limit, 1), two = run(grown(3, 3), limit, 2);
   row("AllAtOnce 3w 3j, 2 threads", two);
   fmt::print("2 threads / 1 thread, states/s: {:.2f}\n", two.stats.states_per_s / one.stats.states_per_s);
+  // The cost of liveness: the same searches with eventually-runs added.
+  for (auto [w, j] : {std::pair{2, 3}, {3, 2}, {3, 3}}) {
+    const auto off = run(grown(w, j), limit, 1), on = run(grown(w, j), limit, 1, true);
+    row(fmt::format("AllAtOnce {}w {}j + liveness", w, j), on);
+    fmt::print("  liveness on / off: states/s {:.2f}, bytes/state {:.2f}, verdict {}\n",
+               on.stats.states_per_s / off.stats.states_per_s, on.stats.bytes_per_state / off.stats.bytes_per_state,
+               kmc::checker::to_string(on.verdict));
+  }
 }

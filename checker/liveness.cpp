@@ -208,10 +208,28 @@ std::optional<Lasso> find_lasso(const ExploredGraph& g, const LeadsToQuery& q) {
     if (q.fairness[f] != Fairness::None) fair_families |= std::uint64_t{1} << f;
   auto may_stutter = [&](std::uint32_t v) { return g.expanded[v] && !(g.enabled[v] & fair_families); };
   auto accepting = [&](std::uint32_t v) { return fair[v] != kNone || may_stutter(v); };
+  // One backward pass from the accepting states (inside not-goal) marks every
+  // state that can fail; only the first premise state among them gets a
+  // forward search. Searching forward from every premise state would be
+  // quadratic when the property holds.
+  std::vector<char> can_fail(n, 0);
+  std::vector<std::uint32_t> work;
+  for (std::uint32_t v = 0; v < n; ++v)
+    if (not_goal[v] && accepting(v)) can_fail[v] = 1, work.push_back(v);
+  std::vector<std::uint32_t> rstart(n + 1, 0), rfrom(adj.edges.size());
+  for (auto e : adj.edges) ++rstart[g.to[e] + 1];
+  for (std::size_t i = 0; i < n; ++i) rstart[i + 1] += rstart[i];
+  std::vector<std::uint32_t> fill(rstart.begin(), rstart.end() - 1);
+  for (auto e : adj.edges) rfrom[fill[g.to[e]]++] = g.from[e];
+  while (!work.empty()) {
+    const auto v = work.back();
+    work.pop_back();
+    for (auto k = rstart[v]; k < rstart[v + 1]; ++k)
+      if (!can_fail[rfrom[k]]) can_fail[rfrom[k]] = 1, work.push_back(rfrom[k]);
+  }
   for (std::uint32_t s = 0; s < n; ++s) {
-    if (!not_goal[s] || !(g.holds[s] & pbit)) continue;
+    if (!can_fail[s] || !(g.holds[s] & pbit)) continue;
     auto prefix = path_to(g, adj, s, accepting);
-    if (!prefix) continue;
     const std::uint32_t c = prefix->empty() ? s : g.to[prefix->back()];
     Lasso lasso{s, std::move(*prefix), {}};
     if (!may_stutter(c)) lasso.cycle = fair_cycle(g, fair, c, q);  // a stutter is the shorter story
