@@ -48,6 +48,10 @@ struct DispatcherSpec {
 
 struct ProtocolOptions {
   bool provisioning_timeout = false;  // a ProvisioningRequest unanswered or Accepted too long counts as Failed
+  // How a ProvisioningRequest timeout relates to the time a node takes to boot:
+  // Either (any order), TimeoutFirst (too short: it always fires before a boot
+  // completes), BootFirst (long enough: it fires only when no node is coming).
+  std::string timeout_vs_boot = "Either";
   std::int32_t max_snapshot_staleness = -1;  // dispatch only on a snapshot at most this many
                                              // capacity changes old; -1: no bound
   std::string variant;  // a named historical or deliberately broken behaviour; empty: current Kueue

@@ -45,13 +45,16 @@ WorkerSpec read_worker(const YamlNode& node, Warnings& w) {
 }
 
 void read_options(const YamlNode& node, Warnings& w, Fleet& fleet) {
-  check_keys(node, {.modeled = {"provisioningTimeout", "maxSnapshotStaleness", "variant"}}, w);
+  check_keys(node, {.modeled = {"provisioningTimeout", "timeoutVsBoot", "maxSnapshotStaleness", "variant"}}, w);
   ProtocolOptions& o = fleet.options;
   if (node["provisioningTimeout"].present())
     o.provisioning_timeout = node["provisioningTimeout"].boolean();
   if (node["maxSnapshotStaleness"].present())
     o.max_snapshot_staleness = node["maxSnapshotStaleness"].int32(-1);
   if (node["variant"].present()) o.variant = node["variant"].str();
+  if (node["timeoutVsBoot"].present())
+    o.timeout_vs_boot = node["timeoutVsBoot"].one_of<std::string>(
+        {{"Either", "Either"}, {"TimeoutFirst", "TimeoutFirst"}, {"BootFirst", "BootFirst"}});
 }
 
 void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {

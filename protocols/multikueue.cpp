@@ -152,6 +152,7 @@ std::uint64_t MultiKueue::identity() const {
   add(std::vector<std::int64_t>(p_.dispatch_order.begin(), p_.dispatch_order.end()));
   add(std::vector<std::int64_t>{static_cast<std::int64_t>(p_.dispatcher), p_.step_size, p_.pin, p_.max_staleness,
                                 p_.wait_for_admitted, p_.redispatch_on_worker_eviction, p_.provisioning_timeout,
+                                static_cast<std::int64_t>(p_.timeout_vs_boot),
                                 p_.broken_worker_ignores_quota, p_.broken_keep_losers, p_.spot_reclaims,
                                 p_.capacity_losses, p_.snapshot_refreshes});
   return model::mix64(h.h);

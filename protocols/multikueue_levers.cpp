@@ -46,7 +46,7 @@ Dispatcher dispatcher(const model::Lever& lever, const std::string& v) {
 const std::vector<std::string>& multikueue_lever_names() {
   static const std::vector<std::string> names = {
       "provisioningClass", "provisioningTimeout", "pin", "maxSnapshotStaleness", "waitForWorkloadAdmitted",
-      "redispatchOnWorkerEviction", "dispatcher", "snapshotRefreshes"};
+      "redispatchOnWorkerEviction", "dispatcher", "snapshotRefreshes", "timeoutVsBoot"};
   return names;
 }
 
@@ -68,6 +68,11 @@ void apply_lever(MkParams& p, const model::Lever& lever, const std::string& v) {
     p.redispatch_on_worker_eviction = boolean(lever, v);
   } else if (n == "dispatcher") {
     p.dispatcher = dispatcher(lever, v);
+  } else if (n == "timeoutVsBoot") {
+    if (v == "Either") p.timeout_vs_boot = MkParams::TimeoutVsBoot::Either;
+    else if (v == "TimeoutFirst") p.timeout_vs_boot = MkParams::TimeoutVsBoot::TimeoutFirst;
+    else if (v == "BootFirst") p.timeout_vs_boot = MkParams::TimeoutVsBoot::BootFirst;
+    else bad(lever, v, "Either, TimeoutFirst or BootFirst");
   } else if (n == "snapshotRefreshes") {
     p.snapshot_refreshes = integer(lever, v, -1);
   } else {

@@ -202,6 +202,9 @@ void Compiler::compile_options() {
   p.redispatch_on_worker_eviction = gates.enabled("MultiKueueRedoAdmissionOnEvictionInWorker");
   const auto& o = sc.fleet.options;
   p.provisioning_timeout = o.provisioning_timeout;
+  p.timeout_vs_boot = o.timeout_vs_boot == "TimeoutFirst" ? MkParams::TimeoutVsBoot::TimeoutFirst
+                      : o.timeout_vs_boot == "BootFirst"  ? MkParams::TimeoutVsBoot::BootFirst
+                                                          : MkParams::TimeoutVsBoot::Either;
   if (o.variant == "pre-8592-select-on-quota-reserved") p.wait_for_admitted = false;
   else if (o.variant == "pre-8477-no-redispatch-on-worker-eviction") p.redispatch_on_worker_eviction = false;
   else if (o.variant == "broken-worker-ignores-quota") p.broken_worker_ignores_quota = true;

@@ -50,6 +50,7 @@ struct MkParams {
   bool wait_for_admitted = true;          // MultiKueueWaitForWorkloadAdmitted (#8592)
   bool redispatch_on_worker_eviction = true;  // MultiKueueRedoAdmissionOnEvictionInWorker (#8477)
   bool provisioning_timeout = false;
+  enum class TimeoutVsBoot { Either, TimeoutFirst, BootFirst } timeout_vs_boot = TimeoutVsBoot::Either;
   bool broken_worker_ignores_quota = false;   // deliberately broken: must be caught
   bool broken_keep_losers = false;            // deliberately broken: must be caught
   int spot_reclaims = 0, capacity_losses = 0, snapshot_refreshes = -1;

@@ -115,6 +115,9 @@ auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
       // check-capacity-autoscaling answers at once; the others accept first.
       B asked = s.prov[i] == (check_capacity ? kProvRequested : kProvAccepted);
       if (!check_capacity && answer == model::AutoscalerAnswer::AcceptsThenHangs) return truth(s.phase[0], false);
+      // A timeout shorter than the boot always fires first: no node ever finishes booting.
+      if (!check_capacity && p_.provisioning_timeout && p_.timeout_vs_boot == MkParams::TimeoutVsBoot::TimeoutFirst)
+        return truth(s.phase[0], false);
       return asked && capacity_fits(s, w, j, s.remote_flavor[i]);
     }
     case ActionKind::ProvisioningFailed: {
@@ -125,9 +128,14 @@ auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
       if (answer == model::AutoscalerAnswer::Fails) return asked && short_of;
       return truth(s.phase[0], false);
     }
-    case ActionKind::ProvisioningTimeout:
+    case ActionKind::ProvisioningTimeout: {
       // Unanswered or Accepted for too long: either way the check is still Pending.
-      return s.prov[i] == kProvRequested || s.prov[i] == kProvAccepted;
+      B pending = s.prov[i] == kProvRequested || s.prov[i] == kProvAccepted;
+      // A timeout longer than the boot fires only when no node is coming.
+      if (p_.timeout_vs_boot == MkParams::TimeoutVsBoot::BootFirst)
+        return pending && !capacity_fits(s, w, j, s.remote_flavor[i]);
+      return pending;
+    }
     case ActionKind::JobStarted: {
       B nodes = q.provisioning ? s.prov[i] == kProvProvisioned : capacity_fits(s, w, j, s.remote_flavor[i]);
       return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && s.remote[i] == kRemoteAdmitted && nodes;

@@ -57,3 +57,34 @@ TEST_CASE("liveness: an unknown action family names kmc.yaml's line", "[cli][liv
   CHECK(r.err.find("kmc.yaml:") != std::string::npos);
   CHECK(r.err.find("fairness.autoscalers: unknown action family") != std::string::npos);
 }
+
+namespace {
+
+std::string hunter_with_timeout(const std::string& relation) {
+  static int n = 0;
+  const fs::path dir = fs::temp_directory_path() / ("kmc-boot-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+  fs::remove_all(dir);
+  fs::copy(fs::path(KMC_SOURCE_DIR) / "examples/gpu-hunter", dir, fs::copy_options::recursive);
+  std::string text = slurp((dir / "kmc.yaml").string());
+  const std::string from = "options: {provisioningTimeout: false}";
+  text.replace(text.find(from), from.size(), "options: {provisioningTimeout: true, timeoutVsBoot: " + relation + "}");
+  const std::string pin = "pin: true}";
+  text.replace(text.find(pin), pin.size(), "pin: false}");
+  std::ofstream(dir / "kmc.yaml") << text;
+  return dir.string();
+}
+
+}  // namespace
+
+TEST_CASE("liveness: a timeout shorter than the boot abandons every node (the talk's 'too short')", "[cli][liveness]") {
+  auto too_short = kmc("check " + hunter_with_timeout("TimeoutFirst") + " --property eventually-runs --output json");
+  REQUIRE(too_short.code == 1);
+  auto j = nlohmann::json::parse(too_short.out);
+  CHECK(j["property"] == "eventually-runs");
+  CHECK(j["trace"].contains("loop"));
+  bool timed_out = false;
+  for (const auto& s : j["trace"]["states"]) timed_out = timed_out || s["mbt::actionTaken"] == "ProvisioningTimeout";
+  CHECK(timed_out);
+  CHECK(kmc("check " + hunter_with_timeout("BootFirst") + " --property eventually-runs").code == 0);
+  CHECK(kmc("check " + hunter_with_timeout("Either") + " --property eventually-runs").code == 0);
+}
