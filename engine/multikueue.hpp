@@ -36,6 +36,12 @@ class Fleet {
   // Steps until nothing is left or the next instant is after until_ms (-1: no bound).
   void run(TimeMs until_ms = -1);
   TimeMs now() const { return now_ms_; }
+  // The next instant after now() at which an event, a timer or a connection
+  // change is due in any cluster; -1 when nothing is.
+  TimeMs next_due() const;
+  // Moves the clock without running anything: replay drives the clusters and
+  // the controllers one at a time (counterexamples/engine_replay.cpp).
+  void set_now(TimeMs t) { now_ms_ = t; }
 
   Engine& worker(const std::string& name) { return workers.at(name); }
   bool connected(const std::string& name) const { return !disconnected_since.contains(name) && workers.contains(name); }

@@ -74,16 +74,26 @@ void create_remote(Fleet& f, const WorkloadInfo& local, const std::string& clust
   worker.now_ms = f.now();
   const int id = worker.create_workload(std::move(copy));
   worker.workloads[static_cast<size_t>(id)].runtime_ms = f.remote_runtime_ms[local.key];
+  worker.workloads[static_cast<size_t>(id)].job_exists = false;  // created for the winner only
   f.manager.log_line(fmt::format("{}: remote created on {}", local.key, cluster));
 }
 
-// bestMatchByCondition(Admitted): the earliest Admitted copy; ties keep config order
-// (Kueue: Go map order).
-std::optional<Remote> first_admitted(const std::vector<Remote>& group) {
+// The condition a copy must reach to win: Admitted since #8592
+// (MultiKueueWaitForWorkloadAdmitted, on by default); before it, QuotaReserved
+// (FirstReserving), which pins the job to a worker whose ProvisioningRequest
+// has not even been answered (known-bugs.md K25).
+const char* winning_condition(const Engine& m) {
+  return m.gate("MultiKueueWaitForWorkloadAdmitted") ? "Admitted" : "QuotaReserved";
+}
+
+// bestMatchByCondition: the earliest copy with the winning condition; ties keep
+// config order (Kueue: Go map order).
+std::optional<Remote> first_admitted(const Engine& m, const std::vector<Remote>& group) {
+  const std::string cond = winning_condition(m);
   std::optional<Remote> best;
   for (const Remote& r : group) {
-    if (!r.wl->is_admitted()) continue;
-    if (!best || r.wl->condition_ms.at("Admitted") < best->wl->condition_ms.at("Admitted")) best = r;
+    if (!r.wl->is_true(cond)) continue;
+    if (!best || r.wl->condition_ms.at(cond) < best->wl->condition_ms.at(cond)) best = r;
   }
   return best;
 }
@@ -105,6 +115,13 @@ bool lost_admitted_remote(Fleet& f, WorkloadInfo& local, const std::string& chec
     retry(f, local, check, "Admitting remote lost");
     return true;
   }
+  // Before #8477 (MultiKueueRedoAdmissionOnEvictionInWorker) only the cluster
+  // that held the workload tries to readmit it: while its copy exists, the
+  // manager waits for it (known-bugs.md Seed 1, #8089/#8302).
+  if (!f.manager.gate("MultiKueueRedoAdmissionOnEvictionInWorker")) {
+    const WorkloadInfo* r = f.workers.contains(cluster) ? f.worker(cluster).find(local.key) : nullptr;
+    if (r != nullptr && !r->deleted) return false;
+  }
   retry(f, local, check, fmt::format("Workload no longer admitted on worker cluster {}", cluster));
   return true;
 }
@@ -124,6 +141,11 @@ bool select_remote(Fleet& f, WorkloadInfo& local, const std::string& check, cons
   if (check_state(local, check) == model::CheckState::Ready) return changed;
   local.obj.cluster_name = winner.cluster;
   local.obj.nominated_cluster_names.clear();
+  // SyncJob on the winner: the job is created there and runs once its copy is Admitted.
+  Engine& worker = f.worker(winner.cluster);
+  worker.now_ms = f.now();
+  winner.wl->job_exists = true;
+  start_job_if_admitted(worker, *winner.wl);
   set_check_state(f.manager, local, check, model::CheckState::Ready, std::nullopt,
                   fmt::format("The workload got reservation on \"{}\"", winner.cluster));
   return true;
@@ -169,13 +191,15 @@ bool reconcile_multikueue(Fleet& f, WorkloadInfo& local, const std::string& chec
     return true;
   }
   const model::CheckState state = check_state(local, check);
+  const bool redo_on_eviction = f.manager.gate("MultiKueueRedoAdmissionOnEvictionInWorker");
   for (const Remote& r : group) {
+    if (!redo_on_eviction) break;
     if (!r.wl->is_evicted() || local.is_evicted() || state != model::CheckState::Ready) continue;
     if (r.cluster != local.obj.cluster_name) continue;
     retry(f, local, check, fmt::format("Workload evicted on worker cluster {}, resetting for re-admission", r.cluster));
     return true;
   }
-  const std::optional<Remote> winner = first_admitted(group);
+  const std::optional<Remote> winner = first_admitted(f.manager, group);
   if (!winner) {
     if (state == model::CheckState::Ready && !local.is_evicted()) return lost_admitted_remote(f, local, check);
   } else {

@@ -74,19 +74,24 @@ void Fleet::settle() {
   }
 }
 
-bool Fleet::step(TimeMs until_ms) {
-  settle();
+TimeMs Fleet::next_due() const {
   TimeMs next = -1;
   auto consider = [&](TimeMs t) {
     if (t > now_ms_ && (next < 0 || t < next)) next = t;
   };
   if (!manager.events.empty()) consider(manager.events.next_time());
-  for (auto& [name, e] : workers) {
+  for (const auto& [name, e] : workers) {
     if (!e.events.empty()) consider(e.events.next_time());
   }
   if (!connection_events_.empty()) consider(connection_events_.begin()->first);
+  for (TimeMs t : timers) consider(t);
+  return next;
+}
+
+bool Fleet::step(TimeMs until_ms) {
+  settle();
   while (!timers.empty() && *timers.begin() <= now_ms_) timers.erase(timers.begin());
-  if (!timers.empty()) consider(*timers.begin());
+  const TimeMs next = next_due();
   if (next < 0 || (until_ms >= 0 && next > until_ms)) return false;
   now_ms_ = next;
   return true;

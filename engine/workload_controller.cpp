@@ -99,7 +99,7 @@ void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a) {
 }
 
 void start_job_if_admitted(Engine& e, WorkloadInfo& w) {
-  if (!w.is_admitted() || w.job_active) return;
+  if (!w.is_admitted() || w.job_active || !w.job_exists) return;
   w.job_active = true;
   w.first_admitted_ms = e.now();
   if (e.options.pods_ready_on_start) {

@@ -53,6 +53,10 @@ struct WorkloadInfo {
   std::int32_t requeue_count = 0;
   bool preempted_ever = false;   // for reports: a cycle chose it as a victim
   bool job_active = false;       // the job's pods run (started and not stopped)
+  // The Job object exists in this cluster. A MultiKueue remote Workload has
+  // none until the manager selects its cluster: reconcileGroup syncs the job
+  // to the winning worker only (workload.go, step 6b).
+  bool job_exists = true;
   bool pods_ready = false;
   bool deleted = false;
   std::string scheduling_hash;   // computeSchedulingHash, fixed at creation
