@@ -21,6 +21,7 @@
 #include "checker/fingerprint_store.hpp"
 #include "checker/graph.hpp"
 #include "checker/liveness.hpp"
+#include "checker/recurrence.hpp"
 #include "checker/replay.hpp"
 #include "checker/result.hpp"
 #include "checker/stuck.hpp"
@@ -71,7 +72,8 @@ class Bfs {
     std::uint64_t changes = 0;           // StuckFree subjects this edge changes
     std::uint64_t always_failed = 0, sometimes_held = 0;  // property bits
     std::uint64_t should_move = 0;
-    std::uint64_t holds = 0;  // LeadsTo premise/goal bits
+    std::uint64_t holds = 0;  // LeadsTo premise/goal bits, then RecurrenceFree premise bits
+    std::uint64_t marks = 0;  // RecurrenceFree subjects whose step this edge is
     std::uint8_t family = 0;
     State state;
   };
@@ -81,8 +83,10 @@ class Bfs {
   };
 
   void select_properties();
+  void add_property(const model::Property<State>& prop);
   void evaluate(const State& s, Succ& out) const;
   void subject_keys(const State& s, std::vector<std::uint64_t>& out) const;
+  std::uint64_t step_marks(const State& from, const State& to) const;
   void next_into(const State& s, const Action& a, State& out) const {
     if constexpr (requires { p_.next_into(s, a, out); })
       p_.next_into(s, a, out);
@@ -101,11 +105,15 @@ class Bfs {
 
   const P& p_;
   CheckOptions opt_;
-  std::vector<model::Property<State>> always_, sometimes_, stuck_, leads_to_;
+  std::vector<model::Property<State>> always_, sometimes_, stuck_, leads_to_, recurrence_;
   std::vector<int> leads_to_offset_;  // first premise/goal bit pair of each LeadsTo property
   int leads_to_pairs_ = 0;
-  bool keep_graph() const { return !stuck_.empty() || !leads_to_.empty(); }
-  bool live() const { return !leads_to_.empty(); }
+  std::vector<int> recurrence_offset_;  // first subject bit of each RecurrenceFree property
+  int recurrence_subjects_ = 0;
+  // Recurrence premise bits follow the leads-to pairs in Succ::holds.
+  int recurrence_premise_bit(int subject_bit) const { return 2 * leads_to_pairs_ + subject_bit; }
+  bool keep_graph() const { return !stuck_.empty() || live(); }
+  bool live() const { return !leads_to_.empty() || !recurrence_.empty(); }
   std::uint64_t enabled_families(const std::vector<Action>& actions) const;
   // The fairness unit of an action: its instance or its family.
   std::uint8_t family_of(const Action& a) const {
@@ -116,6 +124,10 @@ class Bfs {
   }
   void add_state(const Succ& s);
   void check_liveness();
+  void check_leads_to();
+  void check_recurrence();
+  bool vacuous(const model::Property<State>& prop, int subject, std::uint64_t premise_bit);
+  void lasso_violation(const model::Property<State>& prop, int subject, const Lasso& lasso);
   std::vector<int> stuck_offset_;  // first subject bit of each StuckFree property
   int stuck_subjects_ = 0;
 
@@ -135,38 +147,45 @@ class Bfs {
 };
 
 template <model::Protocol P>
+void Bfs<P>::add_property(const model::Property<State>& prop) {
+  switch (prop.kind) {
+    case model::PropertyKind::Always: always_.push_back(prop); break;
+    case model::PropertyKind::Sometimes: sometimes_.push_back(prop); break;
+    case model::PropertyKind::StuckFree:
+      stuck_offset_.push_back(stuck_subjects_);
+      stuck_subjects_ += prop.subjects;
+      stuck_.push_back(prop);
+      break;
+    case model::PropertyKind::LeadsTo:
+      leads_to_offset_.push_back(leads_to_pairs_);
+      leads_to_pairs_ += prop.subjects;
+      leads_to_.push_back(prop);
+      break;
+    case model::PropertyKind::RecurrenceFree:
+      recurrence_offset_.push_back(recurrence_subjects_);
+      recurrence_subjects_ += prop.subjects;
+      recurrence_.push_back(prop);
+      break;
+  }
+}
+
+template <model::Protocol P>
 void Bfs<P>::select_properties() {
   auto wanted = [&](const std::string& name) {
     return opt_.properties.empty() ||
            std::find(opt_.properties.begin(), opt_.properties.end(), name) != opt_.properties.end();
   };
-  for (auto& prop : p_.properties()) {
-    if (!wanted(prop.name)) continue;
-    switch (prop.kind) {
-      case model::PropertyKind::Always: always_.push_back(prop); break;
-      case model::PropertyKind::Sometimes: sometimes_.push_back(prop); break;
-      case model::PropertyKind::StuckFree:
-        stuck_offset_.push_back(stuck_subjects_);
-        stuck_subjects_ += prop.subjects;
-        stuck_.push_back(prop);
-        break;
-      case model::PropertyKind::LeadsTo:
-        leads_to_offset_.push_back(leads_to_pairs_);
-        leads_to_pairs_ += prop.subjects;
-        leads_to_.push_back(prop);
-        break;
-    }
-  }
-  // Stuck detection stays on whenever liveness is checked: a frozen job is
-  // the plainest way never to get anywhere.
+  for (auto& prop : p_.properties())
+    if (wanted(prop.name)) add_property(prop);
+  // Stuck detection stays on whenever leads-to is checked: a frozen job is
+  // the plainest way never to get anywhere. Not for a recurrence: a frozen
+  // job repeats nothing, and a stuck verdict would hide whether the same
+  // scenario also retries forever, which is the question asked.
   if (!leads_to_.empty() && stuck_.empty())
     for (auto& prop : p_.properties())
-      if (prop.kind == model::PropertyKind::StuckFree) {
-        stuck_offset_.push_back(stuck_subjects_);
-        stuck_subjects_ += prop.subjects;
-        stuck_.push_back(prop);
-      }
-  if (leads_to_pairs_ > 32) throw std::invalid_argument("checker: at most 32 leads-to subjects");
+      if (prop.kind == model::PropertyKind::StuckFree) add_property(prop);
+  if (2 * leads_to_pairs_ + recurrence_subjects_ > 64)
+    throw std::invalid_argument("checker: at most 64 premise/goal bits (2 per leads-to subject, 1 per recurrence subject)");
   if (always_.size() > 64 || sometimes_.size() > 64 || stuck_subjects_ > 64)
     throw std::invalid_argument("checker: at most 64 properties of a kind and 64 stuck subjects");
   witness_.assign(sometimes_.size(), std::nullopt);
@@ -187,6 +206,21 @@ void Bfs<P>::evaluate(const State& s, Succ& out) const {
       if (leads_to_[k].premise(s, i)) out.holds |= std::uint64_t{1} << (2 * pair);
       if (leads_to_[k].goal(s, i)) out.holds |= std::uint64_t{1} << (2 * pair + 1);
     }
+  for (std::size_t k = 0; k < recurrence_.size(); ++k)
+    for (int i = 0; i < recurrence_[k].subjects; ++i)
+      if (recurrence_[k].premise(s, i))
+        out.holds |= std::uint64_t{1} << recurrence_premise_bit(recurrence_offset_[k] + i);
+}
+
+// The recurrence subjects whose step predicate the edge from -> to satisfies;
+// evaluated on every edge, new successor or not, since the mark is the edge's.
+template <model::Protocol P>
+std::uint64_t Bfs<P>::step_marks(const State& from, const State& to) const {
+  std::uint64_t marks = 0;
+  for (std::size_t k = 0; k < recurrence_.size(); ++k)
+    for (int i = 0; i < recurrence_[k].subjects; ++i)
+      if (recurrence_[k].step(from, to, i)) marks |= std::uint64_t{1} << (recurrence_offset_[k] + i);
+  return marks;
 }
 
 template <model::Protocol P>
@@ -227,13 +261,14 @@ void Bfs<P>::expand(const std::vector<Node>& chunk, std::size_t lo, std::size_t 
       // Most successors are already stored: build each in a reused scratch
       // state (no allocation) and copy out only the new ones.
       next_into(chunk[pos].state, actions[c], scratch);
-      Succ s{static_cast<std::uint32_t>(pos), c, p_.fingerprint(scratch), std::nullopt, 0, 0, 0, 0, 0, family_of(actions[c]), State{}};
+      Succ s{static_cast<std::uint32_t>(pos), c, p_.fingerprint(scratch), std::nullopt, 0, 0, 0, 0, 0, 0, family_of(actions[c]), State{}};
       s.known = seen_.find(s.fp);
       if (!stuck_.empty()) {
         subject_keys(scratch, keys);
         for (std::size_t b = 0; b < keys.size(); ++b)
           if (keys[b] != parent_keys[b]) s.changes |= std::uint64_t{1} << b;
       }
+      if (!recurrence_.empty()) s.marks = step_marks(chunk[pos].state, scratch);
       if (!s.known) {
         evaluate(scratch, s);
         s.state = scratch;
@@ -274,7 +309,7 @@ bool Bfs<P>::record(std::uint32_t index, const Succ& s) {
 
 template <model::Protocol P>
 bool Bfs<P>::add_initial(State s, std::uint32_t init_index, std::vector<Node>& frontier) {
-  Succ succ{0, 0, p_.fingerprint(s), std::nullopt, 0, 0, 0, 0, 0, 0, std::move(s)};
+  Succ succ{0, 0, p_.fingerprint(s), std::nullopt, 0, 0, 0, 0, 0, 0, 0, std::move(s)};
   evaluate(succ.state, succ);
   const auto [index, inserted] = seen_.insert(succ.fp);
   if (!inserted) return false;
@@ -306,6 +341,10 @@ bool Bfs<P>::merge(const std::vector<Node>& chunk, std::vector<Succ>& succs, std
       next.push_back(Node{index, std::move(s.state)});
     }
     if (keep_graph()) {
+      if (s.marks) {
+        graph_.marked_edge.push_back(static_cast<std::uint32_t>(graph_.from.size()));
+        graph_.marked_subjects.push_back(s.marks);
+      }
       graph_.from.push_back(from);
       graph_.to.push_back(index);
       if (!stuck_.empty()) graph_.changes.push_back(s.changes);

@@ -6,29 +6,63 @@
 
 namespace kmc::checker {
 
-// Leads-to properties, in order; the first lasso found is the violation.
+// Liveness, leads-to first then recurrence, each in order; the first lasso found is the violation.
 template <model::Protocol P>
 void Bfs<P>::check_liveness() {
+  check_leads_to();
+  if (!violation_) check_recurrence();
+}
+
+// A premise that never holds makes the property say nothing: reported as
+// such (a violation), never as Verified. Unknown when a bound may have hidden it.
+template <model::Protocol P>
+bool Bfs<P>::vacuous(const model::Property<State>& prop, int subject, std::uint64_t premise_bit) {
+  if (std::any_of(graph_.holds.begin(), graph_.holds.end(), [&](auto h) { return h & premise_bit; })) return false;
+  if (complete_)
+    violation_ = Violation{prop.name, prop.kind, Path{},
+                           "vacuous: the premise never holds, so the property says nothing", subject, std::nullopt};
+  return true;
+}
+
+// The BFS path to the lasso's start, then its edges; `loop` is where the cycle begins.
+template <model::Protocol P>
+void Bfs<P>::lasso_violation(const model::Property<State>& prop, int subject, const Lasso& lasso) {
+  Path path = path_to(lasso.start);
+  for (auto e : lasso.to_cycle) path.choices.push_back(graph_.choice[e]);
+  const std::size_t loop = path.choices.size();
+  for (auto e : lasso.cycle) path.choices.push_back(graph_.choice[e]);
+  violation_ = Violation{prop.name, prop.kind, std::move(path), "", subject, loop};
+}
+
+template <model::Protocol P>
+void Bfs<P>::check_leads_to() {
   for (std::size_t k = 0; k < leads_to_.size() && !violation_; ++k)
     for (int i = 0; i < leads_to_[k].subjects && !violation_; ++i) {
       const int pair = leads_to_offset_[k] + i;
-      const std::uint64_t premise = std::uint64_t{1} << (2 * pair);
-      if (std::none_of(graph_.holds.begin(), graph_.holds.end(), [&](auto h) { return h & premise; })) {
-        if (!complete_) continue;  // a bound may have hidden the premise
-        violation_ = Violation{leads_to_[k].name, model::PropertyKind::LeadsTo, Path{},
-                               "vacuous: the premise never holds, so the property says nothing", i, std::nullopt};
-        return;
-      }
+      if (vacuous(leads_to_[k], i, std::uint64_t{1} << (2 * pair))) continue;
       auto lasso = find_lasso(graph_, LeadsToQuery{2 * pair, 2 * pair + 1, opt_.fairness});
       if (!lasso) continue;
-      Path path = path_to(lasso->start);
-      for (auto e : lasso->to_cycle) path.choices.push_back(graph_.choice[e]);
-      const std::size_t loop = path.choices.size();
-      for (auto e : lasso->cycle) path.choices.push_back(graph_.choice[e]);
-      Violation v{leads_to_[k].name, model::PropertyKind::LeadsTo, std::move(path), "", i, loop};
-      v.detail = lasso->cycle.empty() ? "the behaviour stops for good where no fairly scheduled action is enabled"
-                                      : "the behaviour loops forever, fairly, without reaching the goal";
-      violation_ = std::move(v);
+      lasso_violation(leads_to_[k], i, *lasso);
+      violation_->detail = lasso->cycle.empty()
+                               ? "the behaviour stops for good where no fairly scheduled action is enabled"
+                               : "the behaviour loops forever, fairly, without reaching the goal";
+    }
+}
+
+template <model::Protocol P>
+void Bfs<P>::check_recurrence() {
+  for (std::size_t k = 0; k < recurrence_.size() && !violation_; ++k)
+    for (int i = 0; i < recurrence_[k].subjects && !violation_; ++i) {
+      const int bit = recurrence_offset_[k] + i, premise = recurrence_premise_bit(bit);
+      if (vacuous(recurrence_[k], i, std::uint64_t{1} << premise)) continue;
+      auto lasso = find_recurrence(graph_, RecurrenceQuery{premise, bit, opt_.fairness});
+      if (!lasso) continue;
+      lasso_violation(recurrence_[k], i, *lasso);
+      violation_->detail = "the behaviour loops forever, fairly, repeating the step while the premise holds";
+      if (recurrence_[k].explain) {  // in the property's words, at the loop's first state
+        const auto states = replay(p_, violation_->path);
+        violation_->detail = recurrence_[k].explain(states[*violation_->loop], i);
+      }
     }
 }
 
@@ -71,6 +105,7 @@ Result Bfs<P>::finish(std::string bound) {
   }
   for (auto& prop : stuck_) r.properties.push_back({prop.name, prop.kind, verdict_of(prop.name, false, complete)});
   for (auto& prop : leads_to_) r.properties.push_back({prop.name, prop.kind, verdict_of(prop.name, false, complete)});
+  for (auto& prop : recurrence_) r.properties.push_back({prop.name, prop.kind, verdict_of(prop.name, false, complete)});
   // A "sometimes" that never held in a complete search is a violation too:
   // the scenario is over-constrained, and passing it would be vacuous.
   if (!violation_) {

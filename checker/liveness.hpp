@@ -7,10 +7,8 @@
 // nothing is enabled, where the behaviour stutters forever), and a cycle
 // there. The behaviour may also stutter forever in any state where no
 // weakly or strongly fair family is enabled (a dead end is one such state):
-// an unfair environment may simply never act. A component is fair when every weakly fair family is taken inside
-// it or disabled somewhere in it, and every strongly fair family is taken
-// inside it or never enabled in it; components failing a strong condition
-// are refined by dropping the states where that family is enabled.
+// an unfair environment may simply never act. Fair components are
+// checker/fair_scc.hpp's, shared with recurrence (checker/recurrence.hpp).
 // Unexpanded states (a bound stopped the search) are never called terminal,
 // so a reported lasso is real even when the search was incomplete.
 #pragma once

@@ -15,6 +15,7 @@ const char* kind_name(model::PropertyKind k) {
     case model::PropertyKind::Sometimes: return "sometimes";
     case model::PropertyKind::StuckFree: return "stuck-free";
     case model::PropertyKind::LeadsTo: return "leads-to";
+    case model::PropertyKind::RecurrenceFree: return "recurrence-free";
   }
   return "?";
 }

@@ -17,6 +17,11 @@ enum class PropertyKind {
   Sometimes,  // holds in some reachable state (guards against vacuity)
   StuckFree,  // no reachable state leaves a subject frozen forever while it should move
   LeadsTo,    // under the run's fairness, every behaviour reaching premise later reaches goal
+  // Under the run's fairness, no behaviour stays in premise forever while a
+  // `step` keeps recurring: not (<>[]premise /\ []<>step). "No job retries
+  // forever while some worker could run it". An acceptance condition on
+  // steps, not states, so leads-to cannot say it.
+  RecurrenceFree,
 };
 
 template <class State>
@@ -35,6 +40,10 @@ struct Property {
   // LeadsTo, per subject: premise(s, i) ~> goal(s, i). "Eventually goal" is a
   // premise that holds initially; "always eventually" one that always holds.
   std::function<bool(const State&, int)> premise, goal;
+  // RecurrenceFree, per subject: premise(s, i) as above, and step(from, to, i)
+  // a relation on a pair of states (a TLA+ action) that must not recur forever
+  // while premise holds.
+  std::function<bool(const State&, const State&, int)> step;
 };
 
 // The behaviour alone: what replay and simulation need.

@@ -47,12 +47,12 @@ struct Counters {
                           std::int64_t t = 0;
                           for (auto x : s.c) t += x;
                           return t != bad;
-                        }, 0, {}, {}, {}, {}, {}};
+                        }, 0, {}, {}, {}, {}, {}, {}};
     Property<State> at_limit{"all-at-limit", "every counter reaches its limit", PropertyKind::Sometimes,
                         [lim = top < 0 ? limit : top](const State& s) {
                           for (auto x : s.c) if (x != lim) return false;
                           return true;
-                        }, 0, {}, {}, {}, {}, {}};
+                        }, 0, {}, {}, {}, {}, {}, {}};
     return {sum, at_limit};
   }
 };
@@ -98,9 +98,9 @@ struct Trap {
     Property<State> stuck{"job-not-stuck", "the job never freezes before running", PropertyKind::StuckFree,
                           {}, 1, [](const State& s, int) { return static_cast<std::uint64_t>(s.job); },
                           [](const State& s, int) { return s.job != 3; },
-                          [](const State& s, int) { return "job is in " + std::to_string(s.job); }, {}, {}};
+                          [](const State& s, int) { return "job is in " + std::to_string(s.job); }, {}, {}, {}};
     Property<State> runs{"job-runs", "the job runs in some state", PropertyKind::Sometimes,
-                         [](const State& s) { return s.job == 3; }, 0, {}, {}, {}, {}, {}};
+                         [](const State& s) { return s.job == 3; }, 0, {}, {}, {}, {}, {}, {}};
     return {stuck, runs};
   }
 };
@@ -146,8 +146,56 @@ struct Spin {
     Property<State> done{"job-gets-done", "a waiting job is eventually done", PropertyKind::LeadsTo,
                          {}, 1, {}, {}, {},
                          [never = premise_never](const State& s, int) { return !never && s.job == 0; },
-                         [](const State& s, int) { return s.job == 1; }};
+                         [](const State& s, int) { return s.job == 1; }, {}};
     return {done};
+  }
+};
+
+// A job whose copy keeps failing in a bad region (Try, then Fail: the retry
+// step the recurrence property marks) while a way out, Run, stays enabled
+// throughout; a ticker makes cycles that retry nothing. One unit per kind:
+// try 0, fail 1, run 2, tick 3.
+struct Retry {
+  struct State {
+    BOOST_HANA_DEFINE_STRUCT(State, (std::int64_t, bad), (std::int64_t, done), (std::int64_t, tick));
+    bool operator==(const State&) const = default;
+  };
+  enum Kind { Try, Fail, Run, Tick };
+  struct Action {
+    Kind kind;
+  };
+  bool premise_never = false;
+  bool premise_only_while_idle = false;  // the premise fails while the bad copy is tried: Fail starts outside it
+
+  std::vector<State> init_states() const { return {State{0, 0, 0}}; }
+  void actions(const State& s, std::vector<Action>& out) const {
+    if (s.done) return;  // ran: nothing is enabled
+    out.push_back({s.bad ? Fail : Try});
+    out.push_back({Run});
+    out.push_back({Tick});
+  }
+  State next(State s, const Action& a) const {
+    if (a.kind == Try) s.bad = 1;
+    if (a.kind == Fail) s.bad = 0;
+    if (a.kind == Run) s.done = 1;
+    if (a.kind == Tick) s.tick = 1 - s.tick;
+    return s;
+  }
+  int family(const Action& a) const { return a.kind; }
+  std::vector<std::string> families() const { return {"try", "fail", "run", "tick"}; }
+  std::string action_name(const Action& a) const {
+    static const char* names[] = {"Try", "Fail", "Run", "Tick"};
+    return names[a.kind];
+  }
+  std::uint64_t fingerprint(const State& s) const { return kmc::model::fingerprint(s); }
+  std::vector<Property<State>> properties() const {
+    Property<State> retry{"no-endless-retry", "the job does not retry forever while it could run",
+                          PropertyKind::RecurrenceFree, {}, 1, {}, {}, {},
+                          [never = premise_never, idle = premise_only_while_idle](const State& s, int) {
+                            return !never && !s.done && (!idle || !s.bad);
+                          },
+                          {}, [](const State& from, const State& to, int) { return from.bad && !to.bad; }};
+    return {retry};
   }
 };
 
