@@ -1,0 +1,139 @@
+// `kmc corpus check [DIR]`: the regression suite of known bugs. Each entry
+// folder holds a scenario/, its shrunk trace.itf.json, and expect.yaml (the
+// property, the model's verdict, the engine replay's verdict). Every entry is
+// re-run in the model (a fresh check, and the stored trace must still be a
+// path of the model through the same states) and in the engine; any change
+// fails the run (exit 1). Bad entries are exit 3.
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/check_one.hpp"
+#include "cli/commands.hpp"
+#include "counterexamples/engine_replay.hpp"
+#include "counterexamples/model_replay.hpp"
+#include "counterexamples/replay_setup.hpp"
+#include "model/diagnostics.hpp"
+
+namespace kmc::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Expectation {
+  std::string property, model, replay;
+};
+
+Expectation read_expectation(const fs::path& file) {
+  YAML::Node doc;
+  try {
+    doc = YAML::LoadFile(file.string());
+  } catch (const YAML::Exception& e) {
+    throw model::InputError(model::Diagnostic{{file.string(), e.mark.line + 1}, "", e.msg});
+  }
+  auto field = [&](const char* key, std::vector<std::string> allowed) {
+    const YAML::Node n = doc[key];
+    const int line = n.IsDefined() ? n.Mark().line + 1 : 1;
+    if (!n.IsDefined() || !n.IsScalar()) throw model::InputError(model::Diagnostic{{file.string(), line}, key, "required"});
+    const std::string v = n.as<std::string>();
+    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), v) == allowed.end())
+      throw model::InputError(model::Diagnostic{{file.string(), line}, key, fmt::format("expected one of {}", fmt::join(allowed, ", "))});
+    return v;
+  };
+  return {field("property", {}), field("model", {"Verified", "Violated", "Incomplete"}),
+          field("replay", {"Reproduced", "Diverged"})};
+}
+
+struct EntryResult {
+  std::string name, property;
+  std::string model_expected, model_actual;
+  std::string replay_expected, replay_actual;
+  std::string trace_problem;  // the stored trace no longer matches the model
+  std::size_t steps = 0;
+  double check_s = 0, replay_s = 0;
+  bool ok() const { return model_expected == model_actual && replay_expected == replay_actual && trace_problem.empty(); }
+};
+
+EntryResult check_entry(const fs::path& dir, double time_limit_s) {
+  EntryResult e;
+  e.name = dir.filename().string();
+  const Expectation want = read_expectation(dir / "expect.yaml");
+  e.property = want.property;
+  e.model_expected = want.model;
+  e.replay_expected = want.replay;
+  const cx::ItfDocument itf = cx::load_itf((dir / "trace.itf.json").string());
+  const cx::ReplayTarget target = cx::load_replay_target(itf, (dir / "scenario").string());
+  const protocols::MultiKueue mk(target.params);
+  e.steps = itf.doc.at("states").size() - 1;
+  if (auto diff = cx::model_difference(mk, itf)) e.trace_problem = *diff;
+
+  auto t0 = std::chrono::steady_clock::now();
+  const checker::Result r = check_property(mk, target.scenario, want.property, time_limit_s);
+  e.model_actual = checker::to_string(r.verdict);
+  if (r.violation && r.violation->property != want.property) e.model_actual += " (" + r.violation->property + ")";
+  e.check_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  const cx::EngineReplay replay = cx::replay_in_engine(target.scenario, target.params, itf);
+  e.replay_actual = cx::to_string(replay.verdict);
+  e.replay_s = replay.seconds;
+  return e;
+}
+
+void print(const std::vector<EntryResult>& results) {
+  fmt::print("| entry | property | steps | model | engine replay | check s | replay ms |\n|---|---|---|---|---|---|---|\n");
+  for (const auto& e : results) {
+    auto verdict = [](const std::string& want, const std::string& got) {
+      return want == got ? got : fmt::format("**{} (expected {})**", got, want);
+    };
+    fmt::print("| {} | {} | {} | {} | {} | {:.2f} | {:.1f} |\n", e.name, e.property, e.steps,
+               verdict(e.model_expected, e.model_actual), verdict(e.replay_expected, e.replay_actual), e.check_s,
+               e.replay_s * 1000);
+  }
+  for (const auto& e : results)
+    if (!e.trace_problem.empty()) fmt::print("{}: the stored trace no longer matches the model: {}\n", e.name, e.trace_problem);
+}
+
+}  // namespace
+
+void add_corpus_command(CLI::App& app, int& exit_code) {
+  auto* corpus = app.add_subcommand("corpus", "the regression suite of counterexample traces");
+  corpus->require_subcommand(1);
+  auto* cmd = corpus->add_subcommand("check", "re-run every corpus entry in the model and in the engine; fail on any change");
+  struct Options {
+    std::string dir = "counterexamples/corpus";
+    double time_limit_s = 120;
+  };
+  auto opts = std::make_shared<Options>();
+  cmd->add_option("dir", opts->dir, "the corpus folder (default: counterexamples/corpus)");
+  cmd->add_option("--time-limit", opts->time_limit_s, "seconds per model check");
+  cmd->callback([opts, &exit_code] {
+    try {
+      if (!fs::is_directory(opts->dir))
+        throw model::InputError(model::Diagnostic{{opts->dir, 0}, "", "corpus folder not found"});
+      std::vector<fs::path> entries;
+      for (const auto& d : fs::directory_iterator(opts->dir))
+        if (d.is_directory()) entries.push_back(d.path());
+      std::sort(entries.begin(), entries.end());
+      if (entries.empty()) throw model::InputError(model::Diagnostic{{opts->dir, 0}, "", "the corpus has no entries"});
+      std::vector<EntryResult> results;
+      for (const auto& dir : entries) {
+        results.push_back(check_entry(dir, opts->time_limit_s));
+        fmt::print(stderr, "{}: model {}, engine {}\n", results.back().name, results.back().model_actual, results.back().replay_actual);
+      }
+      print(results);
+      const auto changed = std::count_if(results.begin(), results.end(), [](const auto& e) { return !e.ok(); });
+      fmt::print("{} entr{}, {} changed\n", results.size(), results.size() == 1 ? "y" : "ies", changed);
+      exit_code = changed == 0 ? 0 : 1;
+    } catch (const model::InputError& err) {
+      std::cerr << err.what() << "\n";
+      exit_code = 3;
+    }
+  });
+}
+
+}  // namespace kmc::cli

@@ -1,0 +1,443 @@
+// Replay: each protocol action becomes what the engine sees or does.
+//
+// Granularity follows the protocol's: an environment step posts an event to
+// one cluster and lets that cluster's controllers react (no scheduling cycle);
+// a scheduler step runs that cluster's cycles; a MultiKueue step runs the
+// manager's MultiKueue controller for that one workload. When the engine
+// waits on a timer (a requeue backoff, an Incremental round), virtual time
+// moves to the next due instant, as it would in Kueue. Then the cells of the
+// job the step touched are compared with the trace's.
+#include "counterexamples/engine_replay.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <functional>
+#include <map>
+
+#include "counterexamples/engine_view.hpp"
+#include "counterexamples/itf_read.hpp"
+#include "counterexamples/token.hpp"
+#include "engine/controllers.hpp"
+#include "engine/lookup.hpp"
+#include "model/diagnostics.hpp"
+#include "model/quantity.hpp"
+
+namespace kmc::cx {
+
+using protocols::ActionKind;
+
+const char* to_string(EngineReplay::Verdict v) { return v == EngineReplay::Verdict::Reproduced ? "Reproduced" : "Diverged"; }
+
+namespace {
+
+struct Outcome {
+  bool ok = true;
+  std::string did;
+};
+
+model::ClusterManifests with_gates(model::ClusterManifests m, const protocols::MkParams& p) {
+  // The protocol instance says which MultiKueue behaviour the trace assumed
+  // (the scenario's gates, a variant or a matrix lever): the engine runs the same.
+  m.configuration.feature_gates.gates["MultiKueueWaitForWorkloadAdmitted"] = p.wait_for_admitted;
+  m.configuration.feature_gates.gates["MultiKueueRedoAdmissionOnEvictionInWorker"] = p.redispatch_on_worker_eviction;
+  return m;
+}
+
+std::vector<std::pair<std::string, model::ClusterManifests>> worker_manifests(const model::Scenario& sc) {
+  std::vector<std::pair<std::string, model::ClusterManifests>> out;
+  for (std::size_t w = 0; w < sc.workers.size(); ++w) out.emplace_back(sc.fleet.workers[w].name, sc.workers[w]);
+  return out;
+}
+
+class Replayer {
+ public:
+  Replayer(const model::Scenario& sc, const protocols::MkParams& p)
+      : p_(p), fleet_(with_gates(sc.manager, p), worker_manifests(sc)), view_(fleet_, p_) {}
+
+  Outcome apply(const ItfStep& s);
+  const engine::Fleet& fleet() const { return fleet_; }
+  const FleetView& view() const { return view_; }
+
+ private:
+  engine::Engine& cluster(int w) { return w < 0 ? fleet_.manager : fleet_.worker(p_.workers[w]); }
+  engine::WorkloadInfo* local(int j) { return fleet_.manager.find(p_.jobs[j]); }
+  engine::WorkloadInfo* remote(int j, int w) { return const_cast<engine::WorkloadInfo*>(view_.remote(j, w)); }
+  // Controllers only: the cluster's events due now, no scheduling cycle.
+  void react(int w);
+  // The cluster's scheduler: its events, then cycles until one changes nothing.
+  void schedule(int w);
+  bool reconcile(int j);
+  // Repeats `act` until `done`, moving to the next due instant while the engine waits on a timer.
+  bool drive(const std::function<void()>& act, const std::function<bool()>& done);
+  void post_provisioning(int j, int w, const std::string& condition);
+
+  Outcome scheduler_step(const ItfStep& s);
+  Outcome dispatch_step(const ItfStep& s);
+  Outcome worker_step(const ItfStep& s);
+  Outcome environment_step(const ItfStep& s);
+
+  const protocols::MkParams& p_;
+  engine::Fleet fleet_;
+  FleetView view_;
+};
+
+void Replayer::react(int w) {
+  engine::Engine& e = cluster(w);
+  e.now_ms = std::max(e.now_ms, fleet_.now());
+  while (!e.events.empty() && e.events.next_time() <= e.now_ms) {
+    auto [at, ev] = e.events.pop();
+    e.handle(ev);
+  }
+}
+
+void Replayer::schedule(int w) {
+  engine::Engine& e = cluster(w);
+  e.now_ms = std::max(e.now_ms, fleet_.now());
+  e.run(-1, e.now_ms);
+}
+
+bool Replayer::reconcile(int j) {
+  engine::WorkloadInfo* l = local(j);
+  const std::string check = l == nullptr ? "" : engine::multikueue_check(fleet_.manager, *l);
+  if (check.empty()) return false;
+  fleet_.manager.now_ms = std::max(fleet_.manager.now_ms, fleet_.now());
+  return engine::reconcile_multikueue(fleet_, *l, check);
+}
+
+bool Replayer::drive(const std::function<void()>& act, const std::function<bool()>& done) {
+  for (int turn = 0; turn < 256; ++turn) {
+    act();
+    if (done()) return true;
+    const engine::TimeMs next = fleet_.next_due();
+    if (next < 0) return false;
+    fleet_.set_now(next);
+  }
+  return false;
+}
+
+void Replayer::post_provisioning(int j, int w, const std::string& condition) {
+  engine::Engine& e = cluster(w);
+  e.now_ms = std::max(e.now_ms, fleet_.now());
+  e.post(e.now_ms, engine::ev::ProvisioningRequestCondition{p_.jobs[j], view_.provisioning_check(j, w), condition});
+  react(w);
+}
+
+Outcome Replayer::scheduler_step(const ItfStep& s) {
+  const int j = s.job, w = s.worker;
+  const bool on_worker = s.kind == ActionKind::ReserveQuotaOnWorker;
+  auto reserved = [&] {
+    const engine::WorkloadInfo* wl = on_worker ? view_.remote(j, w) : view_.local(j);
+    return wl != nullptr && wl->has_quota_reservation();
+  };
+  const bool ok = drive([&] { schedule(on_worker ? w : -1); }, reserved);
+  const engine::WorkloadInfo* wl = on_worker ? view_.remote(j, w) : view_.local(j);
+  const std::string where = on_worker ? p_.workers[w] : "the manager";
+  if (ok) return {true, fmt::format("{}'s scheduler reserved quota for {}", where, p_.jobs[j])};
+  return {false, fmt::format("{}'s scheduler never reserved quota for {}{}", where, p_.jobs[j],
+                             wl == nullptr ? " (no such workload there)"
+                             : wl->pending_message.empty() ? "" : ": " + wl->pending_message)};
+}
+
+Outcome Replayer::dispatch_step(const ItfStep& s) {
+  const int j = s.job, w = s.worker;
+  engine::WorkloadInfo* l = local(j);
+  if (l == nullptr) return {false, "the manager has no workload " + p_.jobs[j]};
+  auto& nominated = l->obj.nominated_cluster_names;
+  switch (s.kind) {
+    case ActionKind::Nominate:
+    case ActionKind::NominateNextRound: {
+      const std::size_t before = nominated.size();
+      const model::AdmissionCheck* ac = engine::find_admission_check(fleet_.manager.manifests, engine::multikueue_check(fleet_.manager, *l));
+      const model::MultiKueueConfig* cfg = nullptr;
+      for (const auto& c : fleet_.manager.manifests.multikueue_configs)
+        if (ac != nullptr && c.meta.name == ac->parameters.name) cfg = &c;
+      if (cfg == nullptr) return {false, "the manager's workload has no MultiKueue check"};
+      const bool ok = drive([&] { engine::nominate_clusters(fleet_, *l, *cfg); }, [&] { return nominated.size() > before; });
+      return {ok, fmt::format("the dispatcher nominated [{}]", fmt::join(nominated, ", "))};
+    }
+    case ActionKind::NominateWorker:
+      // kmc's capacity-snapshot dispatcher is an External dispatcher: outside
+      // Kueue, it writes nominatedClusterNames from what its (stale) read returned.
+      if (p_.pin) nominated.clear();
+      nominated.push_back(p_.workers[w]);
+      return {true, fmt::format("the external dispatcher wrote nominatedClusterNames [{}]", fmt::join(nominated, ", "))};
+    case ActionKind::Renominate: {
+      std::erase_if(nominated, [&](const std::string& c) {
+        for (int o = 0; o < p_.W(); ++o)
+          if (p_.workers[o] == c && view_.remote(j, o) != nullptr && !view_.remote(j, o)->obj.active) return true;
+        return false;
+      });
+      reconcile(j);
+      return {true, fmt::format("the external dispatcher dropped the rejected workers: nominatedClusterNames [{}]", fmt::join(nominated, ", "))};
+    }
+    case ActionKind::CreateRemoteWorkload: {
+      const bool ok = drive([&] { reconcile(j); }, [&] { return view_.remote(j, w) != nullptr; });
+      return {ok, ok ? "the MultiKueue controller created the remote Workload on " + p_.workers[w]
+                     : "the MultiKueue controller did not create a copy on " + p_.workers[w]};
+    }
+    case ActionKind::SelectWorker: {
+      const bool ok = drive([&] { reconcile(j); react(-1); },
+                            [&] { return !l->obj.cluster_name.empty() && l->is_admitted(); });
+      if (l->obj.cluster_name.empty()) return {false, "the MultiKueue controller selected no worker"};
+      return {ok && l->obj.cluster_name == p_.workers[w],
+              fmt::format("the MultiKueue controller selected {} (check Ready, clusterName set)", l->obj.cluster_name)};
+    }
+    case ActionKind::RetryDispatch: {
+      const bool ok = drive([&] { reconcile(j); react(-1); reconcile(j); },
+                            [&] { return !l->has_quota_reservation(); });
+      return {ok, ok ? "the MultiKueue check went Retry: the manager evicted its workload and deleted the copies"
+                     : "the MultiKueue controller never set its check to Retry"};
+    }
+    default:
+      return {false, "not a dispatch action"};
+  }
+}
+
+Outcome Replayer::worker_step(const ItfStep& s) {
+  const int j = s.job, w = s.worker;
+  switch (s.kind) {
+    case ActionKind::ReserveQuotaOnWorker:
+      return scheduler_step(s);
+    case ActionKind::ProvisioningAccepted:
+      post_provisioning(j, w, "Accepted");
+      return {true, "the ProvisioningRequest is Accepted: the check stays Pending"};
+    case ActionKind::ProvisioningProvisioned:
+      post_provisioning(j, w, "Provisioned");
+      return {true, "the ProvisioningRequest is Provisioned: the check is Ready"};
+    case ActionKind::ProvisioningFailed:
+    case ActionKind::ProvisioningTimeout:
+      // kmc's provisioningTimeout stands for an autoscaler that gives up: Kueue
+      // itself applies no timeout to an Accepted request, so it sees Failed.
+      post_provisioning(j, w, "Failed");
+      react(w);
+      return {true, "the ProvisioningRequest Failed: the check goes Retry (or Rejected past backoffLimitCount)"};
+    case ActionKind::JobStarted: {
+      const bool ok = drive([&] { schedule(w); }, [&] { return view_.running(j, w); });
+      return {ok, ok ? "the job runs on " + p_.workers[w] : "the job never started on " + p_.workers[w]};
+    }
+    default:
+      return {false, "not a worker action"};
+  }
+}
+
+Outcome Replayer::environment_step(const ItfStep& s) {
+  const int j = s.job, w = s.worker;
+  switch (s.kind) {
+    case ActionKind::JobFinished: {
+      cluster(w).post(std::max(cluster(w).now_ms, fleet_.now()), engine::ev::JobFinished{p_.jobs[j]});
+      react(w);
+      reconcile(j);
+      react(-1);
+      return {true, "the job finished; the MultiKueue controller finished the manager's workload"};
+    }
+    case ActionKind::SpotReclaim: {
+      // The nodes are gone: the pods lose readiness. Kueue evicts only through
+      // waitForPodsReady's recoveryTimeout; the engine decides whether it does.
+      cluster(w).post(std::max(cluster(w).now_ms, fleet_.now()), engine::ev::PodsNotReady{p_.jobs[j]});
+      const bool ok = drive([&] { react(w); }, [&] {
+        const auto* r = view_.remote(j, w);
+        return r == nullptr || !r->has_quota_reservation();
+      });
+      return {ok, ok ? "the pods lost readiness; waitForPodsReady evicted and requeued the copy"
+                     : "the pods lost readiness, but the worker never evicted the copy (waitForPodsReady off?)"};
+    }
+    case ActionKind::CapacityLost:
+    case ActionKind::RefreshSnapshot:
+      return {true, "no engine event: free capacity and the manager's snapshot are the environment's (from the trace)"};
+    default:
+      return {false, "not an environment action"};
+  }
+}
+
+Outcome Replayer::apply(const ItfStep& s) {
+  switch (s.kind) {
+    case ActionKind::ReserveQuota:
+      return scheduler_step(s);
+    case ActionKind::Nominate:
+    case ActionKind::NominateNextRound:
+    case ActionKind::NominateWorker:
+    case ActionKind::Renominate:
+    case ActionKind::CreateRemoteWorkload:
+    case ActionKind::SelectWorker:
+    case ActionKind::RetryDispatch:
+      return dispatch_step(s);
+    case ActionKind::ReserveQuotaOnWorker:
+    case ActionKind::ProvisioningAccepted:
+    case ActionKind::ProvisioningProvisioned:
+    case ActionKind::ProvisioningFailed:
+    case ActionKind::ProvisioningTimeout:
+    case ActionKind::JobStarted:
+      return worker_step(s);
+    default:
+      return environment_step(s);
+  }
+}
+
+// The cells a step touched: the job's manager cell and, for a step on one
+// worker, that worker's; dispatch steps also touch every nomination.
+std::vector<int> touched(const ItfStep& s, int workers) {
+  std::vector<int> out{-1};
+  if (s.kind == ActionKind::Nominate || s.kind == ActionKind::NominateNextRound || s.kind == ActionKind::Renominate ||
+      s.kind == ActionKind::SelectWorker || s.kind == ActionKind::RetryDispatch) {
+    for (int w = 0; w < workers; ++w) out.push_back(w);
+  } else if (s.worker >= 0 && s.job >= 0) {
+    out.push_back(s.worker);
+  }
+  return out;
+}
+
+// The one place the granularities differ: the protocol's SelectWorker leaves
+// the winner Admitted and JobStarted runs it later; the engine's controller
+// creates the job on the winner in the same reconcile and it runs at once.
+// An engine copy Running where the trace's selected copy is only Admitted is
+// that same moment, not a disagreement.
+bool same_cell(const ItfStep& s, const std::string& trace, const std::string& engine) {
+  if (trace == engine) return true;
+  const std::string admitted = "Admitted", running = "Running";
+  return s.kind == ActionKind::SelectWorker && trace.rfind(admitted, 0) == 0 && engine.rfind(running, 0) == 0 &&
+         trace.substr(admitted.size()) == engine.substr(running.size());
+}
+
+std::vector<std::string> differences(const ItfStep& s, const FleetView& v, const protocols::MkParams& p,
+                                     const std::vector<int>& cells) {
+  std::vector<std::string> out;
+  if (s.job < 0) return out;
+  for (int w : cells) {
+    const std::string name = FleetView::cell_name(p, s.job, w);
+    auto it = s.cells.find(name);
+    if (it == s.cells.end()) continue;
+    const std::string engine = v.cell(s.job, w);
+    if (!same_cell(s, it->second, engine)) out.push_back(fmt::format("{}: trace \"{}\", engine \"{}\"", name, it->second, engine));
+  }
+  return out;
+}
+
+std::string step_name(const ItfStep& s, const protocols::MkParams& p) {
+  std::vector<std::string> args;
+  if (s.job >= 0) args.push_back(p.jobs[s.job]);
+  if (s.worker >= 0) args.push_back(p.workers[s.worker]);
+  if (!s.flavor.empty()) args.push_back(s.flavor);
+  return fmt::format("{}({})", protocols::action_kind_name(s.kind), fmt::join(args, ", "));
+}
+
+void diverge(EngineReplay& r, const ItfStep& s, const protocols::MkParams& p, const Outcome& o,
+             std::vector<std::string> diff) {
+  r.verdict = EngineReplay::Verdict::Diverged;
+  r.step = s.index;
+  r.action = step_name(s, p);
+  r.expected = "the trace's next state";
+  r.engine_did = o.did;
+  r.difference = std::move(diff);
+}
+
+// Replays steps [from, to); false (and a Diverged result) at the first disagreement.
+bool follow(Replayer& rp, const ItfTrace& t, std::size_t from, std::size_t to, const protocols::MkParams& p, EngineReplay& r) {
+  for (std::size_t i = from; i < to; ++i) {
+    const ItfStep& s = t.steps[i];
+    const Outcome o = rp.apply(s);
+    auto diff = differences(s, rp.view(), p, touched(s, p.W()));
+    if (!o.ok || !diff.empty()) {
+      diverge(r, s, p, o, std::move(diff));
+      return false;
+    }
+    r.steps.push_back({s.index, step_name(s, p), o.did});
+  }
+  return true;
+}
+
+Environment environment_of(const ItfStep& last, const protocols::MkParams& p) {
+  Environment env;
+  for (const auto& [k, v] : last.free) {
+    const std::string resource = k.substr(k.rfind(' ') + 1);
+    env.free[k] = model::parse_quantity(v).kueue_value(resource);
+  }
+  (void)p;
+  return env;
+}
+
+std::optional<std::string> property_in_engine(const std::string& property, const Replayer& rp, const protocols::MkParams& p,
+                                              const ItfTrace& t) {
+  if (property == "cluster-queue-within-quota") return engine_quota_exceeded(rp.fleet());
+  if (property == "quota-counted-once") return engine_quota_counted_twice(rp.fleet());
+  if (property == "no-job-on-two-workers") return engine_job_on_two_workers(rp.fleet(), p);
+  // no-stuck-job, and a liveness behaviour that stops (a lasso with no loop steps).
+  return engine_job_stuck(rp.fleet(), p, environment_of(t.steps.back(), p), t.subject);
+}
+
+void replay_lasso(Replayer& rp, const ItfTrace& t, const protocols::MkParams& p, EngineReplay& r) {
+  const std::size_t loop = *t.loop, n = t.steps.size();
+  if (!follow(rp, t, 1, loop + 1, p, r)) return;
+  const auto at_start = rp.view().projection();
+  for (int turn = 1; turn <= 2; ++turn) {
+    if (!follow(rp, t, loop + 1, n, p, r)) return;
+    const auto again = rp.view().projection();
+    std::vector<std::string> diff;
+    for (int w = 0; w < p.W(); ++w)
+      if (rp.view().running(t.subject, w)) diff.push_back(fmt::format("job {} runs on {} in the engine", p.jobs[t.subject], p.workers[w]));
+    for (const auto& [k, v] : at_start)
+      if (again.at(k) != v) diff.push_back(fmt::format("{}: at the loop's start \"{}\", after turn {} \"{}\"", k, v, turn, again.at(k)));
+    if (!diff.empty()) {
+      diverge(r, t.steps[n - 1], p, {false, fmt::format("the engine's state at the loop's start does not repeat after turn {}", turn)}, std::move(diff));
+      return;
+    }
+  }
+  r.verdict = EngineReplay::Verdict::Reproduced;
+  r.property_check = fmt::format("the engine's state at the loop's start (state {}) repeats after two turns of the loop, "
+                                 "and job {} never runs", loop, p.jobs[t.subject]);
+}
+
+}  // namespace
+
+EngineReplay replay_in_engine(const model::Scenario& sc, const protocols::MkParams& p, const ItfDocument& itf) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const ItfTrace t = read_itf(itf, p);
+  EngineReplay r;
+  r.property = t.property;
+  Replayer rp(sc, p);
+  const bool cycles = t.loop && *t.loop + 1 < t.steps.size();
+  if (cycles) {
+    r.lasso = true;
+    replay_lasso(rp, t, p, r);
+  } else if (follow(rp, t, 1, t.steps.size(), p, r)) {
+    if (auto why = property_in_engine(t.property, rp, p, t)) {
+      r.verdict = EngineReplay::Verdict::Reproduced;
+      r.property_check = *why;
+    } else {
+      r.verdict = EngineReplay::Verdict::Diverged;
+      r.step = t.steps.back().index;
+      r.action = "(end of trace)";
+      r.expected = t.property + " violated";
+      r.engine_did = "the engine followed every step, but in its own state the property holds";
+    }
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+std::string to_text(const EngineReplay& r) {
+  std::string out = fmt::format("Replay in the engine: {}\n", to_string(r.verdict));
+  for (const auto& s : r.steps) out += fmt::format("  {:>3}. {:<60} engine: {}\n", s.index, s.action, s.engine);
+  if (r.verdict == EngineReplay::Verdict::Reproduced) {
+    out += fmt::format("{} is violated in the engine's own state: {}.\n", r.property, r.property_check);
+  } else {
+    out += fmt::format("Diverged at step {}, {}: {}.\n", r.step, r.action, r.engine_did);
+    for (const auto& d : r.difference) out += "  " + d + "\n";
+  }
+  return out;
+}
+
+nlohmann::json to_json(const EngineReplay& r) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& s : r.steps) steps.push_back({{"index", s.index}, {"action", s.action}, {"engine", s.engine}});
+  nlohmann::json j = {{"verdict", to_string(r.verdict)}, {"property", r.property}, {"steps", steps},
+                      {"lasso", r.lasso}, {"seconds", r.seconds}};
+  if (r.verdict == EngineReplay::Verdict::Reproduced) {
+    j["propertyCheck"] = r.property_check;
+  } else {
+    j["diverged"] = {{"step", r.step}, {"action", r.action}, {"engine", r.engine_did}, {"difference", r.difference}};
+  }
+  return j;
+}
+
+}  // namespace kmc::cx

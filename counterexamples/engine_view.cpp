@@ -1,0 +1,237 @@
+#include "counterexamples/engine_view.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "engine/controllers.hpp"
+#include "engine/lookup.hpp"
+
+namespace kmc::cx {
+
+const engine::WorkloadInfo* FleetView::local(int j) const { return f_.manager.find(p_.jobs[j]); }
+
+const engine::WorkloadInfo* FleetView::remote(int j, int w) const {
+  auto it = f_.workers.find(p_.workers[w]);
+  if (it == f_.workers.end()) return nullptr;
+  const engine::WorkloadInfo* r = it->second.find(p_.jobs[j]);
+  return r != nullptr && !r->deleted ? r : nullptr;
+}
+
+std::string FleetView::cell_name(const protocols::MkParams& p, int j, int w) {
+  return fmt::format("{} @{}", p.jobs[j], w < 0 ? "manager" : p.workers[w]);
+}
+
+bool FleetView::running(int j, int w) const {
+  const engine::WorkloadInfo* r = remote(j, w);
+  return r != nullptr && r->job_active && r->is_admitted() && !r->is_finished();
+}
+
+std::string FleetView::manager_cell(int j) const {
+  const engine::WorkloadInfo* l = local(j);
+  if (l == nullptr) return "?";
+  std::string text = l->is_finished()              ? "Finished"
+                     : l->is_admitted()            ? "Admitted"
+                     : l->has_quota_reservation()  ? "QuotaReserved"
+                                                   : "Pending";
+  if (!l->obj.cluster_name.empty() && !l->is_finished()) text += " on " + l->obj.cluster_name;
+  return text;
+}
+
+std::string FleetView::provisioning_check(int j, int w) const {
+  const engine::WorkloadInfo* r = remote(j, w);
+  if (r == nullptr) return "";
+  const engine::Engine& e = f_.workers.at(p_.workers[w]);
+  for (const auto& s : r->obj.admission_checks) {
+    const model::AdmissionCheck* ac = engine::find_admission_check(e.manifests, s.name);
+    if (ac != nullptr && ac->controller_name == model::kProvisioningController) return s.name;
+  }
+  return "";
+}
+
+namespace {
+
+const model::AdmissionCheckState* check_of(const engine::WorkloadInfo& w, const std::string& name) {
+  for (const auto& s : w.obj.admission_checks)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+// The ProvisioningRequest as the protocol names it, from the check the engine
+// keeps: Ready is Provisioned; Pending is Accepted once the autoscaler said so.
+std::string provisioning_phase(const engine::WorkloadInfo& r, const model::AdmissionCheckState& s) {
+  if (!r.has_quota_reservation() || r.is_finished()) return "";
+  if (s.state == model::CheckState::Ready) return "Provisioned";
+  if (s.state != model::CheckState::Pending) return "";
+  return s.message.find("is accepted") != std::string::npos ? "Accepted" : "Requested";
+}
+
+}  // namespace
+
+std::string FleetView::remote_cell(int j, int w) const {
+  const engine::WorkloadInfo* r = remote(j, w);
+  const engine::WorkloadInfo* l = local(j);
+  std::string text;
+  int attempts = 0;
+  if (r == nullptr) {
+    text = "-";
+  } else {
+    text = r->is_finished()              ? "Finished"
+           : !r->obj.active              ? "Rejected"
+           : running(j, w)               ? "Running"
+           : r->is_admitted()            ? "Admitted"
+           : r->has_quota_reservation()  ? "QuotaReserved"
+                                         : "Pending";
+    const std::string check = provisioning_check(j, w);
+    if (const auto* s = check.empty() ? nullptr : check_of(*r, check)) {
+      const std::string phase = provisioning_phase(*r, *s);
+      if (!phase.empty() && r->obj.active) text += ", ProvisioningRequest " + phase;
+      // Each Retry eviction counted one failure; the failure that rejects counts too.
+      // (Deactivation resets the Rejected check to Pending, so an inactive copy says it.)
+      const bool failed_now = s->state == model::CheckState::Retry || s->state == model::CheckState::Rejected || !r->obj.active;
+      attempts = s->retry_count + (failed_now ? 1 : 0);
+    }
+  }
+  if (attempts > 0 && r != nullptr && !r->is_finished()) text += fmt::format(", {} failed attempt{}", attempts, attempts > 1 ? "s" : "");
+  if (l != nullptr) {
+    const auto& n = l->obj.nominated_cluster_names;
+    if (std::find(n.begin(), n.end(), p_.workers[w]) != n.end()) text += ", nominated";
+  }
+  return text;
+}
+
+std::map<std::string, std::string> FleetView::projection() const {
+  std::map<std::string, std::string> out;
+  for (int j = 0; j < p_.J(); ++j)
+    for (int w = -1; w < p_.W(); ++w) out[cell_name(p_, j, w)] = cell(j, w);
+  auto usage = [&](const std::string& cluster, const engine::Engine& e) {
+    for (const auto& cq : e.cluster_queues)
+      for (int fr = 0; fr < e.frs.size(); ++fr)
+        out[fmt::format("usage {}/{} {} {}", cluster, cq.name, e.frs.at(fr).flavor, e.frs.at(fr).resource)] =
+            std::to_string(e.tree.usage(cq.node, fr));
+  };
+  usage("manager", f_.manager);
+  for (const auto& [name, e] : f_.workers) usage(name, e);
+  return out;
+}
+
+namespace {
+
+template <class F>
+std::optional<std::string> first_cluster(const engine::Fleet& f, F&& check) {
+  if (auto why = check("manager", f.manager)) return why;
+  for (const auto& [name, e] : f.workers)
+    if (auto why = check(name, e)) return why;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> engine_quota_exceeded(const engine::Fleet& f) {
+  return first_cluster(f, [](const std::string& cluster, const engine::Engine& e) -> std::optional<std::string> {
+    for (const auto& cq : e.cluster_queues)
+      for (int fr = 0; fr < e.frs.size(); ++fr)
+        if (e.tree.available_raw(cq.node, fr) < 0)
+          return fmt::format("{}/{} uses {} of {} {}, more than its quota allows", cluster, cq.name,
+                             e.tree.usage(cq.node, fr), e.frs.at(fr).flavor, e.frs.at(fr).resource);
+    return std::nullopt;
+  });
+}
+
+std::optional<std::string> engine_quota_counted_twice(const engine::Fleet& f) {
+  return first_cluster(f, [](const std::string& cluster, const engine::Engine& e) -> std::optional<std::string> {
+    for (std::size_t q = 0; q < e.cluster_queues.size(); ++q) {
+      engine::FrUsage held;
+      for (const auto& w : e.workloads)
+        if (!w.deleted && w.counts_in_cache() && w.cluster_queue == static_cast<int>(q))
+          for (const auto& [fr, v] : w.usage) held[fr] += v;
+      const auto& cq = e.cluster_queues[q];
+      for (int fr = 0; fr < e.frs.size(); ++fr) {
+        const engine::Amount counted = e.tree.usage(cq.node, fr), holders = held.contains(fr) ? held.at(fr) : 0;
+        if (counted != holders)
+          return fmt::format("{}/{} counts {} {} {} in use, but its workloads hold {}", cluster, cq.name, counted,
+                             e.frs.at(fr).flavor, e.frs.at(fr).resource, holders);
+      }
+    }
+    return std::nullopt;
+  });
+}
+
+std::optional<std::string> engine_job_on_two_workers(const engine::Fleet& f, const protocols::MkParams& p) {
+  const FleetView v(f, p);
+  for (int j = 0; j < p.J(); ++j) {
+    std::vector<std::string> on;
+    for (int w = 0; w < p.W(); ++w)
+      if (v.running(j, w)) on.push_back(p.workers[w]);
+    if (on.size() > 1) return fmt::format("job {} runs on {}", p.jobs[j], fmt::join(on, " and "));
+  }
+  return std::nullopt;
+}
+
+bool Environment::fits(const protocols::MkParams& p, int j, int w) const {
+  for (const auto& flavor : p.worker_flavors[w]) {
+    bool all = true;
+    for (int r = 0; r < p.R(); ++r) {
+      auto it = free.find(fmt::format("{} {} {}", p.workers[w], flavor, p.resources[r]));
+      if (p.req(j, r) > 0 && (it == free.end() || it->second < p.req(j, r))) all = false;
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
+namespace {
+
+// The worker's own scheduler decides whether its quota admits a copy of the
+// job now: a probe copy in a scratch copy of that worker's engine.
+bool worker_quota_admits(const engine::Fleet& f, const protocols::MkParams& p, int j, int w) {
+  const engine::WorkloadInfo* local = f.manager.find(p.jobs[j]);
+  if (local == nullptr || p.worker_cq[w][j] < 0) return false;
+  engine::Engine probe = f.workers.at(p.workers[w]);
+  if (const engine::WorkloadInfo* old = probe.find(p.jobs[j]); old != nullptr && !old->deleted) return false;
+  model::Workload copy;
+  copy.meta = local->obj.meta;
+  copy.queue_name = local->obj.queue_name;
+  copy.priority = local->obj.priority;
+  copy.pod_sets = local->obj.pod_sets;
+  const int id = probe.create_workload(std::move(copy));
+  probe.run(-1, probe.now());
+  return probe.workloads[static_cast<std::size_t>(id)].has_quota_reservation();
+}
+
+// The environment could still move the job: a ProvisioningRequest of one of
+// its copies that the autoscaler answers (Provisioned with capacity behind
+// it, or Failed, which retries) under the scenario's answer policy.
+bool autoscaler_could_answer(const FleetView& v, const protocols::MkParams& p, const Environment& env, int j, int w) {
+  const engine::WorkloadInfo* r = v.remote(j, w);
+  if (r == nullptr || !r->has_quota_reservation() || r->is_admitted() || v.provisioning_check(j, w).empty()) return false;
+  if (p.provisioning_timeout) return true;
+  switch (p.answer[w]) {
+    case model::AutoscalerAnswer::AcceptsThenHangs: return false;
+    case model::AutoscalerAnswer::Any: return true;
+    default: return env.fits(p, j, w);
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> engine_job_stuck(engine::Fleet f, const protocols::MkParams& p, const Environment& env, int j) {
+  const engine::TimeMs start = f.now();
+  f.run(start + 24LL * 3600 * 1000);  // every controller, backoff and requeue timer, a virtual day
+  const FleetView v(f, p);
+  const engine::WorkloadInfo* l = v.local(j);
+  if (l == nullptr || l->is_finished()) return std::nullopt;
+  for (int w = 0; w < p.W(); ++w)
+    if (v.running(j, w) || autoscaler_could_answer(v, p, env, j, w)) return std::nullopt;
+  // An external dispatcher that does not pin may still nominate another worker.
+  if (p.dispatcher == protocols::Dispatcher::CapacitySnapshot && !p.pin && l->obj.cluster_name.empty()) return std::nullopt;
+  for (int w = 0; w < p.W(); ++w) {
+    if (!env.fits(p, j, w) || !worker_quota_admits(f, p, j, w)) continue;
+    return fmt::format("after a virtual day of every controller and timer, job {} is {} and never runs, yet {} has "
+                       "the capacity and its scheduler admits a copy now",
+                       p.jobs[j], v.manager_cell(j), p.workers[w]);
+  }
+  return std::nullopt;
+}
+
+}  // namespace kmc::cx

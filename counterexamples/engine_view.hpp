@@ -1,0 +1,57 @@
+// The engine's fleet in the protocol's vocabulary, so replay can compare a
+// trace's cells ("team-ml/llm-finetune @us-central1" = "QuotaReserved,
+// ProvisioningRequest Accepted, nominated") with what the engine holds, and
+// the properties decided on the engine's own objects. Internal to replay.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "engine/multikueue.hpp"
+#include "protocols/multikueue_params.hpp"
+
+namespace kmc::cx {
+
+class FleetView {
+ public:
+  FleetView(const engine::Fleet& fleet, const protocols::MkParams& params) : f_(fleet), p_(params) {}
+
+  const engine::WorkloadInfo* local(int j) const;
+  const engine::WorkloadInfo* remote(int j, int w) const;  // nullptr: none, or deleted
+  std::string manager_cell(int j) const;
+  std::string remote_cell(int j, int w) const;
+  std::string cell(int j, int w) const { return w < 0 ? manager_cell(j) : remote_cell(j, w); }
+  static std::string cell_name(const protocols::MkParams& p, int j, int w);
+  // Every job's cells and every ClusterQueue's usage: what must repeat around a loop.
+  std::map<std::string, std::string> projection() const;
+  bool running(int j, int w) const;
+  // The ProvisioningRequest check of a worker's copy, or "".
+  std::string provisioning_check(int j, int w) const;
+
+ private:
+  const engine::Fleet& f_;
+  const protocols::MkParams& p_;
+};
+
+// The properties, decided on the engine's objects (not the model's state).
+// Each returns a sentence when the property is violated, nullopt when it holds.
+std::optional<std::string> engine_quota_exceeded(const engine::Fleet& f);
+std::optional<std::string> engine_quota_counted_twice(const engine::Fleet& f);
+std::optional<std::string> engine_job_on_two_workers(const engine::Fleet& f, const protocols::MkParams& p);
+
+// What the environment could still do, read from the trace's last state: the
+// free physical capacity per worker, which the engine does not model.
+struct Environment {
+  std::map<std::string, std::int64_t> free;  // "<worker> <flavor> <resource>" -> Kueue units
+  bool fits(const protocols::MkParams& p, int j, int w) const;
+};
+
+// Stuck: after every controller and timer of the engine has run to the end,
+// job j holds or waits for quota without running, nothing the environment
+// may still do (an autoscaler answer with capacity behind it) would move it,
+// and some worker has both free capacity and, by its own scheduler, quota
+// for it. `f` is consumed (run to the end).
+std::optional<std::string> engine_job_stuck(engine::Fleet f, const protocols::MkParams& p, const Environment& env, int j);
+
+}  // namespace kmc::cx

@@ -1,0 +1,76 @@
+// `kmc replay` and `kmc corpus check` as a user and CI run them.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "run_kmc.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+const std::string corpus = "counterexamples/corpus";
+}
+
+TEST_CASE("kmc replay reproduces the GPU Hunter deadlock in the engine (exit 0)") {
+  const Run r = kmc("replay " + corpus + "/gpu-hunter-deadlock/trace.itf.json --scenario " + corpus + "/gpu-hunter-deadlock/scenario");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("Replay in the engine: Reproduced") != std::string::npos);
+  CHECK(r.out.find("ProvisioningAccepted(team-ml/llm-finetune, us-central1)") != std::string::npos);
+  CHECK(r.out.find("asia-southeast1 has the capacity and its scheduler admits a copy now") != std::string::npos);
+}
+
+TEST_CASE("kmc replay of a broken protocol's trace diverges (exit 1) and says where") {
+  const Run r = kmc("replay " + corpus + "/broken-keep-losers/trace.itf.json --scenario " + corpus + "/broken-keep-losers/scenario --output json");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("\"verdict\": \"Diverged\"") != std::string::npos);
+  CHECK(r.out.find("SelectWorker(team-ml/llm-finetune, asia-southeast1)") != std::string::npos);
+}
+
+TEST_CASE("kmc replay refuses a trace from another scenario and malformed files (exit 3)") {
+  Run r = kmc("replay " + corpus + "/gpu-hunter-deadlock/trace.itf.json --scenario examples/gpu-hunter-fixed");
+  CHECK(r.code == 3);
+  CHECK(r.err.find("another scenario") != std::string::npos);
+  r = kmc("replay /nonexistent.itf.json");
+  CHECK(r.code == 3);
+  CHECK(r.err.find("/nonexistent.itf.json") != std::string::npos);
+  const std::string bad = "/tmp/kmc-replay-bad.itf.json";
+  std::ofstream(bad) << "{\n  \"#meta\": {},\n  \"states\": [ oops ]\n}\n";
+  r = kmc("replay " + bad);
+  CHECK(r.code == 3);
+  CHECK(r.err.find(bad + ":3") != std::string::npos);
+  r = kmc("replay " + bad + " --scenario examples/nowhere");
+  CHECK(r.code == 3);
+}
+
+TEST_CASE("kmc replay finds a corpus trace's scenario beside the trace") {
+  const Run r = kmc("replay " + corpus + "/timeout-shorter-than-boot/trace.itf.json");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("repeats after two turns of the loop") != std::string::npos);
+}
+
+TEST_CASE("kmc corpus check passes on the committed corpus and fails on any change") {
+  Run r = kmc("corpus check");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("0 changed") != std::string::npos);
+  CHECK(r.out.find("| gpu-hunter-deadlock | no-stuck-job | 5 | Violated | Reproduced |") != std::string::npos);
+
+  const fs::path copy = fs::temp_directory_path() / "kmc-corpus-test";
+  fs::remove_all(copy);
+  fs::create_directories(copy);
+  fs::copy(corpus + "/gpu-hunter-deadlock", copy / "gpu-hunter-deadlock", fs::copy_options::recursive);
+  std::ofstream(copy / "gpu-hunter-deadlock" / "expect.yaml") << "property: no-stuck-job\nmodel: Violated\nreplay: Diverged\n";
+  r = kmc("corpus check " + copy.string());
+  CHECK(r.code == 1);
+  CHECK(r.out.find("**Reproduced (expected Diverged)**") != std::string::npos);
+
+  std::ofstream(copy / "gpu-hunter-deadlock" / "expect.yaml") << "property: no-stuck-job\nmodel: Violated\nreplay: Maybe\n";
+  r = kmc("corpus check " + copy.string());
+  CHECK(r.code == 3);
+  CHECK(r.err.find("expect.yaml:3: replay") != std::string::npos);
+  fs::remove_all(copy);
+}
