@@ -45,6 +45,19 @@ bool waiting_while_runnable(const MultiKueue& p, const MultiKueue::State& s, int
 
 bool has_run(const MultiKueue& p, const MultiKueue::State& s, int j) { return !not_yet_run(p, s, j); }
 
+bool retried(const MultiKueue& p, const MultiKueue::State& from, const MultiKueue::State& to, int j) {
+  using namespace protocols;
+  const bool requeued = (from.phase[j] == kMgrQuotaReserved || from.phase[j] == kMgrAdmitted) && to.phase[j] == kMgrPending;
+  if (requeued) return true;
+  const bool still_dispatching = to.phase[j] == kMgrQuotaReserved && to.cluster[j] == -1;
+  for (int w = 0; w < p.params().W(); ++w) {
+    const int i = p.jw(j, w);
+    if (to.attempts[i] > from.attempts[i]) return true;
+    if (still_dispatching && from.nominated[i] == 1 && to.nominated[i] == 0) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> workers_able_to_run(const MultiKueue& p, const MultiKueue::State& s, int j) {
   std::vector<std::string> able;
   for (int w = 0; w < p.params().W(); ++w)

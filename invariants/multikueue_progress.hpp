@@ -16,6 +16,15 @@ bool could_run_on(const protocols::MultiKueue& p, const protocols::MultiKueue::S
 bool waiting_while_runnable(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s, int j);
 // Job j runs or has finished.
 bool has_run(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s, int j);
+// The step from -> to retries job j: a ProvisioningRequest of one of its
+// copies Failed or timed out (attempts grows: the check goes Retry, or
+// Rejected past backoffLimitCount), the manager evicted it and requeued it
+// (QuotaReserved or Admitted back to Pending: RetryDispatch), or the
+// dispatcher dropped a rejected copy's worker to nominate again
+// (Renominate). Selecting a worker also clears nominations, but it moves
+// the job forward, so it is not a retry.
+bool retried(const protocols::MultiKueue& p, const protocols::MultiKueue::State& from,
+             const protocols::MultiKueue::State& to, int j);
 std::vector<std::string> workers_able_to_run(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s, int j);
 
 }  // namespace kmc::invariants

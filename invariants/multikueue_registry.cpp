@@ -8,13 +8,17 @@ namespace kmc::invariants {
 
 std::vector<MkProperty> multikueue_properties(const protocols::MultiKueue& p) {
   return {no_job_on_two_workers(p), cluster_queue_within_quota(p), quota_counted_once(p), no_stuck_job(p),
-          some_job_runs(p), eventually_runs(p)};
+          some_job_runs(p), eventually_runs(p), no_endless_retry(p)};
+}
+
+bool is_liveness(model::PropertyKind kind) {
+  return kind == model::PropertyKind::LeadsTo || kind == model::PropertyKind::RecurrenceFree;
 }
 
 std::vector<std::string> default_properties(const protocols::MultiKueue& p) {
   std::vector<std::string> names;
   for (const auto& prop : multikueue_properties(p))
-    if (prop.kind != model::PropertyKind::LeadsTo) names.push_back(prop.name);
+    if (!is_liveness(prop.kind)) names.push_back(prop.name);
   return names;
 }
 

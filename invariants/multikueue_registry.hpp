@@ -18,10 +18,14 @@ MkProperty quota_counted_once(const protocols::MultiKueue& p);
 MkProperty no_stuck_job(const protocols::MultiKueue& p);
 MkProperty some_job_runs(const protocols::MultiKueue& p);
 MkProperty eventually_runs(const protocols::MultiKueue& p);
+MkProperty no_endless_retry(const protocols::MultiKueue& p);
 
 // Every property, in registry order. The protocol must outlive them.
-// Liveness (leads-to) properties come last and are checked only when named.
+// Liveness (leads-to, recurrence-free) properties come last and are checked only when named.
 std::vector<MkProperty> multikueue_properties(const protocols::MultiKueue& p);
+
+// Leads-to and recurrence-free: verdicts that depend on the fairness assumed.
+bool is_liveness(model::PropertyKind kind);
 
 // What runs when nobody names properties: every safety, stuck and sometimes
 // property. Liveness needs stated fairness, so it runs only when asked for.
