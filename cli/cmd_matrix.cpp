@@ -44,15 +44,26 @@ struct Row {
   std::vector<Cell> cells;          // per property
 };
 
+// Every property: the defaults, then the liveness ones (eventual admission,
+// no endless retry), which a matrix of fixes is mostly about.
 std::vector<std::string> columns(const MatrixArgs& a, const protocols::MultiKueue& mk) {
   if (!a.properties.empty()) return a.properties;
   auto names = invariants::default_properties(mk);
-  names.push_back("eventually-runs");
+  for (const auto& prop : invariants::multikueue_properties(mk))
+    if (invariants::is_liveness(prop.kind)) names.push_back(prop.name);
   return names;
 }
 
+// The row's lever values as kmc.yaml spells them, for the trace's #meta: enough
+// to rebuild the cell's scenario and replay its trace.
+nlohmann::json lever_meta(const std::vector<model::Lever>& levers, const std::vector<std::string>& values) {
+  nlohmann::json meta = nlohmann::json::object();
+  for (std::size_t i = 0; i < levers.size(); ++i) meta[levers[i].name] = values[i];
+  return meta;
+}
+
 Cell run_cell(const protocols::MultiKueue& mk, const model::Scenario& sc, const std::string& property,
-              const MatrixArgs& a, const std::string& trace_name) {
+              const MatrixArgs& a, const std::string& trace_name, const nlohmann::json& levers) {
   const auto props = invariants::multikueue_properties(mk);
   checker::CheckOptions o;
   o.properties = {property};
@@ -62,6 +73,7 @@ Cell run_cell(const protocols::MultiKueue& mk, const model::Scenario& sc, const 
   const auto r = checker::Bfs(model::Checked<protocols::MultiKueue>{mk, props}, o).run();
   Cell cell{r.verdict, r.incomplete_reason, ""};
   if (r.violation && r.violation->property != property) cell.note = r.violation->property;  // a stuck job, found first
+  if (r.violation && r.violation->detail.rfind("vacuous", 0) == 0) cell.note = "vacuous";  // the premise never holds
   if (r.violation && !a.out_dir.empty() && (!r.violation->path.choices.empty() || r.violation->loop)) {
     auto trace = cx::make_trace(mk, r.violation->path);
     trace.property = r.violation->property;
@@ -69,7 +81,9 @@ Cell run_cell(const protocols::MultiKueue& mk, const model::Scenario& sc, const 
     trace.loop = r.violation->loop;
     const auto token = cx::format_token(cx::Token{cx::scenario_id(mk), r.violation->property, r.violation->subject, r.violation->path});
     cell.trace = (std::filesystem::path(a.out_dir) / (trace_name + ".itf.json")).string();
-    std::ofstream(cell.trace) << cx::to_itf(trace, a.dir, token).dump(2) << "\n";
+    auto itf = cx::to_itf(trace, a.dir, token);
+    itf["#meta"]["levers"] = levers;
+    std::ofstream(cell.trace) << itf.dump(2) << "\n";
   }
   return cell;
 }
@@ -142,7 +156,8 @@ int run_matrix(const MatrixArgs& a) {
     }
     for (const auto& prop : cols) {
       fmt::print(stderr, "row {}: {} ...\n", rows.size() + 1, prop);
-      row.cells.push_back(run_cell(mk, sc, prop, a, fmt::format("row{}-{}", rows.size() + 1, prop)));
+      row.cells.push_back(
+          run_cell(mk, sc, prop, a, fmt::format("row{}-{}", rows.size() + 1, prop), lever_meta(levers, row.values)));
     }
     rows.push_back(std::move(row));
     more = false;  // odometer: the last lever turns fastest
