@@ -11,6 +11,7 @@ void add_check_command(CLI::App& app, int& exit_code);
 void add_admit_command(CLI::App& app, int& exit_code);
 void add_simulate_command(CLI::App& app, int& exit_code);
 void add_matrix_command(CLI::App& app, int& exit_code);
+void add_render_command(CLI::App& app, int& exit_code);
 void add_replay_command(CLI::App& app, int& exit_code);
 void add_corpus_command(CLI::App& app, int& exit_code);
 // (other subcommands add their declarations here, one line each)

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   kmc::cli::add_admit_command(app, exit_code);
   kmc::cli::add_simulate_command(app, exit_code);
   kmc::cli::add_matrix_command(app, exit_code);
+  kmc::cli::add_render_command(app, exit_code);
   kmc::cli::add_replay_command(app, exit_code);
   kmc::cli::add_corpus_command(app, exit_code);
   // (other subcommands register here, one line each)

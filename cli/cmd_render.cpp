@@ -1,0 +1,78 @@
+// `kmc render TRACE [--format mermaid|text] [--out FILE]`: an ITF
+// counterexample as a sequence diagram, Mermaid to paste into a pull request
+// or an issue, text to read in a terminal.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "counterexamples/render.hpp"
+#include "model/diagnostics.hpp"
+
+namespace kmc::cli {
+
+namespace {
+
+[[noreturn]] void input_error(const std::string& file, int line, const std::string& field,
+                              const std::string& message) {
+  throw model::InputError(model::Diagnostic{{file, line}, field, message});
+}
+
+// The trace file as JSON; a parse error names the line it stopped at.
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) input_error(path, 0, "", "cannot read the trace (no such file, or not readable)");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string s = text.str();
+  try {
+    return nlohmann::json::parse(s);
+  } catch (const nlohmann::json::parse_error& e) {
+    const std::size_t upto = std::min(e.byte, s.size());
+    const int line = 1 + static_cast<int>(std::count(
+                             s.begin(), s.begin() + static_cast<std::ptrdiff_t>(upto), '\n'));
+    input_error(path, line, "", "not JSON, so not an ITF trace");
+  }
+}
+
+}  // namespace
+
+void add_render_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "render", "draw an ITF counterexample as a sequence diagram (mermaid or text)");
+  struct Options {
+    std::string trace;
+    std::string format = "text";
+    std::string out;
+  };
+  auto opts = std::make_shared<Options>();
+  cmd->add_option("trace", opts->trace, "the ITF JSON trace (kmc check --trace-out)")->required();
+  // Checked in the callback, not by CLI11, so the error names the option the way every other bad
+  // input does.
+  cmd->add_option("--format", opts->format, "mermaid or text (default text)");
+  cmd->add_option("--out", opts->out, "write the diagram to this file instead of stdout");
+  cmd->callback([opts, &exit_code] {
+    try {
+      const auto format = cx::parse_render_format(opts->format);
+      if (!format)
+        input_error("", 0, "--format",
+                    fmt::format("unknown format {}: expected mermaid or text", opts->format));
+      const std::string diagram = cx::render_trace(read_json(opts->trace), *format, opts->trace);
+      if (opts->out.empty()) {
+        std::cout << diagram;
+      } else {
+        std::ofstream out(opts->out);
+        if (!(out << diagram)) input_error(opts->out, 0, "--out", "cannot write the diagram here");
+      }
+      exit_code = 0;
+    } catch (const model::InputError& err) {
+      std::cerr << err.what() << "\n";
+      exit_code = 3;
+    }
+  });
+}
+
+}  // namespace kmc::cli

@@ -1,0 +1,30 @@
+// A counterexample as a sequence diagram, so it can be pasted into a pull
+// request or an issue and read at a glance (`kmc render`).
+//
+// The input is the ITF JSON that `kmc check --trace-out` writes: the diagram
+// is drawn from the trace alone, without the scenario, so a trace attached
+// to an issue renders anywhere. One lane per actor: the user, the manager,
+// the manager's capacity snapshot, and for each worker the worker's Kueue
+// and its Cluster Autoscaler. Every MultiKueue action becomes one arrow (or
+// a note, for what the environment does to a worker) in Kueue's words; the
+// state variables only add detail (which ClusterQueue, which capacity).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kmc::cx {
+
+enum class RenderFormat { Mermaid, Text };
+
+// "mermaid" or "text"; nullopt for anything else.
+std::optional<RenderFormat> parse_render_format(std::string_view name);
+
+// The diagram of an ITF trace. `file` names the trace in errors: malformed
+// input throws model::InputError naming the file and the field
+// (e.g. "states[3].mbt::nondetPicks.cluster").
+std::string render_trace(const nlohmann::json& itf, RenderFormat format, const std::string& file);
+
+}  // namespace kmc::cx
