@@ -14,6 +14,7 @@ void add_matrix_command(CLI::App& app, int& exit_code);
 void add_render_command(CLI::App& app, int& exit_code);
 void add_replay_command(CLI::App& app, int& exit_code);
 void add_corpus_command(CLI::App& app, int& exit_code);
+void add_validate_command(CLI::App& app, int& exit_code);
 // (other subcommands add their declarations here, one line each)
 
 }  // namespace kmc::cli

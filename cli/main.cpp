@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   kmc::cli::add_render_command(app, exit_code);
   kmc::cli::add_replay_command(app, exit_code);
   kmc::cli::add_corpus_command(app, exit_code);
+  kmc::cli::add_validate_command(app, exit_code);
   // (other subcommands register here, one line each)
   try {
     app.parse(argc, argv);

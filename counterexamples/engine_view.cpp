@@ -34,7 +34,7 @@ std::string FleetView::manager_cell(int j) const {
                      : l->is_admitted()            ? "Admitted"
                      : l->has_quota_reservation()  ? "QuotaReserved"
                                                    : "Pending";
-  if (!l->obj.cluster_name.empty() && !l->is_finished()) text += " on " + l->obj.cluster_name;
+  if (!l->obj.cluster_name.empty()) text += " on " + l->obj.cluster_name;  // immutable once set, kept when finished
   return text;
 }
 

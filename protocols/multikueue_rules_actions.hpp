@@ -272,9 +272,13 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
     case ActionKind::JobFinished:
       take_capacity(s, w, j, s.remote_flavor[i], -1);
       add_usage(s, wcq, j, s.remote_flavor[i], -1);
-      s.remote[i] = kRemoteFinished;
+      // The MultiKueue controller finishes the manager's workload and, as it is
+      // finished, deletes the remote copies (reconcileGroup). Found by
+      // `kmc validate`: the model used to keep a Finished copy forever.
+      s.remote[i] = kRemoteNone;
       s.remote_flavor[i] = -1;
       s.prov[i] = kProvNone;
+      s.attempts[i] = 0;
       add_usage(s, p_.manager_cq[j], j, s.mgr_flavor[j], -1);
       s.phase[j] = kMgrFinished;
       s.mgr_flavor[j] = -1;

@@ -1,0 +1,105 @@
+// `kmc validate ENGINE_LOG [--scenario DIR]`: is a run of the engine a
+// behaviour the model allows? `kmc validate --walk DIR [--seed S] [--walks N]
+// [--steps K] [--log-out FILE]` makes the runs itself: seeded random walks of
+// the engine's fleet. Exit 0 allowed, 1 a step the model cannot explain, 3 bad input.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "counterexamples/engine_walk.hpp"
+#include "model/diagnostics.hpp"
+#include "protocols/multikueue.hpp"
+
+namespace kmc::cli {
+
+namespace {
+
+struct ValidateArgs {
+  std::string log;
+  std::string scenario;
+  std::string walk;
+  std::uint64_t seed = 1;
+  int walks = 1, steps = 40, lookahead = 10;
+  std::string log_out;
+};
+
+cx::EngineLog read_log(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw model::InputError(model::Diagnostic{{file, 0}, "", "cannot read the engine log"});
+  std::stringstream ss;
+  ss << in.rdbuf();
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(ss.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    const std::string text = ss.str();
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(std::min<std::size_t>(e.byte, text.size())), '\n');
+    throw model::InputError(model::Diagnostic{{file, static_cast<int>(line)}, "", "not JSON"});
+  }
+  return cx::engine_log_from_json(doc, file);
+}
+
+int validate_file(const ValidateArgs& a) {
+  const cx::EngineLog log = read_log(a.log);
+  const std::string dir = a.scenario.empty() ? log.scenario : a.scenario;
+  if (dir.empty()) throw model::InputError(model::Diagnostic{{a.log, 0}, "scenario", "the log names no scenario; pass --scenario DIR"});
+  const model::Scenario sc = model::load_scenario(dir);
+  const protocols::MultiKueue mk(protocols::compile_multikueue(sc));
+  const cx::Validation v = cx::validate_log(mk, log, a.lookahead);
+  std::cout << cx::to_text(v);
+  return v.allowed ? 0 : 1;
+}
+
+int validate_walks(const ValidateArgs& a) {
+  const model::Scenario sc = model::load_scenario(a.walk);
+  const protocols::MkParams params = protocols::compile_multikueue(sc);
+  const protocols::MultiKueue mk(params);
+  int failed = 0;
+  std::size_t steps = 0;
+  for (int k = 0; k < a.walks; ++k) {
+    const std::uint64_t seed = a.seed + static_cast<std::uint64_t>(k);
+    const cx::EngineLog log = cx::random_walk(sc, params, seed, a.steps);
+    steps += log.steps.size();
+    if (!a.log_out.empty() && (k == 0 || failed == 0)) std::ofstream(a.log_out) << cx::to_json(log).dump(2) << "\n";
+    const cx::Validation v = cx::validate_log(mk, log, a.lookahead);
+    if (!v.allowed) {
+      ++failed;
+      if (!a.log_out.empty()) std::ofstream(a.log_out) << cx::to_json(log).dump(2) << "\n";
+      std::cout << fmt::format("walk seed {}: ", seed) << cx::to_text(v);
+      break;
+    }
+  }
+  if (failed == 0) fmt::print("Allowed: {} random walk{} of the engine ({} steps, seeds {}..{}) are behaviours of the model.\n",
+                              a.walks, a.walks == 1 ? "" : "s", steps, a.seed, a.seed + static_cast<std::uint64_t>(a.walks) - 1);
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+void add_validate_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("validate", "check that a run of the engine is a behaviour the model allows");
+  auto a = std::make_shared<ValidateArgs>();
+  cmd->add_option("log", a->log, "an engine log (kind: kmc-engine-log), e.g. from --log-out");
+  cmd->add_option("--scenario", a->scenario, "the scenario folder (default: the log's)");
+  cmd->add_option("--walk", a->walk, "make the runs: seeded random walks of this scenario's engine fleet");
+  cmd->add_option("--seed", a->seed, "the first walk's seed (default 1)");
+  cmd->add_option("--walks", a->walks, "how many walks (seeds seed, seed+1, ...)")->check(CLI::PositiveNumber);
+  cmd->add_option("--steps", a->steps, "environment events per walk")->check(CLI::PositiveNumber);
+  cmd->add_option("--lookahead", a->lookahead, "model actions allowed per engine step")->check(CLI::PositiveNumber);
+  cmd->add_option("--log-out", a->log_out, "write the (first failing, else first) walk's log here");
+  cmd->callback([a, &exit_code] {
+    try {
+      if (a->log.empty() == a->walk.empty())
+        throw model::InputError(model::Diagnostic{{}, "", "give either an engine log or --walk DIR"});
+      exit_code = a->walk.empty() ? validate_file(*a) : validate_walks(*a);
+    } catch (const model::InputError& err) {
+      std::cerr << err.what() << "\n";
+      exit_code = 3;
+    }
+  });
+}
+
+}  // namespace kmc::cli

@@ -1,0 +1,58 @@
+// The other direction (issue 5, item 5): the engine runs on its own and the
+// model must explain what it did.
+//
+// A walk drives the engine's fleet with random environment events (an
+// autoscaler's answer, a job finishing, the external dispatcher's pick from
+// its snapshot, a refresh, a capacity loss), chosen by a seeded generator
+// among those the scenario's environment allows, and lets the engine make
+// every system decision eagerly, at its own granularity. Its log records,
+// after each event, the cells of every job in the protocol's vocabulary.
+// validate_log then searches the model for a behaviour through the same
+// cells: a step it cannot match is where model and engine disagree.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/scenario.hpp"
+#include "protocols/multikueue.hpp"
+
+namespace kmc::cx {
+
+struct LogStep {
+  std::string event;  // "ProvisioningAccepted(team-ml/llm-finetune, us-central1)", "settle", "time passes"
+  std::map<std::string, std::string> cells;  // "<job> @<cluster>" -> text, after the engine settled
+};
+
+struct EngineLog {
+  std::string scenario;
+  std::uint64_t seed = 0;
+  std::vector<LogStep> steps;  // steps[0]: the initial cells
+};
+
+EngineLog random_walk(const model::Scenario& sc, const protocols::MkParams& p, std::uint64_t seed, int max_steps);
+
+nlohmann::json to_json(const EngineLog& log);
+// Throws model::InputError naming `file` and the field.
+EngineLog engine_log_from_json(const nlohmann::json& doc, const std::string& file);
+
+struct Validation {
+  bool allowed = false;
+  std::size_t matched = 0;  // log steps the model explained (the initial cells included)
+  std::size_t step = 0;     // the first step it could not explain
+  std::string event;
+  std::vector<std::string> unexplained;  // the log's cells at that step that no model state within reach has
+  std::size_t model_actions = 0;         // model actions used to explain the whole log
+};
+
+// Breadth-first, at most `lookahead` model actions per log step (the engine
+// settles several protocol steps at once).
+Validation validate_log(const protocols::MultiKueue& mk, const EngineLog& log, int lookahead = 10);
+
+std::string to_text(const Validation& v);
+
+}  // namespace kmc::cx

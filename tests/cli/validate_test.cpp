@@ -1,0 +1,41 @@
+// `kmc validate`: the engine's own runs must be behaviours of the model.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "run_kmc.hpp"
+
+TEST_CASE("random engine walks validate against the model") {
+  for (const char* ex : {"gpu-hunter", "gpu-hunter-fixed", "gpu-hunter-three-workers", "gpu-hunter-spot-race"}) {
+    const Run r = kmc(std::string("validate --walk examples/") + ex + " --walks 25 --steps 40");
+    INFO(ex << "\n" << r.out << r.err);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("Allowed: 25 random walks") != std::string::npos);
+  }
+}
+
+TEST_CASE("an engine log with a step the model cannot take is reported at that step") {
+  const std::string log = "/tmp/kmc-validate-test.json";
+  REQUIRE(kmc("validate --walk examples/gpu-hunter-fixed --seed 2 --steps 40 --log-out " + log).code == 0);
+  REQUIRE(kmc("validate " + log).code == 0);
+  nlohmann::json doc = nlohmann::json::parse(slurp(log));
+  REQUIRE(doc["steps"].size() > 4);
+  // Claim the manager admitted the job on a worker that holds no copy of it.
+  doc["steps"][3]["cells"]["team-ml/llm-finetune @manager"] = "Admitted on us-central1";
+  std::ofstream(log) << doc.dump(2);
+  const Run r = kmc("validate " + log);
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("but not step 3") != std::string::npos);
+}
+
+TEST_CASE("kmc validate rejects what is not an engine log (exit 3)") {
+  const std::string log = "/tmp/kmc-validate-bad.json";
+  std::ofstream(log) << "{\"kind\": \"something-else\"}";
+  Run r = kmc("validate " + log + " --scenario examples/gpu-hunter");
+  CHECK(r.code == 3);
+  CHECK(r.err.find("kind") != std::string::npos);
+  r = kmc("validate");
+  CHECK(r.code == 3);
+}
