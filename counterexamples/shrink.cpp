@@ -1,0 +1,471 @@
+#include "counterexamples/shrink.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "invariants/multikueue_registry.hpp"
+#include "model/checked.hpp"
+
+namespace kmc::cx {
+
+namespace {
+
+// checker/bfs_finish.hpp's two lasso stories; a shrunk lasso may turn from one into the other.
+constexpr const char* kStutters = "the behaviour stops for good where no fairly scheduled action is enabled";
+constexpr const char* kLoops = "the behaviour loops forever, fairly, without reaching the goal";
+
+template <class T>
+bool contains(const std::vector<T>& v, const T& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// `before` minus `after`, as multisets of names, in `before`'s order.
+std::vector<std::string> dropped(const std::vector<std::string>& before, std::vector<std::string> after) {
+  std::vector<std::string> out;
+  for (const auto& name : before) {
+    auto it = std::find(after.begin(), after.end(), name);
+    if (it == after.end()) out.push_back(name);
+    else after.erase(it);
+  }
+  return out;
+}
+
+std::string listed(const std::vector<std::string>& items) {
+  if (items.size() <= 4) return fmt::format("{}", fmt::join(items, ", "));
+  return fmt::format("{} and {} more", fmt::join(items.begin(), items.begin() + 3, ", "), items.size() - 3);
+}
+
+}  // namespace
+
+std::string describe(const ShrinkReport& r) {
+  std::string out;
+  if (r.steps_after < r.steps_before)
+    out = fmt::format("Shrunk from {} steps to {}", r.steps_before, r.steps_after);
+  else
+    out = fmt::format("Shrinking kept all {} steps", r.steps_after);
+  std::vector<std::string> what;
+  if (!r.dropped_actions.empty()) what.push_back("dropped " + listed(r.dropped_actions));
+  if (!r.changed_picks.empty()) what.push_back("changed " + listed(r.changed_picks));
+  if (!r.dropped_jobs.empty()) what.push_back(fmt::format("left out job{} {}", r.dropped_jobs.size() > 1 ? "s" : "", listed(r.dropped_jobs)));
+  if (!r.dropped_workers.empty())
+    what.push_back(fmt::format("left out worker{} {}", r.dropped_workers.size() > 1 ? "s" : "", listed(r.dropped_workers)));
+  const bool no_entity = r.dropped_jobs.empty() && r.dropped_workers.empty();
+  if (what.empty()) return out + (r.entities_tried ? ": the violation needs every one of them, and every job and worker.\n"
+                                                   : ": the violation needs every one of them.\n");
+  if (r.entities_tried && no_entity) what.push_back("every job and worker is needed");
+  return out + ": " + fmt::format("{}", fmt::join(what, "; ")) + ".\n";
+}
+
+// Zeller and Hildebrandt, "Simplifying and Isolating Failure-Inducing Input"
+// (2002): test n chunks, then their complements, then refine to 2n chunks.
+std::vector<std::size_t> ddmin(std::size_t n, const std::function<bool(const std::vector<std::size_t>&)>& fails) {
+  std::vector<std::size_t> current(n);
+  for (std::size_t i = 0; i < n; ++i) current[i] = i;
+  std::set<std::vector<std::size_t>> tested{current};
+  auto test = [&](const std::vector<std::size_t>& c) { return tested.insert(c).second && fails(c); };
+  std::size_t chunks = 2;
+  while (current.size() >= 2) {
+    chunks = std::min(chunks, current.size());
+    const std::size_t len = current.size();
+    auto bounds = [&](std::size_t k) { return std::pair{k * len / chunks, (k + 1) * len / chunks}; };
+    bool reduced = false;
+    for (std::size_t k = 0; k < chunks && !reduced; ++k) {  // a chunk alone
+      auto [lo, hi] = bounds(k);
+      std::vector<std::size_t> c(current.begin() + lo, current.begin() + hi);
+      if (test(c)) current = std::move(c), chunks = 2, reduced = true;
+    }
+    for (std::size_t k = 0; k < chunks && !reduced && chunks > 2; ++k) {  // a chunk's complement
+      auto [lo, hi] = bounds(k);
+      std::vector<std::size_t> c(current.begin(), current.begin() + lo);
+      c.insert(c.end(), current.begin() + hi, current.end());
+      if (test(c)) current = std::move(c), chunks = std::max<std::size_t>(chunks - 1, 2), reduced = true;
+    }
+    if (reduced) continue;
+    if (chunks == current.size()) break;  // every single element is needed: 1-minimal
+    chunks = std::min(current.size(), 2 * chunks);
+  }
+  if (current.size() == 1 && test({})) current.clear();  // nothing at all may do
+  return current;
+}
+
+bool cycle_is_fair(const std::vector<int>& taken, const std::vector<std::uint64_t>& enabled,
+                   const std::vector<checker::Fairness>& fairness) {
+  std::uint64_t took = 0, any_enabled = 0, any_disabled = 0;
+  for (int u : taken)
+    if (u >= 0 && u < 64) took |= std::uint64_t{1} << u;
+  for (auto mask : enabled) any_enabled |= mask, any_disabled |= ~mask;
+  for (std::size_t u = 0; u < fairness.size() && u < 64; ++u) {
+    const std::uint64_t bit = std::uint64_t{1} << u;
+    if (fairness[u] == checker::Fairness::Weak && !(took & bit) && !(any_disabled & bit)) return false;
+    if (fairness[u] == checker::Fairness::Strong && !(took & bit) && (any_enabled & bit)) return false;
+  }
+  return true;
+}
+
+bool goal_never_follows(const std::vector<char>& premise, const std::vector<char>& goal, std::size_t loop) {
+  const std::size_t n = premise.size();
+  if (n == 0 || loop >= n) return false;
+  for (std::size_t j = loop; j < n; ++j)
+    if (goal[j]) return false;  // the loop reaches the goal again and again
+  // The latest state from which the goal never holds again; a premise at or after it fails the property.
+  std::size_t from = n;
+  while (from > 0 && !goal[from - 1]) --from;
+  for (std::size_t i = from; i < n; ++i)
+    if (premise[i]) return true;
+  return false;
+}
+
+namespace {
+
+std::vector<std::string> names_of(const std::vector<StepChoice>& steps) {
+  std::vector<std::string> out;
+  for (const auto& s : steps) out.push_back(s.name);
+  return out;
+}
+
+std::size_t distinct_picks(const std::vector<StepChoice>& steps) {
+  std::set<std::pair<std::string, std::string>> all;
+  for (const auto& s : steps) all.insert(s.picks.begin(), s.picks.end());
+  return all.size();
+}
+
+struct Candidate {
+  checker::Path path;
+  std::optional<std::size_t> loop;
+};
+
+// ddmin over the steps; a lasso keeps each step's side of the loop.
+Candidate drop_steps(const Replayer& r, const std::vector<std::string>& names, const Candidate& c, int& replays) {
+  const std::size_t prefix = c.loop.value_or(names.size());
+  auto candidate = [&](const std::vector<std::size_t>& kept) -> std::optional<Candidate> {
+    std::vector<std::string> picked;
+    for (auto i : kept) picked.push_back(names[i]);
+    auto path = r.path_of(picked);
+    if (!path) return std::nullopt;
+    std::optional<std::size_t> loop;
+    if (c.loop) loop = static_cast<std::size_t>(std::count_if(kept.begin(), kept.end(), [&](auto i) { return i < prefix; }));
+    return Candidate{*path, loop};
+  };
+  const auto kept = ddmin(names.size(), [&](const std::vector<std::size_t>& k) {
+    auto cand = candidate(k);
+    ++replays;
+    return cand && r.violates(cand->path, cand->loop);
+  });
+  return *candidate(kept);
+}
+
+// One swap of a step for a same-kind action whose picks the rest of the trace
+// already uses, leaving fewer distinct picks; false when none works.
+bool swap_one_pick(const Replayer& r, Candidate& c, std::vector<std::string>& changed, int& replays) {
+  const auto steps = r.steps(c.path);
+  const auto before = distinct_picks(steps);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    std::set<std::pair<std::string, std::string>> others;
+    for (std::size_t k = 0; k < steps.size(); ++k)
+      if (k != i) others.insert(steps[k].picks.begin(), steps[k].picks.end());
+    for (const auto& [name, picks] : steps[i].same_kind) {
+      const auto& own = steps[i].picks;  // what the swap keeps (the same job) costs nothing new
+      if (!std::all_of(picks.begin(), picks.end(), [&](const auto& pk) { return others.count(pk) || contains(own, pk); })) continue;
+      auto names = names_of(steps);
+      names[i] = name;
+      auto path = r.path_of(names);
+      ++replays;
+      if (!path || !r.violates(*path, c.loop) || distinct_picks(r.steps(*path)) >= before) continue;
+      changed.push_back(steps[i].name + " -> " + name);
+      c.path = *path;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+ActionShrink shrink_actions(const Replayer& r, const checker::Violation& v) {
+  ActionShrink out{v, {}};
+  const auto original = names_of(r.steps(v.path));
+  out.report.steps_before = out.report.steps_after = original.size();
+  if (original.empty() || !r.violates(v.path, v.loop)) return out;  // nothing to drop, or not ours to judge
+  Candidate c{v.path, v.loop};
+  int& replays = out.report.replays;
+  c = drop_steps(r, original, c, replays);
+  for (int round = 0; round < 16 && swap_one_pick(r, c, out.report.changed_picks, replays); ++round)
+    c = drop_steps(r, names_of(r.steps(c.path)), c, replays);
+  out.violation.path = c.path;
+  out.violation.loop = c.loop;
+  out.report.steps_after = c.path.choices.size();
+  out.report.dropped_actions = dropped(original, names_of(r.steps(c.path)));
+  return out;
+}
+
+// ---- Entities ----
+
+namespace {
+
+std::string job_name(const model::ObjectMeta& m) { return m.namespace_.empty() ? m.name : m.namespace_ + "/" + m.name; }
+
+}  // namespace
+
+model::Scenario reduce(const model::Scenario& sc, const Reduction& r) {
+  model::Scenario out = sc;
+  std::erase_if(out.manager.workloads, [&](const model::Workload& wl) { return contains(r.jobs, job_name(wl.meta)); });
+  for (std::size_t i = out.fleet.workers.size(); i-- > 0;)
+    if (contains(r.workers, out.fleet.workers[i].name)) {
+      out.fleet.workers.erase(out.fleet.workers.begin() + static_cast<std::ptrdiff_t>(i));
+      out.workers.erase(out.workers.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  for (const auto& w : r.workers) out.fleet.snapshot.erase(w), out.fleet.snapshot_pos.erase(w);
+  std::erase_if(out.manager.multikueue_clusters, [&](const auto& c) { return contains(r.workers, c.meta.name); });
+  for (auto& config : out.manager.multikueue_configs)
+    std::erase_if(config.clusters, [&](const std::string& c) { return contains(r.workers, c); });
+  return out;
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void write_error(const std::string& path, const std::string& message) {
+  throw model::InputError(model::Diagnostic{{path, 0}, "", message});
+}
+
+std::string scalar(const YAML::Node& n, const char* key) {
+  return n.IsMap() && n[key] && n[key].IsScalar() ? n[key].as<std::string>() : "";
+}
+
+// One object of a manifest: dropped, changed in place, or kept as written.
+enum class Edit { Keep, Drop, Changed };
+
+// Reads go through const nodes: yaml-cpp's non-const operator[] adds the key it looks up.
+Edit edit_object(YAML::Node object, const Reduction& r) {
+  const YAML::Node& read = object;
+  const std::string kind = scalar(read, "kind");
+  const YAML::Node meta = read.IsMap() ? read["metadata"] : YAML::Node();
+  const std::string name = scalar(meta, "name");
+  const std::string ns = meta && meta["namespace"] ? scalar(meta, "namespace") : "default";  // as the loader defaults it
+  if ((kind == "Job" || kind == "Workload") && contains(r.jobs, ns + "/" + name)) return Edit::Drop;
+  if (kind == "MultiKueueCluster" && contains(r.workers, name)) return Edit::Drop;
+  if (kind != "MultiKueueConfig" || !read["spec"] || !read["spec"]["clusters"]) return Edit::Keep;
+  const YAML::Node clusters = read["spec"]["clusters"];
+  YAML::Node kept(YAML::NodeType::Sequence);
+  for (const auto& c : clusters)
+    if (!contains(r.workers, c.as<std::string>())) kept.push_back(c);
+  if (kept.size() == clusters.size()) return Edit::Keep;
+  object["spec"]["clusters"] = kept;
+  return Edit::Changed;
+}
+
+Edit edit_document(YAML::Node doc, const Reduction& r) {
+  const YAML::Node& read = doc;
+  if (scalar(read, "kind") != "List" || !read["items"]) return edit_object(doc, r);
+  YAML::Node items(YAML::NodeType::Sequence);
+  bool changed = false;
+  for (auto item : read["items"]) {
+    const Edit e = edit_object(item, r);
+    changed = changed || e != Edit::Keep;
+    if (e != Edit::Drop) items.push_back(item);
+  }
+  if (!changed) return Edit::Keep;
+  doc["items"] = items;
+  return Edit::Changed;
+}
+
+std::string emit(const YAML::Node& n) {
+  YAML::Emitter out;
+  out << n;
+  return std::string(out.c_str()) + "\n";
+}
+
+// A manifest file without the dropped objects; nullopt when nothing in it changes.
+std::optional<std::string> edit_manifest(const std::string& text, const Reduction& r) {
+  std::vector<std::string> docs{""};
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("---", 0) == 0) docs.emplace_back();
+    else docs.back() += line + "\n";
+  }
+  bool changed = false;
+  std::vector<std::string> kept;
+  for (const auto& doc : docs) {
+    YAML::Node node = YAML::Load(doc);
+    const Edit e = node.IsMap() ? edit_document(node, r) : Edit::Keep;
+    changed = changed || e != Edit::Keep;
+    if (e == Edit::Keep && doc.find_first_not_of(" \n\t") != std::string::npos) kept.push_back(doc);
+    if (e == Edit::Changed) kept.push_back(emit(node));
+  }
+  if (!changed) return std::nullopt;
+  return fmt::format("{}", fmt::join(kept, "---\n"));
+}
+
+std::string edit_fleet(const std::string& text, const model::Scenario& from, const Reduction& r) {
+  YAML::Node fleet = YAML::Load(text);
+  const YAML::Node& read = fleet;
+  YAML::Node workers(YAML::NodeType::Sequence);
+  for (const auto& w : read["workers"])
+    if (!contains(r.workers, scalar(w, "name"))) workers.push_back(w);
+  fleet["workers"] = workers;
+  if (read["snapshot"])
+    for (const auto& w : r.workers) fleet["snapshot"].remove(w);
+  std::vector<std::string> gone;
+  for (const auto& j : r.jobs) gone.push_back("job " + j);
+  for (const auto& w : r.workers) gone.push_back("worker " + w);
+  return fmt::format("# {} without {}: kmc check --shrink-scenario wrote this folder.\n{}", from.dir,
+                     fmt::join(gone, ", "), emit(fleet));
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+void write_reduced_scenario(const model::Scenario& from, const Reduction& r, const std::string& to) {
+  std::error_code ec;
+  if (fs::exists(to, ec) && !(fs::is_directory(to, ec) && fs::is_empty(to, ec)))
+    write_error(to, "--shrink-scenario needs a folder that does not exist yet or is empty");
+  const fs::path root(from.dir), manager = root / "manager";
+  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
+    const fs::path rel = fs::relative(it->path(), root);
+    if (it->is_directory()) {
+      if (rel.parent_path() == "workers" && contains(r.workers, rel.filename().string())) it.disable_recursion_pending();
+      else fs::create_directories(fs::path(to) / rel);
+      continue;
+    }
+    const fs::path out = fs::path(to) / rel;
+    fs::create_directories(out.parent_path());
+    std::optional<std::string> text;
+    try {
+      if (rel == "kmc.yaml") text = edit_fleet(slurp(it->path()), from, r);
+      else if (*rel.begin() == "manager" && (rel.extension() == ".yaml" || rel.extension() == ".yml"))
+        text = edit_manifest(slurp(it->path()), r);
+    } catch (const YAML::Exception& e) {
+      write_error(it->path().string(), std::string("cannot rewrite: ") + e.what());
+    }
+    if (text) std::ofstream(out, std::ios::binary) << *text;
+    else fs::copy_file(it->path(), out);
+  }
+}
+
+// ---- Shrinking a MultiKueue violation ----
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const invariants::MkProperty& property_named(const std::vector<invariants::MkProperty>& props, const std::string& name) {
+  for (const auto& p : props)
+    if (p.name == name) return p;
+  throw std::invalid_argument("shrink: no property " + name);
+}
+
+std::vector<std::string> action_names(const protocols::MultiKueue& mk, const checker::Path& path) {
+  std::vector<std::string> out;
+  for (const auto& a : checker::replay_actions(mk, path)) out.push_back(mk.action_name(a));
+  return out;
+}
+
+// Actions and picks of v in mk; the detail follows the shrunk trace's end.
+ActionShrink shrink_in(const protocols::MultiKueue& mk, const checker::Violation& v, const MkShrinkOptions& o) {
+  const auto props = invariants::multikueue_properties(mk);
+  const auto& prop = property_named(props, v.property);
+  FairnessPlan f;
+  if (o.options) {
+    const auto opts = o.options(mk);
+    f = FairnessPlan{opts.fairness, opts.per_instance};
+  }
+  auto s = shrink_actions(mk, prop, v, f);
+  if (prop.kind == model::PropertyKind::StuckFree && prop.explain)
+    s.violation.detail = prop.explain(checker::replay(mk, s.violation.path).back(), v.subject);
+  if (prop.kind == model::PropertyKind::RecurrenceFree && prop.explain && s.violation.loop)  // as the checker words it
+    s.violation.detail = prop.explain(checker::replay(mk, s.violation.path)[*s.violation.loop], v.subject);
+  const bool stutter = s.violation.loop && *s.violation.loop == s.violation.path.choices.size();
+  if (prop.kind == model::PropertyKind::LeadsTo && (v.detail == kStutters || v.detail == kLoops))
+    s.violation.detail = stutter ? kStutters : kLoops;
+  return s;
+}
+
+struct Attempt {
+  const model::Scenario& original;
+  const MkShrinkOptions& o;
+  std::string subject;  // the job a StuckFree or LeadsTo violation is about; empty for Always
+  ShrinkReport& report;
+
+  // v's property violated the same way in the scenario without r, by a trace of at most `steps_max` steps.
+  std::optional<MkShrunk> in(const Reduction& r, const checker::Violation& v, std::size_t steps_max) {
+    model::Scenario reduced = reduce(original, r);
+    std::optional<protocols::MultiKueue> mk;
+    try {
+      mk.emplace(o.compile ? o.compile(reduced) : protocols::compile_multikueue(reduced));
+    } catch (const model::InputError&) {
+      return std::nullopt;  // e.g. the last job, or a queue that needed the worker
+    }
+    const auto props = invariants::multikueue_properties(*mk);
+    auto opts = o.options ? o.options(*mk) : checker::CheckOptions{};
+    opts.properties = {v.property};
+    opts.progress = {};
+    ++report.rechecks;
+    const auto result = checker::Bfs(model::Checked<protocols::MultiKueue>{*mk, props}, opts).run();
+    if (!result.violation || result.violation->property != v.property || result.violation->kind != v.kind) return std::nullopt;
+    const auto& found = *result.violation;
+    if (found.path.choices.empty() && !found.loop) return std::nullopt;
+    if (!subject.empty() && (found.subject < 0 || mk->params().jobs.at(found.subject) != subject)) return std::nullopt;
+    auto s = shrink_in(*mk, found, o);
+    report.replays += s.report.replays;
+    if (s.violation.path.choices.size() > steps_max) return std::nullopt;
+    return MkShrunk{r, std::move(reduced), *mk, s.violation, s.report};
+  }
+};
+
+}  // namespace
+
+MkShrunk shrink_multikueue(const model::Scenario& sc, const protocols::MultiKueue& mk, const checker::Violation& v,
+                           const MkShrinkOptions& o) {
+  const auto start = Clock::now();
+  MkShrunk best{{}, sc, mk, v, {}};
+  best.report.steps_before = best.report.steps_after = v.path.choices.size();
+  if (v.path.choices.empty() && !v.loop) return best;
+  auto first = shrink_in(mk, v, o);
+  best.violation = first.violation;
+  ShrinkReport report = first.report;
+  if (o.drop_entities) {
+    Attempt attempt{sc, o, v.subject >= 0 ? mk.params().jobs.at(v.subject) : "", report};
+    for (bool changed = true; changed;) {
+      changed = false;
+      const auto& p = best.protocol.params();
+      std::vector<Reduction> tries;
+      for (const auto& j : p.jobs)
+        if (j != attempt.subject && p.J() > 1) tries.push_back(best.reduction), tries.back().jobs.push_back(j);
+      for (const auto& w : p.workers)
+        if (p.W() > 1) tries.push_back(best.reduction), tries.back().workers.push_back(w);
+      for (const auto& r : tries)
+        if (auto s = attempt.in(r, best.violation, best.violation.path.choices.size())) {
+          best = std::move(*s);
+          changed = true;
+          break;
+        }
+    }
+  }
+  const auto before = action_names(mk, v.path), after = action_names(best.protocol, best.violation.path);
+  report.steps_before = before.size();
+  report.steps_after = after.size();
+  report.dropped_actions = dropped(before, after);
+  report.dropped_jobs = best.reduction.jobs;
+  report.dropped_workers = best.reduction.workers;
+  report.entities_tried = o.drop_entities;
+  report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  best.report = std::move(report);
+  return best;
+}
+
+}  // namespace kmc::cx
