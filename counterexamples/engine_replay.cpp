@@ -36,24 +36,10 @@ struct Outcome {
   std::string did;
 };
 
-model::ClusterManifests with_gates(model::ClusterManifests m, const protocols::MkParams& p) {
-  // The protocol instance says which MultiKueue behaviour the trace assumed
-  // (the scenario's gates, a variant or a matrix lever): the engine runs the same.
-  m.configuration.feature_gates.gates["MultiKueueWaitForWorkloadAdmitted"] = p.wait_for_admitted;
-  m.configuration.feature_gates.gates["MultiKueueRedoAdmissionOnEvictionInWorker"] = p.redispatch_on_worker_eviction;
-  return m;
-}
-
-std::vector<std::pair<std::string, model::ClusterManifests>> worker_manifests(const model::Scenario& sc) {
-  std::vector<std::pair<std::string, model::ClusterManifests>> out;
-  for (std::size_t w = 0; w < sc.workers.size(); ++w) out.emplace_back(sc.fleet.workers[w].name, sc.workers[w]);
-  return out;
-}
-
 class Replayer {
  public:
   Replayer(const model::Scenario& sc, const protocols::MkParams& p)
-      : p_(p), fleet_(with_gates(sc.manager, p), worker_manifests(sc)), view_(fleet_, p_) {}
+      : p_(p), fleet_(make_fleet(sc, p)), view_(fleet_, p_) {}
 
   Outcome apply(const ItfStep& s);
   const engine::Fleet& fleet() const { return fleet_; }

@@ -9,6 +9,15 @@
 
 namespace kmc::cx {
 
+engine::Fleet make_fleet(const model::Scenario& sc, const protocols::MkParams& p) {
+  model::ClusterManifests manager = sc.manager;
+  manager.configuration.feature_gates.gates["MultiKueueWaitForWorkloadAdmitted"] = p.wait_for_admitted;
+  manager.configuration.feature_gates.gates["MultiKueueRedoAdmissionOnEvictionInWorker"] = p.redispatch_on_worker_eviction;
+  std::vector<std::pair<std::string, model::ClusterManifests>> workers;
+  for (std::size_t w = 0; w < sc.workers.size(); ++w) workers.emplace_back(sc.fleet.workers[w].name, sc.workers[w]);
+  return engine::Fleet(manager, workers);
+}
+
 const engine::WorkloadInfo* FleetView::local(int j) const { return f_.manager.find(p_.jobs[j]); }
 
 const engine::WorkloadInfo* FleetView::remote(int j, int w) const {

@@ -9,9 +9,14 @@
 #include <string>
 
 #include "engine/multikueue.hpp"
+#include "model/scenario.hpp"
 #include "protocols/multikueue_params.hpp"
 
 namespace kmc::cx {
+
+// The engine's fleet for a scenario, running with the MultiKueue gates the
+// protocol instance assumed (the scenario's, a variant's or a matrix cell's).
+engine::Fleet make_fleet(const model::Scenario& sc, const protocols::MkParams& p);
 
 class FleetView {
  public:

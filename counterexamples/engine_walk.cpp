@@ -21,12 +21,6 @@ namespace {
 
 using Free = std::vector<std::int64_t>;  // [w][slot][r], as MkParams::capacity0
 
-model::ClusterManifests gated(model::ClusterManifests m, const protocols::MkParams& p) {
-  m.configuration.feature_gates.gates["MultiKueueWaitForWorkloadAdmitted"] = p.wait_for_admitted;
-  m.configuration.feature_gates.gates["MultiKueueRedoAdmissionOnEvictionInWorker"] = p.redispatch_on_worker_eviction;
-  return m;
-}
-
 struct Candidate {
   std::string name;
   std::function<void()> apply;
@@ -35,17 +29,12 @@ struct Candidate {
 class Walk {
  public:
   Walk(const model::Scenario& sc, const protocols::MkParams& p)
-      : p_(p), fleet_(gated(sc.manager, p), workers(sc)), view_(fleet_, p_), free_(p.capacity0), snapshot_(p.snapshot0),
+      : p_(p), fleet_(make_fleet(sc, p)), view_(fleet_, p_), free_(p.capacity0), snapshot_(p.snapshot0),
         losses_(p.capacity_losses), refreshes_(p.snapshot_refreshes), staleness_(p.W(), 0) {}
 
   EngineLog run(std::uint64_t seed, int max_steps);
 
  private:
-  static std::vector<std::pair<std::string, model::ClusterManifests>> workers(const model::Scenario& sc) {
-    std::vector<std::pair<std::string, model::ClusterManifests>> out;
-    for (std::size_t w = 0; w < sc.workers.size(); ++w) out.emplace_back(sc.fleet.workers[w].name, sc.workers[w]);
-    return out;
-  }
   int at(int w, int slot, int r) const { return (w * p_.slots_max + slot) * p_.R() + r; }
   int slot_of(int j, int w) const;  // the capacity slot of the flavor the worker's copy holds, -1
   bool fits(const Free& v, int j, int w, int slot) const;
