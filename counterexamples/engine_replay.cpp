@@ -14,6 +14,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <tuple>
 
 #include "counterexamples/engine_view.hpp"
 #include "counterexamples/itf_read.hpp"
@@ -351,26 +352,69 @@ std::optional<std::string> property_in_engine(const std::string& property, const
   return engine_job_stuck(rp.fleet(), p, environment_of(t.steps.back(), p), t.subject);
 }
 
+// What the engine holds for a job, to see it retry: each copy's identity,
+// its check's retry count and whether it is active, and the manager's reservation.
+struct RetryMarks {
+  std::vector<std::tuple<std::int64_t, int, bool>> copies;  // uid (0: none), retries, active
+  bool reserved = false;
+};
+
+RetryMarks retry_marks(const FleetView& v, const protocols::MkParams& p, int j) {
+  RetryMarks m;
+  for (int w = 0; w < p.W(); ++w) {
+    const engine::WorkloadInfo* r = v.remote(j, w);
+    int retries = 0;
+    if (r != nullptr)
+      for (const auto& s : r->obj.admission_checks) retries += s.retry_count;
+    m.copies.emplace_back(r == nullptr ? 0 : r->uid, retries, r != nullptr && r->obj.active);
+  }
+  m.reserved = v.local(j) != nullptr && v.local(j)->has_quota_reservation();
+  return m;
+}
+
+// The engine retried the job between two marks: a copy's check went round
+// again, a copy was rejected or dropped while the job still waits, or the
+// manager gave its reservation back to dispatch again (the model's retry step).
+bool engine_retried(const RetryMarks& a, const RetryMarks& b) {
+  if (a.reserved && !b.reserved) return true;
+  for (std::size_t w = 0; w < a.copies.size(); ++w) {
+    const auto [uid_a, n_a, active_a] = a.copies[w];
+    const auto [uid_b, n_b, active_b] = b.copies[w];
+    if (uid_a != 0 && uid_a == uid_b && (n_b > n_a || (active_a && !active_b))) return true;
+    if (uid_a != 0 && uid_b == 0 && b.reserved) return true;
+  }
+  return false;
+}
+
 void replay_lasso(Replayer& rp, const ItfTrace& t, const protocols::MkParams& p, EngineReplay& r) {
   const std::size_t loop = *t.loop, n = t.steps.size();
   if (!follow(rp, t, 1, loop + 1, p, r)) return;
   const auto at_start = rp.view().projection();
   for (int turn = 1; turn <= 2; ++turn) {
-    if (!follow(rp, t, loop + 1, n, p, r)) return;
+    int retries = 0;
+    for (std::size_t i = loop + 1; i < n; ++i) {
+      const RetryMarks before = retry_marks(rp.view(), p, t.subject);
+      if (!follow(rp, t, i, i + 1, p, r)) return;
+      retries += engine_retried(before, retry_marks(rp.view(), p, t.subject)) ? 1 : 0;
+    }
     const auto again = rp.view().projection();
     std::vector<std::string> diff;
     for (int w = 0; w < p.W(); ++w)
       if (rp.view().running(t.subject, w)) diff.push_back(fmt::format("job {} runs on {} in the engine", p.jobs[t.subject], p.workers[w]));
     for (const auto& [k, v] : at_start)
       if (again.at(k) != v) diff.push_back(fmt::format("{}: at the loop's start \"{}\", after turn {} \"{}\"", k, v, turn, again.at(k)));
+    if (t.property == "no-endless-retry" && retries == 0) diff.push_back("the engine did not retry the job in this turn");
     if (!diff.empty()) {
       diverge(r, t.steps[n - 1], p, {false, fmt::format("the engine's state at the loop's start does not repeat after turn {}", turn)}, std::move(diff));
       return;
     }
+    r.lasso_retries = retries;
   }
   r.verdict = EngineReplay::Verdict::Reproduced;
   r.property_check = fmt::format("the engine's state at the loop's start (state {}) repeats after two turns of the loop, "
                                  "and job {} never runs", loop, p.jobs[t.subject]);
+  if (t.property == "no-endless-retry")
+    r.property_check += fmt::format("; the engine retried it {} times in each turn", r.lasso_retries);
 }
 
 }  // namespace

@@ -42,6 +42,7 @@ struct EngineReplay {
   // The property, decided on the engine's state.
   std::string property_check;
   bool lasso = false;  // a prefix and two turns of the loop were replayed
+  int lasso_retries = 0;  // retries the engine made in one turn of the loop
   double seconds = 0;
 };
 
