@@ -50,6 +50,8 @@ std::string render_text(const CheckOutcome& o) {
     out += fmt::format("Property {} is violated ({}).\n", r.violation->property,
                        k < o.descriptions.size() ? o.descriptions[k] : r.violation->property);
     if (!r.violation->detail.empty()) out += r.violation->detail + ".\n";
+    if (o.shrink) out += "\n" + cx::describe(*o.shrink);
+    if (!o.replay_dir.empty()) out += fmt::format("The scenario without them is in {}; the trace and its token are for it.\n", o.replay_dir);
     if (o.trace) out += "\n" + cx::render_timeline(*o.trace);
     out += "\n";
   }
@@ -62,7 +64,7 @@ std::string render_text(const CheckOutcome& o) {
   out += fmt::format("\nResult: {}", checker::to_string(r.verdict));
   if (r.verdict == checker::Verdict::Incomplete) out += fmt::format(" (stopped by {}; nothing is proven)", r.incomplete_reason);
   out += "\nStats: " + stats_line(r.stats) + "\n";
-  if (!o.token.empty()) out += fmt::format("Replay: kmc check {} --replay {}\n", o.scenario, o.token);
+  if (!o.token.empty()) out += fmt::format("Replay: kmc check {} --replay {}\n", o.token_dir(), o.token);
   return out;
 }
 
@@ -82,7 +84,15 @@ nlohmann::json render_json(const CheckOutcome& o) {
                      {"description", i < o.descriptions.size() ? o.descriptions[i] : ""}});
   j["properties"] = props;
   j["fairness"] = r.assumptions;
-  j["trace"] = o.trace ? cx::to_itf(*o.trace, o.scenario, o.token) : nlohmann::json(nullptr);
+  j["trace"] = o.trace ? cx::to_itf(*o.trace, o.token_dir(), o.token) : nlohmann::json(nullptr);
+  j["shrink"] = nlohmann::json(nullptr);
+  if (o.shrink)
+    j["shrink"] = {{"stepsBefore", o.shrink->steps_before}, {"stepsAfter", o.shrink->steps_after},
+                   {"droppedActions", o.shrink->dropped_actions}, {"changedPicks", o.shrink->changed_picks},
+                   {"droppedJobs", o.shrink->dropped_jobs},   {"droppedWorkers", o.shrink->dropped_workers},
+                   {"replays", o.shrink->replays},             {"rechecks", o.shrink->rechecks},
+                   {"seconds", o.shrink->seconds},
+                   {"scenario", o.replay_dir.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.replay_dir)}};
   j["replay"] = o.token.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.token);
   const auto& s = r.stats;
   j["stats"] = {{"states", s.states},         {"transitions", s.transitions},

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "checker/result.hpp"
+#include "counterexamples/shrink.hpp"
 #include "counterexamples/trace.hpp"
 #include "model/diagnostics.hpp"
 
@@ -22,6 +23,9 @@ struct CheckOutcome {
   std::string token;                        // empty when there is no trace
   std::vector<std::string> descriptions;    // per result.properties entry
   model::Warnings warnings;
+  std::optional<cx::ShrinkReport> shrink;   // what shrinking removed, when it ran
+  std::string replay_dir;                   // the reduced scenario the token is for; empty: `scenario`
+  const std::string& token_dir() const { return replay_dir.empty() ? scenario : replay_dir; }
 };
 
 std::string render_text(const CheckOutcome& o);

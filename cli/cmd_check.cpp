@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -13,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "counterexamples/itf.hpp"
 #include "counterexamples/scenario_id.hpp"
+#include "counterexamples/shrink.hpp"
 #include "counterexamples/timeline.hpp"
 #include "counterexamples/token.hpp"
 #include "invariants/multikueue_registry.hpp"
@@ -34,6 +36,8 @@ struct CheckArgs {
   std::string output = "text";
   std::string trace_out;
   std::string replay;
+  bool no_shrink = false;        // print the checker's own (BFS) trace
+  std::string shrink_scenario;   // also leave out jobs and workers; write the reduced scenario here
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -82,7 +86,7 @@ int emit(const CheckArgs& a, CheckOutcome& o) {
   if (!a.trace_out.empty() && o.trace) {
     std::ofstream f(a.trace_out);
     if (!f) usage_error("cannot write --trace-out " + a.trace_out);
-    f << cx::to_itf(*o.trace, o.scenario, o.token).dump(2) << "\n";
+    f << cx::to_itf(*o.trace, o.token_dir(), o.token).dump(2) << "\n";
   }
   if (a.output == "json")
     std::cout << render_json(o).dump(2) << "\n";
@@ -142,6 +146,36 @@ int replay_token(const CheckArgs& a, const protocols::MultiKueue& mk, const std:
   return emit(a, o);
 }
 
+// Shrinks the violation in o (cx/shrink.hpp). Jobs and workers are left out
+// only with --shrink-scenario DIR: a token for a reduced scenario cannot
+// replay against the folder the user gave, so the reduced scenario must be
+// written somewhere, and writing files nobody asked for (or re-checking once
+// per job and worker on a large fleet) is not a default.
+std::optional<cx::MkShrunk> shrink(const CheckArgs& a, const model::Scenario& sc, const protocols::MultiKueue& mk,
+                                   CheckOutcome& o) {
+  if (a.no_shrink) return std::nullopt;
+  std::error_code ec;
+  if (!a.shrink_scenario.empty() && std::filesystem::exists(a.shrink_scenario, ec) && !std::filesystem::is_empty(a.shrink_scenario, ec))
+    usage_error("--shrink-scenario " + a.shrink_scenario + " must be a new or empty folder");
+  cx::MkShrinkOptions so;
+  so.drop_entities = !a.shrink_scenario.empty();
+  so.options = [&](const protocols::MultiKueue& reduced) {
+    auto opts = options_for(a, sc.fleet.check);
+    plan_fairness(reduced, sc.fleet, opts);
+    return opts;
+  };
+  auto s = cx::shrink_multikueue(sc, mk, *o.result.violation, so);
+  o.result.violation = s.violation;
+  o.shrink = s.report;
+  if (!s.reduction.empty()) {
+    cx::write_reduced_scenario(sc, s.reduction, a.shrink_scenario);
+    if (cx::scenario_id(protocols::MultiKueue(protocols::compile_multikueue(model::load_scenario(a.shrink_scenario)))) != cx::scenario_id(s.protocol))
+      usage_error("--shrink-scenario: the folder written to " + a.shrink_scenario + " does not load as the reduced scenario");
+    o.replay_dir = a.shrink_scenario;
+  }
+  return s;
+}
+
 int run_check(const CheckArgs& a) {
   if (a.output != "text" && a.output != "json") usage_error("--output must be text or json");
   const model::Scenario sc = model::load_scenario(a.dir);
@@ -165,12 +199,14 @@ int run_check(const CheckArgs& a) {
   o.result = checker::Bfs(checked, options).run();
   o.descriptions = descriptions(props, o.result);
   if (o.result.violation && (!o.result.violation->path.choices.empty() || o.result.violation->loop)) {
+    const auto shrunk = shrink(a, sc, mk, o);
+    const protocols::MultiKueue& shown = shrunk ? shrunk->protocol : mk;  // the reduced scenario's, when reduced
     const auto& v = *o.result.violation;
-    o.trace = cx::make_trace(mk, v.path);
+    o.trace = cx::make_trace(shown, v.path);
     o.trace->property = v.property;
     o.trace->detail = v.detail;
     o.trace->loop = v.loop;
-    o.token = cx::format_token(cx::Token{cx::scenario_id(mk), v.property, v.subject, v.path});
+    o.token = cx::format_token(cx::Token{cx::scenario_id(shown), v.property, v.subject, v.path});
   }
   return emit(a, o);
 }
@@ -189,6 +225,10 @@ void add_check_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--output", args->output, "text or json");
   cmd->add_option("--trace-out", args->trace_out, "Write the counterexample as ITF JSON to this file");
   cmd->add_option("--replay", args->replay, "Re-run the path of a replay token printed by an earlier check");
+  cmd->add_flag("--no-shrink", args->no_shrink, "Print and save the checker's own (shortest-by-BFS) trace, unshrunk");
+  cmd->add_option("--shrink-scenario", args->shrink_scenario,
+                  "Also leave out the jobs and workers the violation does not need; write that scenario to this new folder")
+      ->excludes("--no-shrink");
   cmd->callback([args, &exit_code] {
     try {
       exit_code = run_check(*args);

@@ -52,15 +52,19 @@ std::string describe(const ShrinkReport& r) {
   else
     out = fmt::format("Shrinking kept all {} steps", r.steps_after);
   std::vector<std::string> what;
+  std::vector<std::string> gone;
+  for (const auto& j : r.dropped_jobs) gone.push_back("job " + j);
+  for (const auto& w : r.dropped_workers) gone.push_back("worker " + w);
+  if (!gone.empty()) {
+    what.push_back("left out " + listed(gone));
+    if (r.steps_reduced != r.steps_after)
+      what.back() += fmt::format(", where the checker's own trace has {} steps", r.steps_reduced);
+  }
   if (!r.dropped_actions.empty()) what.push_back("dropped " + listed(r.dropped_actions));
   if (!r.changed_picks.empty()) what.push_back("changed " + listed(r.changed_picks));
-  if (!r.dropped_jobs.empty()) what.push_back(fmt::format("left out job{} {}", r.dropped_jobs.size() > 1 ? "s" : "", listed(r.dropped_jobs)));
-  if (!r.dropped_workers.empty())
-    what.push_back(fmt::format("left out worker{} {}", r.dropped_workers.size() > 1 ? "s" : "", listed(r.dropped_workers)));
-  const bool no_entity = r.dropped_jobs.empty() && r.dropped_workers.empty();
   if (what.empty()) return out + (r.entities_tried ? ": the violation needs every one of them, and every job and worker.\n"
                                                    : ": the violation needs every one of them.\n");
-  if (r.entities_tried && no_entity) what.push_back("every job and worker is needed");
+  if (r.entities_tried && gone.empty()) what.push_back("every job and worker is needed");
   return out + ": " + fmt::format("{}", fmt::join(what, "; ")) + ".\n";
 }
 
@@ -369,9 +373,11 @@ const invariants::MkProperty& property_named(const std::vector<invariants::MkPro
   throw std::invalid_argument("shrink: no property " + name);
 }
 
-std::vector<std::string> action_names(const protocols::MultiKueue& mk, const checker::Path& path) {
-  std::vector<std::string> out;
-  for (const auto& a : checker::replay_actions(mk, path)) out.push_back(mk.action_name(a));
+// The jobs, clusters and flavors a path's actions pick.
+std::set<std::string> picked_names(const protocols::MultiKueue& mk, const checker::Path& path) {
+  std::set<std::string> out;
+  for (const auto& a : checker::replay_actions(mk, path))
+    for (const auto& [what, name] : mk.picks(a)) out.insert(name);
   return out;
 }
 
@@ -437,9 +443,11 @@ MkShrunk shrink_multikueue(const model::Scenario& sc, const protocols::MultiKueu
   if (v.path.choices.empty() && !v.loop) return best;
   auto first = shrink_in(mk, v, o);
   best.violation = first.violation;
-  ShrinkReport report = first.report;
+  best.report = first.report;  // always the action shrink of the trace in best.scenario
+  ShrinkReport tally;          // replays and re-checks over every attempt
+  tally.replays = first.report.replays;
   if (o.drop_entities) {
-    Attempt attempt{sc, o, v.subject >= 0 ? mk.params().jobs.at(v.subject) : "", report};
+    Attempt attempt{sc, o, v.subject >= 0 ? mk.params().jobs.at(v.subject) : "", tally};
     for (bool changed = true; changed;) {
       changed = false;
       const auto& p = best.protocol.params();
@@ -448,6 +456,12 @@ MkShrunk shrink_multikueue(const model::Scenario& sc, const protocols::MultiKueu
         if (j != attempt.subject && p.J() > 1) tries.push_back(best.reduction), tries.back().jobs.push_back(j);
       for (const auto& w : p.workers)
         if (p.W() > 1) tries.push_back(best.reduction), tries.back().workers.push_back(w);
+      // What the trace does not mention goes first, so the story stays the one the checker told.
+      const auto mentioned = picked_names(best.protocol, best.violation.path);
+      std::stable_partition(tries.begin(), tries.end(), [&](const Reduction& r) {
+        const auto& last = r.workers.size() > best.reduction.workers.size() ? r.workers.back() : r.jobs.back();
+        return !mentioned.count(last);
+      });
       for (const auto& r : tries)
         if (auto s = attempt.in(r, best.violation, best.violation.path.choices.size())) {
           best = std::move(*s);
@@ -456,13 +470,17 @@ MkShrunk shrink_multikueue(const model::Scenario& sc, const protocols::MultiKueu
         }
     }
   }
-  const auto before = action_names(mk, v.path), after = action_names(best.protocol, best.violation.path);
-  report.steps_before = before.size();
-  report.steps_after = after.size();
-  report.dropped_actions = dropped(before, after);
+  // Dropped actions and changed picks are those of the trace in the final
+  // scenario: with jobs or workers left out, that is the checker's trace there.
+  ShrinkReport report = best.report;
+  report.steps_reduced = best.reduction.empty() ? 0 : best.report.steps_before;
+  report.steps_before = v.path.choices.size();
+  report.steps_after = best.violation.path.choices.size();
   report.dropped_jobs = best.reduction.jobs;
   report.dropped_workers = best.reduction.workers;
   report.entities_tried = o.drop_entities;
+  report.replays = tally.replays;
+  report.rechecks = tally.rechecks;
   report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   best.report = std::move(report);
   return best;

@@ -23,7 +23,8 @@
 //     the scenario in turn; the reduced scenario is compiled and checked
 //     again (BFS gives a shortest trace there); the reduction is kept when
 //     the same property is violated the same way (same subject, by name) by a
-//     trace no longer than the best so far. Flavors are not dropped: a flavor
+//     trace no longer than the best so far. Entities the trace does not
+//     mention are tried first, so the story stays the one the checker told. Flavors are not dropped: a flavor
 //     lives in ClusterQueues on several clusters and in the capacity maps, and
 //     every shipped example has one.
 //
@@ -50,8 +51,11 @@ namespace kmc::cx {
 
 // What shrinking did, for the report.
 struct ShrinkReport {
-  std::size_t steps_before = 0, steps_after = 0;
-  std::vector<std::string> dropped_actions;  // of the checker's trace, in order (by name, as a multiset)
+  std::size_t steps_before = 0, steps_after = 0;  // the checker's trace, the shrunk one
+  std::size_t steps_reduced = 0;  // the checker's trace in the scenario without the jobs and workers left out
+  // Of the checker's trace in the final scenario (the reduced one, when jobs
+  // or workers were left out), in order; by name, as a multiset.
+  std::vector<std::string> dropped_actions;
   std::vector<std::string> changed_picks;    // "A(x, w2) -> A(x, w1)"
   std::vector<std::string> dropped_jobs, dropped_workers;
   bool entities_tried = false;  // jobs and workers were left out in turn

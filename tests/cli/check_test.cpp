@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <regex>
 
 #include "cli/run_kmc.hpp"
@@ -92,4 +93,40 @@ TEST_CASE("--property narrows the check", "[cli]") {
   auto r = kmc("check examples/gpu-hunter --property no-job-on-two-workers --property some-job-runs");
   CHECK(r.code == 0);
   CHECK(r.out.find("no-stuck-job") == std::string::npos);
+}
+
+TEST_CASE("--no-shrink prints the checker's own trace and no shrinking paragraph", "[cli][shrink]") {
+  auto shrunk = kmc("check examples/gpu-hunter");
+  auto raw = kmc("check examples/gpu-hunter --no-shrink");
+  CHECK(raw.code == 1);
+  CHECK(shrunk.out.find("Shrinking kept all 5 steps") != std::string::npos);
+  CHECK(raw.out.find("Shrinking kept") == std::string::npos);
+  CHECK(raw.out.find("State 5: <ProvisioningAccepted(team-ml/llm-finetune, us-central1)>") != std::string::npos);
+  auto j = nlohmann::json::parse(kmc("check examples/gpu-hunter --output json").out);
+  CHECK(j["shrink"]["stepsBefore"] == 5);
+  CHECK(j["shrink"]["stepsAfter"] == 5);
+  CHECK(j["shrink"]["scenario"].is_null());
+  CHECK(nlohmann::json::parse(kmc("check examples/gpu-hunter --no-shrink --output json").out)["shrink"].is_null());
+  CHECK(kmc("check examples/gpu-hunter --no-shrink --shrink-scenario /tmp/x").code != 0);  // they contradict
+}
+
+TEST_CASE("--shrink-scenario leaves out the worker the deadlock does not need, and the token replays there", "[cli][shrink]") {
+  const std::string dir = "/tmp/kmc-cli-shrunk-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  auto r = kmc("check examples/gpu-hunter-three-workers --shrink-scenario " + dir + " --output json");
+  REQUIRE(r.code == 1);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["shrink"]["droppedWorkers"] == nlohmann::json::array({"europe-west4"}));
+  CHECK(j["shrink"]["scenario"] == dir);
+  CHECK(j["trace"]["#meta"]["source"] == dir);
+  CHECK(std::filesystem::exists(dir + "/kmc.yaml"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/workers/europe-west4"));
+  auto again = kmc("check " + dir + " --replay " + j["replay"].get<std::string>());
+  CHECK(again.code == 1);
+  CHECK(again.out.find("the violation reproduces") != std::string::npos);
+  // The original folder refuses the token: it is another scenario.
+  CHECK(kmc("check examples/gpu-hunter-three-workers --replay " + j["replay"].get<std::string>()).code == 3);
+  // The folder is never written over.
+  CHECK(kmc("check examples/gpu-hunter-three-workers --shrink-scenario " + dir).code == 3);
+  std::filesystem::remove_all(dir);
 }
