@@ -206,17 +206,6 @@ kmc::checker::CheckOptions small(const MultiKueue& mk) {
   return o;
 }
 
-// kmc matrix's fairness: per action instance (each with its family's kind) up to 64 instances.
-kmc::checker::CheckOptions per_instance(const MultiKueue& mk) {
-  auto o = per_family(mk);
-  if (mk.candidates().size() > 64) return o;
-  const auto fam = o.fairness;
-  o.fairness.clear();
-  for (const auto& a : mk.candidates()) o.fairness.push_back(fam[mk.family(a)]);
-  o.per_instance = true;
-  return o;
-}
-
 // The shrunk trace judged afresh: replayed from the initial state and the
 // property evaluated directly, without the shrinker's own check.
 bool still_violated(const MultiKueue& mk, const Violation& v, const kmc::checker::CheckOptions& o) {
@@ -319,11 +308,30 @@ struct Example {
   kmc::checker::Result result;
 };
 
+// cli/fairness.cpp's plan: the protocol's defaults overridden by kmc.yaml's
+// fairness:, per action instance up to 64 instances (test_counterexamples
+// does not link cli/, so the few lines are repeated here).
+std::function<kmc::checker::CheckOptions(const MultiKueue&)> planned(const kmc::model::Fleet& fleet) {
+  return [fleet](const MultiKueue& mk) {
+    auto o = per_family(mk);
+    const auto names = mk.families();
+    for (const auto& spec : fleet.fairness)
+      for (std::size_t f = 0; f < names.size(); ++f)
+        if (names[f] == spec.family) o.fairness[f] = static_cast<Fairness>(spec.kind);
+    if (mk.candidates().size() > 64) return o;
+    const auto fam = o.fairness;
+    o.fairness.clear();
+    for (const auto& a : mk.candidates()) o.fairness.push_back(fam[mk.family(a)]);
+    o.per_instance = true;
+    return o;
+  };
+}
+
 Example check_example(const std::string& name, std::vector<std::string> properties = {}) {
   auto sc = kmc::model::load_scenario(kSource + "/examples/" + name);
   MultiKueue mk(kmc::protocols::compile_multikueue(sc));
   const auto props = kmc::invariants::multikueue_properties(mk);
-  auto o = per_instance(mk);  // as kmc check plans it
+  auto o = planned(sc.fleet)(mk);  // as kmc check plans it
   o.properties = properties.empty() ? kmc::invariants::default_properties(mk) : properties;
   auto result = kmc::checker::Bfs(kmc::model::Checked<MultiKueue>{mk, props}, o).run();
   return {std::move(sc), std::move(mk), std::move(result)};
@@ -336,7 +344,7 @@ TEST_CASE("the GPU Hunter trace is already minimal: 5 steps, both workers and th
   REQUIRE(c.result.violation);
   kmc::cx::MkShrinkOptions o;
   o.drop_entities = true;
-  o.options = per_family;
+  o.options = planned(c.sc.fleet);
   const auto s = kmc::cx::shrink_multikueue(c.sc, c.mk, *c.result.violation, o);
   CHECK(s.violation.path.choices == c.result.violation->path.choices);
   CHECK(s.report.steps_before == 5);
@@ -365,54 +373,62 @@ TEST_CASE("a reduced scenario written as files loads into the same protocol", "[
 
 namespace {
 
-void figure(const std::string& what, const kmc::model::Scenario& sc, const MultiKueue& mk, const Violation& v,
-            const kmc::cx::MkShrinkOptions& o) {
-  const auto s = kmc::cx::shrink_multikueue(sc, mk, v, o);
-  fmt::print("{:<58} {:<16} {:>3} -> {:>3}  {:6.2f} s  {}", what, v.property, s.report.steps_before,
-             s.report.steps_after, s.report.seconds, kmc::cx::describe(s.report));
+// Every property kmc matrix makes a column of: the defaults, then the liveness ones.
+std::vector<std::string> columns(const MultiKueue& mk) {
+  auto names = kmc::invariants::default_properties(mk);
+  for (const auto& prop : kmc::invariants::multikueue_properties(mk))
+    if (kmc::invariants::is_liveness(prop.kind)) names.push_back(prop.name);
+  return names;
+}
+
+void figure(const std::string& what, const kmc::model::Scenario& sc, const MultiKueue& mk,
+            const std::string& property, kmc::cx::MkShrinkOptions o) {
+  const auto props = kmc::invariants::multikueue_properties(mk);
+  auto opts = o.options(mk);
+  opts.properties = {property};
+  const auto r = kmc::checker::Bfs(kmc::model::Checked<MultiKueue>{mk, props}, opts).run();
+  if (!r.violation || (r.violation->path.choices.empty() && !r.violation->loop)) {
+    fmt::print("{:<52} {:<18} {}\n", what, property, kmc::checker::to_string(r.verdict));
+    return;
+  }
+  const auto& v = *r.violation;
+  o.drop_entities = false;
+  const auto a = kmc::cx::shrink_multikueue(sc, mk, v, o);
+  o.drop_entities = true;
+  const auto e = kmc::cx::shrink_multikueue(sc, mk, v, o);
+  fmt::print("{:<52} {:<18} {:>3} -> {:>3} ({:.3f} s), entities -> {:>3} ({:.3f} s, {} re-checks)  {}", what,
+             v.property == property ? property : property + "=" + v.property, a.report.steps_before, a.report.steps_after,
+             a.report.seconds, e.report.steps_after, e.report.seconds, e.report.rechecks, kmc::cx::describe(e.report));
 }
 
 }  // namespace
 
 // Not run by default: prints the figures of the closing note
-// (test_counterexamples "[.figures]").
+// (test_counterexamples "[.figures]"): per example and per kmc matrix cell,
+// the checker's steps, after dropping actions, and after leaving out entities.
 TEST_CASE("figures: steps before and after shrinking, per example and matrix cell", "[.figures]") {
-  kmc::cx::MkShrinkOptions o;
-  o.drop_entities = true;
-  o.options = per_instance;
-  for (const std::string name : {"gpu-hunter", "gpu-hunter-fixed", "gpu-hunter-spot-race", "gpu-hunter-three-workers", "three-workers"})
-    for (const std::vector<std::string>& props : {std::vector<std::string>{}, std::vector<std::string>{"eventually-runs"}}) {
-      const auto c = check_example(name, props);
-      const std::string what = fmt::format("{} {}", name, props.empty() ? "(default)" : props[0]);
-      if (!c.result.violation || (c.result.violation->path.choices.empty() && !c.result.violation->loop)) {
-        fmt::print("{:<58} {}\n", what, kmc::checker::to_string(c.result.verdict));
-        continue;
-      }
-      figure(what, c.sc, c.mk, *c.result.violation, o);
-    }
-  for (const std::string name : {"gpu-hunter", "gpu-hunter-three-workers", "gpu-hunter-spot-race"}) {
+  for (const std::string name : {"gpu-hunter", "gpu-hunter-fixed", "gpu-hunter-retry", "gpu-hunter-spot-race",
+                                 "gpu-hunter-three-workers", "three-workers"}) {
+    const auto sc = kmc::model::load_scenario(kSource + "/examples/" + name);
+    const MultiKueue mk(kmc::protocols::compile_multikueue(sc));
+    kmc::cx::MkShrinkOptions o;
+    o.options = planned(sc.fleet);
+    for (const auto& col : columns(mk)) figure(name, sc, mk, col, o);
+  }
+  for (const std::string name : {"gpu-hunter", "gpu-hunter-retry", "gpu-hunter-spot-race", "gpu-hunter-three-workers"}) {
     const auto sc = kmc::model::load_scenario(kSource + "/examples/" + name);
     const auto& levers = sc.fleet.matrix;
     std::vector<std::size_t> pick(levers.size(), 0);
     for (int row = 1;; ++row) {
-      auto compile = [&, pick](const kmc::model::Scenario& reduced) {
+      kmc::cx::MkShrinkOptions o;
+      o.options = planned(sc.fleet);
+      o.compile = [&levers, pick](const kmc::model::Scenario& reduced) {
         auto p = kmc::protocols::compile_multikueue(reduced);
         for (std::size_t i = 0; i < levers.size(); ++i) kmc::protocols::apply_lever(p, levers[i], levers[i].values[pick[i]]);
         return p;
       };
-      const MultiKueue mk(compile(sc));
-      const auto props = kmc::invariants::multikueue_properties(mk);
-      auto columns = kmc::invariants::default_properties(mk);
-      columns.push_back("eventually-runs");
-      for (const auto& col : columns) {
-        auto opts = per_instance(mk);
-        opts.properties = {col};
-        const auto r = kmc::checker::Bfs(kmc::model::Checked<MultiKueue>{mk, props}, opts).run();
-        if (!r.violation || (r.violation->path.choices.empty() && !r.violation->loop)) continue;
-        auto oo = o;
-        oo.compile = compile;
-        figure(fmt::format("matrix {} row{} {}", name, row, col), sc, mk, *r.violation, oo);
-      }
+      const MultiKueue mk(o.compile(sc));
+      for (const auto& col : columns(mk)) figure(fmt::format("matrix {} row{}", name, row), sc, mk, col, o);
       std::size_t i = levers.size();
       while (i-- > 0 && ++pick[i] == levers[i].values.size()) pick[i] = 0;
       if (i == static_cast<std::size_t>(-1)) break;
