@@ -171,7 +171,7 @@ Candidate drop_steps(const Replayer& r, const std::vector<std::string>& names, c
 bool swap_one_pick(const Replayer& r, Candidate& c, std::vector<std::string>& changed, int& replays) {
   const auto steps = r.steps(c.path);
   const auto before = distinct_picks(steps);
-  for (std::size_t i = 0; i < steps.size(); ++i) {
+  for (std::size_t i = steps.size(); i-- > 0;) {  // later steps follow earlier ones' picks
     std::set<std::pair<std::string, std::string>> others;
     for (std::size_t k = 0; k < steps.size(); ++k)
       if (k != i) others.insert(steps[k].picks.begin(), steps[k].picks.end());
@@ -200,13 +200,16 @@ ActionShrink shrink_actions(const Replayer& r, const checker::Violation& v) {
   if (original.empty() || !r.violates(v.path, v.loop)) return out;  // nothing to drop, or not ours to judge
   Candidate c{v.path, v.loop};
   int& replays = out.report.replays;
-  c = drop_steps(r, original, c, replays);
-  for (int round = 0; round < 16 && swap_one_pick(r, c, out.report.changed_picks, replays); ++round)
-    c = drop_steps(r, names_of(r.steps(c.path)), c, replays);
+  auto drop = [&] {  // what each ddmin round drops; a swapped pick is a change, not a drop
+    const auto before = names_of(r.steps(c.path));
+    c = drop_steps(r, before, c, replays);
+    for (auto& name : dropped(before, names_of(r.steps(c.path)))) out.report.dropped_actions.push_back(std::move(name));
+  };
+  drop();
+  for (int round = 0; round < 16 && swap_one_pick(r, c, out.report.changed_picks, replays); ++round) drop();
   out.violation.path = c.path;
   out.violation.loop = c.loop;
   out.report.steps_after = c.path.choices.size();
-  out.report.dropped_actions = dropped(original, names_of(r.steps(c.path)));
   return out;
 }
 

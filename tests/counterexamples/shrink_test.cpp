@@ -62,6 +62,36 @@ struct Pair {
   }
 };
 
+// Two touches of any clusters break the property: the clusters are picks,
+// and a trace that touches one cluster twice tells the same story with fewer.
+struct Touch {
+  struct State {
+    BOOST_HANA_DEFINE_STRUCT(State, (std::int64_t, touches), (std::int64_t, last));
+    bool operator==(const State&) const = default;
+  };
+  struct Action {
+    int cluster;
+  };
+  std::vector<State> init_states() const { return {State{0, -1}}; }
+  void actions(const State& s, std::vector<Action>& out) const {
+    if (s.touches < 2) out.push_back({0}), out.push_back({1});
+  }
+  State next(State s, const Action& a) const { return State{s.touches + 1, a.cluster}; }
+  std::string action_name(const Action& a) const { return a.cluster == 0 ? "Touch(a)" : "Touch(b)"; }
+  std::uint64_t fingerprint(const State& s) const { return kmc::model::fingerprint(s); }
+  std::vector<std::pair<std::string, std::string>> describe(const State&) const { return {}; }
+  std::vector<std::pair<std::string, std::string>> picks(const Action& a) const {
+    return {{"cluster", a.cluster == 0 ? "a" : "b"}};
+  }
+  kmc::model::Property<State> once() const {
+    kmc::model::Property<State> p;
+    p.name = "touched-once";
+    p.description = "nothing is touched twice";
+    p.holds = [](const State& s) { return s.touches < 2; };
+    return p;
+  }
+};
+
 // The checker's toys with describe/picks, so traces can be built from them.
 template <class Toy>
 struct Described : Toy {
@@ -118,6 +148,16 @@ TEST_CASE("a minimal trace comes back as it is", "[shrink][actions]") {
   CHECK(s.violation.path.choices == path.choices);
   CHECK(s.report.dropped_actions.empty());
   CHECK(kmc::cx::describe(s.report) == "Shrinking kept all 2 steps: the violation needs every one of them.\n");
+}
+
+TEST_CASE("a pick moves to a cluster the trace already uses", "[shrink][picks]") {
+  const Touch p;
+  const Path path = path_of(p, {"Touch(a)", "Touch(b)"});
+  const auto s = kmc::cx::shrink_actions(p, p.once(), Violation{"touched-once", PropertyKind::Always, path, "", -1, {}}, {});
+  CHECK(names_of(p, s.violation.path) == std::vector<std::string>{"Touch(a)", "Touch(a)"});
+  CHECK(s.report.changed_picks == std::vector<std::string>{"Touch(b) -> Touch(a)"});
+  CHECK(s.report.steps_after == 2);
+  CHECK(kmc::cx::describe(s.report) == "Shrinking kept all 2 steps: changed Touch(b) -> Touch(a).\n");
 }
 
 TEST_CASE("a stuck job keeps only the step into the trap", "[shrink][actions][stuck]") {
