@@ -12,6 +12,8 @@
 #include "cli/check_report.hpp"
 #include "cli/fairness.hpp"
 #include "cli/commands.hpp"
+#include "checker/confirm_lasso.hpp"
+#include "counterexamples/engine_replay.hpp"
 #include "counterexamples/itf.hpp"
 #include "counterexamples/scenario_id.hpp"
 #include "counterexamples/shrink.hpp"
@@ -36,6 +38,7 @@ struct CheckArgs {
   std::string output = "text";
   std::string trace_out;
   std::string replay;
+  bool replay_engine = false;    // re-execute the violation in the reference engine
   bool no_shrink = false;        // print the checker's own (BFS) trace
   std::string shrink_scenario;   // also leave out jobs and workers; write the reduced scenario here
 };
@@ -82,21 +85,37 @@ std::vector<std::string> descriptions(const std::vector<invariants::MkProperty>&
   return out;
 }
 
-int emit(const CheckArgs& a, CheckOutcome& o) {
+// --replay-engine: the violation's trace, as written to --trace-out, re-executed
+// by the reference engine against the scenario its token is for (the reduced
+// one when shrinking left jobs or workers out).
+std::optional<cx::EngineReplay> replay_in_engine(const CheckOutcome& o, const model::Scenario& sc, const protocols::MkParams& p) {
+  if (!o.trace || !o.result.violation || o.token.empty()) return std::nullopt;
+  const cx::ItfDocument itf = cx::parse_itf("<kmc check>", cx::to_itf(*o.trace, o.token_dir(), o.token).dump(2));
+  if (o.replay_dir.empty()) return cx::replay_in_engine(sc, p, itf);
+  const model::Scenario reduced = model::load_scenario(o.replay_dir);
+  return cx::replay_in_engine(reduced, protocols::compile_multikueue(reduced), itf);
+}
+
+int emit(const CheckArgs& a, CheckOutcome& o, const model::Scenario& sc, const protocols::MkParams& p) {
   if (!a.trace_out.empty() && o.trace) {
     std::ofstream f(a.trace_out);
     if (!f) usage_error("cannot write --trace-out " + a.trace_out);
     f << cx::to_itf(*o.trace, o.token_dir(), o.token).dump(2) << "\n";
   }
-  if (a.output == "json")
-    std::cout << render_json(o).dump(2) << "\n";
-  else
+  const auto engine = a.replay_engine ? replay_in_engine(o, sc, p) : std::nullopt;
+  if (a.output == "json") {
+    auto j = render_json(o);
+    if (engine) j["engineReplay"] = cx::to_json(*engine);
+    std::cout << j.dump(2) << "\n";
+  } else {
     std::cout << render_text(o);
+    if (engine) std::cout << "\n" << cx::to_text(*engine);
+  }
   return exit_code_of(o.result.verdict);
 }
 
-int replay_token(const CheckArgs& a, const protocols::MultiKueue& mk, const std::vector<invariants::MkProperty>& props,
-                 CheckOutcome& o) {
+int replay_token(const CheckArgs& a, const model::Scenario& sc, const protocols::MultiKueue& mk,
+                 const std::vector<invariants::MkProperty>& props, CheckOutcome& o) {
   std::string why;
   auto token = cx::parse_token(a.replay, why);
   if (!token) usage_error("--replay: " + why);
@@ -127,6 +146,10 @@ int replay_token(const CheckArgs& a, const protocols::MultiKueue& mk, const std:
     }
     violated = premise && !goal;
   }
+  if (prop->kind == model::PropertyKind::RecurrenceFree) {
+    loop = checker::loop_start(mk, states);
+    violated = checker::confirm_recurrence(mk, states, *prop, token->subject);
+  }
   if (prop->kind == model::PropertyKind::Always) violated = !prop->holds(states.back());
   if (prop->kind == model::PropertyKind::StuckFree)
     violated = checker::confirm_stuck(mk, states.back(), *prop, token->subject) == checker::StuckCheck::Stuck;
@@ -143,7 +166,7 @@ int replay_token(const CheckArgs& a, const protocols::MultiKueue& mk, const std:
     o.token = a.replay;
   }
   o.summary += violated ? "\nReplayed the token: the violation reproduces." : "\nReplayed the token: the property holds at its end; the violation does not reproduce.";
-  return emit(a, o);
+  return emit(a, o, sc, mk.params());
 }
 
 // Shrinks the violation in o (cx/shrink.hpp). Jobs and workers are left out
@@ -190,7 +213,7 @@ int run_check(const CheckArgs& a) {
   o.summary = summarize(mk.params());
   o.warnings = sc.warnings;
   o.warnings.insert(o.warnings.end(), mk.params().warnings.begin(), mk.params().warnings.end());
-  if (!a.replay.empty()) return replay_token(a, mk, props, o);
+  if (!a.replay.empty()) return replay_token(a, sc, mk, props, o);
 
   const model::Checked<protocols::MultiKueue> checked{mk, props};
   auto options = options_for(a, sc.fleet.check);
@@ -208,7 +231,7 @@ int run_check(const CheckArgs& a) {
     o.trace->loop = v.loop;
     o.token = cx::format_token(cx::Token{cx::scenario_id(shown), v.property, v.subject, v.path});
   }
-  return emit(a, o);
+  return emit(a, o, sc, mk.params());
 }
 
 }  // namespace
@@ -225,6 +248,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--output", args->output, "text or json");
   cmd->add_option("--trace-out", args->trace_out, "Write the counterexample as ITF JSON to this file");
   cmd->add_option("--replay", args->replay, "Re-run the path of a replay token printed by an earlier check");
+  cmd->add_flag("--replay-engine", args->replay_engine,
+                "Re-execute the violation in the reference admission engine: Reproduced or Diverged (kmc replay)");
   cmd->add_flag("--no-shrink", args->no_shrink, "Print and save the checker's own (shortest-by-BFS) trace, unshrunk");
   cmd->add_option("--shrink-scenario", args->shrink_scenario,
                   "Also leave out the jobs and workers the violation does not need; write that scenario to this new folder")

@@ -121,10 +121,11 @@ TEST_CASE("no-endless-retry: holds with a timeout long enough, and for a job tha
   CHECK(kmc("check examples/gpu-hunter --property no-endless-retry").code == 0);
 }
 
-// Known gap: `kmc check --replay` re-checks leads-to lassos but not yet
-// recurrence ones (cli/cmd_check.cpp; checker/confirm_lasso.hpp has the check).
-TEST_CASE("no-endless-retry: the token replays to the same loop", "[cli][liveness][recurrence][!shouldfail]") {
+TEST_CASE("no-endless-retry: the token replays to the same loop", "[cli][liveness][recurrence]") {
   auto j = nlohmann::json::parse(kmc("check " + hunter_with_timeout("TimeoutFirst") + " --property no-endless-retry --output json").out);
-  auto again = kmc("check " + j["trace"]["#meta"]["source"].get<std::string>() + " --replay " + j["replay"].get<std::string>());
+  auto again = kmc("check " + j["trace"]["#meta"]["source"].get<std::string>() + " --replay " + j["replay"].get<std::string>() +
+                   " --output json");
+  INFO(again.out << again.err);
   CHECK(again.code == 1);
+  CHECK(nlohmann::json::parse(again.out)["trace"]["loop"] == j["trace"]["loop"]);
 }

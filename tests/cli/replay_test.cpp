@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "run_kmc.hpp"
 
@@ -73,4 +74,25 @@ TEST_CASE("kmc corpus check passes on the committed corpus and fails on any chan
   CHECK(r.code == 3);
   CHECK(r.err.find("expect.yaml:3: replay") != std::string::npos);
   fs::remove_all(copy);
+}
+
+TEST_CASE("kmc check --replay-engine replays every violation it reports") {
+  Run r = kmc("check examples/gpu-hunter --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("Replay in the engine: Reproduced") != std::string::npos);
+  r = kmc("check examples/gpu-hunter --replay-engine --output json");
+  CHECK(r.code == 1);
+  CHECK(nlohmann::json::parse(r.out)["engineReplay"]["verdict"] == "Reproduced");
+  // A lasso: the prefix and two turns of the loop.
+  r = kmc("check " + corpus + "/timeout-shorter-than-boot/scenario --property no-endless-retry --replay-engine --output json");
+  INFO(r.out);
+  REQUIRE(r.code == 1);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["engineReplay"]["lasso"] == true);
+  CHECK(j["engineReplay"]["verdict"] == "Reproduced");
+  // Verified: nothing to replay, nothing printed about the engine.
+  r = kmc("check examples/gpu-hunter-fixed --replay-engine");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("Replay in the engine") == std::string::npos);
 }
