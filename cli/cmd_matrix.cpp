@@ -14,6 +14,7 @@
 #include "cli/fairness.hpp"
 #include "counterexamples/itf.hpp"
 #include "counterexamples/scenario_id.hpp"
+#include "counterexamples/shrink.hpp"
 #include "counterexamples/token.hpp"
 #include "invariants/multikueue_registry.hpp"
 #include "model/checked.hpp"
@@ -75,11 +76,16 @@ Cell run_cell(const protocols::MultiKueue& mk, const model::Scenario& sc, const 
   if (r.violation && r.violation->property != property) cell.note = r.violation->property;  // a stuck job, found first
   if (r.violation && r.violation->detail.rfind("vacuous", 0) == 0) cell.note = "vacuous";  // the premise never holds
   if (r.violation && !a.out_dir.empty() && (!r.violation->path.choices.empty() || r.violation->loop)) {
-    auto trace = cx::make_trace(mk, r.violation->path);
-    trace.property = r.violation->property;
-    trace.detail = r.violation->detail;
-    trace.loop = r.violation->loop;
-    const auto token = cx::format_token(cx::Token{cx::scenario_id(mk), r.violation->property, r.violation->subject, r.violation->path});
+    // Shrunk by actions and picks only: a cell's trace must replay against the
+    // scenario with the cell's levers, so no job or worker is left out.
+    cx::MkShrinkOptions so;
+    so.options = [&o](const protocols::MultiKueue&) { return o; };
+    const checker::Violation v = cx::shrink_multikueue(sc, mk, *r.violation, so).violation;
+    auto trace = cx::make_trace(mk, v.path);
+    trace.property = v.property;
+    trace.detail = v.detail;
+    trace.loop = v.loop;
+    const auto token = cx::format_token(cx::Token{cx::scenario_id(mk), v.property, v.subject, v.path});
     cell.trace = (std::filesystem::path(a.out_dir) / (trace_name + ".itf.json")).string();
     auto itf = cx::to_itf(trace, a.dir, token);
     itf["#meta"]["levers"] = levers;
