@@ -222,6 +222,10 @@ Outcome Replayer::environment_step(const ItfStep& s) {
       // The nodes are gone: the pods lose readiness. Kueue evicts only through
       // waitForPodsReady's recoveryTimeout; the engine decides whether it does.
       cluster(w).post(std::max(cluster(w).now_ms, fleet_.now()), engine::ev::PodsNotReady{p_.jobs[j]});
+      if (!cluster(w).manifests.configuration.wait_for_pods_ready.enable) {
+        react(w);
+        return {true, "the pods lost readiness; waitForPodsReady is off, so nothing evicts the copy"};
+      }
       const bool ok = drive([&] { react(w); }, [&] {
         const auto* r = view_.remote(j, w);
         return r == nullptr || !r->has_quota_reservation();

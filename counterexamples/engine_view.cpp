@@ -33,7 +33,8 @@ std::string FleetView::cell_name(const protocols::MkParams& p, int j, int w) {
 
 bool FleetView::running(int j, int w) const {
   const engine::WorkloadInfo* r = remote(j, w);
-  return r != nullptr && r->job_active && r->is_admitted() && !r->is_finished();
+  // Pods that lost readiness (a spot reclaim) are not running, though the job is active.
+  return r != nullptr && r->job_active && r->pods_ready && r->is_admitted() && !r->is_finished();
 }
 
 std::string FleetView::manager_cell(int j) const {
@@ -70,6 +71,9 @@ const model::AdmissionCheckState* check_of(const engine::WorkloadInfo& w, const 
 // keeps: Ready is Provisioned; Pending is Accepted once the autoscaler said so.
 std::string provisioning_phase(const engine::WorkloadInfo& r, const model::AdmissionCheckState& s) {
   if (!r.has_quota_reservation() || r.is_finished()) return "";
+  // A started job whose pods lost readiness lost its provisioned nodes (a spot
+  // reclaim): the check stays Ready, but the protocol no longer counts the booking.
+  if (r.job_active && !r.pods_ready) return "";
   if (s.state == model::CheckState::Ready) return "Provisioned";
   if (s.state != model::CheckState::Pending) return "";
   return s.message.find("is accepted") != std::string::npos ? "Accepted" : "Requested";

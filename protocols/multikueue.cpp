@@ -1,5 +1,7 @@
 #include "protocols/multikueue.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "model/fingerprint.hpp"
@@ -155,6 +157,10 @@ std::uint64_t MultiKueue::identity() const {
                                 static_cast<std::int64_t>(p_.timeout_vs_boot),
                                 p_.broken_worker_ignores_quota, p_.broken_keep_losers, p_.spot_reclaims,
                                 p_.capacity_losses, p_.snapshot_refreshes});
+  // Hashed only when some worker turns waitForPodsReady off, so the identities
+  // (and replay tokens) of scenarios that keep the default did not change.
+  if (std::find(p_.pods_ready_eviction.begin(), p_.pods_ready_eviction.end(), false) != p_.pods_ready_eviction.end())
+    add(std::vector<std::int64_t>(p_.pods_ready_eviction.begin(), p_.pods_ready_eviction.end()));
   return model::mix64(h.h);
 }
 

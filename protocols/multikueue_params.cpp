@@ -211,6 +211,7 @@ void Compiler::compile_options() {
   else if (o.variant == "broken-keep-losers") p.broken_keep_losers = true;
   else if (!o.variant.empty())
     fail(sc.fleet.pos, "options.variant", fmt::format("unknown variant '{}'; expected one of {}", o.variant, fmt::join(multikueue_variants(), ", ")));
+  for (const auto& worker : sc.workers) p.pods_ready_eviction.push_back(worker.configuration.wait_for_pods_ready.enable);
   const auto& e = sc.fleet.environment;
   p.spot_reclaims = e.spot_reclaims;
   p.capacity_losses = e.capacity_losses;

@@ -42,6 +42,10 @@ struct MkParams {
   std::vector<std::int64_t> snapshot0;    // [w][S][R] the manager's view at start
   std::vector<model::AutoscalerAnswer> answer;  // per worker
   std::vector<int> dispatch_order;        // MultiKueueConfig order, as worker indices
+  // Per worker: waitForPodsReady is on, so a job whose pods lose readiness is
+  // evicted after recoveryTimeout and requeued. Empty: on everywhere (the v1beta2 default).
+  std::vector<bool> pods_ready_eviction;
+  bool evicts_on_pods_not_ready(int w) const { return pods_ready_eviction.empty() || pods_ready_eviction[w]; }
 
   Dispatcher dispatcher = Dispatcher::AllAtOnce;
   int step_size = 3;

@@ -284,7 +284,17 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
       s.mgr_flavor[j] = -1;
       break;
     case ActionKind::SpotReclaim:
-      // The nodes are gone for good; the worker evicts and requeues the copy.
+      // The nodes are gone for good. Only waitForPodsReady makes Kueue react:
+      // without it the copy stays Admitted, holding its quota, with pods that
+      // never start again where the nodes came from a ProvisioningRequest.
+      if (!p_.evicts_on_pods_not_ready(w)) {
+        s.remote[i] = kRemoteAdmitted;
+        s.prov[i] = kProvNone;
+        spend(s, kSpotReclaims);
+        capacity_changed(s, w, truth(s.phase[0], true));
+        break;
+      }
+      // With it, recoveryTimeout evicts the copy and the worker requeues it.
       add_usage(s, wcq, j, s.remote_flavor[i], -1);
       s.remote[i] = kRemotePending;
       s.remote_flavor[i] = -1;
