@@ -11,6 +11,7 @@
 #include <map>
 #include <vector>
 
+#include "counterexamples/diagram.hpp"
 #include "model/diagnostics.hpp"
 
 namespace kmc::cx {
@@ -114,27 +115,6 @@ ItfDoc read_trace(const nlohmann::json& doc, const std::string& file) {
 }
 
 // ------------------------------------------------------- lanes and lines
-
-struct Lane {
-  std::string id;     // Mermaid participant id
-  std::string label;  // what people read
-};
-
-// A line of the diagram: an arrow, or a note over `from` when `to` is empty.
-struct Line {
-  std::size_t step;
-  std::string from, to;
-  std::string text;
-};
-
-struct Diagram {
-  std::string title;
-  std::vector<Lane> lanes;
-  std::vector<Line> lines;
-  std::optional<std::size_t> loop;  // the steps after this state repeat forever
-  std::string closing;              // the property violated and why
-  std::string replay;               // the command that re-runs the trace, if known
-};
 
 // Who is in the trace: jobs from "JOB @manager", workers from "JOB @WORKER",
 // in the order the trace lists its variables (the scenario's order).
@@ -444,89 +424,6 @@ Diagram make_diagram(const ItfDoc& t) {
   return d;
 }
 
-// ----------------------------------------------------------- printing
-
-// Mermaid ends a message at ';' and reads '#' as the start of an entity
-// code; '<' and '>' would reach the SVG as markup. Each becomes its entity
-// code, and a line break (which would end the statement) a space.
-std::string mermaid_text(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '#' || c == ';' || c == '<' || c == '>')
-      out += fmt::format("#{};", static_cast<int>(c));
-    else
-      out += c == '\n' || c == '\r' ? ' ' : c;
-  }
-  return out;
-}
-
-// A step's first line carries its number; the lines after it (a stale view,
-// the ProvisioningRequest that a quota reservation creates) continue it.
-bool opens_step(const Diagram& d, std::size_t k) {
-  return k == 0 || d.lines[k - 1].step != d.lines[k].step;
-}
-
-// A lasso's loop starts after its first state: the steps after `loop` lead
-// back to it.
-bool opens_loop(const Diagram& d, std::size_t k) {
-  return d.loop && d.lines[k].step > *d.loop && (k == 0 || d.lines[k - 1].step <= *d.loop);
-}
-
-std::string render_mermaid(const Diagram& d) {
-  std::string out = "sequenceDiagram\n";
-  out += fmt::format("    %% kmc render: {}\n", mermaid_text(d.title));
-  for (const auto& lane : d.lanes)
-    out += fmt::format("    {} {} as {}\n", lane.id == "user" ? "actor" : "participant", lane.id,
-                       mermaid_text(lane.label));
-  std::string indent = "    ";
-  for (std::size_t k = 0; k < d.lines.size(); ++k) {
-    const Line& l = d.lines[k];
-    if (opens_loop(d, k)) {
-      out += fmt::format("    loop from state {}, repeats forever\n", *d.loop);
-      indent = "        ";
-    }
-    const std::string text =
-        (opens_step(d, k) ? fmt::format("{}. ", l.step) : "") + mermaid_text(l.text);
-    if (l.to.empty())
-      out += fmt::format("{}Note over {}: {}\n", indent, l.from, text);
-    else
-      out += fmt::format("{}{}->>{}: {}\n", indent, l.from, l.to, text);
-  }
-  if (indent.size() > 4) out += "    end\n";
-  out += fmt::format("    Note over {},{}: {}\n", d.lanes.front().id, d.lanes.back().id,
-                     mermaid_text(d.closing));
-  if (!d.replay.empty()) out += fmt::format("    %% replay: {}\n", mermaid_text(d.replay));
-  return out;
-}
-
-// For a terminal: a numbered list, one "actor -> actor: message" per line.
-// Seven lanes side by side would not fit 100 columns with Kueue's names.
-std::string render_text(const Diagram& d) {
-  std::map<std::string, std::string> label;
-  std::vector<std::string> labels;
-  for (const auto& lane : d.lanes) label[lane.id] = lane.label, labels.push_back(lane.label);
-  const std::size_t width = std::to_string(d.lines.empty() ? 0 : d.lines.back().step).size();
-  std::string out = fmt::format("Trace: {}\nLanes: {}\n\n", d.title, fmt::join(labels, " | "));
-  std::string bar;
-  for (std::size_t k = 0; k < d.lines.size(); ++k) {
-    const Line& l = d.lines[k];
-    if (opens_loop(d, k)) {
-      out += fmt::format("  loop from state {}, repeats forever:\n", *d.loop);
-      bar = "| ";
-    }
-    const std::string number =
-        opens_step(d, k) ? fmt::format("{:>{}}.", l.step, width) : std::string(width + 1, ' ');
-    if (l.to.empty())
-      out += fmt::format("  {}{} note over {}: {}\n", bar, number, label[l.from], l.text);
-    else
-      out += fmt::format("  {}{} {} -> {}: {}\n", bar, number, label[l.from], label[l.to], l.text);
-  }
-  if (!bar.empty()) out += fmt::format("  end of loop: back to state {}, forever\n", *d.loop);
-  out += "\n" + d.closing + "\n";
-  if (!d.replay.empty()) out += "Replay: " + d.replay + "\n";
-  return out;
-}
-
 }  // namespace
 
 std::optional<RenderFormat> parse_render_format(std::string_view name) {
@@ -537,7 +434,7 @@ std::optional<RenderFormat> parse_render_format(std::string_view name) {
 
 std::string render_trace(const nlohmann::json& itf, RenderFormat format, const std::string& file) {
   const Diagram d = make_diagram(read_trace(itf, file));
-  return format == RenderFormat::Mermaid ? render_mermaid(d) : render_text(d);
+  return format == RenderFormat::Mermaid ? print_mermaid(d) : print_text(d);
 }
 
 }  // namespace kmc::cx
