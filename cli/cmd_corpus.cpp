@@ -10,12 +10,15 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <iostream>
 
 #include "cli/check_one.hpp"
 #include "cli/commands.hpp"
 #include "counterexamples/engine_replay.hpp"
 #include "counterexamples/model_replay.hpp"
+#include "counterexamples/render.hpp"
 #include "counterexamples/replay_setup.hpp"
 #include "model/diagnostics.hpp"
 
@@ -71,7 +74,14 @@ EntryResult check_entry(const fs::path& dir, double time_limit_s) {
   const cx::ReplayTarget target = cx::load_replay_target(itf, (dir / "scenario").string());
   const protocols::MultiKueue mk(target.params);
   e.steps = itf.doc.at("states").size() - 1;
-  if (auto diff = cx::model_difference(mk, itf)) e.trace_problem = *diff;
+  if (auto diff = cx::model_difference(mk, itf)) e.trace_problem = "the stored trace no longer matches the model: " + *diff;
+  // The committed diagram must be what kmc render draws from the committed trace.
+  if (fs::exists(dir / "trace.mmd")) {
+    std::ifstream in(dir / "trace.mmd");
+    const std::string drawn((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (drawn != cx::render_trace(itf.doc, cx::RenderFormat::Mermaid, itf.file))
+      e.trace_problem = "trace.mmd is not what kmc render draws from trace.itf.json (kmc render trace.itf.json --format mermaid)";
+  }
 
   auto t0 = std::chrono::steady_clock::now();
   const checker::Result r = check_property(mk, target.scenario, want.property, time_limit_s);
@@ -97,7 +107,7 @@ void print(const std::vector<EntryResult>& results) {
                e.replay_s * 1000);
   }
   for (const auto& e : results) {
-    if (!e.trace_problem.empty()) fmt::print("{}: the stored trace no longer matches the model: {}\n", e.name, e.trace_problem);
+    if (!e.trace_problem.empty()) fmt::print("{}: {}\n", e.name, e.trace_problem);
     // Not a failure: the stored trace is still a violation, but a shorter one is
     // there to be had (regenerate with scripts/corpus-entry.sh).
     if (e.fresh_steps > 0 && e.fresh_steps < e.steps)

@@ -69,6 +69,13 @@ TEST_CASE("kmc corpus check passes on the committed corpus and fails on any chan
   CHECK(r.code == 1);
   CHECK(r.out.find("**Reproduced (expected Diverged)**") != std::string::npos);
 
+  // A diagram that is not the trace's rendering is a change too.
+  std::ofstream(copy / "gpu-hunter-deadlock" / "expect.yaml") << "property: no-stuck-job\nmodel: Violated\nreplay: Reproduced\n";
+  std::ofstream(copy / "gpu-hunter-deadlock" / "trace.mmd") << "sequenceDiagram\n";
+  r = kmc("corpus check " + copy.string());
+  CHECK(r.code == 1);
+  CHECK(r.out.find("trace.mmd is not what kmc render draws") != std::string::npos);
+
   std::ofstream(copy / "gpu-hunter-deadlock" / "expect.yaml") << "property: no-stuck-job\nmodel: Violated\nreplay: Maybe\n";
   r = kmc("corpus check " + copy.string());
   CHECK(r.code == 3);
