@@ -317,7 +317,6 @@ void diverge(EngineReplay& r, const ItfStep& s, const protocols::MkParams& p, co
   r.verdict = EngineReplay::Verdict::Diverged;
   r.step = s.index;
   r.action = step_name(s, p);
-  r.expected = "the trace's next state";
   r.engine_did = o.did;
   r.difference = std::move(diff);
 }
@@ -441,7 +440,6 @@ EngineReplay replay_in_engine(const model::Scenario& sc, const protocols::MkPara
       r.verdict = EngineReplay::Verdict::Diverged;
       r.step = t.steps.back().index;
       r.action = "(end of trace)";
-      r.expected = t.property + " violated";
       r.engine_did = "the engine followed every step, but in its own state the property holds";
     }
   }

@@ -34,10 +34,10 @@ struct EngineReplay {
   Verdict verdict = Verdict::Diverged;
   std::string property;
   std::vector<EngineStep> steps;  // the steps the engine followed
-  // Diverged: where, what the trace says, what the engine did, and the
-  // differing cells of the state (trace value vs engine value).
+  // Diverged: where, what the engine did, and the differing cells of the
+  // state (the trace's value against the engine's).
   std::size_t step = 0;
-  std::string action, expected, engine_did;
+  std::string action, engine_did;
   std::vector<std::string> difference;
   // The property, decided on the engine's state.
   std::string property_check;
