@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "checker/confirm.hpp"
 #include "checker/fingerprint_store.hpp"
 #include "checker/graph.hpp"
 #include "checker/liveness.hpp"
@@ -45,6 +46,8 @@ struct CheckOptions {
   std::vector<Fairness> fairness;  // per action family (protocol.families()), or per instance; missing: none
   bool per_instance = false;       // fairness[i] is for protocol.instance(a) == i, not family(a)
   std::vector<std::string> fairness_labels;  // printed with liveness verdicts; default: per family
+
+  FairnessPlan fairness_plan() const { return FairnessPlan{fairness, per_instance}; }
 };
 
 template <model::Protocol P>
@@ -117,10 +120,7 @@ class Bfs {
   std::uint64_t enabled_families(const std::vector<Action>& actions) const;
   // The fairness unit of an action: its instance or its family.
   std::uint8_t family_of(const Action& a) const {
-    if constexpr (requires { p_.instance(a); })
-      if (opt_.per_instance) return static_cast<std::uint8_t>(p_.instance(a));
-    if constexpr (requires { p_.family(a); }) return static_cast<std::uint8_t>(p_.family(a));
-    return 0;
+    return static_cast<std::uint8_t>(fairness_unit(p_, a, opt_.per_instance));
   }
   void add_state(const Succ& s);
   void check_liveness();
@@ -148,22 +148,22 @@ class Bfs {
 
 template <model::Protocol P>
 void Bfs<P>::add_property(const model::Property<State>& prop) {
-  switch (prop.kind) {
+  switch (prop.kind()) {
     case model::PropertyKind::Always: always_.push_back(prop); break;
     case model::PropertyKind::Sometimes: sometimes_.push_back(prop); break;
     case model::PropertyKind::StuckFree:
       stuck_offset_.push_back(stuck_subjects_);
-      stuck_subjects_ += prop.subjects;
+      stuck_subjects_ += prop.subjects();
       stuck_.push_back(prop);
       break;
     case model::PropertyKind::LeadsTo:
       leads_to_offset_.push_back(leads_to_pairs_);
-      leads_to_pairs_ += prop.subjects;
+      leads_to_pairs_ += prop.subjects();
       leads_to_.push_back(prop);
       break;
     case model::PropertyKind::RecurrenceFree:
       recurrence_offset_.push_back(recurrence_subjects_);
-      recurrence_subjects_ += prop.subjects;
+      recurrence_subjects_ += prop.subjects();
       recurrence_.push_back(prop);
       break;
   }
@@ -176,14 +176,14 @@ void Bfs<P>::select_properties() {
            std::find(opt_.properties.begin(), opt_.properties.end(), name) != opt_.properties.end();
   };
   for (auto& prop : p_.properties())
-    if (wanted(prop.name)) add_property(prop);
+    if (wanted(prop.name())) add_property(prop);
   // Stuck detection stays on whenever leads-to is checked: a frozen job is
   // the plainest way never to get anywhere. Not for a recurrence: a frozen
   // job repeats nothing, and a stuck verdict would hide whether the same
   // scenario also retries forever, which is the question asked.
   if (!leads_to_.empty() && stuck_.empty())
     for (auto& prop : p_.properties())
-      if (prop.kind == model::PropertyKind::StuckFree) add_property(prop);
+      if (prop.kind() == model::PropertyKind::StuckFree) add_property(prop);
   if (2 * leads_to_pairs_ + recurrence_subjects_ > 64)
     throw std::invalid_argument("checker: at most 64 premise/goal bits (2 per leads-to subject, 1 per recurrence subject)");
   if (always_.size() > 64 || sometimes_.size() > 64 || stuck_subjects_ > 64)
@@ -194,21 +194,23 @@ void Bfs<P>::select_properties() {
 template <model::Protocol P>
 void Bfs<P>::evaluate(const State& s, Succ& out) const {
   for (std::size_t i = 0; i < always_.size(); ++i)
-    if (!always_[i].holds(s)) out.always_failed |= std::uint64_t{1} << i;
+    if (!model::rule<model::Always>(always_[i]).holds(s)) out.always_failed |= std::uint64_t{1} << i;
   for (std::size_t i = 0; i < sometimes_.size(); ++i)
-    if (sometimes_[i].holds(s)) out.sometimes_held |= std::uint64_t{1} << i;
+    if (model::rule<model::Sometimes>(sometimes_[i]).holds(s)) out.sometimes_held |= std::uint64_t{1} << i;
   for (std::size_t k = 0; k < stuck_.size(); ++k)
-    for (int i = 0; i < stuck_[k].subjects; ++i)
-      if (stuck_[k].should_move(s, i)) out.should_move |= std::uint64_t{1} << (stuck_offset_[k] + i);
-  for (std::size_t k = 0; k < leads_to_.size(); ++k)
-    for (int i = 0; i < leads_to_[k].subjects; ++i) {
+    for (int i = 0; i < stuck_[k].subjects(); ++i)
+      if (model::rule<model::StuckFree>(stuck_[k]).should_move(s, i)) out.should_move |= std::uint64_t{1} << (stuck_offset_[k] + i);
+  for (std::size_t k = 0; k < leads_to_.size(); ++k) {
+    const auto& rule = model::rule<model::LeadsTo>(leads_to_[k]);
+    for (int i = 0; i < rule.subjects; ++i) {
       const int pair = leads_to_offset_[k] + i;
-      if (leads_to_[k].premise(s, i)) out.holds |= std::uint64_t{1} << (2 * pair);
-      if (leads_to_[k].goal(s, i)) out.holds |= std::uint64_t{1} << (2 * pair + 1);
+      if (rule.premise(s, i)) out.holds |= std::uint64_t{1} << (2 * pair);
+      if (rule.goal(s, i)) out.holds |= std::uint64_t{1} << (2 * pair + 1);
     }
+  }
   for (std::size_t k = 0; k < recurrence_.size(); ++k)
-    for (int i = 0; i < recurrence_[k].subjects; ++i)
-      if (recurrence_[k].premise(s, i))
+    for (int i = 0; i < recurrence_[k].subjects(); ++i)
+      if (model::rule<model::RecurrenceFree>(recurrence_[k]).premise(s, i))
         out.holds |= std::uint64_t{1} << recurrence_premise_bit(recurrence_offset_[k] + i);
 }
 
@@ -218,8 +220,8 @@ template <model::Protocol P>
 std::uint64_t Bfs<P>::step_marks(const State& from, const State& to) const {
   std::uint64_t marks = 0;
   for (std::size_t k = 0; k < recurrence_.size(); ++k)
-    for (int i = 0; i < recurrence_[k].subjects; ++i)
-      if (recurrence_[k].step(from, to, i)) marks |= std::uint64_t{1} << (recurrence_offset_[k] + i);
+    for (int i = 0; i < recurrence_[k].subjects(); ++i)
+      if (model::rule<model::RecurrenceFree>(recurrence_[k]).step(from, to, i)) marks |= std::uint64_t{1} << (recurrence_offset_[k] + i);
   return marks;
 }
 
@@ -243,7 +245,7 @@ template <model::Protocol P>
 void Bfs<P>::subject_keys(const State& s, std::vector<std::uint64_t>& out) const {
   out.clear();
   for (std::size_t k = 0; k < stuck_.size(); ++k)
-    for (int i = 0; i < stuck_[k].subjects; ++i) out.push_back(stuck_[k].key(s, i));
+    for (int i = 0; i < stuck_[k].subjects(); ++i) out.push_back(model::rule<model::StuckFree>(stuck_[k]).key(s, i));
 }
 
 template <model::Protocol P>
@@ -303,7 +305,8 @@ bool Bfs<P>::record(std::uint32_t index, const Succ& s) {
     if ((s.sometimes_held >> i & 1) && !witness_[i]) witness_[i] = index;
   if (s.always_failed == 0 || violation_) return violation_.has_value();
   const int first = std::countr_zero(s.always_failed);
-  violation_ = Violation{always_[first].name, model::PropertyKind::Always, path_to(index), "", -1, std::nullopt};
+  violation_ = Violation{always_[first].name(), model::PropertyKind::Always, Shape::Reached, path_to(index), "", -1,
+                         std::nullopt};
   return true;
 }
 

@@ -19,8 +19,8 @@ template <model::Protocol P>
 bool Bfs<P>::vacuous(const model::Property<State>& prop, int subject, std::uint64_t premise_bit) {
   if (std::any_of(graph_.holds.begin(), graph_.holds.end(), [&](auto h) { return h & premise_bit; })) return false;
   if (complete_)
-    violation_ = Violation{prop.name, prop.kind, Path{},
-                           "vacuous: the premise never holds, so the property says nothing", subject, std::nullopt};
+    violation_ = Violation{prop.name(), prop.kind(), Shape::Vacuous, Path{}, story(Shape::Vacuous, prop.kind()), subject,
+                           std::nullopt};
   return true;
 }
 
@@ -31,35 +31,32 @@ void Bfs<P>::lasso_violation(const model::Property<State>& prop, int subject, co
   for (auto e : lasso.to_cycle) path.choices.push_back(graph_.choice[e]);
   const std::size_t loop = path.choices.size();
   for (auto e : lasso.cycle) path.choices.push_back(graph_.choice[e]);
-  violation_ = Violation{prop.name, prop.kind, std::move(path), "", subject, loop};
+  const Shape shape = lasso_shape(loop, path.choices.size());
+  violation_ = Violation{prop.name(), prop.kind(), shape, std::move(path), story(shape, prop.kind()), subject, loop};
 }
 
 template <model::Protocol P>
 void Bfs<P>::check_leads_to() {
   for (std::size_t k = 0; k < leads_to_.size() && !violation_; ++k)
-    for (int i = 0; i < leads_to_[k].subjects && !violation_; ++i) {
+    for (int i = 0; i < leads_to_[k].subjects() && !violation_; ++i) {
       const int pair = leads_to_offset_[k] + i;
       if (vacuous(leads_to_[k], i, std::uint64_t{1} << (2 * pair))) continue;
       auto lasso = find_lasso(graph_, LeadsToQuery{2 * pair, 2 * pair + 1, opt_.fairness});
       if (!lasso) continue;
       lasso_violation(leads_to_[k], i, *lasso);
-      violation_->detail = lasso->cycle.empty()
-                               ? "the behaviour stops for good where no fairly scheduled action is enabled"
-                               : "the behaviour loops forever, fairly, without reaching the goal";
     }
 }
 
 template <model::Protocol P>
 void Bfs<P>::check_recurrence() {
   for (std::size_t k = 0; k < recurrence_.size() && !violation_; ++k)
-    for (int i = 0; i < recurrence_[k].subjects && !violation_; ++i) {
+    for (int i = 0; i < recurrence_[k].subjects() && !violation_; ++i) {
       const int bit = recurrence_offset_[k] + i, premise = recurrence_premise_bit(bit);
       if (vacuous(recurrence_[k], i, std::uint64_t{1} << premise)) continue;
       auto lasso = find_recurrence(graph_, RecurrenceQuery{premise, bit, opt_.fairness});
       if (!lasso) continue;
       lasso_violation(recurrence_[k], i, *lasso);
-      violation_->detail = "the behaviour loops forever, fairly, repeating the step while the premise holds";
-      if (recurrence_[k].explain) {  // in the property's words, at the loop's first state
+      if (recurrence_[k].explains()) {  // in the property's words, at the loop's first state
         const auto states = replay(p_, violation_->path);
         violation_->detail = recurrence_[k].explain(states[*violation_->loop], i);
       }
@@ -83,8 +80,9 @@ Result Bfs<P>::finish(std::string bound) {
       std::size_t k = 0;
       while (k + 1 < stuck_.size() && stuck_offset_[k + 1] <= found->subject) ++k;
       const int subject = found->subject - stuck_offset_[k];
-      Violation v{stuck_[k].name, model::PropertyKind::StuckFree, path_to(found->state), "", subject, std::nullopt};
-      if (stuck_[k].explain) {
+      Violation v{stuck_[k].name(), model::PropertyKind::StuckFree, Shape::Stuck, path_to(found->state), "", subject,
+                  std::nullopt};
+      if (stuck_[k].explains()) {
         const auto states = replay(p_, v.path);
         v.detail = stuck_[k].explain(states.back(), subject);
       }
@@ -97,21 +95,21 @@ Result Bfs<P>::finish(std::string bound) {
     if (violated) return Verdict::Violated;
     return settled ? Verdict::Verified : Verdict::Incomplete;
   };
-  for (auto& prop : always_) r.properties.push_back({prop.name, prop.kind, verdict_of(prop.name, false, complete)});
+  for (auto& prop : always_) r.properties.push_back({prop.name(), prop.kind(), verdict_of(prop.name(), false, complete)});
   for (std::size_t i = 0; i < sometimes_.size(); ++i) {
     const bool found = witness_[i].has_value();
-    r.properties.push_back({sometimes_[i].name, sometimes_[i].kind,
+    r.properties.push_back({sometimes_[i].name(), sometimes_[i].kind(),
                             found ? Verdict::Verified : (complete ? Verdict::Violated : Verdict::Incomplete)});
   }
-  for (auto& prop : stuck_) r.properties.push_back({prop.name, prop.kind, verdict_of(prop.name, false, complete)});
-  for (auto& prop : leads_to_) r.properties.push_back({prop.name, prop.kind, verdict_of(prop.name, false, complete)});
-  for (auto& prop : recurrence_) r.properties.push_back({prop.name, prop.kind, verdict_of(prop.name, false, complete)});
+  for (const auto* kind : {&stuck_, &leads_to_, &recurrence_})
+    for (auto& prop : *kind) r.properties.push_back({prop.name(), prop.kind(), verdict_of(prop.name(), false, complete)});
   // A "sometimes" that never held in a complete search is a violation too:
   // the scenario is over-constrained, and passing it would be vacuous.
   if (!violation_) {
     for (std::size_t i = 0; i < sometimes_.size(); ++i)
       if (complete && !witness_[i]) {
-        violation_ = Violation{sometimes_[i].name, model::PropertyKind::Sometimes, Path{}, "no reachable state satisfies it", -1, std::nullopt};
+        violation_ = Violation{sometimes_[i].name(), model::PropertyKind::Sometimes, Shape::Unwitnessed, Path{},
+                               story(Shape::Unwitnessed, model::PropertyKind::Sometimes), -1, std::nullopt};
         break;
       }
   }

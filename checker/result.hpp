@@ -37,13 +37,30 @@ struct Path {
   std::vector<std::uint32_t> choices;
 };
 
+// How a path violates its property. Code branches on this, never on the
+// detail sentence, which is for people.
+enum class Shape {
+  Reached,      // Always: the path ends in a state where the property fails
+  Unwitnessed,  // Sometimes: no reachable state satisfies it (there is no path)
+  Stuck,        // StuckFree: the path ends where the subject is frozen forever
+  Stutter,      // a lasso whose behaviour stops for good where nothing fairly scheduled is enabled
+  Loop,         // a lasso whose behaviour loops forever, fairly
+  Vacuous,      // LeadsTo, RecurrenceFree: the premise never holds (there is no path)
+};
+const char* to_string(Shape s);  // "reached", "stuck", ...: a code for JSON and tests
+// The sentence a report prints for a shape when the property has no words of its own.
+std::string story(Shape s, model::PropertyKind kind);
+// A lasso's shape from where its loop starts: a stutter when the loop is the last state.
+Shape lasso_shape(std::size_t loop, std::size_t steps);
+
 struct Violation {
   std::string property;
   model::PropertyKind kind;
+  Shape shape;
   Path path;
   std::string detail;  // e.g. which job is stuck and why it should move
   int subject = -1;    // StuckFree, LeadsTo: the subject
-  std::optional<std::size_t> loop;  // LeadsTo: the state index the last state returns to
+  std::optional<std::size_t> loop;  // lassos: the state index the last state returns to
 };
 
 struct Result {

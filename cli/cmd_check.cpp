@@ -8,11 +8,10 @@
 #include <thread>
 
 #include "checker/bfs.hpp"
-#include "checker/confirm_stuck.hpp"
 #include "cli/check_report.hpp"
 #include "cli/fairness.hpp"
 #include "cli/commands.hpp"
-#include "checker/confirm_lasso.hpp"
+#include "checker/confirm.hpp"
 #include "counterexamples/engine_replay.hpp"
 #include "counterexamples/itf.hpp"
 #include "counterexamples/scenario_id.hpp"
@@ -81,7 +80,7 @@ std::vector<std::string> descriptions(const std::vector<invariants::MkProperty>&
   std::vector<std::string> out;
   for (const auto& pr : r.properties)
     for (const auto& p : props)
-      if (p.name == pr.name) out.push_back(p.description);
+      if (p.name() == pr.name) out.push_back(p.description());
   return out;
 }
 
@@ -122,7 +121,7 @@ int replay_token(const CheckArgs& a, const model::Scenario& sc, const protocols:
   if (token->scenario != cx::scenario_id(mk)) usage_error("--replay: the token was made for another scenario (or an older version of this one)");
   const invariants::MkProperty* prop = nullptr;
   for (const auto& p : props)
-    if (p.name == token->property) prop = &p;
+    if (p.name() == token->property) prop = &p;
   if (!prop) usage_error("--replay: no property " + token->property);
   std::vector<protocols::MultiKueue::State> states;
   try {
@@ -130,39 +129,26 @@ int replay_token(const CheckArgs& a, const model::Scenario& sc, const protocols:
   } catch (const std::out_of_range& e) {
     usage_error(std::string("--replay: the token does not fit this scenario: ") + e.what());
   }
-  bool violated = false;
-  std::optional<std::size_t> loop;
-  if (prop->kind == model::PropertyKind::LeadsTo) {
-    // The loop starts at the first state equal to the last (or the last
-    // itself: a stutter); the goal must fail from the premise state on.
-    const auto last = mk.fingerprint(states.back());
-    loop = states.size() - 1;
-    for (std::size_t i = 0; i + 1 < states.size(); ++i)
-      if (mk.fingerprint(states[i]) == last) { loop = i; break; }
-    bool premise = false, goal = false;
-    for (const auto& s : states) {
-      premise = premise || prop->premise(s, token->subject);
-      goal = goal || (premise && prop->goal(s, token->subject));
-    }
-    violated = premise && !goal;
-  }
-  if (prop->kind == model::PropertyKind::RecurrenceFree) {
-    loop = checker::loop_start(mk, states);
-    violated = checker::confirm_recurrence(mk, states, *prop, token->subject);
-  }
-  if (prop->kind == model::PropertyKind::Always) violated = !prop->holds(states.back());
-  if (prop->kind == model::PropertyKind::StuckFree)
-    violated = checker::confirm_stuck(mk, states.back(), *prop, token->subject) == checker::StuckCheck::Stuck;
+  // checker/confirm.hpp decides, with the fairness this scenario's check assumes (as the shrinker does).
+  auto options = options_for(a, sc.fleet.check);
+  plan_fairness(mk, sc.fleet, options);
+  const auto confirmed = checker::confirm_violation(mk, *prop, token->subject, options.fairness_plan(), token->path);
+  const bool violated = confirmed.has_value();
+  const bool lasso = model::is_liveness(prop->kind());
+  const std::optional<std::size_t> loop = lasso ? std::optional(checker::loop_start(mk, states)) : std::nullopt;
   o.result.verdict = violated ? checker::Verdict::Violated : checker::Verdict::Verified;
-  o.result.properties.push_back({prop->name, prop->kind, o.result.verdict});
-  o.descriptions = {prop->description};
+  o.result.properties.push_back({prop->name(), prop->kind(), o.result.verdict});
+  o.descriptions = {prop->description()};
   o.trace = cx::make_trace(mk, token->path);
-  o.trace->property = prop->name;
+  o.trace->property = prop->name();
   o.trace->loop = loop;
   if (violated) {
-    o.result.violation = checker::Violation{prop->name, prop->kind, token->path, "", token->subject, loop};
-    if (prop->explain && token->subject >= 0) o.result.violation->detail = prop->explain(states.back(), token->subject);
-    o.trace->detail = o.result.violation->detail;
+    auto& v = o.result.violation.emplace(checker::Violation{prop->name(), prop->kind(), confirmed->shape, token->path,
+                                                            checker::story(confirmed->shape, prop->kind()),
+                                                            token->subject, confirmed->loop});
+    if (prop->explains() && token->subject >= 0)  // where the checker words it: the stuck state, the loop's start
+      v.detail = prop->explain(states[v.loop.value_or(states.size() - 1)], token->subject);
+    o.trace->detail = v.detail;
     o.token = a.replay;
   }
   o.summary += violated ? "\nReplayed the token: the violation reproduces." : "\nReplayed the token: the property holds at its end; the violation does not reproduce.";

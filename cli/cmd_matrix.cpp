@@ -51,7 +51,7 @@ std::vector<std::string> columns(const MatrixArgs& a, const protocols::MultiKueu
   if (!a.properties.empty()) return a.properties;
   auto names = invariants::default_properties(mk);
   for (const auto& prop : invariants::multikueue_properties(mk))
-    if (invariants::is_liveness(prop.kind)) names.push_back(prop.name);
+    if (model::is_liveness(prop.kind())) names.push_back(prop.name());
   return names;
 }
 
@@ -74,7 +74,7 @@ Cell run_cell(const protocols::MultiKueue& mk, const model::Scenario& sc, const 
   const auto r = checker::Bfs(model::Checked<protocols::MultiKueue>{mk, props}, o).run();
   Cell cell{r.verdict, r.incomplete_reason, ""};
   if (r.violation && r.violation->property != property) cell.note = r.violation->property;  // a stuck job, found first
-  if (r.violation && r.violation->detail.rfind("vacuous", 0) == 0) cell.note = "vacuous";  // the premise never holds
+  if (r.violation && r.violation->shape == checker::Shape::Vacuous) cell.note = "vacuous";  // the premise never holds
   if (r.violation && !a.out_dir.empty() && (!r.violation->path.choices.empty() || r.violation->loop)) {
     // Shrunk by actions and picks only: a cell's trace must replay against the
     // scenario with the cell's levers, so no job or worker is left out.

@@ -18,10 +18,6 @@ namespace kmc::cx {
 
 namespace {
 
-// checker/bfs_finish.hpp's two lasso stories; a shrunk lasso may turn from one into the other.
-constexpr const char* kStutters = "the behaviour stops for good where no fairly scheduled action is enabled";
-constexpr const char* kLoops = "the behaviour loops forever, fairly, without reaching the goal";
-
 template <class T>
 bool contains(const std::vector<T>& v, const T& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
@@ -98,33 +94,6 @@ std::vector<std::size_t> ddmin(std::size_t n, const std::function<bool(const std
   }
   if (current.size() == 1 && test({})) current.clear();  // nothing at all may do
   return current;
-}
-
-bool cycle_is_fair(const std::vector<int>& taken, const std::vector<std::uint64_t>& enabled,
-                   const std::vector<checker::Fairness>& fairness) {
-  std::uint64_t took = 0, any_enabled = 0, any_disabled = 0;
-  for (int u : taken)
-    if (u >= 0 && u < 64) took |= std::uint64_t{1} << u;
-  for (auto mask : enabled) any_enabled |= mask, any_disabled |= ~mask;
-  for (std::size_t u = 0; u < fairness.size() && u < 64; ++u) {
-    const std::uint64_t bit = std::uint64_t{1} << u;
-    if (fairness[u] == checker::Fairness::Weak && !(took & bit) && !(any_disabled & bit)) return false;
-    if (fairness[u] == checker::Fairness::Strong && !(took & bit) && (any_enabled & bit)) return false;
-  }
-  return true;
-}
-
-bool goal_never_follows(const std::vector<char>& premise, const std::vector<char>& goal, std::size_t loop) {
-  const std::size_t n = premise.size();
-  if (n == 0 || loop >= n) return false;
-  for (std::size_t j = loop; j < n; ++j)
-    if (goal[j]) return false;  // the loop reaches the goal again and again
-  // The latest state from which the goal never holds again; a premise at or after it fails the property.
-  std::size_t from = n;
-  while (from > 0 && !goal[from - 1]) --from;
-  for (std::size_t i = from; i < n; ++i)
-    if (premise[i]) return true;
-  return false;
 }
 
 namespace {
@@ -372,7 +341,7 @@ using Clock = std::chrono::steady_clock;
 
 const invariants::MkProperty& property_named(const std::vector<invariants::MkProperty>& props, const std::string& name) {
   for (const auto& p : props)
-    if (p.name == name) return p;
+    if (p.name() == name) return p;
   throw std::invalid_argument("shrink: no property " + name);
 }
 
@@ -394,13 +363,13 @@ ActionShrink shrink_in(const protocols::MultiKueue& mk, const checker::Violation
     f = FairnessPlan{opts.fairness, opts.per_instance};
   }
   auto s = shrink_actions(mk, prop, v, f);
-  if (prop.kind == model::PropertyKind::StuckFree && prop.explain)
+  // A shrunk lasso may turn from a loop into a stutter; the words follow the shape, as the checker words them.
+  if (s.violation.loop) s.violation.shape = checker::lasso_shape(*s.violation.loop, s.violation.path.choices.size());
+  if (s.violation.loop) s.violation.detail = checker::story(s.violation.shape, prop.kind());
+  if (prop.kind() == model::PropertyKind::StuckFree && prop.explains())
     s.violation.detail = prop.explain(checker::replay(mk, s.violation.path).back(), v.subject);
-  if (prop.kind == model::PropertyKind::RecurrenceFree && prop.explain && s.violation.loop)  // as the checker words it
+  if (prop.kind() == model::PropertyKind::RecurrenceFree && prop.explains() && s.violation.loop)
     s.violation.detail = prop.explain(checker::replay(mk, s.violation.path)[*s.violation.loop], v.subject);
-  const bool stutter = s.violation.loop && *s.violation.loop == s.violation.path.choices.size();
-  if (prop.kind == model::PropertyKind::LeadsTo && (v.detail == kStutters || v.detail == kLoops))
-    s.violation.detail = stutter ? kStutters : kLoops;
   return s;
 }
 

@@ -7,12 +7,8 @@
 //  1. Actions: Zeller's ddmin over the trace's actions, named (indices
 //     change when actions go). A candidate is replayed by picking, in each
 //     state, the enabled action with that name; it is kept if the property
-//     is still violated at its end, decided as the checker decides it
-//     (Always: the last state fails; StuckFree: the same subject is stuck
-//     there; LeadsTo: the lasso still closes at its first return, the goal
-//     fails from a premise state on, and the cycle is fair; RecurrenceFree:
-//     the same closing, the premise on every loop state, the step on some
-//     cycle edge, and a fair cycle).
+//     is still violated, as checker/confirm.hpp decides it for every caller
+//     (a lasso must also still close where it did).
 //  2. Picks: a step may be swapped for an action of the same kind whose picks
 //     the trace already uses (the same cluster as elsewhere), when that leaves
 //     fewer distinct picks. MultiKueue's actions choose a job, a cluster and a
@@ -40,7 +36,7 @@
 #include <vector>
 
 #include "checker/bfs.hpp"
-#include "checker/confirm_stuck.hpp"
+#include "checker/confirm.hpp"
 #include "checker/liveness.hpp"
 #include "checker/result.hpp"
 #include "counterexamples/trace.hpp"
@@ -72,24 +68,8 @@ std::string describe(const ShrinkReport& r);
 // at most once.
 std::vector<std::size_t> ddmin(std::size_t n, const std::function<bool(const std::vector<std::size_t>&)>& fails);
 
-// Fairness of a lasso's cycle, as checker/liveness.cpp judges a component:
-// each weakly fair unit is taken in the cycle or disabled in some cycle
-// state; each strongly fair unit is taken or enabled in no cycle state. An
-// empty cycle (a stutter) has one state and takes nothing. `taken`: the units
-// of the cycle's actions; `enabled`: per cycle state, bit u for unit u.
-bool cycle_is_fair(const std::vector<int>& taken, const std::vector<std::uint64_t>& enabled,
-                   const std::vector<checker::Fairness>& fairness);
-
-// Leads-to fails on a lasso whose states are 0..n-1 and whose last state
-// returns to `loop`: some state has the premise, and the goal fails on every
-// state from there on and on every loop state.
-bool goal_never_follows(const std::vector<char>& premise, const std::vector<char>& goal, std::size_t loop);
-
-// The fairness of the run that found a lasso (checker::CheckOptions').
-struct FairnessPlan {
-  std::vector<checker::Fairness> fairness;
-  bool per_instance = false;
-};
+// The fairness of the run that found a lasso.
+using checker::FairnessPlan;
 
 // One step of a path, with the same-kind actions enabled before it (for picks).
 struct StepChoice {
@@ -114,63 +94,6 @@ struct ActionShrink {
 
 ActionShrink shrink_actions(const Replayer& r, const checker::Violation& v);
 
-// The unit fairness is stated per: the action's instance or its family (checker::Bfs's rule).
-template <class P>
-int fairness_unit(const P& p, const typename P::Action& a, bool per_instance) {
-  if constexpr (requires { p.instance(a); })
-    if (per_instance) return p.instance(a);
-  if constexpr (requires { p.family(a); }) return p.family(a);
-  return 0;
-}
-
-// The lasso's cycle (states loop..last) is fair under f; a stutter when loop is the last state.
-template <Describable P>
-bool lasso_is_fair(const P& p, const std::vector<typename P::State>& states, std::size_t loop, const FairnessPlan& f,
-                   const std::vector<typename P::Action>& actions) {
-  std::vector<int> taken;
-  std::vector<std::uint64_t> enabled;
-  std::vector<typename P::Action> here;
-  for (std::size_t i = loop; i == loop || i + 1 < states.size(); ++i) {
-    if (i < actions.size()) taken.push_back(fairness_unit(p, actions[i], f.per_instance));
-    here.clear();
-    p.actions(states[i], here);
-    std::uint64_t mask = 0;
-    for (const auto& a : here)
-      if (const int u = fairness_unit(p, a, f.per_instance); u < 64) mask |= std::uint64_t{1} << u;
-    enabled.push_back(mask);
-  }
-  return cycle_is_fair(taken, enabled, f.fairness);
-}
-
-template <Describable P>
-bool violates(const P& p, const model::Property<typename P::State>& prop, int subject, const FairnessPlan& f,
-              const checker::Path& path, std::optional<std::size_t> loop) {
-  using model::PropertyKind;
-  const auto states = checker::replay(p, path);
-  if (prop.kind == PropertyKind::Always) return !prop.holds(states.back());
-  if (prop.kind == PropertyKind::StuckFree)
-    return checker::confirm_stuck(p, states.back(), prop, subject) == checker::StuckCheck::Stuck;
-  if (prop.kind != PropertyKind::LeadsTo && prop.kind != PropertyKind::RecurrenceFree) return false;  // Sometimes: no trace
-  // The loop starts at the first state equal to the last, as replay tokens and ITF readers find it.
-  if (!loop || *loop >= states.size()) return false;
-  const auto last = p.fingerprint(states.back());
-  for (std::size_t i = 0; i <= *loop; ++i)
-    if ((p.fingerprint(states[i]) == last) != (i == *loop)) return false;
-  if (prop.kind == PropertyKind::LeadsTo) {
-    std::vector<char> premise, goal;
-    for (const auto& s : states) premise.push_back(prop.premise(s, subject)), goal.push_back(prop.goal(s, subject));
-    if (!goal_never_follows(premise, goal, *loop)) return false;
-  } else {  // RecurrenceFree: the premise on every loop state and the step on some cycle edge (never a stutter)
-    bool step = false;
-    for (std::size_t i = *loop; i + 1 < states.size(); ++i) {
-      if (!prop.premise(states[i], subject)) return false;
-      step = step || prop.step(states[i], states[i + 1], subject);
-    }
-    if (!step) return false;
-  }
-  return lasso_is_fair(p, states, *loop, f, checker::replay_actions(p, path));
-}
-
 template <Describable P>
 Replayer replayer(const P& p, const model::Property<typename P::State>& prop, const checker::Violation& v,
                   const FairnessPlan& f) {
@@ -191,8 +114,9 @@ Replayer replayer(const P& p, const model::Property<typename P::State>& prop, co
     }
     return path;
   };
+  // checker/confirm.hpp decides, as it does for replay tokens; a lasso must close where it did.
   r.violates = [&p, &prop, subject = v.subject, f](const checker::Path& path, std::optional<std::size_t> loop) {
-    return violates(p, prop, subject, f, path, loop);
+    return checker::confirm_violation(p, prop, subject, f, path, loop).has_value();
   };
   r.steps = [&p](const checker::Path& path) {
     const auto states = checker::replay(p, path);

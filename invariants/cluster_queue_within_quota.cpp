@@ -5,11 +5,7 @@
 namespace kmc::invariants {
 
 MkProperty cluster_queue_within_quota(const protocols::MultiKueue& p) {
-  MkProperty prop;
-  prop.name = "cluster-queue-within-quota";
-  prop.description = "no ClusterQueue, on the manager or a worker, holds more than its quota";
-  prop.kind = model::PropertyKind::Always;
-  prop.holds = [&p](const protocols::MultiKueue::State& s) {
+  auto holds = [&p](const protocols::MultiKueue::State& s) {
     const auto& mp = p.params();
     for (std::size_t q = 0; q < mp.cqs.size(); ++q)
       for (std::size_t f = 0; f < mp.cqs[q].flavors.size(); ++f)
@@ -20,7 +16,8 @@ MkProperty cluster_queue_within_quota(const protocols::MultiKueue& p) {
         }
     return true;
   };
-  return prop;
+  return MkProperty::always("cluster-queue-within-quota",
+                            "no ClusterQueue, on the manager or a worker, holds more than its quota", {.holds = holds});
 }
 
 }  // namespace kmc::invariants

@@ -9,14 +9,11 @@
 namespace kmc::invariants {
 
 MkProperty eventually_runs(const protocols::MultiKueue& p) {
-  MkProperty prop;
-  prop.name = "eventually-runs";
-  prop.description = "every job that some worker could run eventually runs";
-  prop.kind = model::PropertyKind::LeadsTo;
-  prop.subjects = p.params().J();
-  prop.premise = [&p](const protocols::MultiKueue::State& s, int j) { return waiting_while_runnable(p, s, j); };
-  prop.goal = [&p](const protocols::MultiKueue::State& s, int j) { return has_run(p, s, j); };
-  return prop;
+  using State = protocols::MultiKueue::State;
+  return MkProperty::leads_to("eventually-runs", "every job that some worker could run eventually runs",
+                              {.subjects = p.params().J(),
+                               .premise = [&p](const State& s, int j) { return waiting_while_runnable(p, s, j); },
+                               .goal = [&p](const State& s, int j) { return has_run(p, s, j); }});
 }
 
 }  // namespace kmc::invariants

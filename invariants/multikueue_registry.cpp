@@ -11,21 +11,17 @@ std::vector<MkProperty> multikueue_properties(const protocols::MultiKueue& p) {
           some_job_runs(p), eventually_runs(p), no_endless_retry(p)};
 }
 
-bool is_liveness(model::PropertyKind kind) {
-  return kind == model::PropertyKind::LeadsTo || kind == model::PropertyKind::RecurrenceFree;
-}
-
 std::vector<std::string> default_properties(const protocols::MultiKueue& p) {
   std::vector<std::string> names;
   for (const auto& prop : multikueue_properties(p))
-    if (!is_liveness(prop.kind)) names.push_back(prop.name);
+    if (!model::is_liveness(prop.kind())) names.push_back(prop.name());
   return names;
 }
 
 void require_known_properties(const protocols::MultiKueue& p, const std::vector<std::string>& names,
                               const model::SourcePos& where, const std::string& field) {
   std::vector<std::string> known;
-  for (const auto& prop : multikueue_properties(p)) known.push_back(prop.name);
+  for (const auto& prop : multikueue_properties(p)) known.push_back(prop.name());
   for (const auto& name : names)
     if (std::find(known.begin(), known.end(), name) == known.end())
       throw model::InputError(model::Diagnostic{

@@ -24,9 +24,6 @@ MkProperty no_endless_retry(const protocols::MultiKueue& p);
 // Liveness (leads-to, recurrence-free) properties come last and are checked only when named.
 std::vector<MkProperty> multikueue_properties(const protocols::MultiKueue& p);
 
-// Leads-to and recurrence-free: verdicts that depend on the fairness assumed.
-bool is_liveness(model::PropertyKind kind);
-
 // What runs when nobody names properties: every safety, stuck and sometimes
 // property. Liveness needs stated fairness, so it runs only when asked for.
 std::vector<std::string> default_properties(const protocols::MultiKueue& p);

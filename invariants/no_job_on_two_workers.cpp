@@ -6,11 +6,7 @@
 namespace kmc::invariants {
 
 MkProperty no_job_on_two_workers(const protocols::MultiKueue& p) {
-  MkProperty prop;
-  prop.name = "no-job-on-two-workers";
-  prop.description = "no job runs on two workers at once";
-  prop.kind = model::PropertyKind::Always;
-  prop.holds = [&p](const protocols::MultiKueue::State& s) {
+  auto holds = [&p](const protocols::MultiKueue::State& s) {
     for (int j = 0; j < p.params().J(); ++j) {
       int running = 0;
       for (int w = 0; w < p.params().W(); ++w) running += s.remote[p.jw(j, w)] == protocols::kRemoteRunning;
@@ -18,7 +14,7 @@ MkProperty no_job_on_two_workers(const protocols::MultiKueue& p) {
     }
     return true;
   };
-  return prop;
+  return MkProperty::always("no-job-on-two-workers", "no job runs on two workers at once", {.holds = holds});
 }
 
 }  // namespace kmc::invariants

@@ -31,18 +31,15 @@ std::uint64_t job_key(const MultiKueue& p, const MultiKueue::State& s, int j) {
 }  // namespace
 
 MkProperty no_stuck_job(const protocols::MultiKueue& p) {
-  MkProperty prop;
-  prop.name = "no-stuck-job";
-  prop.description = "no job waits forever, frozen, while some worker could run it";
-  prop.kind = model::PropertyKind::StuckFree;
-  prop.subjects = p.params().J();
-  prop.key = [&p](const MultiKueue::State& s, int j) { return job_key(p, s, j); };
-  prop.should_move = [&p](const MultiKueue::State& s, int j) { return waiting_while_runnable(p, s, j); };
-  prop.explain = [&p](const MultiKueue::State& s, int j) {
-    return fmt::format("job {} can never change again, yet {} could run it now", p.params().jobs[j],
-                       fmt::join(workers_able_to_run(p, s, j), " and "));
-  };
-  return prop;
+  return MkProperty::stuck_free(
+      "no-stuck-job", "no job waits forever, frozen, while some worker could run it",
+      {.subjects = p.params().J(),
+       .key = [&p](const MultiKueue::State& s, int j) { return job_key(p, s, j); },
+       .should_move = [&p](const MultiKueue::State& s, int j) { return waiting_while_runnable(p, s, j); }},
+      [&p](const MultiKueue::State& s, int j) {
+        return fmt::format("job {} can never change again, yet {} could run it now", p.params().jobs[j],
+                           fmt::join(workers_able_to_run(p, s, j), " and "));
+      });
 }
 
 }  // namespace kmc::invariants

@@ -50,14 +50,11 @@ bool selected_holds_one_worker(const MultiKueue& p, const MultiKueue::State& s) 
 }  // namespace
 
 MkProperty quota_counted_once(const protocols::MultiKueue& p) {
-  MkProperty prop;
-  prop.name = "quota-counted-once";
-  prop.description =
+  return MkProperty::always(
+      "quota-counted-once",
       "every ClusterQueue's usage is the sum of its distinct holders, and a job selected for a worker holds "
-      "worker quota nowhere else";
-  prop.kind = model::PropertyKind::Always;
-  prop.holds = [&p](const MultiKueue::State& s) { return usage_matches_holders(p, s) && selected_holds_one_worker(p, s); };
-  return prop;
+      "worker quota nowhere else",
+      {.holds = [&p](const MultiKueue::State& s) { return usage_matches_holders(p, s) && selected_holds_one_worker(p, s); }});
 }
 
 }  // namespace kmc::invariants

@@ -6,16 +6,12 @@
 namespace kmc::invariants {
 
 MkProperty some_job_runs(const protocols::MultiKueue& p) {
-  MkProperty prop;
-  prop.name = "some-job-runs";
-  prop.description = "some job runs on a worker";
-  prop.kind = model::PropertyKind::Sometimes;
-  prop.holds = [&p](const protocols::MultiKueue::State& s) {
+  auto holds = [&p](const protocols::MultiKueue::State& s) {
     for (int i = 0; i < p.params().J() * p.params().W(); ++i)
       if (s.remote[i] == protocols::kRemoteRunning) return true;
     return false;
   };
-  return prop;
+  return MkProperty::sometimes("some-job-runs", "some job runs on a worker", {.holds = holds});
 }
 
 }  // namespace kmc::invariants

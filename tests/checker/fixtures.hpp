@@ -42,17 +42,18 @@ struct Counters {
   std::uint64_t fingerprint(const State& s) const { return kmc::model::fingerprint(s); }
   std::vector<Property<State>> properties() const {
     const auto bad = bad_sum;
-    Property<State> sum{"sum-is-not-bad", "the counters never add up to the bad sum", PropertyKind::Always,
-                        [bad](const State& s) {
-                          std::int64_t t = 0;
-                          for (auto x : s.c) t += x;
-                          return t != bad;
-                        }, 0, {}, {}, {}, {}, {}, {}};
-    Property<State> at_limit{"all-at-limit", "every counter reaches its limit", PropertyKind::Sometimes,
-                        [lim = top < 0 ? limit : top](const State& s) {
-                          for (auto x : s.c) if (x != lim) return false;
-                          return true;
-                        }, 0, {}, {}, {}, {}, {}, {}};
+    auto sum = Property<State>::always("sum-is-not-bad", "the counters never add up to the bad sum",
+                                       {.holds = [bad](const State& s) {
+                                         std::int64_t t = 0;
+                                         for (auto x : s.c) t += x;
+                                         return t != bad;
+                                       }});
+    auto at_limit = Property<State>::sometimes("all-at-limit", "every counter reaches its limit",
+                                               {.holds = [lim = top < 0 ? limit : top](const State& s) {
+                                                 for (auto x : s.c)
+                                                   if (x != lim) return false;
+                                                 return true;
+                                               }});
     return {sum, at_limit};
   }
 };
@@ -95,12 +96,14 @@ struct Trap {
   }
   std::uint64_t fingerprint(const State& s) const { return kmc::model::fingerprint(s); }
   std::vector<Property<State>> properties() const {
-    Property<State> stuck{"job-not-stuck", "the job never freezes before running", PropertyKind::StuckFree,
-                          {}, 1, [](const State& s, int) { return static_cast<std::uint64_t>(s.job); },
-                          [](const State& s, int) { return s.job != 3; },
-                          [](const State& s, int) { return "job is in " + std::to_string(s.job); }, {}, {}, {}};
-    Property<State> runs{"job-runs", "the job runs in some state", PropertyKind::Sometimes,
-                         [](const State& s) { return s.job == 3; }, 0, {}, {}, {}, {}, {}, {}};
+    auto stuck = Property<State>::stuck_free(
+        "job-not-stuck", "the job never freezes before running",
+        {.subjects = 1,
+         .key = [](const State& s, int) { return static_cast<std::uint64_t>(s.job); },
+         .should_move = [](const State& s, int) { return s.job != 3; }},
+        [](const State& s, int) { return "job is in " + std::to_string(s.job); });
+    auto runs = Property<State>::sometimes("job-runs", "the job runs in some state",
+                                           {.holds = [](const State& s) { return s.job == 3; }});
     return {stuck, runs};
   }
 };
@@ -143,10 +146,11 @@ struct Spin {
   }
   std::uint64_t fingerprint(const State& s) const { return kmc::model::fingerprint(s); }
   std::vector<Property<State>> properties() const {
-    Property<State> done{"job-gets-done", "a waiting job is eventually done", PropertyKind::LeadsTo,
-                         {}, 1, {}, {}, {},
-                         [never = premise_never](const State& s, int) { return !never && s.job == 0; },
-                         [](const State& s, int) { return s.job == 1; }, {}};
+    auto done = Property<State>::leads_to(
+        "job-gets-done", "a waiting job is eventually done",
+        {.subjects = 1,
+         .premise = [never = premise_never](const State& s, int) { return !never && s.job == 0; },
+         .goal = [](const State& s, int) { return s.job == 1; }});
     return {done};
   }
 };
@@ -189,13 +193,57 @@ struct Retry {
   }
   std::uint64_t fingerprint(const State& s) const { return kmc::model::fingerprint(s); }
   std::vector<Property<State>> properties() const {
-    Property<State> retry{"no-endless-retry", "the job does not retry forever while it could run",
-                          PropertyKind::RecurrenceFree, {}, 1, {}, {}, {},
-                          [never = premise_never, idle = premise_only_while_idle](const State& s, int) {
-                            return !never && !s.done && (!idle || !s.bad);
-                          },
-                          {}, [](const State& from, const State& to, int) { return from.bad && !to.bad; }};
+    auto retry = Property<State>::recurrence_free(
+        "no-endless-retry", "the job does not retry forever while it could run",
+        {.subjects = 1,
+         .premise = [never = premise_never, idle = premise_only_while_idle](const State& s, int) {
+           return !never && !s.done && (!idle || !s.bad);
+         },
+         .step = [](const State& from, const State& to, int) { return from.bad && !to.bad; }});
     return {retry};
+  }
+};
+
+// A job that runs (the goal) and may be requeued to wait again (the premise),
+// with a ticker; Run is enabled only on even ticks when `intermittent`, which
+// separates weak from strong fairness. Requeue leaves a mark, so the waiting
+// state after a requeue is not the initial one: a lasso can pass premise,
+// goal, premise, then loop on ticks. Units: run 0, requeue 1, tick 2.
+struct Requeue {
+  struct State {
+    BOOST_HANA_DEFINE_STRUCT(State, (std::int64_t, job), (std::int64_t, tick), (std::int64_t, requeued));
+    bool operator==(const State&) const = default;
+  };
+  enum Kind { Run, Requeue_, Tick };
+  struct Action {
+    Kind kind;
+  };
+  bool intermittent = true;
+
+  std::vector<State> init_states() const { return {State{0, 0, 0}}; }
+  void actions(const State& s, std::vector<Action>& out) const {
+    if (s.job == 0 && (!intermittent || s.tick == 0)) out.push_back({Run});
+    if (s.job == 1) out.push_back({Requeue_});
+    out.push_back({Tick});
+  }
+  State next(State s, const Action& a) const {
+    if (a.kind == Run) s.job = 1;
+    if (a.kind == Requeue_) s.job = 0, s.requeued = 1;
+    if (a.kind == Tick) s.tick = 1 - s.tick;
+    return s;
+  }
+  int family(const Action& a) const { return a.kind; }
+  std::vector<std::string> families() const { return {"run", "requeue", "tick"}; }
+  std::string action_name(const Action& a) const {
+    static const char* names[] = {"Run", "Requeue", "Tick"};
+    return names[a.kind];
+  }
+  std::uint64_t fingerprint(const State& s) const { return kmc::model::fingerprint(s); }
+  std::vector<Property<State>> properties() const {
+    return {Property<State>::leads_to("job-gets-done", "a waiting job eventually runs",
+                                      {.subjects = 1,
+                                       .premise = [](const State& s, int) { return s.job == 0; },
+                                       .goal = [](const State& s, int) { return s.job == 1; }})};
   }
 };
 

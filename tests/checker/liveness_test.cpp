@@ -37,7 +37,7 @@ TEST_CASE("liveness: a fair ticker alone loops forever and the job never runs", 
   CHECK(r.violation->path.choices.size() == 2);
   auto states = Bfs<fixtures::Spin>::replay(p, r.violation->path);
   CHECK(states.back() == states[*r.violation->loop]);
-  CHECK(r.violation->detail == "the behaviour loops forever, fairly, without reaching the goal");
+  CHECK(r.violation->shape == kmc::checker::Shape::Loop);
 }
 
 TEST_CASE("liveness: weak fairness of Run excludes the unfair loop", "[checker][liveness]") {
@@ -62,7 +62,7 @@ TEST_CASE("liveness: a dead end is a behaviour that stutters forever", "[checker
   p.dead_end = true;
   auto r = Bfs(p, with(Fairness::Weak, Fairness::Weak)).run();
   REQUIRE(r.verdict == Verdict::Violated);
-  CHECK(r.violation->detail == "the behaviour stops for good where no fairly scheduled action is enabled");
+  CHECK(r.violation->shape == kmc::checker::Shape::Stutter);
   CHECK(r.violation->path.choices.size() == 1);  // Park
   CHECK(*r.violation->loop == 1);
 }
@@ -72,5 +72,5 @@ TEST_CASE("liveness: a premise that never holds is reported as vacuous, not veri
   p.premise_never = true;
   auto r = Bfs(p, with(Fairness::Weak)).run();
   REQUIRE(r.verdict == Verdict::Violated);
-  CHECK(r.violation->detail == "vacuous: the premise never holds, so the property says nothing");
+  CHECK(r.violation->shape == kmc::checker::Shape::Vacuous);
 }

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "checker/bfs.hpp"
-#include "checker/confirm_lasso.hpp"
+#include "checker/confirm.hpp"
 #include "checker/fixtures.hpp"
 
 using kmc::checker::Bfs;
@@ -32,7 +32,7 @@ TEST_CASE("recurrence: a retry that recurs inside the premise is a lasso", "[che
   REQUIRE(r.verdict == Verdict::Violated);
   CHECK(r.violation->property == "no-endless-retry");
   CHECK(r.violation->kind == kmc::model::PropertyKind::RecurrenceFree);
-  CHECK(r.violation->detail == "the behaviour loops forever, fairly, repeating the step while the premise holds");
+  CHECK(r.violation->shape == kmc::checker::Shape::Loop);
   // From the initial state: Try, Fail, and back.
   CHECK(*r.violation->loop == 0);
   CHECK(taken(p, r.violation->path) == std::vector<std::string>{"Try", "Fail"});
@@ -76,7 +76,7 @@ TEST_CASE("recurrence: a premise that never holds is reported as vacuous, not ve
   p.premise_never = true;
   auto r = Bfs(p, with(Fairness::None)).run();
   REQUIRE(r.verdict == Verdict::Violated);
-  CHECK(r.violation->detail == "vacuous: the premise never holds, so the property says nothing");
+  CHECK(r.violation->shape == kmc::checker::Shape::Vacuous);
   CHECK(!r.violation->loop);
 }
 
@@ -94,7 +94,11 @@ TEST_CASE("recurrence: a replayed lasso confirms, and a loop that retries nothin
   const auto prop = p.properties()[0];
   const auto states = Bfs<fixtures::Retry>::replay(p, r.violation->path);
   CHECK(kmc::checker::loop_start(p, states) == *r.violation->loop);
-  CHECK(kmc::checker::confirm_recurrence(p, states, prop, 0));
+  const kmc::checker::FairnessPlan none{{Fairness::None, Fairness::None, Fairness::None, Fairness::None}, false};
+  const auto confirmed = kmc::checker::confirm_violation(p, prop, 0, none, r.violation->path);
+  REQUIRE(confirmed);
+  CHECK(confirmed->shape == kmc::checker::Shape::Loop);
+  CHECK(confirmed->loop == r.violation->loop);
   kmc::checker::Path ticks{0, {2, 2}};  // Tick, Tick: back home without retrying
-  CHECK(!kmc::checker::confirm_recurrence(p, Bfs<fixtures::Retry>::replay(p, ticks), prop, 0));
+  CHECK(!kmc::checker::confirm_violation(p, prop, 0, none, ticks));
 }

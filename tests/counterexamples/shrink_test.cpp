@@ -20,6 +20,7 @@ namespace {
 
 using kmc::checker::Fairness;
 using kmc::checker::Path;
+using kmc::checker::Shape;
 using kmc::checker::Violation;
 using kmc::model::PropertyKind;
 
@@ -54,11 +55,8 @@ struct Pair {
   std::vector<std::pair<std::string, std::string>> describe(const State&) const { return {}; }
   std::vector<std::pair<std::string, std::string>> picks(const Action&) const { return {}; }
   kmc::model::Property<State> not_both() const {
-    kmc::model::Property<State> p;
-    p.name = "not-both";
-    p.description = "a and b are never both set";
-    p.holds = [](const State& s) { return !(s.a && s.b); };
-    return p;
+    return kmc::model::Property<State>::always("not-both", "a and b are never both set",
+                                               {.holds = [](const State& s) { return !(s.a && s.b); }});
   }
 };
 
@@ -84,11 +82,8 @@ struct Touch {
     return {{"cluster", a.cluster == 0 ? "a" : "b"}};
   }
   kmc::model::Property<State> once() const {
-    kmc::model::Property<State> p;
-    p.name = "touched-once";
-    p.description = "nothing is touched twice";
-    p.holds = [](const State& s) { return s.touches < 2; };
-    return p;
+    return kmc::model::Property<State>::always("touched-once", "nothing is touched twice",
+                                               {.holds = [](const State& s) { return s.touches < 2; }});
   }
 };
 
@@ -102,7 +97,8 @@ struct Described : Toy {
 // The path that takes these actions, by name.
 template <class P>
 Path path_of(const P& p, const std::vector<std::string>& names) {
-  auto path = kmc::cx::replayer(p, {}, Violation{}, {}).path_of(names);
+  const auto any = kmc::model::Property<typename P::State>::always("any", "", {.holds = [](const auto&) { return true; }});
+  auto path = kmc::cx::replayer(p, any, Violation{}, {}).path_of(names);
   REQUIRE(path);
   return *path;
 }
@@ -132,7 +128,7 @@ TEST_CASE("dropping actions keeps SetA and SetB and nothing else", "[shrink][act
   const Pair p;
   const auto prop = p.not_both();
   const Path path = path_of(p, {"Noise", "SetA", "Noise", "Noise", "SetB", "Noise"});
-  const Violation v{"not-both", PropertyKind::Always, path, "", -1, std::nullopt};
+  const Violation v{"not-both", PropertyKind::Always, Shape::Reached, path, "", -1, std::nullopt};
   const auto s = kmc::cx::shrink_actions(p, prop, v, {});
   CHECK(names_of(p, s.violation.path) == std::vector<std::string>{"SetA", "SetB"});
   CHECK(s.report.steps_before == 6);
@@ -144,7 +140,7 @@ TEST_CASE("dropping actions keeps SetA and SetB and nothing else", "[shrink][act
 TEST_CASE("a minimal trace comes back as it is", "[shrink][actions]") {
   const Pair p;
   const Path path = path_of(p, {"SetB", "SetA"});
-  const auto s = kmc::cx::shrink_actions(p, p.not_both(), Violation{"not-both", PropertyKind::Always, path, "", -1, {}}, {});
+  const auto s = kmc::cx::shrink_actions(p, p.not_both(), Violation{"not-both", PropertyKind::Always, Shape::Reached, path, "", -1, {}}, {});
   CHECK(s.violation.path.choices == path.choices);
   CHECK(s.report.dropped_actions.empty());
   CHECK(kmc::cx::describe(s.report) == "Shrinking kept all 2 steps: the violation needs every one of them.\n");
@@ -153,7 +149,7 @@ TEST_CASE("a minimal trace comes back as it is", "[shrink][actions]") {
 TEST_CASE("a pick moves to a cluster the trace already uses", "[shrink][picks]") {
   const Touch p;
   const Path path = path_of(p, {"Touch(a)", "Touch(b)"});
-  const auto s = kmc::cx::shrink_actions(p, p.once(), Violation{"touched-once", PropertyKind::Always, path, "", -1, {}}, {});
+  const auto s = kmc::cx::shrink_actions(p, p.once(), Violation{"touched-once", PropertyKind::Always, Shape::Reached, path, "", -1, {}}, {});
   CHECK(names_of(p, s.violation.path) == std::vector<std::string>{"Touch(a)", "Touch(a)"});
   CHECK(s.report.changed_picks == std::vector<std::string>{"Touch(b) -> Touch(a)"});
   CHECK(s.report.steps_after == 2);
@@ -164,36 +160,9 @@ TEST_CASE("a stuck job keeps only the step into the trap", "[shrink][actions][st
   const Described<fixtures::Trap> p;
   const auto prop = p.properties()[0];
   const Path path = path_of(p, {"Tick", "Tick", "ToTrap", "Tick"});
-  const auto s = kmc::cx::shrink_actions(p, prop, Violation{prop.name, PropertyKind::StuckFree, path, "", 0, {}}, {});
+  const auto s = kmc::cx::shrink_actions(p, prop, Violation{prop.name(), PropertyKind::StuckFree, Shape::Stuck, path, "", 0, {}}, {});
   CHECK(names_of(p, s.violation.path) == std::vector<std::string>{"ToTrap"});
   CHECK(s.violation.subject == 0);
-}
-
-TEST_CASE("cycle fairness: weak needs a step or a disabled state, strong a step or never enabled", "[shrink][fairness]") {
-  using kmc::cx::cycle_is_fair;
-  const std::vector<Fairness> weak_run{Fairness::Weak, Fairness::None}, strong_run{Fairness::Strong, Fairness::None};
-  // unit 0 (run) enabled in both cycle states, never taken: unfair either way
-  CHECK_FALSE(cycle_is_fair({1, 1}, {0b11, 0b11}, weak_run));
-  CHECK_FALSE(cycle_is_fair({1, 1}, {0b11, 0b11}, strong_run));
-  // run disabled in one state: weakly fair, strongly unfair (it is enabled infinitely often)
-  CHECK(cycle_is_fair({1, 1}, {0b11, 0b10}, weak_run));
-  CHECK_FALSE(cycle_is_fair({1, 1}, {0b11, 0b10}, strong_run));
-  // run never enabled: fair both ways; taken: fair both ways
-  CHECK(cycle_is_fair({1}, {0b10}, strong_run));
-  CHECK(cycle_is_fair({0, 1}, {0b11, 0b11}, strong_run));
-  // a stutter (no step) is fair where no fair unit is enabled
-  CHECK(cycle_is_fair({}, {0b10}, weak_run));
-  CHECK_FALSE(cycle_is_fair({}, {0b01}, weak_run));
-  CHECK(cycle_is_fair({}, {0b11}, {Fairness::None, Fairness::None}));
-}
-
-TEST_CASE("leads-to fails on a lasso only when the goal never follows a premise", "[shrink][fairness]") {
-  using kmc::cx::goal_never_follows;
-  CHECK(goal_never_follows({1, 0, 0}, {0, 0, 0}, 1));
-  CHECK_FALSE(goal_never_follows({1, 0, 0}, {0, 1, 0}, 2));  // the goal followed the premise
-  CHECK(goal_never_follows({1, 0, 1}, {0, 1, 0}, 2));       // a later premise is not followed
-  CHECK_FALSE(goal_never_follows({0, 1, 0}, {0, 0, 1}, 1)); // the loop reaches the goal forever
-  CHECK_FALSE(goal_never_follows({0, 0, 0}, {0, 0, 0}, 0)); // no premise
 }
 
 TEST_CASE("a lasso loses a redundant lap and keeps a closed, fair loop", "[shrink][lasso]") {
@@ -202,17 +171,20 @@ TEST_CASE("a lasso loses a redundant lap and keeps a closed, fair loop", "[shrin
   const auto prop = p.properties()[0];
   // (0,0) -Tick-> (0,1) -Tick-> (0,0) -Tick-> (0,1) -Tick-> (0,0): two laps of a loop back to state 0.
   const Path path = path_of(p, {"Tick", "Tick", "Tick", "Tick"});
-  const Violation v{prop.name, PropertyKind::LeadsTo, path, "", 0, 0};
+  const Violation v{prop.name(), PropertyKind::LeadsTo, Shape::Loop, path, "", 0, 0};
   const kmc::cx::FairnessPlan weak{{Fairness::Weak, Fairness::Weak}, false};
-  REQUIRE(kmc::cx::violates(p, prop, 0, weak, path, std::size_t{0}));
+  const auto violates = [&](const kmc::cx::FairnessPlan& f, std::size_t loop) {
+    return kmc::checker::confirm_violation(p, prop, 0, f, path, loop).has_value();
+  };
+  REQUIRE(violates(weak, 0));
   const auto s = kmc::cx::shrink_actions(p, prop, v, weak);
   CHECK(names_of(p, s.violation.path) == std::vector<std::string>{"Tick", "Tick"});
   CHECK(s.violation.loop == std::size_t{0});
   // Under strong fairness for Run the same loop is unfair: nothing to shrink.
   const kmc::cx::FairnessPlan strong{{Fairness::Strong, Fairness::Weak}, false};
-  CHECK_FALSE(kmc::cx::violates(p, prop, 0, strong, path, std::size_t{0}));
-  CHECK_FALSE(kmc::cx::violates(p, prop, 0, weak, path, std::size_t{1}));  // state 1 is not state 4
-  CHECK_FALSE(kmc::cx::violates(p, prop, 0, weak, path, std::size_t{2}));  // state 0 returns first
+  CHECK_FALSE(violates(strong, 0));
+  CHECK_FALSE(violates(weak, 1));  // state 1 is not state 4
+  CHECK_FALSE(violates(weak, 2));  // state 0 returns first
 }
 
 TEST_CASE("a stutter keeps the step that stops the behaviour", "[shrink][lasso]") {
@@ -221,7 +193,7 @@ TEST_CASE("a stutter keeps the step that stops the behaviour", "[shrink][lasso]"
   const auto prop = p.properties()[0];
   const Path path = path_of(p, {"Tick", "Tick", "Tick", "Park"});
   const kmc::cx::FairnessPlan weak{{Fairness::Weak, Fairness::Weak}, false};
-  const auto s = kmc::cx::shrink_actions(p, prop, Violation{prop.name, PropertyKind::LeadsTo, path, "", 0, 4}, weak);
+  const auto s = kmc::cx::shrink_actions(p, prop, Violation{prop.name(), PropertyKind::LeadsTo, Shape::Stutter, path, "", 0, 4}, weak);
   CHECK(names_of(p, s.violation.path) == std::vector<std::string>{"Park"});
   CHECK(s.violation.loop == std::size_t{1});
 }
@@ -250,28 +222,32 @@ kmc::checker::CheckOptions small(const MultiKueue& mk) {
 // property evaluated directly, without the shrinker's own check.
 bool still_violated(const MultiKueue& mk, const Violation& v, const kmc::checker::CheckOptions& o) {
   const auto props = kmc::invariants::multikueue_properties(mk);
-  const auto& prop = *std::find_if(props.begin(), props.end(), [&](const auto& p) { return p.name == v.property; });
+  const auto& prop = *std::find_if(props.begin(), props.end(), [&](const auto& p) { return p.name() == v.property; });
   const auto states = kmc::checker::replay(mk, v.path);
-  if (prop.kind == PropertyKind::Always) return !prop.holds(states.back());
-  if (prop.kind == PropertyKind::StuckFree)
-    return kmc::checker::confirm_stuck(mk, states.back(), prop, v.subject) == kmc::checker::StuckCheck::Stuck;
+  using kmc::model::rule;
+  if (prop.kind() == PropertyKind::Always) return !rule<kmc::model::Always>(prop).holds(states.back());
+  if (prop.kind() == PropertyKind::StuckFree)
+    return kmc::checker::confirm_stuck(mk, states.back(), rule<kmc::model::StuckFree>(prop), v.subject) ==
+           kmc::checker::StuckCheck::Stuck;
   if (!v.loop) return false;
   const std::size_t loop = *v.loop, last = states.size() - 1;
   if (!(states[loop] == states[last])) return false;
-  if (prop.kind == PropertyKind::LeadsTo) {
+  if (prop.kind() == PropertyKind::LeadsTo) {
+    const auto& lt = rule<kmc::model::LeadsTo>(prop);
     bool from_premise = false;  // a premise state after which the goal never holds
     for (std::size_t i = 0; i <= last; ++i) {
-      if (prop.goal(states[i], v.subject)) from_premise = false;
-      else if (prop.premise(states[i], v.subject)) from_premise = true;
+      if (lt.goal(states[i], v.subject)) from_premise = false;
+      else if (lt.premise(states[i], v.subject)) from_premise = true;
     }
-    for (std::size_t i = loop; i <= last; ++i) from_premise = from_premise && !prop.goal(states[i], v.subject);
+    for (std::size_t i = loop; i <= last; ++i) from_premise = from_premise && !lt.goal(states[i], v.subject);
     if (!from_premise) return false;
-  } else if (prop.kind == PropertyKind::RecurrenceFree) {
+  } else if (prop.kind() == PropertyKind::RecurrenceFree) {
+    const auto& rf = rule<kmc::model::RecurrenceFree>(prop);
     if (loop == last) return false;  // a stutter repeats no step
     bool stepped = false;
     for (std::size_t i = loop; i < last; ++i) {
-      if (!prop.premise(states[i], v.subject)) return false;
-      stepped = stepped || prop.step(states[i], states[i + 1], v.subject);
+      if (!rf.premise(states[i], v.subject)) return false;
+      stepped = stepped || rf.step(states[i], states[i + 1], v.subject);
     }
     if (!stepped) return false;
   } else {
@@ -417,7 +393,7 @@ namespace {
 std::vector<std::string> columns(const MultiKueue& mk) {
   auto names = kmc::invariants::default_properties(mk);
   for (const auto& prop : kmc::invariants::multikueue_properties(mk))
-    if (kmc::invariants::is_liveness(prop.kind)) names.push_back(prop.name);
+    if (kmc::model::is_liveness(prop.kind())) names.push_back(prop.name());
   return names;
 }
 
