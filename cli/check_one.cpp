@@ -1,20 +1,18 @@
 #include "cli/check_one.hpp"
 
-#include "checker/bfs.hpp"
-#include "cli/fairness.hpp"
-#include "invariants/multikueue_registry.hpp"
-#include "model/checked.hpp"
+#include "counterexamples/pipeline.hpp"
 
 namespace kmc::cli {
 
 checker::Result check_property(const protocols::MultiKueue& mk, const model::Scenario& sc, const std::string& property,
                                double time_limit_s) {
-  checker::CheckOptions o;
-  o.properties = {property};
-  plan_fairness(mk, sc.fleet, o);
-  o.time_limit_s = time_limit_s;
-  o.max_states = static_cast<std::uint64_t>(sc.fleet.check.max_states);
-  return checker::Bfs(model::Checked<protocols::MultiKueue>{mk, invariants::multikueue_properties(mk)}, o).run();
+  cx::CheckRequest req;
+  req.properties = {property};
+  req.max_depth = -1;
+  req.time_limit_s = time_limit_s;
+  req.shrink = false;  // the corpus compares the checker's own (shortest) trace with the stored one
+  req.compile = [&mk](const model::Scenario&) { return mk.params(); };  // the instance the caller built (levers applied)
+  return cx::check_multikueue(sc, req).result;
 }
 
 }  // namespace kmc::cli

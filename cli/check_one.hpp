@@ -1,6 +1,7 @@
 // One property of one protocol instance, checked the way `kmc check` and
 // `kmc matrix` check it (the scenario's fairness, its state bound, a time
-// limit). Shared by `kmc corpus check`.
+// limit), through the one pipeline (counterexamples/pipeline.hpp). Shared by
+// `kmc corpus check`.
 #pragma once
 
 #include <string>

@@ -40,7 +40,11 @@ std::string stats_line(const checker::Stats& s) {
 
 std::string render_text(const CheckOutcome& o) {
   const auto& r = o.result;
-  std::string out = fmt::format("kmc check {}\n{}\n\n", o.scenario, o.summary);
+  std::string out = fmt::format("kmc check {}\n{}\n", o.scenario, o.summary);
+  if (o.token_replayed)
+    out += r.violation ? "Replayed the token: the violation reproduces.\n"
+                       : "Replayed the token: the property holds at its end; the violation does not reproduce.\n";
+  out += "\n";
   if (r.violation) {
     const std::size_t k = [&] {
       for (std::size_t i = 0; i < r.properties.size(); ++i)
@@ -75,6 +79,7 @@ nlohmann::json render_json(const CheckOutcome& o) {
   j["verdict"] = checker::to_string(r.verdict);
   j["property"] = r.violation ? nlohmann::json(r.violation->property) : nlohmann::json(nullptr);
   j["detail"] = r.violation ? nlohmann::json(r.violation->detail) : nlohmann::json(nullptr);
+  j["shape"] = r.violation ? nlohmann::json(checker::to_string(r.violation->shape)) : nlohmann::json(nullptr);
   j["incomplete"] = r.verdict == checker::Verdict::Incomplete ? nlohmann::json(r.incomplete_reason) : nlohmann::json(nullptr);
   nlohmann::json props = nlohmann::json::array();
   for (std::size_t i = 0; i < r.properties.size(); ++i)

@@ -1,27 +1,18 @@
-// `kmc check DIR`: a scenario against its properties.
+// `kmc check DIR`: a scenario against its properties. The pipeline itself is
+// counterexamples/pipeline.hpp; this file parses arguments and prints.
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <thread>
 
-#include "checker/bfs.hpp"
 #include "cli/check_report.hpp"
-#include "cli/fairness.hpp"
 #include "cli/commands.hpp"
-#include "checker/confirm.hpp"
-#include "counterexamples/engine_replay.hpp"
+#include "cli/protocols.hpp"
 #include "counterexamples/itf.hpp"
-#include "counterexamples/scenario_id.hpp"
-#include "counterexamples/shrink.hpp"
-#include "counterexamples/timeline.hpp"
-#include "counterexamples/token.hpp"
-#include "invariants/multikueue_registry.hpp"
-#include "model/checked.hpp"
+#include "counterexamples/pipeline.hpp"
 #include "model/scenario.hpp"
-#include "protocols/multikueue.hpp"
 
 namespace kmc::cli {
 
@@ -30,9 +21,9 @@ namespace {
 struct CheckArgs {
   std::string dir;
   std::vector<std::string> properties;
-  int max_depth = -2;  // -2: not given on the command line
-  std::int64_t max_states = -1;
-  double time_limit_s = -1;
+  std::optional<int> max_depth;
+  std::optional<std::int64_t> max_states;
+  std::optional<double> time_limit_s;
   int threads = 1;
   std::string output = "text";
   std::string trace_out;
@@ -42,182 +33,57 @@ struct CheckArgs {
   std::string shrink_scenario;   // also leave out jobs and workers; write the reduced scenario here
 };
 
-[[noreturn]] void usage_error(const std::string& message) {
-  throw model::InputError(model::Diagnostic{{}, "", message});
+[[noreturn]] void usage_error(const std::string& option, const std::string& message) {
+  throw model::InputError(model::Diagnostic{{}, option, message});
 }
 
-std::string summarize(const protocols::MkParams& p) {
-  static const char* dispatchers[] = {"AllAtOnce", "Incremental", "CapacitySnapshot"};
-  std::string d = dispatchers[static_cast<int>(p.dispatcher)];
-  if (p.dispatcher == protocols::Dispatcher::CapacitySnapshot) d += p.pin ? " (pinning)" : " (eligible until admitted)";
-  if (p.dispatcher == protocols::Dispatcher::Incremental) d += fmt::format(" (stepSize {})", p.step_size);
-  return fmt::format("MultiKueue: {} job{}, {} workers ({}), dispatcher {}, select on {}", p.J(), p.J() == 1 ? "" : "s",
-                     p.W(), fmt::join(p.workers, ", "), d, p.wait_for_admitted ? "Admitted" : "QuotaReserved");
-}
-
-// Named properties, else kmc.yaml's, else the registry's defaults.
-std::vector<std::string> selected(const CheckArgs& a, const model::CheckSpec& spec, const protocols::MultiKueue& mk) {
-  if (!a.properties.empty()) return a.properties;
-  if (!spec.properties.empty()) return spec.properties;
-  return invariants::default_properties(mk);
-}
-
-checker::CheckOptions options_for(const CheckArgs& a, const model::CheckSpec& spec) {
-  checker::CheckOptions o;
-  o.max_depth = a.max_depth != -2 ? a.max_depth : spec.max_depth;
-  o.max_states = a.max_states >= 0 ? static_cast<std::uint64_t>(a.max_states) : static_cast<std::uint64_t>(spec.max_states);
-  o.time_limit_s = a.time_limit_s >= 0 ? a.time_limit_s : spec.time_limit_s;
-  o.threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  o.progress = [](const checker::Progress& p) {
+cx::CheckRequest request_of(const CheckArgs& a) {
+  // A bound given on the command line means what it says; nonsense is a usage error, never a fallback.
+  if (a.max_depth && *a.max_depth < 0) usage_error("--max-depth", "must be 0 or more steps");
+  if (a.max_states && *a.max_states < 0) usage_error("--max-states", "must be 0 or more states");
+  if (a.time_limit_s && !(*a.time_limit_s >= 0 && *a.time_limit_s < 1e9)) usage_error("--time-limit", "must be a number of seconds, 0 or more");
+  if (a.threads < 0) usage_error("--threads", "must be 0 (all cores) or more");
+  cx::CheckRequest r;
+  r.properties = a.properties;
+  r.max_depth = a.max_depth;
+  if (a.max_states) r.max_states = static_cast<std::uint64_t>(*a.max_states);
+  r.time_limit_s = a.time_limit_s;
+  r.threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  r.progress = [](const checker::Progress& p) {
     if (p.seconds < 1.0) return;  // only runs over a second report progress
     fmt::print(stderr, "progress: {} states, {} transitions, depth {}, {:.0f} states/s\n", p.states, p.transitions,
                p.depth, p.seconds > 0 ? p.states / p.seconds : 0.0);
   };
-  return o;
+  r.replay_token = a.replay;
+  r.shrink = !a.no_shrink;
+  r.shrink_scenario = a.shrink_scenario;
+  r.replay_engine = a.replay_engine;
+  r.warn = [](const model::Diagnostic& w) { fmt::print(stderr, "warning: {}\n", w.to_string()); };
+  return r;
 }
 
-std::vector<std::string> descriptions(const std::vector<invariants::MkProperty>& props, const checker::Result& r) {
-  std::vector<std::string> out;
-  for (const auto& pr : r.properties)
-    for (const auto& p : props)
-      if (p.name() == pr.name) out.push_back(p.description());
-  return out;
-}
-
-// --replay-engine: the violation's trace, as written to --trace-out, re-executed
-// by the reference engine against the scenario its token is for (the reduced
-// one when shrinking left jobs or workers out).
-std::optional<cx::EngineReplay> replay_in_engine(const CheckOutcome& o, const model::Scenario& sc, const protocols::MkParams& p) {
-  if (!o.trace || !o.result.violation || o.token.empty()) return std::nullopt;
-  const cx::ItfDocument itf = cx::parse_itf("<kmc check>", cx::to_itf(*o.trace, o.token_dir(), o.token).dump(2));
-  if (o.replay_dir.empty()) return cx::replay_in_engine(sc, p, itf);
-  const model::Scenario reduced = model::load_scenario(o.replay_dir);
-  return cx::replay_in_engine(reduced, protocols::compile_multikueue(reduced), itf);
-}
-
-int emit(const CheckArgs& a, CheckOutcome& o, const model::Scenario& sc, const protocols::MkParams& p) {
+int emit(const CheckArgs& a, const cx::CheckOutcome& o) {
   if (!a.trace_out.empty() && o.trace) {
     std::ofstream f(a.trace_out);
-    if (!f) usage_error("cannot write --trace-out " + a.trace_out);
+    if (!f) usage_error("--trace-out", "cannot write " + a.trace_out);
     f << cx::to_itf(*o.trace, o.token_dir(), o.token).dump(2) << "\n";
   }
-  const auto engine = a.replay_engine ? replay_in_engine(o, sc, p) : std::nullopt;
   if (a.output == "json") {
     auto j = render_json(o);
-    if (engine) j["engineReplay"] = cx::to_json(*engine);
+    if (o.engine) j["engineReplay"] = cx::to_json(*o.engine);
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << render_text(o);
-    if (engine) std::cout << "\n" << cx::to_text(*engine);
+    if (o.engine) std::cout << "\n" << cx::to_text(*o.engine);
   }
   return exit_code_of(o.result.verdict);
 }
 
-int replay_token(const CheckArgs& a, const model::Scenario& sc, const protocols::MultiKueue& mk,
-                 const std::vector<invariants::MkProperty>& props, CheckOutcome& o) {
-  std::string why;
-  auto token = cx::parse_token(a.replay, why);
-  if (!token) usage_error("--replay: " + why);
-  if (token->scenario != cx::scenario_id(mk)) usage_error("--replay: the token was made for another scenario (or an older version of this one)");
-  const invariants::MkProperty* prop = nullptr;
-  for (const auto& p : props)
-    if (p.name() == token->property) prop = &p;
-  if (!prop) usage_error("--replay: no property " + token->property);
-  std::vector<protocols::MultiKueue::State> states;
-  try {
-    states = checker::replay(mk, token->path);
-  } catch (const std::out_of_range& e) {
-    usage_error(std::string("--replay: the token does not fit this scenario: ") + e.what());
-  }
-  // checker/confirm.hpp decides, with the fairness this scenario's check assumes (as the shrinker does).
-  auto options = options_for(a, sc.fleet.check);
-  plan_fairness(mk, sc.fleet, options);
-  const auto confirmed = checker::confirm_violation(mk, *prop, token->subject, options.fairness_plan(), token->path);
-  const bool violated = confirmed.has_value();
-  const bool lasso = model::is_liveness(prop->kind());
-  const std::optional<std::size_t> loop = lasso ? std::optional(checker::loop_start(mk, states)) : std::nullopt;
-  o.result.verdict = violated ? checker::Verdict::Violated : checker::Verdict::Verified;
-  o.result.properties.push_back({prop->name(), prop->kind(), o.result.verdict});
-  o.descriptions = {prop->description()};
-  o.trace = cx::make_trace(mk, token->path);
-  o.trace->property = prop->name();
-  o.trace->loop = loop;
-  if (violated) {
-    auto& v = o.result.violation.emplace(checker::Violation{prop->name(), prop->kind(), confirmed->shape, token->path,
-                                                            checker::story(confirmed->shape, prop->kind()),
-                                                            token->subject, confirmed->loop});
-    if (prop->explains() && token->subject >= 0)  // where the checker words it: the stuck state, the loop's start
-      v.detail = prop->explain(states[v.loop.value_or(states.size() - 1)], token->subject);
-    o.trace->detail = v.detail;
-    o.token = a.replay;
-  }
-  o.summary += violated ? "\nReplayed the token: the violation reproduces." : "\nReplayed the token: the property holds at its end; the violation does not reproduce.";
-  return emit(a, o, sc, mk.params());
-}
-
-// Shrinks the violation in o (cx/shrink.hpp). Jobs and workers are left out
-// only with --shrink-scenario DIR: a token for a reduced scenario cannot
-// replay against the folder the user gave, so the reduced scenario must be
-// written somewhere, and writing files nobody asked for (or re-checking once
-// per job and worker on a large fleet) is not a default.
-std::optional<cx::MkShrunk> shrink(const CheckArgs& a, const model::Scenario& sc, const protocols::MultiKueue& mk,
-                                   CheckOutcome& o) {
-  if (a.no_shrink) return std::nullopt;
-  std::error_code ec;
-  if (!a.shrink_scenario.empty() && std::filesystem::exists(a.shrink_scenario, ec) && !std::filesystem::is_empty(a.shrink_scenario, ec))
-    usage_error("--shrink-scenario " + a.shrink_scenario + " must be a new or empty folder");
-  cx::MkShrinkOptions so;
-  so.drop_entities = !a.shrink_scenario.empty();
-  so.options = [&](const protocols::MultiKueue& reduced) {
-    auto opts = options_for(a, sc.fleet.check);
-    plan_fairness(reduced, sc.fleet, opts);
-    return opts;
-  };
-  auto s = cx::shrink_multikueue(sc, mk, *o.result.violation, so);
-  o.result.violation = s.violation;
-  o.shrink = s.report;
-  if (!s.reduction.empty()) {
-    cx::write_reduced_scenario(sc, s.reduction, a.shrink_scenario);
-    if (cx::scenario_id(protocols::MultiKueue(protocols::compile_multikueue(model::load_scenario(a.shrink_scenario)))) != cx::scenario_id(s.protocol))
-      usage_error("--shrink-scenario: the folder written to " + a.shrink_scenario + " does not load as the reduced scenario");
-    o.replay_dir = a.shrink_scenario;
-  }
-  return s;
-}
-
 int run_check(const CheckArgs& a) {
-  if (a.output != "text" && a.output != "json") usage_error("--output must be text or json");
+  if (a.output != "text" && a.output != "json") usage_error("--output", "must be text or json");
   const model::Scenario sc = model::load_scenario(a.dir);
-  for (const auto& w : sc.warnings) fmt::print(stderr, "warning: {}\n", w.to_string());
-  const protocols::MultiKueue mk(protocols::compile_multikueue(sc));
-  for (const auto& w : mk.params().warnings) fmt::print(stderr, "warning: {}\n", w.to_string());
-  auto props = invariants::multikueue_properties(mk);
-  invariants::require_known_properties(mk, sc.fleet.check.properties, sc.fleet.check.pos, "check.properties");
-  invariants::require_known_properties(mk, a.properties, {}, "--property");
-  CheckOutcome o;
-  o.scenario = a.dir;
-  o.summary = summarize(mk.params());
-  o.warnings = sc.warnings;
-  o.warnings.insert(o.warnings.end(), mk.params().warnings.begin(), mk.params().warnings.end());
-  if (!a.replay.empty()) return replay_token(a, sc, mk, props, o);
-
-  const model::Checked<protocols::MultiKueue> checked{mk, props};
-  auto options = options_for(a, sc.fleet.check);
-  options.properties = selected(a, sc.fleet.check, mk);
-  plan_fairness(mk, sc.fleet, options);
-  o.result = checker::Bfs(checked, options).run();
-  o.descriptions = descriptions(props, o.result);
-  if (o.result.violation && (!o.result.violation->path.choices.empty() || o.result.violation->loop)) {
-    const auto shrunk = shrink(a, sc, mk, o);
-    const protocols::MultiKueue& shown = shrunk ? shrunk->protocol : mk;  // the reduced scenario's, when reduced
-    const auto& v = *o.result.violation;
-    o.trace = cx::make_trace(shown, v.path);
-    o.trace->property = v.property;
-    o.trace->detail = v.detail;
-    o.trace->loop = v.loop;
-    o.token = cx::format_token(cx::Token{cx::scenario_id(shown), v.property, v.subject, v.path});
-  }
-  return emit(a, o, sc, mk.params());
+  const ProtocolEntry& protocol = protocol_of(sc);
+  return emit(a, protocol.check(sc, request_of(a)));
 }
 
 }  // namespace
@@ -240,14 +106,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--shrink-scenario", args->shrink_scenario,
                   "Also leave out the jobs and workers the violation does not need; write that scenario to this new folder")
       ->excludes("--no-shrink");
-  cmd->callback([args, &exit_code] {
-    try {
-      exit_code = run_check(*args);
-    } catch (const model::InputError& e) {
-      fmt::print(stderr, "error: {}\n", e.what());
-      exit_code = 3;
-    }
-  });
+  cmd->callback([args, &exit_code] { exit_code = guarded([&] { return run_check(*args); }); });
 }
 
 }  // namespace kmc::cli

@@ -9,15 +9,11 @@
 #include <fstream>
 #include <iostream>
 
-#include "checker/bfs.hpp"
 #include "cli/commands.hpp"
-#include "cli/fairness.hpp"
+#include "cli/protocols.hpp"
 #include "counterexamples/itf.hpp"
-#include "counterexamples/scenario_id.hpp"
-#include "counterexamples/shrink.hpp"
-#include "counterexamples/token.hpp"
+#include "counterexamples/pipeline.hpp"
 #include "invariants/multikueue_registry.hpp"
-#include "model/checked.hpp"
 #include "model/scenario.hpp"
 #include "protocols/multikueue.hpp"
 #include "protocols/multikueue_levers.hpp"
@@ -63,31 +59,25 @@ nlohmann::json lever_meta(const std::vector<model::Lever>& levers, const std::ve
   return meta;
 }
 
-Cell run_cell(const protocols::MultiKueue& mk, const model::Scenario& sc, const std::string& property,
-              const MatrixArgs& a, const std::string& trace_name, const nlohmann::json& levers) {
-  const auto props = invariants::multikueue_properties(mk);
-  checker::CheckOptions o;
-  o.properties = {property};
-  plan_fairness(mk, sc.fleet, o);
-  o.time_limit_s = a.time_limit_s;
-  o.max_states = static_cast<std::uint64_t>(sc.fleet.check.max_states);
-  const auto r = checker::Bfs(model::Checked<protocols::MultiKueue>{mk, props}, o).run();
+// One cell: the pipeline with the row's levers applied to the scenario's
+// parameters. Shrunk by actions and picks only: a cell's trace must replay
+// against the scenario with the cell's levers, so no job or worker is left out.
+Cell run_cell(const model::Scenario& sc, const std::function<protocols::MkParams(const model::Scenario&)>& compile,
+              const std::string& property, const MatrixArgs& a, const std::string& trace_name,
+              const nlohmann::json& levers) {
+  cx::CheckRequest req;
+  req.properties = {property};
+  req.max_depth = -1;
+  req.time_limit_s = a.time_limit_s;
+  req.compile = compile;
+  const auto o = cx::check_multikueue(sc, req);
+  const auto& r = o.result;
   Cell cell{r.verdict, r.incomplete_reason, ""};
   if (r.violation && r.violation->property != property) cell.note = r.violation->property;  // a stuck job, found first
-  if (r.violation && r.violation->shape == checker::Shape::Vacuous) cell.note = "vacuous";  // the premise never holds
-  if (r.violation && !a.out_dir.empty() && (!r.violation->path.choices.empty() || r.violation->loop)) {
-    // Shrunk by actions and picks only: a cell's trace must replay against the
-    // scenario with the cell's levers, so no job or worker is left out.
-    cx::MkShrinkOptions so;
-    so.options = [&o](const protocols::MultiKueue&) { return o; };
-    const checker::Violation v = cx::shrink_multikueue(sc, mk, *r.violation, so).violation;
-    auto trace = cx::make_trace(mk, v.path);
-    trace.property = v.property;
-    trace.detail = v.detail;
-    trace.loop = v.loop;
-    const auto token = cx::format_token(cx::Token{cx::scenario_id(mk), v.property, v.subject, v.path});
+  if (r.violation && r.violation->shape == checker::Shape::Vacuous) cell.note = "vacuous";   // the premise never holds
+  if (o.trace && !a.out_dir.empty()) {
     cell.trace = (std::filesystem::path(a.out_dir) / (trace_name + ".itf.json")).string();
-    auto itf = cx::to_itf(trace, a.dir, token);
+    auto itf = cx::to_itf(*o.trace, o.token_dir(), o.token);
     itf["#meta"]["levers"] = levers;
     std::ofstream(cell.trace) << itf.dump(2) << "\n";
   }
@@ -132,9 +122,13 @@ nlohmann::json to_json(const std::vector<model::Lever>& levers, const std::vecto
 }
 
 int run_matrix(const MatrixArgs& a) {
-  if (a.output != "markdown" && a.output != "json") throw model::InputError(model::Diagnostic{{}, "", "--output must be markdown or json"});
+  if (a.output != "markdown" && a.output != "json")
+    throw model::InputError(model::Diagnostic{{}, "--output", "must be markdown or json"});
+  if (!(a.time_limit_s >= 0 && a.time_limit_s < 1e9))
+    throw model::InputError(model::Diagnostic{{}, "--time-limit", "must be a number of seconds, 0 or more"});
   const auto start = std::chrono::steady_clock::now();
   const model::Scenario sc = model::load_scenario(a.dir);
+  protocol_of(sc);  // an unknown protocol is exit 3; matrix levers are MultiKueue's (protocols/multikueue_levers.hpp)
   const auto base = protocols::compile_multikueue(sc);
   const auto& levers = sc.fleet.matrix;
   if (levers.empty())
@@ -150,12 +144,13 @@ int run_matrix(const MatrixArgs& a) {
   std::vector<std::string> cols;
   for (bool more = true; more;) {
     Row row;
-    auto params = base;
-    for (std::size_t i = 0; i < levers.size(); ++i) {
-      row.values.push_back(levers[i].values[pick[i]]);
-      protocols::apply_lever(params, levers[i], levers[i].values[pick[i]]);
-    }
-    const protocols::MultiKueue mk(std::move(params));
+    for (std::size_t i = 0; i < levers.size(); ++i) row.values.push_back(levers[i].values[pick[i]]);
+    const auto compile = [&levers, values = row.values](const model::Scenario& s) {
+      auto params = protocols::compile_multikueue(s);
+      for (std::size_t i = 0; i < levers.size(); ++i) protocols::apply_lever(params, levers[i], values[i]);
+      return params;
+    };
+    const protocols::MultiKueue mk(compile(sc));
     if (cols.empty()) {
       cols = columns(a, mk);
       invariants::require_known_properties(mk, cols, {}, "--property");
@@ -163,7 +158,7 @@ int run_matrix(const MatrixArgs& a) {
     for (const auto& prop : cols) {
       fmt::print(stderr, "row {}: {} ...\n", rows.size() + 1, prop);
       row.cells.push_back(
-          run_cell(mk, sc, prop, a, fmt::format("row{}-{}", rows.size() + 1, prop), lever_meta(levers, row.values)));
+          run_cell(sc, compile, prop, a, fmt::format("row{}-{}", rows.size() + 1, prop), lever_meta(levers, row.values)));
     }
     rows.push_back(std::move(row));
     more = false;  // odometer: the last lever turns fastest
@@ -198,14 +193,7 @@ void add_matrix_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--output", args->output, "markdown or json");
   cmd->add_option("--out", args->out_dir, "Write each violation's ITF trace into this folder");
   cmd->add_option("--time-limit", args->time_limit_s, "Seconds per cell (Incomplete past it)");
-  cmd->callback([args, &exit_code] {
-    try {
-      exit_code = run_matrix(*args);
-    } catch (const model::InputError& e) {
-      fmt::print(stderr, "error: {}\n", e.what());
-      exit_code = 3;
-    }
-  });
+  cmd->callback([args, &exit_code] { exit_code = guarded([&] { return run_matrix(*args); }); });
 }
 
 }  // namespace kmc::cli

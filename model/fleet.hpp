@@ -88,6 +88,9 @@ struct Lever {
 };
 
 struct Fleet {
+  // Which protocol checks this scenario (cli/protocols.cpp's table); checked against that table.
+  std::string protocol = "multikueue";
+  SourcePos protocol_pos;
   std::string manager = "manager";
   std::vector<WorkerSpec> workers;
   std::map<std::string, FlavorResources> snapshot;  // manager's initial view per worker; missing: the truth

@@ -101,7 +101,7 @@ Fleet load_fleet(const std::string& path) {
   const YamlNode& root = documents.front();
   Warnings unused;  // every key below is modeled: check_keys never warns here
   check_keys(root,
-             {.modeled = {"apiVersion", "kind", "manager", "workers", "snapshot", "dispatcher",
+             {.modeled = {"apiVersion", "kind", "protocol", "manager", "workers", "snapshot", "dispatcher",
                           "options", "environment", "check", "fairness", "matrix"}},
              unused);
   const YamlNode api_version = require(root, "apiVersion");
@@ -111,6 +111,11 @@ Fleet load_fleet(const std::string& path) {
   require(root, "kind").one_of<int>({{"Fleet", 0}});
   Fleet fleet;
   fleet.pos = root.pos();
+  fleet.protocol_pos = root.pos();
+  if (root["protocol"].present()) {
+    fleet.protocol = root["protocol"].str();
+    fleet.protocol_pos = root["protocol"].pos();
+  }
   if (root["manager"].present()) fleet.manager = root["manager"].str();
   std::set<std::string> names;
   for (const auto& item : require(root, "workers").items()) {

@@ -36,7 +36,7 @@ TEST_CASE("usage mistakes are exit 3", "[cli][bad-input]") {
   CHECK(kmc("frobnicate").code == 3);
   auto out = kmc("check examples/gpu-hunter --output yaml");
   CHECK(out.code == 3);
-  CHECK(out.err.find("--output must be text or json") != std::string::npos);
+  CHECK(out.err.find("--output: must be text or json") != std::string::npos);
   auto prop = kmc("check examples/gpu-hunter --property no-such-thing");
   CHECK(prop.code == 3);
   CHECK(prop.err.find("unknown property 'no-such-thing'") != std::string::npos);
@@ -88,4 +88,24 @@ TEST_CASE("an unknown variant lists the known ones", "[cli][bad-input]") {
   auto r = kmc("check " + dir);
   CHECK(r.code == 3);
   CHECK(r.err.find("pre-8592-select-on-quota-reserved") != std::string::npos);
+}
+
+TEST_CASE("a bound that makes no sense is exit 3, never a fallback to kmc.yaml", "[cli][bad-input]") {
+  for (const char* bad : {"--max-states -5", "--max-depth -9", "--time-limit -1", "--time-limit nan", "--threads -1"}) {
+    INFO(bad);
+    auto r = kmc(std::string("check examples/gpu-hunter ") + bad);
+    CHECK(r.code == 3);
+    CHECK(r.err.find(std::string(bad).substr(0, std::string(bad).find(' '))) != std::string::npos);
+  }
+  CHECK(kmc("matrix examples/gpu-hunter --time-limit -1").code == 3);
+}
+
+TEST_CASE("kmc.yaml names its protocol; an unknown one names file and line", "[cli][bad-input][protocol]") {
+  auto dir = replace_in("kmc.yaml", "kind: Fleet\n", "kind: Fleet\nprotocol: kueue-admision\n");
+  auto r = kmc("check " + dir);
+  CHECK(r.code == 3);
+  CHECK(r.err.find("kmc.yaml:4: protocol: unknown protocol 'kueue-admision'; expected one of multikueue") !=
+        std::string::npos);
+  auto named = replace_in("kmc.yaml", "kind: Fleet\n", "kind: Fleet\nprotocol: multikueue\n");
+  CHECK(kmc("check " + named).code == 1);  // the default, named: the same GPU Hunter deadlock
 }

@@ -43,6 +43,7 @@ TEST_CASE("the JSON result carries verdict, property, ITF trace and stats", "[cl
   auto j = nlohmann::json::parse(r.out);
   CHECK(j["verdict"] == "Violated");
   CHECK(j["property"] == "no-stuck-job");
+  CHECK(j["shape"] == "stuck");
   CHECK(j["stats"]["states"] == 25);
   CHECK(j["stats"]["bytesPerState"].get<double>() > 0);
   const auto& states = j["trace"]["states"];

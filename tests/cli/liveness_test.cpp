@@ -43,6 +43,18 @@ TEST_CASE("liveness: an adversarial autoscaler makes the fixed fleet retry forev
   CHECK(again.out.find("Back to state " + std::to_string(loop) + ": the loop repeats forever.") != std::string::npos);
 }
 
+TEST_CASE("liveness: a token is judged under the scenario's fairness, as the search and the shrinker judge it",
+          "[cli][liveness][confirm]") {
+  auto r = kmc("check examples/gpu-hunter-fixed --property eventually-runs --output json");
+  REQUIRE(r.code == 1);
+  const auto token = nlohmann::json::parse(r.out)["replay"].get<std::string>();
+  // The same scenario with a strongly fair autoscaler verifies (the next test), so the lasso's
+  // loop, which leaves the autoscaler's answer enabled and never takes it, is not a fair behaviour there.
+  auto strong = kmc("check " + fixed_with("fairness: {autoscaler: Strong}\n") + " --replay " + token + " --output json");
+  CHECK(strong.code == 0);
+  CHECK(nlohmann::json::parse(strong.out)["verdict"] == "Verified");
+}
+
 TEST_CASE("liveness: with an autoscaler that answers, the fixes make every job run", "[cli][liveness]") {
   auto dir = fixed_with("fairness: {autoscaler: Strong}\n");
   auto r = kmc("check " + dir + " --property eventually-runs");

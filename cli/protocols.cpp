@@ -1,0 +1,39 @@
+#include "cli/protocols.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kmc::cli {
+
+const std::vector<ProtocolEntry>& protocol_table() {
+  static const std::vector<ProtocolEntry> table{
+      {"multikueue",
+       "MultiKueue dispatch from a manager to workers, with ProvisioningRequests and capacity snapshots",
+       cx::check_multikueue},
+  };
+  return table;
+}
+
+const ProtocolEntry& protocol_of(const model::Scenario& scenario) {
+  const auto& table = protocol_table();
+  const auto& name = scenario.fleet.protocol;
+  auto it = std::find_if(table.begin(), table.end(), [&](const ProtocolEntry& e) { return e.name == name; });
+  if (it != table.end()) return *it;
+  std::vector<std::string> names;
+  for (const auto& e : table) names.push_back(e.name);
+  throw model::InputError(model::Diagnostic{
+      scenario.fleet.protocol_pos, "protocol",
+      fmt::format("unknown protocol '{}'; expected one of {}", name, fmt::join(names, ", "))});
+}
+
+int guarded(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const model::InputError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 3;
+  }
+}
+
+}  // namespace kmc::cli

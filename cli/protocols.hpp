@@ -1,0 +1,31 @@
+// The protocols kmc checks: one table, the only place cli/ names them. A
+// scenario's kmc.yaml says which (`protocol:`, default multikueue); a new
+// protocol adds a row here and its pipeline (counterexamples/pipeline.hpp).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "counterexamples/pipeline.hpp"
+#include "model/scenario.hpp"
+
+namespace kmc::cli {
+
+struct ProtocolEntry {
+  std::string name;     // as kmc.yaml's `protocol:` spells it
+  std::string summary;  // one line for --help and errors
+  std::function<cx::CheckOutcome(const model::Scenario&, const cx::CheckRequest&)> check;
+};
+
+const std::vector<ProtocolEntry>& protocol_table();
+
+// The entry kmc.yaml's `protocol:` names; an unknown name is an InputError
+// naming kmc.yaml's line.
+const ProtocolEntry& protocol_of(const model::Scenario& scenario);
+
+// Runs a command body: a model::InputError is printed as `error: ...` and
+// becomes exit 3, the one place that mapping is written.
+int guarded(const std::function<int()>& body);
+
+}  // namespace kmc::cli

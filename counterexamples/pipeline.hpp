@@ -1,0 +1,69 @@
+// The check pipeline as one library function (DESIGN.md, "The pipeline"):
+// scenario -> protocol -> search -> shrink -> trace -> replay token -> engine
+// replay. `kmc check`, `kmc matrix` and `kmc corpus check` call it; cli/
+// only parses arguments and prints the outcome.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/bfs.hpp"
+#include "checker/result.hpp"
+#include "counterexamples/engine_replay.hpp"
+#include "counterexamples/shrink.hpp"
+#include "counterexamples/trace.hpp"
+#include "model/diagnostics.hpp"
+#include "model/scenario.hpp"
+#include "protocols/multikueue_params.hpp"
+
+namespace kmc::cx {
+
+struct CheckRequest {
+  std::vector<std::string> properties;  // empty: kmc.yaml's check.properties, else the protocol's defaults
+  // Bounds; unset: kmc.yaml's check section (and its defaults).
+  std::optional<int> max_depth;  // -1: none
+  std::optional<std::uint64_t> max_states;
+  std::optional<double> time_limit_s;
+  int threads = 1;
+  std::function<void(const checker::Progress&)> progress;
+  // Re-check this replay token's path instead of searching.
+  std::string replay_token;
+  bool shrink = true;
+  // Also leave out the jobs and workers the violation does not need, and
+  // write that scenario to this new or empty folder (the token is for it).
+  std::string shrink_scenario;
+  bool replay_engine = false;  // re-execute the violation in the reference engine
+  // The protocol's parameters from a (possibly reduced) scenario; kmc matrix
+  // applies a cell's levers here. Unset: compile_multikueue.
+  std::function<protocols::MkParams(const model::Scenario&)> compile;
+  // Told each warning (the scenario's, then the protocol's) before the search starts.
+  std::function<void(const model::Diagnostic&)> warn;
+};
+
+struct CheckOutcome {
+  std::string scenario;  // the folder the scenario was loaded from
+  std::string summary;   // one line: the protocol, its jobs, workers, dispatcher
+  checker::Result result;
+  std::optional<Trace> trace;
+  std::string token;                      // empty when there is no trace
+  std::vector<std::string> descriptions;  // per result.properties entry
+  model::Warnings warnings;               // the scenario's and the protocol's
+  std::optional<ShrinkReport> shrink;     // what shrinking removed, when it ran
+  std::string replay_dir;                 // the reduced scenario the token is for; empty: `scenario`
+  bool token_replayed = false;            // the outcome of a replay token, not of a search
+  std::optional<EngineReplay> engine;     // with replay_engine, when there is a trace
+  const std::string& token_dir() const { return replay_dir.empty() ? scenario : replay_dir; }
+};
+
+// Throws model::InputError (exit 3) for a scenario, property, bound or token
+// that does not fit; never for a verdict.
+CheckOutcome check_multikueue(const model::Scenario& scenario, const CheckRequest& request);
+
+// The search options a request and a scenario's kmc.yaml give, without
+// fairness (which depends on the protocol instance).
+checker::CheckOptions search_options(const CheckRequest& request, const model::CheckSpec& spec);
+
+}  // namespace kmc::cx
