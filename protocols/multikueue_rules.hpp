@@ -18,7 +18,6 @@
 namespace kmc::protocols {
 
 using model::ite;
-using model::truth;
 
 template <class V>
 class MkRules {
@@ -26,7 +25,9 @@ class MkRules {
   using B = decltype(std::declval<V>() == std::declval<V>());
   using S = MkState<V>;
 
-  explicit MkRules(const MkParams& p) : p_(p), F_(p.flavors_max), R_(p.R()), W_(p.W()), S_(p.slots_max) {}
+  // `values` makes the constants (literals, true and false) of the engine's kind.
+  MkRules(const MkParams& p, model::Values<V> values)
+      : p_(p), val_(values), F_(p.flavors_max), R_(p.R()), W_(p.W()), S_(p.slots_max) {}
 
   B enabled(const S& s, const MkAction& a) const;
   S apply(S s, const MkAction& a) const {
@@ -41,12 +42,6 @@ class MkRules {
   int c(int w, int slot, int r) const { return (w * S_ + slot) * R_ + r; }
 
  private:
-  static V konst(const V& like, std::int64_t v) {
-    V x = like;
-    x = v;
-    return x;
-  }
-
   B fits_flavor(const S& s, int cq, int j, int f, const V* own_flavor = nullptr) const;
   B fits(const S& s, int cq, int j) const;
   V first_fit(const S& s, int cq, int j) const;
@@ -71,25 +66,23 @@ class MkRules {
   void apply_dispatch(S& s, const MkAction& a) const;
 
   const MkParams& p_;
+  model::Values<V> val_;
   int F_, R_, W_, S_;
 };
-
-// A sample V of the right kind, for constants: the state is never empty.
-#define KMC_LIKE(s) ((s).phase[0])
 
 template <class V>
 auto MkRules<V>::fits_flavor(const S& s, int cq, int j, int f, const V* own_flavor) const -> B {
   const CqParams& q = p_.cqs[cq];
-  if (f >= static_cast<int>(q.flavors.size())) return truth(KMC_LIKE(s), false);
-  B ok = truth(KMC_LIKE(s), true);
+  if (f >= static_cast<int>(q.flavors.size())) return val_.truth(false);
+  B ok = val_.truth(true);
   for (int r = 0; r < R_; ++r) {
     const std::int64_t need = p_.req(j, r);
     if (need == 0) continue;
     const std::int64_t nominal = q.nominal[f * R_ + r];
-    if (nominal < 0) return truth(KMC_LIKE(s), false);  // this flavor does not cover r
+    if (nominal < 0) return val_.truth(false);  // this flavor does not cover r
     // A job already holding quota here is not counted against itself.
     V used = s.usage[u(cq, f, r)];
-    if (own_flavor) used = used - ite(*own_flavor == f, konst(used, need), konst(used, 0));
+    if (own_flavor) used = used - ite(*own_flavor == f, val_.lit(need), val_.lit(0));
     ok = ok && (used + need <= nominal);
   }
   return ok;
@@ -97,7 +90,7 @@ auto MkRules<V>::fits_flavor(const S& s, int cq, int j, int f, const V* own_flav
 
 template <class V>
 auto MkRules<V>::fits(const S& s, int cq, int j) const -> B {
-  B any = truth(KMC_LIKE(s), false);
+  B any = val_.truth(false);
   for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f) any = any || fits_flavor(s, cq, j, f);
   return any;
 }
@@ -107,9 +100,9 @@ auto MkRules<V>::fits(const S& s, int cq, int j) const -> B {
 // MayStopSearch; no borrowing in this protocol).
 template <class V>
 V MkRules<V>::first_fit(const S& s, int cq, int j) const {
-  V result = konst(KMC_LIKE(s), -1);
+  V result = val_.lit(-1);
   for (int f = static_cast<int>(p_.cqs[cq].flavors.size()) - 1; f >= 0; --f)
-    result = ite(fits_flavor(s, cq, j, f), konst(result, f), result);
+    result = ite(fits_flavor(s, cq, j, f), val_.lit(f), result);
   return result;
 }
 
@@ -127,7 +120,7 @@ void MkRules<V>::add_usage(S& s, int cq, int j, const V& flavor, int sign) const
 template <class V>
 auto MkRules<V>::capacity_fits(const S& s, int w, int j, const V& flavor) const -> B {
   const int cq = p_.worker_cq[w][j];
-  B any = truth(KMC_LIKE(s), false);
+  B any = val_.truth(false);
   if (cq < 0) return any;
   for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f) {
     B ok = flavor == f;
@@ -158,10 +151,10 @@ void MkRules<V>::take_capacity(S& s, int w, int j, const V& flavor, int sign) co
 template <class V>
 auto MkRules<V>::snapshot_fits(const S& s, int w, int j) const -> B {
   const int cq = p_.worker_cq[w][j];
-  B any = truth(KMC_LIKE(s), false);
+  B any = val_.truth(false);
   if (cq < 0) return any;
   for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f) {
-    B ok = truth(KMC_LIKE(s), true);
+    B ok = val_.truth(true);
     const int slot = p_.cqs[cq].flavor_slot[f];
     for (int r = 0; r < R_; ++r)
       if (p_.req(j, r) > 0) ok = ok && (s.snapshot[c(w, slot, r)] >= p_.req(j, r));
@@ -172,7 +165,7 @@ auto MkRules<V>::snapshot_fits(const S& s, int w, int j) const -> B {
 
 template <class V>
 V MkRules<V>::count_nominated(const S& s, int j) const {
-  V n = konst(KMC_LIKE(s), 0);
+  V n = val_.lit(0);
   for (int w = 0; w < W_; ++w) n = n + s.nominated[jw(j, w)];
   return n;
 }
@@ -183,7 +176,7 @@ V MkRules<V>::count_nominated(const S& s, int j) const {
 template <class V>
 auto MkRules<V>::ahead_blocks(const S& s, int j, int w) const -> B {
   const int cq = p_.worker_cq[w][j];
-  B blocked = truth(KMC_LIKE(s), false);
+  B blocked = val_.truth(false);
   for (int k = 0; k < j; ++k) {
     if (p_.worker_cq[w][k] != cq) continue;
     B pending = s.remote[jw(k, w)] == kRemotePending;
@@ -205,10 +198,10 @@ void MkRules<V>::delete_remote(S& s, int j, int w) const {
   const int i = jw(j, w);
   const int cq = p_.worker_cq[w][j];
   if (cq >= 0) {
-    const V flavor = ite(holds_worker_quota(s, j, w), s.remote_flavor[i], konst(s.remote_flavor[i], -1));
+    const V flavor = ite(holds_worker_quota(s, j, w), s.remote_flavor[i], val_.lit(-1));
     add_usage(s, cq, j, flavor, -1);
-    const V booked = ite(s.prov[i] == kProvProvisioned && s.remote[i] != kRemoteRunning, s.remote_flavor[i],
-                         konst(s.remote_flavor[i], -1));
+    const V booked = ite(s.prov[i] == kProvProvisioned && s.remote[i] != kRemoteRunning,
+                         s.remote_flavor[i], val_.lit(-1));
     if (p_.cqs[cq].provisioning) take_capacity(s, w, j, booked, -1);
   }
   s.remote[i] = kRemoteNone;
@@ -229,7 +222,8 @@ void MkRules<V>::fail_provisioning(S& s, int j, int w) const {
   add_usage(s, cq, j, s.remote_flavor[i], -1);
   const V attempt = s.attempts[i] + 1;
   s.attempts[i] = attempt;
-  s.remote[i] = ite(attempt <= p_.cqs[cq].backoff_limit, konst(attempt, kRemotePending), konst(attempt, kRemoteRejected));
+  s.remote[i] =
+      ite(attempt <= p_.cqs[cq].backoff_limit, val_.lit(kRemotePending), val_.lit(kRemoteRejected));
   s.remote_flavor[i] = -1;
   s.prov[i] = kProvNone;
 }
@@ -239,10 +233,8 @@ void MkRules<V>::capacity_changed(S& s, int w, const B& changed) const {
   if (p_.dispatcher != Dispatcher::CapacitySnapshot) return;  // only that dispatcher reads snapshots
   const std::int64_t cap = p_.max_staleness >= 0 ? p_.max_staleness + 1 : 1;
   V& st = s.staleness[w];
-  st = ite(changed, ite(st + 1 > cap, konst(st, cap), st + 1), st);
+  st = ite(changed, ite(st + 1 > cap, val_.lit(cap), st + 1), st);
 }
-
-#undef KMC_LIKE
 
 }  // namespace kmc::protocols
 

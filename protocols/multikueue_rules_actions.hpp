@@ -11,7 +11,7 @@ auto MkRules<V>::enabled(const S& s, const MkAction& a) const -> B {
     case ActionKind::ReserveQuota: {
       // The manager's scheduler: one head per ClusterQueue, Kueue's queue order.
       const int cq = p_.manager_cq[j];
-      B blocked = truth(s.phase[0], false);
+      B blocked = val_.truth(false);
       for (int k = 0; k < j; ++k) {
         if (p_.manager_cq[k] != cq) continue;
         B pending = s.phase[k] == kMgrPending;
@@ -40,7 +40,7 @@ auto MkRules<V>::enabled(const S& s, const MkAction& a) const -> B {
     case ActionKind::RefreshSnapshot:
       return enabled_environment(s, a);
   }
-  return truth(s.phase[0], false);
+  return val_.truth(false);
 }
 
 // The manager's MultiKueue controller and dispatchers
@@ -58,11 +58,11 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       return dispatching && n > 0 && n < W_;
     }
     case ActionKind::NominateWorker: {
-      B fresh = p_.max_staleness < 0 ? truth(s.phase[0], true) : s.staleness[w] <= p_.max_staleness;
+      B fresh = p_.max_staleness < 0 ? val_.truth(true) : s.staleness[w] <= p_.max_staleness;
       B ok = dispatching && s.nominated[jw(j, w)] == 0 && snapshot_fits(s, w, j) && fresh;
       if (!p_.pin) return ok;
       // Pinning: one worker, the first in dispatch order that the view shows room on.
-      B earlier = truth(s.phase[0], false);
+      B earlier = val_.truth(false);
       for (int o : p_.dispatch_order) {
         if (o == w) break;
         earlier = earlier || snapshot_fits(s, o, j);
@@ -70,7 +70,7 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       return ok && count_nominated(s, j) == 0 && !earlier;
     }
     case ActionKind::Renominate: {
-      B rejected = truth(s.phase[0], false);
+      B rejected = val_.truth(false);
       for (int o = 0; o < W_; ++o)
         rejected = rejected || (s.nominated[jw(j, o)] == 1 && s.remote[jw(j, o)] == kRemoteRejected);
       return dispatching && rejected;
@@ -89,7 +89,7 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && lost;
     }
     default:
-      return truth(s.phase[0], false);
+      return val_.truth(false);
   }
 }
 
@@ -100,24 +100,25 @@ template <class V>
 auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
   const int j = a.job, w = a.worker, i = jw(j, w);
   const int cq = p_.worker_cq[w][j];
-  if (cq < 0) return truth(s.phase[0], false);  // no LocalQueue for the job there: never admitted
+  if (cq < 0) return val_.truth(false);  // no LocalQueue for the job there: never admitted
   const CqParams& q = p_.cqs[cq];
   const bool check_capacity = q.provisioning_class == ProvisioningClass::CheckCapacity;
   const auto answer = p_.answer[w];
   switch (a.kind) {
     case ActionKind::ReserveQuotaOnWorker: {
-      B room = p_.broken_worker_ignores_quota ? truth(s.phase[0], true) : fits(s, cq, j);
+      B room = p_.broken_worker_ignores_quota ? val_.truth(true) : fits(s, cq, j);
       return s.remote[i] == kRemotePending && room && !ahead_blocks(s, j, w);
     }
     case ActionKind::ProvisioningAccepted:
-      return check_capacity ? truth(s.phase[0], false) : s.prov[i] == kProvRequested;
+      return check_capacity ? val_.truth(false) : s.prov[i] == kProvRequested;
     case ActionKind::ProvisioningProvisioned: {
       // check-capacity-autoscaling answers at once; the others accept first.
       B asked = s.prov[i] == (check_capacity ? kProvRequested : kProvAccepted);
-      if (!check_capacity && answer == model::AutoscalerAnswer::AcceptsThenHangs) return truth(s.phase[0], false);
+      if (!check_capacity && answer == model::AutoscalerAnswer::AcceptsThenHangs)
+        return val_.truth(false);
       // A timeout shorter than the boot always fires first: no node ever finishes booting.
       if (!check_capacity && p_.provisioning_timeout && p_.timeout_vs_boot == MkParams::TimeoutVsBoot::TimeoutFirst)
-        return truth(s.phase[0], false);
+        return val_.truth(false);
       return asked && capacity_fits(s, w, j, s.remote_flavor[i]);
     }
     case ActionKind::ProvisioningFailed: {
@@ -126,7 +127,7 @@ auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
       if (check_capacity) return asked && short_of;
       if (answer == model::AutoscalerAnswer::Any) return asked;
       if (answer == model::AutoscalerAnswer::Fails) return asked && short_of;
-      return truth(s.phase[0], false);
+      return val_.truth(false);
     }
     case ActionKind::ProvisioningTimeout: {
       // Unanswered or Accepted for too long: either way the check is still Pending.
@@ -141,7 +142,7 @@ auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
       return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && s.remote[i] == kRemoteAdmitted && nodes;
     }
     default:
-      return truth(s.phase[0], false);
+      return val_.truth(false);
   }
 }
 
@@ -154,7 +155,7 @@ auto MkRules<V>::enabled_environment(const S& s, const MkAction& a) const -> B {
     case ActionKind::SpotReclaim:
       return s.budget[kSpotReclaims] != 0 && s.remote[jw(j, w)] == kRemoteRunning;
     case ActionKind::CapacityLost: {
-      B some = truth(s.phase[0], false);
+      B some = val_.truth(false);
       for (int r = 0; r < R_; ++r) some = some || s.capacity[c(w, a.slot, r)] > 0;
       return s.budget[kCapacityLosses] != 0 && some;
     }
@@ -164,7 +165,7 @@ auto MkRules<V>::enabled_environment(const S& s, const MkAction& a) const -> B {
       return s.budget[kSnapshotRefreshes] != 0 && differs;
     }
     default:
-      return truth(s.phase[0], false);
+      return val_.truth(false);
   }
 }
 
@@ -182,7 +183,7 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
       const V n = count_nominated(s, j);  // nominations form a prefix of the dispatch order
       for (std::size_t pos = 0; pos < p_.dispatch_order.size(); ++pos) {
         V& nom = s.nominated[jw(j, p_.dispatch_order[pos])];
-        nom = ite(n + p_.step_size > static_cast<std::int64_t>(pos), konst(nom, 1), nom);
+        nom = ite(n + p_.step_size > static_cast<std::int64_t>(pos), val_.lit(1), nom);
       }
       break;
     }
@@ -193,9 +194,9 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
       for (int o = 0; o < W_; ++o) {
         const int i = jw(j, o);
         const B drop = s.remote[i] == kRemoteRejected;
-        s.remote[i] = ite(drop, konst(s.remote[i], kRemoteNone), s.remote[i]);
-        s.attempts[i] = ite(drop, konst(s.attempts[i], 0), s.attempts[i]);
-        s.nominated[i] = ite(drop, konst(s.nominated[i], 0), s.nominated[i]);
+        s.remote[i] = ite(drop, val_.lit(kRemoteNone), s.remote[i]);
+        s.attempts[i] = ite(drop, val_.lit(0), s.attempts[i]);
+        s.nominated[i] = ite(drop, val_.lit(0), s.nominated[i]);
       }
       break;
     case ActionKind::CreateRemoteWorkload:
@@ -240,7 +241,7 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
     }
     case ActionKind::ReserveQuotaOnWorker: {
       V f = first_fit(s, wcq, j);
-      if (p_.broken_worker_ignores_quota) f = ite(f == -1, konst(f, 0), f);
+      if (p_.broken_worker_ignores_quota) f = ite(f == -1, val_.lit(0), f);
       s.remote_flavor[i] = f;
       add_usage(s, wcq, j, f, +1);
       if (p_.cqs[wcq].provisioning) {
@@ -291,7 +292,7 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
         s.remote[i] = kRemoteAdmitted;
         s.prov[i] = kProvNone;
         spend(s, kSpotReclaims);
-        capacity_changed(s, w, truth(s.phase[0], true));
+        capacity_changed(s, w, val_.truth(true));
         break;
       }
       // With it, recoveryTimeout evicts the copy and the worker requeues it.
@@ -301,12 +302,12 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
       s.prov[i] = kProvNone;
       s.attempts[i] = 0;
       spend(s, kSpotReclaims);
-      capacity_changed(s, w, truth(s.phase[0], true));
+      capacity_changed(s, w, val_.truth(true));
       break;
     case ActionKind::CapacityLost:
       for (int r = 0; r < R_; ++r) s.capacity[c(w, a.slot, r)] = 0;
       spend(s, kCapacityLosses);
-      capacity_changed(s, w, truth(s.phase[0], true));
+      capacity_changed(s, w, val_.truth(true));
       break;
     case ActionKind::RefreshSnapshot:
       for (int k = 0; k < S_ * R_; ++k) s.snapshot[w * S_ * R_ + k] = s.capacity[w * S_ * R_ + k];
