@@ -6,6 +6,7 @@ namespace kmc::protocols {
 
 template <class V>
 auto MkRules<V>::enabled(const S& s, const MkAction& a) const -> B {
+  check_action(a);
   const int j = a.job;
   switch (a.kind) {
     case ActionKind::ReserveQuota: {
@@ -228,12 +229,15 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
 
 template <class V>
 void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
+  check_action(a);
   const int j = a.job, w = a.worker;
   const int i = j >= 0 && w >= 0 ? jw(j, w) : -1;
   const int wcq = i >= 0 ? p_.worker_cq[w][j] : -1;
   switch (a.kind) {
     case ActionKind::ReserveQuota: {
       const V f = first_fit(s, p_.manager_cq[j], j);
+      if constexpr (model::is_explicit<V>)
+        KMC_ASSERT_MSG(f >= 0, "enabled: the job fits some flavor");
       s.phase[j] = kMgrQuotaReserved;
       s.mgr_flavor[j] = f;
       add_usage(s, p_.manager_cq[j], j, f, +1);
@@ -242,6 +246,8 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
     case ActionKind::ReserveQuotaOnWorker: {
       V f = first_fit(s, wcq, j);
       if (p_.broken_worker_ignores_quota) f = ite(f == -1, val_.lit(0), f);
+      if constexpr (model::is_explicit<V>)
+        KMC_ASSERT_MSG(f >= 0, "enabled: the copy fits, or quota is ignored");
       s.remote_flavor[i] = f;
       add_usage(s, wcq, j, f, +1);
       if (p_.cqs[wcq].provisioning) {
@@ -317,6 +323,37 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
     default:
       apply_dispatch(s, a);
       break;
+  }
+  check_after(s, a);
+}
+
+// An action's arguments index the parameters' axes; -1 means "none".
+template <class V>
+void MkRules<V>::check_action(const MkAction& a) const {
+  KMC_ASSERT(-1 <= a.job && a.job < J_ && -1 <= a.worker && a.worker < W_);
+  KMC_ASSERT_MSG(-1 <= a.slot && a.slot < S_ && (a.slot < 0 || a.worker >= 0),
+                 "a slot is a worker's");
+}
+
+// What the action wrote stays in its field's range. Explicit engine only: a
+// Z3 term has no value to check. Only the action's own job and copy, so that
+// the check costs a few comparisons and not a pass over the state.
+template <class V>
+void MkRules<V>::check_after(const S& s, const MkAction& a) const {
+  if constexpr (model::is_explicit<V>) {
+    if (a.job < 0) return;
+    const int j = a.job;
+    KMC_ASSERT_MSG(kMgrPending <= s.phase[j] && s.phase[j] <= kMgrFinished,
+                   "phase is a ManagerPhase");
+    KMC_ASSERT(-1 <= s.cluster[j] && s.cluster[j] < W_ && -1 <= s.mgr_flavor[j] &&
+               s.mgr_flavor[j] < F_);
+    if (a.worker < 0) return;
+    const int i = jw(j, a.worker);
+    KMC_ASSERT_MSG(kRemoteNone <= s.remote[i] && s.remote[i] <= kRemoteRejected,
+                   "remote is a RemotePhase");
+    KMC_ASSERT_MSG(kProvNone <= s.prov[i] && s.prov[i] <= kProvProvisioned, "prov is a ProvPhase");
+    KMC_ASSERT(-1 <= s.remote_flavor[i] && s.remote_flavor[i] < F_ &&
+               (s.nominated[i] == 0 || s.nominated[i] == 1));
   }
 }
 
