@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "checker/result.hpp"
+#include "model/assert.hpp"
 #include "model/protocol.hpp"
 
 namespace kmc::checker {
@@ -28,6 +29,7 @@ std::vector<typename P::State> replay(const P& p, const Path& path) {
                               " are enabled");
     states.push_back(p.next(states.back(), actions[path.choices[step]]));
   }
+  KMC_ASSERT(states.size() == path.choices.size() + 1);
   return states;
 }
 
@@ -39,6 +41,9 @@ std::vector<typename P::Action> replay_actions(const P& p, const Path& path) {
   for (std::size_t step = 0; step < path.choices.size(); ++step) {
     actions.clear();
     p.actions(states[step], actions);
+    // replay() checked this choice against the same state: actions() must be deterministic.
+    KMC_ASSERT_MSG(path.choices[step] < actions.size(),
+                   "actions() enumerates the same actions twice");
     taken.push_back(actions[path.choices[step]]);
   }
   return taken;

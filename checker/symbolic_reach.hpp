@@ -58,12 +58,16 @@ S<std::int64_t> evaluate_state(const z3::model& m, const S<sym::Int>& s) {
 }
 
 // Every state reachable from `init` in at most `depth` steps, by SAT
-// enumeration with blocking clauses. Rules<sym::Int> must offer
+// enumeration with blocking clauses. The search owns its Z3 context and
+// hands it to the protocol as a value context: make_rules(sym::SymbolicValues)
+// returns the protocol's Rules<sym::Int>, which must offer
 // enabled(S, Action) -> sym::Bool and apply(S, Action) -> S.
-template <template <class> class S, class Rules, class Action>
-std::vector<S<std::int64_t>> symbolic_reachable(const S<std::int64_t>& init, const Rules& rules,
+template <template <class> class S, class MakeRules, class Action>
+std::vector<S<std::int64_t>> symbolic_reachable(const S<std::int64_t>& init,
+                                                const MakeRules& make_rules,
                                                 const std::vector<Action>& candidates, int depth) {
   z3::context ctx;
+  const auto rules = make_rules(sym::SymbolicValues{&ctx});
   z3::solver solver(ctx);
   S<sym::Int> cur = fresh_state<S>(ctx, init, "s0");
   solver.add(state_equals<S>(ctx, cur, init));

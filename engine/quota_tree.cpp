@@ -1,7 +1,8 @@
 #include "engine/quota_tree.hpp"
 
 #include <algorithm>
-#include <cassert>
+
+#include "model/assert.hpp"
 
 namespace kmc::engine {
 
@@ -137,6 +138,7 @@ Amount QuotaTree::potential_available(int n, FrId fr) const {
 }
 
 void QuotaTree::add_usage(int n, FrId fr, Amount v) {
+  KMC_ASSERT_MSG(v >= 0, "usage is added by what a workload requests");
   const Amount local = local_available(n, fr);
   mut(n).usage[idx(fr)] = amount_add(usage(n, fr), v);
   if (has_parent(n) && v > local) add_usage(node(n).parent, fr, amount_sub(v, local));
@@ -145,6 +147,7 @@ void QuotaTree::add_usage(int n, FrId fr, Amount v) {
 void QuotaTree::remove_usage(int n, FrId fr, Amount v) {
   const Amount stored_in_parent = amount_sub(usage(n, fr), local_quota(n, fr));
   mut(n).usage[idx(fr)] = amount_sub(usage(n, fr), v);
+  KMC_ASSERT_MSG(usage(n, fr) >= 0, "usage is never negative: only what was added is removed");
   if (stored_in_parent <= 0 || !has_parent(n)) return;
   remove_usage(node(n).parent, fr, std::min(v, stored_in_parent));
 }

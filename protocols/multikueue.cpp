@@ -97,18 +97,18 @@ std::vector<MultiKueue::State> MultiKueue::init_states() const {
 }
 
 void MultiKueue::actions(const State& s, std::vector<Action>& out) const {
-  const MkRules<std::int64_t> rules(p_);
+  const MkRules<std::int64_t> rules(p_, model::ExplicitValues{});
   for (const auto& a : candidates_)
     if (rules.enabled(s, a)) out.push_back(a);
 }
 
 MultiKueue::State MultiKueue::next(const State& s, const Action& a) const {
-  return MkRules<std::int64_t>(p_).apply(s, a);
+  return MkRules<std::int64_t>(p_, model::ExplicitValues{}).apply(s, a);
 }
 
 void MultiKueue::next_into(const State& s, const Action& a, State& out) const {
   out = s;  // copy-assignment keeps out's capacity: no allocation after the first
-  MkRules<std::int64_t>(p_).apply_in_place(out, a);
+  MkRules<std::int64_t>(p_, model::ExplicitValues{}).apply_in_place(out, a);
 }
 
 namespace {

@@ -32,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/assert.hpp"
 #include "protocols/multikueue_params.hpp"
 #include "protocols/multikueue_state.hpp"
 
@@ -73,9 +74,19 @@ class MultiKueue {
   const std::vector<Action>& candidates() const { return candidates_; }
 
   // Index helpers shared with invariants/.
-  int jw(int j, int w) const { return j * p_.W() + w; }
-  int u(int cq, int f, int r) const { return (cq * p_.flavors_max + f) * p_.R() + r; }
-  int c(int w, int slot, int r) const { return (w * p_.slots_max + slot) * p_.R() + r; }
+  int jw(int j, int w) const {
+    KMC_ASSERT(0 <= j && j < p_.J() && 0 <= w && w < p_.W());
+    return j * p_.W() + w;
+  }
+  int u(int cq, int f, int r) const {
+    KMC_ASSERT(0 <= cq && cq < static_cast<int>(p_.cqs.size()) && 0 <= f && f < p_.flavors_max);
+    KMC_ASSERT(0 <= r && r < p_.R());
+    return (cq * p_.flavors_max + f) * p_.R() + r;
+  }
+  int c(int w, int slot, int r) const {
+    KMC_ASSERT(0 <= w && w < p_.W() && 0 <= slot && slot < p_.slots_max && 0 <= r && r < p_.R());
+    return (w * p_.slots_max + slot) * p_.R() + r;
+  }
 
  private:
   void build_candidates();

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "model/assert.hpp"
 #include "model/value.hpp"
 #include "protocols/multikueue_params.hpp"
 #include "protocols/multikueue_state.hpp"
@@ -18,7 +19,6 @@
 namespace kmc::protocols {
 
 using model::ite;
-using model::truth;
 
 template <class V>
 class MkRules {
@@ -26,7 +26,16 @@ class MkRules {
   using B = decltype(std::declval<V>() == std::declval<V>());
   using S = MkState<V>;
 
-  explicit MkRules(const MkParams& p) : p_(p), F_(p.flavors_max), R_(p.R()), W_(p.W()), S_(p.slots_max) {}
+  // `values` makes the constants (literals, true and false) of the engine's kind.
+  MkRules(const MkParams& p, model::Values<V> values)
+      : p_(p),
+        val_(values),
+        J_(p.J()),
+        Q_(static_cast<int>(p.cqs.size())),
+        F_(p.flavors_max),
+        R_(p.R()),
+        W_(p.W()),
+        S_(p.slots_max) {}
 
   B enabled(const S& s, const MkAction& a) const;
   S apply(S s, const MkAction& a) const {
@@ -36,21 +45,25 @@ class MkRules {
   void apply_in_place(S& s, const MkAction& a) const;
 
   // Index helpers, public for invariants and display.
-  int jw(int j, int w) const { return j * W_ + w; }
-  int u(int cq, int f, int r) const { return (cq * F_ + f) * R_ + r; }
-  int c(int w, int slot, int r) const { return (w * S_ + slot) * R_ + r; }
-
- private:
-  static V konst(const V& like, std::int64_t v) {
-    V x = like;
-    x = v;
-    return x;
+  int jw(int j, int w) const {
+    KMC_ASSERT(0 <= j && j < J_ && 0 <= w && w < W_);
+    return j * W_ + w;
+  }
+  int u(int cq, int f, int r) const {
+    KMC_ASSERT(0 <= cq && cq < Q_ && 0 <= f && f < F_ && 0 <= r && r < R_);
+    return (cq * F_ + f) * R_ + r;
+  }
+  int c(int w, int slot, int r) const {
+    KMC_ASSERT(0 <= w && w < W_ && 0 <= slot && slot < S_ && 0 <= r && r < R_);
+    return (w * S_ + slot) * R_ + r;
   }
 
+ private:
   B fits_flavor(const S& s, int cq, int j, int f, const V* own_flavor = nullptr) const;
   B fits(const S& s, int cq, int j) const;
   V first_fit(const S& s, int cq, int j) const;
   void add_usage(S& s, int cq, int j, const V& flavor, int sign) const;
+  std::int64_t usage_max(int cq, int r) const;
   B capacity_fits(const S& s, int w, int j, const V& flavor) const;
   B snapshot_fits(const S& s, int w, int j) const;
   void take_capacity(S& s, int w, int j, const V& flavor, int sign) const;
@@ -64,32 +77,34 @@ class MkRules {
   static void spend(S& s, int which) {
     V& b = s.budget[which];
     b = ite(b > 0, b - 1, b);
+    if constexpr (model::is_explicit<V>)
+      KMC_ASSERT_MSG(b >= -1, "a budget is a count left, or -1: unlimited");
   }
   B enabled_dispatch(const S& s, const MkAction& a) const;
   B enabled_worker(const S& s, const MkAction& a) const;
   B enabled_environment(const S& s, const MkAction& a) const;
   void apply_dispatch(S& s, const MkAction& a) const;
+  void check_action(const MkAction& a) const;
+  void check_after(const S& s, const MkAction& a) const;
 
   const MkParams& p_;
-  int F_, R_, W_, S_;
+  model::Values<V> val_;
+  int J_, Q_, F_, R_, W_, S_;
 };
-
-// A sample V of the right kind, for constants: the state is never empty.
-#define KMC_LIKE(s) ((s).phase[0])
 
 template <class V>
 auto MkRules<V>::fits_flavor(const S& s, int cq, int j, int f, const V* own_flavor) const -> B {
   const CqParams& q = p_.cqs[cq];
-  if (f >= static_cast<int>(q.flavors.size())) return truth(KMC_LIKE(s), false);
-  B ok = truth(KMC_LIKE(s), true);
+  if (f >= static_cast<int>(q.flavors.size())) return val_.truth(false);
+  B ok = val_.truth(true);
   for (int r = 0; r < R_; ++r) {
     const std::int64_t need = p_.req(j, r);
     if (need == 0) continue;
     const std::int64_t nominal = q.nominal[f * R_ + r];
-    if (nominal < 0) return truth(KMC_LIKE(s), false);  // this flavor does not cover r
+    if (nominal < 0) return val_.truth(false);  // this flavor does not cover r
     // A job already holding quota here is not counted against itself.
     V used = s.usage[u(cq, f, r)];
-    if (own_flavor) used = used - ite(*own_flavor == f, konst(used, need), konst(used, 0));
+    if (own_flavor) used = used - ite(*own_flavor == f, val_.lit(need), val_.lit(0));
     ok = ok && (used + need <= nominal);
   }
   return ok;
@@ -97,7 +112,7 @@ auto MkRules<V>::fits_flavor(const S& s, int cq, int j, int f, const V* own_flav
 
 template <class V>
 auto MkRules<V>::fits(const S& s, int cq, int j) const -> B {
-  B any = truth(KMC_LIKE(s), false);
+  B any = val_.truth(false);
   for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f) any = any || fits_flavor(s, cq, j, f);
   return any;
 }
@@ -107,27 +122,49 @@ auto MkRules<V>::fits(const S& s, int cq, int j) const -> B {
 // MayStopSearch; no borrowing in this protocol).
 template <class V>
 V MkRules<V>::first_fit(const S& s, int cq, int j) const {
-  V result = konst(KMC_LIKE(s), -1);
+  V result = val_.lit(-1);
   for (int f = static_cast<int>(p_.cqs[cq].flavors.size()) - 1; f >= 0; --f)
-    result = ite(fits_flavor(s, cq, j, f), konst(result, f), result);
+    result = ite(fits_flavor(s, cq, j, f), val_.lit(f), result);
   return result;
 }
 
 template <class V>
 void MkRules<V>::add_usage(S& s, int cq, int j, const V& flavor, int sign) const {
-  for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f)
+  KMC_ASSERT(0 <= cq && cq < Q_ && 0 <= j && j < J_);
+  const int flavors = static_cast<int>(p_.cqs[cq].flavors.size());
+  if constexpr (model::is_explicit<V>)
+    KMC_ASSERT_MSG(-1 <= flavor && flavor < flavors, "a flavor of cq, or -1: none");
+  for (int f = 0; f < flavors; ++f)
     for (int r = 0; r < R_; ++r) {
       const std::int64_t need = p_.req(j, r);
       if (need == 0) continue;
       V& used = s.usage[u(cq, f, r)];
       used = ite(flavor == f, used + sign * need, used);
+      // Released only what was reserved, and reserved once per holder.
+      if constexpr (model::is_explicit<V>)
+        KMC_ASSERT_MSG(0 <= used && (flavor != f || used <= usage_max(cq, r)),
+                       "quota usage is never negative nor more than its holders request");
     }
+}
+
+// The most usage cq can hold of r: every job that may reserve there, once in
+// each place it may do so (its manager ClusterQueue, its copy on each worker).
+// Only for assertions, and only when a flavor is charged: not in a hot loop.
+template <class V>
+std::int64_t MkRules<V>::usage_max(int cq, int r) const {
+  std::int64_t most = 0;
+  for (int j = 0; j < J_; ++j) {
+    int places = p_.manager_cq[j] == cq ? 1 : 0;
+    for (int w = 0; w < W_; ++w) places += p_.worker_cq[w][j] == cq ? 1 : 0;
+    most += places * p_.req(j, r);
+  }
+  return most;
 }
 
 template <class V>
 auto MkRules<V>::capacity_fits(const S& s, int w, int j, const V& flavor) const -> B {
   const int cq = p_.worker_cq[w][j];
-  B any = truth(KMC_LIKE(s), false);
+  B any = val_.truth(false);
   if (cq < 0) return any;
   for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f) {
     B ok = flavor == f;
@@ -142,12 +179,16 @@ auto MkRules<V>::capacity_fits(const S& s, int w, int j, const V& flavor) const 
 template <class V>
 void MkRules<V>::take_capacity(S& s, int w, int j, const V& flavor, int sign) const {
   const int cq = p_.worker_cq[w][j];
+  KMC_ASSERT_MSG(0 <= cq && cq < Q_, "capacity is taken only for a job with a LocalQueue on w");
   for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f) {
     const int slot = p_.cqs[cq].flavor_slot[f];
     for (int r = 0; r < R_; ++r) {
       if (p_.req(j, r) == 0) continue;
       V& cap = s.capacity[c(w, slot, r)];
       cap = ite(flavor == f, cap - sign * p_.req(j, r), cap);
+      // Booked only after capacity_fits said the nodes are there.
+      if constexpr (model::is_explicit<V>)
+        KMC_ASSERT_MSG(cap >= 0, "free capacity is never negative");
     }
   }
   capacity_changed(s, w, flavor >= 0);
@@ -158,10 +199,10 @@ void MkRules<V>::take_capacity(S& s, int w, int j, const V& flavor, int sign) co
 template <class V>
 auto MkRules<V>::snapshot_fits(const S& s, int w, int j) const -> B {
   const int cq = p_.worker_cq[w][j];
-  B any = truth(KMC_LIKE(s), false);
+  B any = val_.truth(false);
   if (cq < 0) return any;
   for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f) {
-    B ok = truth(KMC_LIKE(s), true);
+    B ok = val_.truth(true);
     const int slot = p_.cqs[cq].flavor_slot[f];
     for (int r = 0; r < R_; ++r)
       if (p_.req(j, r) > 0) ok = ok && (s.snapshot[c(w, slot, r)] >= p_.req(j, r));
@@ -172,8 +213,10 @@ auto MkRules<V>::snapshot_fits(const S& s, int w, int j) const -> B {
 
 template <class V>
 V MkRules<V>::count_nominated(const S& s, int j) const {
-  V n = konst(KMC_LIKE(s), 0);
+  V n = val_.lit(0);
   for (int w = 0; w < W_; ++w) n = n + s.nominated[jw(j, w)];
+  if constexpr (model::is_explicit<V>)
+    KMC_ASSERT_MSG(0 <= n && n <= W_, "nominated is 0 or 1 per worker");
   return n;
 }
 
@@ -183,7 +226,7 @@ V MkRules<V>::count_nominated(const S& s, int j) const {
 template <class V>
 auto MkRules<V>::ahead_blocks(const S& s, int j, int w) const -> B {
   const int cq = p_.worker_cq[w][j];
-  B blocked = truth(KMC_LIKE(s), false);
+  B blocked = val_.truth(false);
   for (int k = 0; k < j; ++k) {
     if (p_.worker_cq[w][k] != cq) continue;
     B pending = s.remote[jw(k, w)] == kRemotePending;
@@ -205,10 +248,10 @@ void MkRules<V>::delete_remote(S& s, int j, int w) const {
   const int i = jw(j, w);
   const int cq = p_.worker_cq[w][j];
   if (cq >= 0) {
-    const V flavor = ite(holds_worker_quota(s, j, w), s.remote_flavor[i], konst(s.remote_flavor[i], -1));
+    const V flavor = ite(holds_worker_quota(s, j, w), s.remote_flavor[i], val_.lit(-1));
     add_usage(s, cq, j, flavor, -1);
-    const V booked = ite(s.prov[i] == kProvProvisioned && s.remote[i] != kRemoteRunning, s.remote_flavor[i],
-                         konst(s.remote_flavor[i], -1));
+    const V booked = ite(s.prov[i] == kProvProvisioned && s.remote[i] != kRemoteRunning,
+                         s.remote_flavor[i], val_.lit(-1));
     if (p_.cqs[cq].provisioning) take_capacity(s, w, j, booked, -1);
   }
   s.remote[i] = kRemoteNone;
@@ -226,10 +269,13 @@ template <class V>
 void MkRules<V>::fail_provisioning(S& s, int j, int w) const {
   const int i = jw(j, w);
   const int cq = p_.worker_cq[w][j];
+  KMC_ASSERT_MSG(0 <= cq && cq < Q_,
+                 "only a copy in a worker ClusterQueue has a ProvisioningRequest");
   add_usage(s, cq, j, s.remote_flavor[i], -1);
   const V attempt = s.attempts[i] + 1;
   s.attempts[i] = attempt;
-  s.remote[i] = ite(attempt <= p_.cqs[cq].backoff_limit, konst(attempt, kRemotePending), konst(attempt, kRemoteRejected));
+  s.remote[i] =
+      ite(attempt <= p_.cqs[cq].backoff_limit, val_.lit(kRemotePending), val_.lit(kRemoteRejected));
   s.remote_flavor[i] = -1;
   s.prov[i] = kProvNone;
 }
@@ -239,10 +285,8 @@ void MkRules<V>::capacity_changed(S& s, int w, const B& changed) const {
   if (p_.dispatcher != Dispatcher::CapacitySnapshot) return;  // only that dispatcher reads snapshots
   const std::int64_t cap = p_.max_staleness >= 0 ? p_.max_staleness + 1 : 1;
   V& st = s.staleness[w];
-  st = ite(changed, ite(st + 1 > cap, konst(st, cap), st + 1), st);
+  st = ite(changed, ite(st + 1 > cap, val_.lit(cap), st + 1), st);
 }
-
-#undef KMC_LIKE
 
 }  // namespace kmc::protocols
 

@@ -6,12 +6,13 @@ namespace kmc::protocols {
 
 template <class V>
 auto MkRules<V>::enabled(const S& s, const MkAction& a) const -> B {
+  check_action(a);
   const int j = a.job;
   switch (a.kind) {
     case ActionKind::ReserveQuota: {
       // The manager's scheduler: one head per ClusterQueue, Kueue's queue order.
       const int cq = p_.manager_cq[j];
-      B blocked = truth(s.phase[0], false);
+      B blocked = val_.truth(false);
       for (int k = 0; k < j; ++k) {
         if (p_.manager_cq[k] != cq) continue;
         B pending = s.phase[k] == kMgrPending;
@@ -40,7 +41,7 @@ auto MkRules<V>::enabled(const S& s, const MkAction& a) const -> B {
     case ActionKind::RefreshSnapshot:
       return enabled_environment(s, a);
   }
-  return truth(s.phase[0], false);
+  return val_.truth(false);
 }
 
 // The manager's MultiKueue controller and dispatchers
@@ -58,11 +59,11 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       return dispatching && n > 0 && n < W_;
     }
     case ActionKind::NominateWorker: {
-      B fresh = p_.max_staleness < 0 ? truth(s.phase[0], true) : s.staleness[w] <= p_.max_staleness;
+      B fresh = p_.max_staleness < 0 ? val_.truth(true) : s.staleness[w] <= p_.max_staleness;
       B ok = dispatching && s.nominated[jw(j, w)] == 0 && snapshot_fits(s, w, j) && fresh;
       if (!p_.pin) return ok;
       // Pinning: one worker, the first in dispatch order that the view shows room on.
-      B earlier = truth(s.phase[0], false);
+      B earlier = val_.truth(false);
       for (int o : p_.dispatch_order) {
         if (o == w) break;
         earlier = earlier || snapshot_fits(s, o, j);
@@ -70,7 +71,7 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       return ok && count_nominated(s, j) == 0 && !earlier;
     }
     case ActionKind::Renominate: {
-      B rejected = truth(s.phase[0], false);
+      B rejected = val_.truth(false);
       for (int o = 0; o < W_; ++o)
         rejected = rejected || (s.nominated[jw(j, o)] == 1 && s.remote[jw(j, o)] == kRemoteRejected);
       return dispatching && rejected;
@@ -89,7 +90,7 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && lost;
     }
     default:
-      return truth(s.phase[0], false);
+      return val_.truth(false);
   }
 }
 
@@ -100,24 +101,25 @@ template <class V>
 auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
   const int j = a.job, w = a.worker, i = jw(j, w);
   const int cq = p_.worker_cq[w][j];
-  if (cq < 0) return truth(s.phase[0], false);  // no LocalQueue for the job there: never admitted
+  if (cq < 0) return val_.truth(false);  // no LocalQueue for the job there: never admitted
   const CqParams& q = p_.cqs[cq];
   const bool check_capacity = q.provisioning_class == ProvisioningClass::CheckCapacity;
   const auto answer = p_.answer[w];
   switch (a.kind) {
     case ActionKind::ReserveQuotaOnWorker: {
-      B room = p_.broken_worker_ignores_quota ? truth(s.phase[0], true) : fits(s, cq, j);
+      B room = p_.broken_worker_ignores_quota ? val_.truth(true) : fits(s, cq, j);
       return s.remote[i] == kRemotePending && room && !ahead_blocks(s, j, w);
     }
     case ActionKind::ProvisioningAccepted:
-      return check_capacity ? truth(s.phase[0], false) : s.prov[i] == kProvRequested;
+      return check_capacity ? val_.truth(false) : s.prov[i] == kProvRequested;
     case ActionKind::ProvisioningProvisioned: {
       // check-capacity-autoscaling answers at once; the others accept first.
       B asked = s.prov[i] == (check_capacity ? kProvRequested : kProvAccepted);
-      if (!check_capacity && answer == model::AutoscalerAnswer::AcceptsThenHangs) return truth(s.phase[0], false);
+      if (!check_capacity && answer == model::AutoscalerAnswer::AcceptsThenHangs)
+        return val_.truth(false);
       // A timeout shorter than the boot always fires first: no node ever finishes booting.
       if (!check_capacity && p_.provisioning_timeout && p_.timeout_vs_boot == MkParams::TimeoutVsBoot::TimeoutFirst)
-        return truth(s.phase[0], false);
+        return val_.truth(false);
       return asked && capacity_fits(s, w, j, s.remote_flavor[i]);
     }
     case ActionKind::ProvisioningFailed: {
@@ -126,7 +128,7 @@ auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
       if (check_capacity) return asked && short_of;
       if (answer == model::AutoscalerAnswer::Any) return asked;
       if (answer == model::AutoscalerAnswer::Fails) return asked && short_of;
-      return truth(s.phase[0], false);
+      return val_.truth(false);
     }
     case ActionKind::ProvisioningTimeout: {
       // Unanswered or Accepted for too long: either way the check is still Pending.
@@ -141,7 +143,7 @@ auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
       return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && s.remote[i] == kRemoteAdmitted && nodes;
     }
     default:
-      return truth(s.phase[0], false);
+      return val_.truth(false);
   }
 }
 
@@ -154,7 +156,7 @@ auto MkRules<V>::enabled_environment(const S& s, const MkAction& a) const -> B {
     case ActionKind::SpotReclaim:
       return s.budget[kSpotReclaims] != 0 && s.remote[jw(j, w)] == kRemoteRunning;
     case ActionKind::CapacityLost: {
-      B some = truth(s.phase[0], false);
+      B some = val_.truth(false);
       for (int r = 0; r < R_; ++r) some = some || s.capacity[c(w, a.slot, r)] > 0;
       return s.budget[kCapacityLosses] != 0 && some;
     }
@@ -164,7 +166,7 @@ auto MkRules<V>::enabled_environment(const S& s, const MkAction& a) const -> B {
       return s.budget[kSnapshotRefreshes] != 0 && differs;
     }
     default:
-      return truth(s.phase[0], false);
+      return val_.truth(false);
   }
 }
 
@@ -182,7 +184,7 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
       const V n = count_nominated(s, j);  // nominations form a prefix of the dispatch order
       for (std::size_t pos = 0; pos < p_.dispatch_order.size(); ++pos) {
         V& nom = s.nominated[jw(j, p_.dispatch_order[pos])];
-        nom = ite(n + p_.step_size > static_cast<std::int64_t>(pos), konst(nom, 1), nom);
+        nom = ite(n + p_.step_size > static_cast<std::int64_t>(pos), val_.lit(1), nom);
       }
       break;
     }
@@ -193,9 +195,9 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
       for (int o = 0; o < W_; ++o) {
         const int i = jw(j, o);
         const B drop = s.remote[i] == kRemoteRejected;
-        s.remote[i] = ite(drop, konst(s.remote[i], kRemoteNone), s.remote[i]);
-        s.attempts[i] = ite(drop, konst(s.attempts[i], 0), s.attempts[i]);
-        s.nominated[i] = ite(drop, konst(s.nominated[i], 0), s.nominated[i]);
+        s.remote[i] = ite(drop, val_.lit(kRemoteNone), s.remote[i]);
+        s.attempts[i] = ite(drop, val_.lit(0), s.attempts[i]);
+        s.nominated[i] = ite(drop, val_.lit(0), s.nominated[i]);
       }
       break;
     case ActionKind::CreateRemoteWorkload:
@@ -227,12 +229,15 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
 
 template <class V>
 void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
+  check_action(a);
   const int j = a.job, w = a.worker;
   const int i = j >= 0 && w >= 0 ? jw(j, w) : -1;
   const int wcq = i >= 0 ? p_.worker_cq[w][j] : -1;
   switch (a.kind) {
     case ActionKind::ReserveQuota: {
       const V f = first_fit(s, p_.manager_cq[j], j);
+      if constexpr (model::is_explicit<V>)
+        KMC_ASSERT_MSG(f >= 0, "enabled: the job fits some flavor");
       s.phase[j] = kMgrQuotaReserved;
       s.mgr_flavor[j] = f;
       add_usage(s, p_.manager_cq[j], j, f, +1);
@@ -240,7 +245,9 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
     }
     case ActionKind::ReserveQuotaOnWorker: {
       V f = first_fit(s, wcq, j);
-      if (p_.broken_worker_ignores_quota) f = ite(f == -1, konst(f, 0), f);
+      if (p_.broken_worker_ignores_quota) f = ite(f == -1, val_.lit(0), f);
+      if constexpr (model::is_explicit<V>)
+        KMC_ASSERT_MSG(f >= 0, "enabled: the copy fits, or quota is ignored");
       s.remote_flavor[i] = f;
       add_usage(s, wcq, j, f, +1);
       if (p_.cqs[wcq].provisioning) {
@@ -291,7 +298,7 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
         s.remote[i] = kRemoteAdmitted;
         s.prov[i] = kProvNone;
         spend(s, kSpotReclaims);
-        capacity_changed(s, w, truth(s.phase[0], true));
+        capacity_changed(s, w, val_.truth(true));
         break;
       }
       // With it, recoveryTimeout evicts the copy and the worker requeues it.
@@ -301,12 +308,12 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
       s.prov[i] = kProvNone;
       s.attempts[i] = 0;
       spend(s, kSpotReclaims);
-      capacity_changed(s, w, truth(s.phase[0], true));
+      capacity_changed(s, w, val_.truth(true));
       break;
     case ActionKind::CapacityLost:
       for (int r = 0; r < R_; ++r) s.capacity[c(w, a.slot, r)] = 0;
       spend(s, kCapacityLosses);
-      capacity_changed(s, w, truth(s.phase[0], true));
+      capacity_changed(s, w, val_.truth(true));
       break;
     case ActionKind::RefreshSnapshot:
       for (int k = 0; k < S_ * R_; ++k) s.snapshot[w * S_ * R_ + k] = s.capacity[w * S_ * R_ + k];
@@ -316,6 +323,37 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
     default:
       apply_dispatch(s, a);
       break;
+  }
+  check_after(s, a);
+}
+
+// An action's arguments index the parameters' axes; -1 means "none".
+template <class V>
+void MkRules<V>::check_action(const MkAction& a) const {
+  KMC_ASSERT(-1 <= a.job && a.job < J_ && -1 <= a.worker && a.worker < W_);
+  KMC_ASSERT_MSG(-1 <= a.slot && a.slot < S_ && (a.slot < 0 || a.worker >= 0),
+                 "a slot is a worker's");
+}
+
+// What the action wrote stays in its field's range. Explicit engine only: a
+// Z3 term has no value to check. Only the action's own job and copy, so that
+// the check costs a few comparisons and not a pass over the state.
+template <class V>
+void MkRules<V>::check_after(const S& s, const MkAction& a) const {
+  if constexpr (model::is_explicit<V>) {
+    if (a.job < 0) return;
+    const int j = a.job;
+    KMC_ASSERT_MSG(kMgrPending <= s.phase[j] && s.phase[j] <= kMgrFinished,
+                   "phase is a ManagerPhase");
+    KMC_ASSERT(-1 <= s.cluster[j] && s.cluster[j] < W_ && -1 <= s.mgr_flavor[j] &&
+               s.mgr_flavor[j] < F_);
+    if (a.worker < 0) return;
+    const int i = jw(j, a.worker);
+    KMC_ASSERT_MSG(kRemoteNone <= s.remote[i] && s.remote[i] <= kRemoteRejected,
+                   "remote is a RemotePhase");
+    KMC_ASSERT_MSG(kProvNone <= s.prov[i] && s.prov[i] <= kProvProvisioned, "prov is a ProvPhase");
+    KMC_ASSERT(-1 <= s.remote_flavor[i] && s.remote_flavor[i] < F_ &&
+               (s.nominated[i] == 0 || s.nominated[i] == 1));
   }
 }
 

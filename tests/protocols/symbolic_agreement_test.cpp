@@ -40,8 +40,11 @@ std::set<std::uint64_t> explicit_within(const MultiKueue& p, int depth) {
 }
 
 std::set<std::uint64_t> symbolic_within(const MultiKueue& p, int depth) {
-  const MkRules<kmc::sym::Int> rules(p.params());
-  auto states = kmc::checker::symbolic_reachable<MkState>(p.init_states().front(), rules, p.candidates(), depth);
+  const auto make_rules = [&](kmc::sym::SymbolicValues values) {
+    return MkRules<kmc::sym::Int>(p.params(), values);
+  };
+  auto states = kmc::checker::symbolic_reachable<MkState>(p.init_states().front(), make_rules,
+                                                          p.candidates(), depth);
   std::set<std::uint64_t> out;
   for (auto& s : states) out.insert(kmc::model::fingerprint(s));
   return out;
