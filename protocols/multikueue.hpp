@@ -33,66 +33,43 @@
 #include <vector>
 
 #include "model/assert.hpp"
+#include "model/instance.hpp"
 #include "protocols/multikueue_params.hpp"
+#include "protocols/multikueue_spec.hpp"
 #include "protocols/multikueue_state.hpp"
 
 namespace kmc::protocols {
 
-class MultiKueue {
+// The explicit instance of the MultiKueue definition (multikueue_spec.hpp):
+// actions, next, fingerprints, names, picks and fairness families are the
+// generic ones (model/instance.hpp); what is added here is for people and
+// for invariants/.
+class MultiKueue : public model::Instance<MkSpec> {
  public:
-  using State = MkState<std::int64_t>;
-  using Action = MkAction;
-
-  explicit MultiKueue(MkParams params);
-
-  std::vector<State> init_states() const;
-  void actions(const State& s, std::vector<Action>& out) const;
-  State next(const State& s, const Action& a) const;
-  // next() into `out`, reusing its storage: the checker's hot path.
-  void next_into(const State& s, const Action& a, State& out) const;
-  std::string action_name(const Action& a) const;
-  std::uint64_t fingerprint(const State& s) const;
+  explicit MultiKueue(MkParams params) : Instance(std::move(params)) {}
 
   // The state for people: (what, value) pairs in a stable order, named with
   // the scenario's job, cluster, ClusterQueue and flavor names.
   std::vector<std::pair<std::string, std::string>> describe(const State& s) const;
-  // The nondeterministic choices an action made, for traces (ITF nondetPicks).
-  std::vector<std::pair<std::string, std::string>> picks(const Action& a) const;
-
-  // Action families, for fairness: the controllers and the snapshot refresh
-  // are weakly fair by default; the autoscaler and the environment are not.
-  int family(const Action& a) const;
-  std::vector<std::string> families() const;
-  std::vector<int> default_fairness() const;  // 0 none, 1 weak, 2 strong; per family
-  // The action instance (one per candidate: kind, job, cluster), for fairness
-  // stated per instance, as TLA+ writes WF(RefreshSnapshot(w)) for each w.
-  int instance(const Action& a) const { return a.id; }
-
-  const MkParams& params() const { return p_; }
-  // Every parameter, hashed: two instances with the same identity behave alike.
-  std::uint64_t identity() const;
-  const std::vector<Action>& candidates() const { return candidates_; }
 
   // Index helpers shared with invariants/.
   int jw(int j, int w) const {
+    const MkParams& p_ = params();
     KMC_ASSERT(0 <= j && j < p_.J() && 0 <= w && w < p_.W());
     return j * p_.W() + w;
   }
   int u(int cq, int f, int r) const {
+    const MkParams& p_ = params();
     KMC_ASSERT(0 <= cq && cq < static_cast<int>(p_.cqs.size()) && 0 <= f && f < p_.flavors_max);
     KMC_ASSERT(0 <= r && r < p_.R());
     return (cq * p_.flavors_max + f) * p_.R() + r;
   }
   int c(int w, int slot, int r) const {
+    const MkParams& p_ = params();
     KMC_ASSERT(0 <= w && w < p_.W() && 0 <= slot && slot < p_.slots_max && 0 <= r && r < p_.R());
     return (w * p_.slots_max + slot) * p_.R() + r;
   }
 
- private:
-  void build_candidates();
-
-  MkParams p_;
-  std::vector<Action> candidates_;  // every action the parameters allow, in a fixed order
 };
 
 }  // namespace kmc::protocols

@@ -24,6 +24,7 @@ std::string quantity(const std::string& resource, std::int64_t v) {
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> MultiKueue::describe(const State& s) const {
+  const MkParams& p_ = params();
   std::vector<std::pair<std::string, std::string>> out;
   const int R = p_.R();
   for (int j = 0; j < p_.J(); ++j) {

@@ -1,0 +1,235 @@
+#include "protocols/multikueue_spec.hpp"
+
+#include <algorithm>
+
+#include "model/fingerprint.hpp"
+
+namespace kmc::protocols {
+
+namespace {
+
+using model::FieldKind;
+
+enum Family : int {
+  kManagerScheduler, kMultiKueueController, kWorkerScheduler, kJobController, kAutoscaler,
+  kProvisioningTimeout, kJobCompletion, kEnvironment, kSnapshotRefresh
+};
+
+std::vector<model::Family> families() {
+  // The controllers and the snapshot refresh are weakly fair by default; the
+  // autoscaler and the environment are not (an adversary may never answer).
+  return {{"manager-scheduler", 1}, {"multikueue-controller", 1}, {"worker-scheduler", 1},
+          {"job-controller", 1},    {"autoscaler", 0},            {"provisioning-timeout", 1},
+          {"job-completion", 1},    {"environment", 0},           {"snapshot-refresh", 1}};
+}
+
+// The action table, in ActionKind's order: name, arguments, family, controller.
+std::vector<model::ActionKind> action_table() {
+  const model::ActionKind::Arg job{"job", kAxisJob}, cluster{"cluster", kAxisWorker}, flavor{"flavor", kAxisSlot};
+  auto kind = [](ActionKind k, std::vector<model::ActionKind::Arg> args, int family, const char* controller) {
+    return model::ActionKind{action_kind_name(k), std::move(args), family, controller};
+  };
+  using K = ActionKind;
+  return {
+      kind(K::ReserveQuota, {job}, kManagerScheduler, "manager"),
+      kind(K::Nominate, {job}, kMultiKueueController, "manager"),
+      kind(K::NominateNextRound, {job}, kMultiKueueController, "manager"),
+      kind(K::NominateWorker, {job, cluster}, kMultiKueueController, "manager"),
+      kind(K::Renominate, {job}, kMultiKueueController, "manager"),
+      kind(K::CreateRemoteWorkload, {job, cluster}, kMultiKueueController, "manager"),
+      kind(K::ReserveQuotaOnWorker, {job, cluster}, kWorkerScheduler, "worker"),
+      kind(K::ProvisioningAccepted, {job, cluster}, kAutoscaler, "autoscaler"),
+      kind(K::ProvisioningProvisioned, {job, cluster}, kAutoscaler, "autoscaler"),
+      kind(K::ProvisioningFailed, {job, cluster}, kAutoscaler, "autoscaler"),
+      kind(K::ProvisioningTimeout, {job, cluster}, kProvisioningTimeout, "worker"),
+      kind(K::SelectWorker, {job, cluster}, kMultiKueueController, "manager"),
+      kind(K::JobStarted, {job, cluster}, kJobController, "worker"),
+      kind(K::JobFinished, {job, cluster}, kJobCompletion, "environment"),
+      kind(K::SpotReclaim, {job, cluster}, kEnvironment, "environment"),
+      kind(K::CapacityLost, {cluster, flavor}, kEnvironment, "environment"),
+      kind(K::RefreshSnapshot, {cluster}, kSnapshotRefresh, "manager"),
+      kind(K::RetryDispatch, {job, cluster}, kMultiKueueController, "manager"),
+  };
+}
+
+std::vector<model::Axis> axes(const MkParams& p) {
+  model::Axis cq{"clusterQueue", {}, -1, {}, 0}, flavor{"flavor", {}, kAxisClusterQueue, {}, p.flavors_max};
+  for (const auto& q : p.cqs) {
+    cq.labels.push_back((q.cluster < 0 ? std::string("manager") : p.workers[q.cluster]) + "/" + q.name);
+    flavor.labels_of.push_back(q.flavors);
+  }
+  model::Axis slot{"slot", {}, kAxisWorker, p.worker_flavors, p.slots_max};
+  model::Axis budget{"budget", {"spot reclaims", "capacity losses", "snapshot refreshes"}, -1, {}, 0};
+  return {{"job", p.jobs, -1, {}, 0}, {"worker", p.workers, -1, {}, 0}, cq, flavor, {"resource", p.resources, -1, {}, 0},
+          slot, budget};
+}
+
+std::int64_t most(const std::vector<std::int64_t>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
+
+// The most quota any ClusterQueue can hold of one resource: every job's request.
+std::int64_t usage_max(const MkParams& p) {
+  std::int64_t out = 0;
+  for (int r = 0; r < p.R(); ++r) {
+    std::int64_t sum = 0;
+    for (int j = 0; j < p.J(); ++j) sum += p.req(j, r);
+    out = std::max(out, sum);
+  }
+  return out;
+}
+
+std::vector<model::Field> fields(const MkParams& p) {
+  const int W = p.W(), F = p.flavors_max;
+  int backoff = 0;
+  for (const auto& q : p.cqs) backoff = std::max(backoff, q.backoff_limit);
+  const std::int64_t stale = p.max_staleness >= 0 ? p.max_staleness + 1 : 1;
+  const std::int64_t budget = std::max({std::int64_t{-1}, std::int64_t{p.spot_reclaims}, std::int64_t{p.capacity_losses},
+                                        std::int64_t{p.snapshot_refreshes}});
+  auto field = [](const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo, std::int64_t hi) {
+    return model::Field{name, std::move(axes), kind, lo, hi, {}, -1, {}};
+  };
+  auto names = [](auto namer, int n) {
+    std::vector<std::string> out;
+    for (int v = 0; v < n; ++v) out.emplace_back(namer(v));
+    return out;
+  };
+  auto phase = field("phase", {kAxisJob}, FieldKind::Enum, 0, kMgrFinished);
+  phase.names = names(manager_phase_name, kMgrFinished + 1);
+  auto cluster = field("cluster", {kAxisJob}, FieldKind::Index, -1, W - 1);
+  cluster.index_axis = kAxisWorker;
+  auto mgr_flavor = field("mgr_flavor", {kAxisJob}, FieldKind::Index, -1, F - 1);
+  mgr_flavor.index_axis = kAxisFlavor;
+  auto remote = field("remote", {kAxisJob, kAxisWorker}, FieldKind::Enum, 0, kRemoteRejected);
+  remote.names = names(remote_phase_name, kRemoteRejected + 1);
+  auto remote_flavor = field("remote_flavor", {kAxisJob, kAxisWorker}, FieldKind::Index, -1, F - 1);
+  remote_flavor.index_axis = kAxisFlavor;
+  auto prov = field("prov", {kAxisJob, kAxisWorker}, FieldKind::Enum, 0, kProvProvisioned);
+  prov.names = names(prov_phase_name, kProvProvisioned + 1);
+  // Usage exists where the ClusterQueue's flavor covers the resource.
+  auto usage = field("usage", {kAxisClusterQueue, kAxisFlavor, kAxisResource}, FieldKind::Int, 0, usage_max(p));
+  // (By value: a layout outlives no parameters, but an instance's copies share none.)
+  usage.present = [cqs = p.cqs, R = p.R()](const std::vector<int>& at) {
+    const auto& q = cqs[at[0]];
+    return at[1] < static_cast<int>(q.flavors.size()) && q.nominal[at[1] * R + at[2]] >= 0;
+  };
+  const std::int64_t capacity_max = std::max(most(p.capacity0), most(p.snapshot0));
+  return {phase,
+          cluster,
+          mgr_flavor,
+          field("nominated", {kAxisJob, kAxisWorker}, FieldKind::Flag, 0, 1),
+          remote,
+          remote_flavor,
+          prov,
+          field("attempts", {kAxisJob, kAxisWorker}, FieldKind::Int, 0, backoff + 1),
+          usage,
+          field("capacity", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max),
+          field("snapshot", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max),
+          field("staleness", {kAxisWorker}, FieldKind::Int, 0, stale),
+          field("budget", {kAxisBudget}, FieldKind::Int, -1, budget)};
+}
+
+}  // namespace
+
+model::Layout MkSpec::layout(const Params& p) { return {axes(p), fields(p), action_table(), families()}; }
+
+std::vector<MkAction> MkSpec::candidates(const Params& p) {
+  std::vector<MkAction> out;
+  const auto J = static_cast<std::int16_t>(p.J()), W = static_cast<std::int16_t>(p.W());
+  auto add = [&](ActionKind k, std::int16_t j, std::int16_t w, std::int16_t slot = -1) {
+    out.push_back(MkAction{k, j, w, slot, static_cast<std::int16_t>(out.size())});
+  };
+  const bool snapshot = p.dispatcher == Dispatcher::CapacitySnapshot;
+  for (std::int16_t j = 0; j < J; ++j) {
+    add(ActionKind::ReserveQuota, j, -1);
+    if (!snapshot) add(ActionKind::Nominate, j, -1);
+    if (p.dispatcher == Dispatcher::Incremental) add(ActionKind::NominateNextRound, j, -1);
+    if (snapshot) {
+      for (std::int16_t w = 0; w < W; ++w) add(ActionKind::NominateWorker, j, w);
+      add(ActionKind::Renominate, j, -1);
+    }
+    for (std::int16_t w = 0; w < W; ++w) {
+      add(ActionKind::CreateRemoteWorkload, j, w);
+      add(ActionKind::ReserveQuotaOnWorker, j, w);
+      const int cq = p.worker_cq[w][j];
+      if (cq >= 0 && p.cqs[cq].provisioning) {
+        add(ActionKind::ProvisioningAccepted, j, w);
+        add(ActionKind::ProvisioningProvisioned, j, w);
+        add(ActionKind::ProvisioningFailed, j, w);
+        if (p.provisioning_timeout) add(ActionKind::ProvisioningTimeout, j, w);
+      }
+      add(ActionKind::SelectWorker, j, w);
+      add(ActionKind::JobStarted, j, w);
+      add(ActionKind::JobFinished, j, w);
+      if (p.spot_reclaims != 0) add(ActionKind::SpotReclaim, j, w);
+      add(ActionKind::RetryDispatch, j, w);
+    }
+  }
+  for (std::int16_t w = 0; w < W; ++w) {
+    if (p.capacity_losses != 0)
+      for (std::int16_t slot = 0; slot < static_cast<std::int16_t>(p.worker_flavors[w].size()); ++slot)
+        add(ActionKind::CapacityLost, -1, w, slot);
+    if (snapshot && p.snapshot_refreshes != 0) add(ActionKind::RefreshSnapshot, -1, w);
+  }
+  return out;
+}
+
+MkState<std::int64_t> MkSpec::initial(const Params& p) {
+  const int J = p.J(), W = p.W();
+  MkState<std::int64_t> s;
+  s.phase.assign(J, kMgrPending);
+  s.cluster.assign(J, -1);
+  s.mgr_flavor.assign(J, -1);
+  s.nominated.assign(J * W, 0);
+  s.remote.assign(J * W, kRemoteNone);
+  s.remote_flavor.assign(J * W, -1);
+  s.prov.assign(J * W, kProvNone);
+  s.attempts.assign(J * W, 0);
+  s.usage.assign(p.cqs.size() * p.flavors_max * p.R(), 0);
+  s.capacity = p.capacity0;
+  s.snapshot = p.snapshot0;
+  s.staleness.assign(W, 0);
+  if (p.dispatcher == Dispatcher::CapacitySnapshot)
+    for (int w = 0; w < W; ++w)
+      for (int k = 0; k < p.slots_max * p.R(); ++k)
+        if (p.snapshot0[w * p.slots_max * p.R() + k] != p.capacity0[w * p.slots_max * p.R() + k]) s.staleness[w] = 1;
+  s.budget = {p.spot_reclaims, p.capacity_losses, p.snapshot_refreshes};
+  return s;
+}
+
+model::ActionRef MkSpec::ref(const Params&, const Action& a) {
+  const int kind = static_cast<int>(a.kind);
+  switch (a.kind) {
+    case ActionKind::ReserveQuota:
+    case ActionKind::Nominate:
+    case ActionKind::NominateNextRound:
+    case ActionKind::Renominate: return {kind, {a.job}};
+    case ActionKind::CapacityLost: return {kind, {a.worker, a.slot}};
+    case ActionKind::RefreshSnapshot: return {kind, {a.worker}};
+    default: return {kind, {a.job, a.worker}};
+  }
+}
+
+std::uint64_t MkSpec::identity(const Params& p) {
+  model::Hasher h;
+  auto add = [&](const auto& v) { model::hash_append(h, v); };
+  add(p.resources), add(p.jobs), add(p.request), add(p.manager_cq), add(p.workers);
+  for (const auto& row : p.worker_cq) add(std::vector<std::int64_t>(row.begin(), row.end()));
+  for (const auto& q : p.cqs) {
+    add(q.name), add(q.flavors), add(q.nominal);
+    add(std::vector<std::int64_t>{q.cluster, q.strict_fifo, q.provisioning, static_cast<std::int64_t>(q.provisioning_class),
+                                  q.backoff_limit});
+  }
+  add(p.capacity0), add(p.snapshot0);
+  for (auto a : p.answer) add(static_cast<std::int64_t>(a));
+  add(std::vector<std::int64_t>(p.dispatch_order.begin(), p.dispatch_order.end()));
+  add(std::vector<std::int64_t>{static_cast<std::int64_t>(p.dispatcher), p.step_size, p.pin, p.max_staleness,
+                                p.wait_for_admitted, p.redispatch_on_worker_eviction, p.provisioning_timeout,
+                                static_cast<std::int64_t>(p.timeout_vs_boot), p.broken_worker_ignores_quota,
+                                p.broken_keep_losers, p.spot_reclaims, p.capacity_losses, p.snapshot_refreshes});
+  // Hashed only when some worker turns waitForPodsReady off, so the identities
+  // (and replay tokens) of scenarios that keep the default did not change.
+  if (std::find(p.pods_ready_eviction.begin(), p.pods_ready_eviction.end(), false) != p.pods_ready_eviction.end())
+    add(std::vector<std::int64_t>(p.pods_ready_eviction.begin(), p.pods_ready_eviction.end()));
+  return model::mix64(h.h);
+}
+
+}  // namespace kmc::protocols
