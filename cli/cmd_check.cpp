@@ -100,7 +100,7 @@ int emit(const CheckArgs& a, CheckOutcome& o, const model::Scenario& sc, const p
   if (!a.trace_out.empty() && o.trace) {
     std::ofstream f(a.trace_out);
     if (!f) usage_error("cannot write --trace-out " + a.trace_out);
-    f << cx::to_itf(*o.trace, o.token_dir(), o.token).dump(2) << "\n";
+    f << cx::itf_text(cx::to_itf(*o.trace, o.token_dir(), o.token)) << "\n";
   }
   const auto engine = a.replay_engine ? replay_in_engine(o, sc, p) : std::nullopt;
   if (a.output == "json") {

@@ -89,7 +89,7 @@ Cell run_cell(const protocols::MultiKueue& mk, const model::Scenario& sc, const 
     cell.trace = (std::filesystem::path(a.out_dir) / (trace_name + ".itf.json")).string();
     auto itf = cx::to_itf(trace, a.dir, token);
     itf["#meta"]["levers"] = levers;
-    std::ofstream(cell.trace) << itf.dump(2) << "\n";
+    std::ofstream(cell.trace) << cx::itf_text(itf) << "\n";
   }
   return cell;
 }
