@@ -50,11 +50,12 @@ struct ItfTrace {
 // is missing, or a key or value of the wrong type (an integer where a name
 // belongs, a phase outside the enum), names states[i].FIELD. No scenario
 // needed: render reads traces whose scenario is gone.
-model::Cells read_cells(const ItfDocument& d, std::size_t i, const std::vector<model::FieldSchema>& fields);
+model::Cells read_cells(const ItfDocument& d, std::size_t i,
+                        const std::vector<model::FieldSchema>& fields);
 // The same for any object of ITF variables (an engine log's cells): `where`
 // and `line` are what an error names.
-model::Cells read_cells(const ItfDocument& d, const nlohmann::json& vars, const std::string& where, int line,
-                        const std::vector<model::FieldSchema>& fields);
+model::Cells read_cells(const ItfDocument& d, const nlohmann::json& vars, const std::string& where,
+                        int line, const std::vector<model::FieldSchema>& fields);
 
 // A state as written, before any scenario resolves its names: the action,
 // every pick (each a string) and the typed cells of `fields`. Render draws
@@ -64,7 +65,8 @@ struct ItfRawStep {
   std::map<std::string, std::string> picks;
   model::Cells cells;
 };
-ItfRawStep read_raw_step(const ItfDocument& d, std::size_t i, const std::vector<model::FieldSchema>& fields);
+ItfRawStep read_raw_step(const ItfDocument& d, std::size_t i,
+                         const std::vector<model::FieldSchema>& fields);
 
 // The document's #meta alone (no scenario needed yet).
 ItfTrace read_itf_meta(const ItfDocument& d);
