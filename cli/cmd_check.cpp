@@ -66,7 +66,7 @@ int emit(const CheckArgs& a, const cx::CheckOutcome& o) {
   if (!a.trace_out.empty() && o.trace) {
     std::ofstream f(a.trace_out);
     if (!f) usage_error("--trace-out", "cannot write " + a.trace_out);
-    f << cx::to_itf(*o.trace, o.token_dir(), o.token).dump(2) << "\n";
+    f << cx::itf_text(cx::to_itf(*o.trace, o.token_dir(), o.token)) << "\n";
   }
   if (a.output == "json") {
     auto j = render_json(o);

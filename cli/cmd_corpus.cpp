@@ -79,7 +79,7 @@ EntryResult check_entry(const fs::path& dir, double time_limit_s) {
   if (fs::exists(dir / "trace.mmd")) {
     std::ifstream in(dir / "trace.mmd");
     const std::string drawn((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (drawn != cx::render_trace(itf.doc, cx::RenderFormat::Mermaid, itf.file))
+    if (drawn != cx::render_trace(itf, cx::RenderFormat::Mermaid))
       e.trace_problem = "trace.mmd is not what kmc render draws from trace.itf.json (kmc render trace.itf.json --format mermaid)";
   }
 

@@ -79,7 +79,7 @@ Cell run_cell(const model::Scenario& sc, const std::function<protocols::MkParams
     cell.trace = (std::filesystem::path(a.out_dir) / (trace_name + ".itf.json")).string();
     auto itf = cx::to_itf(*o.trace, o.token_dir(), o.token);
     itf["#meta"]["levers"] = levers;
-    std::ofstream(cell.trace) << itf.dump(2) << "\n";
+    std::ofstream(cell.trace) << cx::itf_text(itf) << "\n";
   }
   return cell;
 }

@@ -3,10 +3,8 @@
 // or an issue, text to read in a terminal.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli/commands.hpp"
 #include "counterexamples/render.hpp"
@@ -19,23 +17,6 @@ namespace {
 [[noreturn]] void input_error(const std::string& file, int line, const std::string& field,
                               const std::string& message) {
   throw model::InputError(model::Diagnostic{{file, line}, field, message});
-}
-
-// The trace file as JSON; a parse error names the line it stopped at.
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) input_error(path, 0, "", "cannot read the trace (no such file, or not readable)");
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string s = text.str();
-  try {
-    return nlohmann::json::parse(s);
-  } catch (const nlohmann::json::parse_error& e) {
-    const std::size_t upto = std::min(e.byte, s.size());
-    const int line = 1 + static_cast<int>(std::count(
-                             s.begin(), s.begin() + static_cast<std::ptrdiff_t>(upto), '\n'));
-    input_error(path, line, "", "not JSON, so not an ITF trace");
-  }
 }
 
 }  // namespace
@@ -60,7 +41,8 @@ void add_render_command(CLI::App& app, int& exit_code) {
       if (!format)
         input_error("", 0, "--format",
                     fmt::format("unknown format {}: expected mermaid or text", opts->format));
-      const std::string diagram = cx::render_trace(read_json(opts->trace), *format, opts->trace);
+      // Read with its text, so a bad cell names its line too.
+      const std::string diagram = cx::render_trace(cx::load_itf(opts->trace), *format);
       if (opts->out.empty()) {
         std::cout << diagram;
       } else {

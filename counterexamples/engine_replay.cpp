@@ -17,12 +17,13 @@
 #include <tuple>
 
 #include "counterexamples/engine_view.hpp"
+#include "counterexamples/itf.hpp"
 #include "counterexamples/itf_read.hpp"
 #include "counterexamples/token.hpp"
 #include "engine/controllers.hpp"
 #include "engine/lookup.hpp"
 #include "model/diagnostics.hpp"
-#include "model/quantity.hpp"
+#include "protocols/multikueue.hpp"
 
 namespace kmc::cx {
 
@@ -283,24 +284,24 @@ std::vector<int> touched(const ItfStep& s, int workers) {
 // creates the job on the winner in the same reconcile and it runs at once.
 // An engine copy Running where the trace's selected copy is only Admitted is
 // that same moment, not a disagreement.
-bool same_cell(const ItfStep& s, const std::string& trace, const std::string& engine) {
-  if (trace == engine) return true;
-  const std::string admitted = "Admitted", running = "Running";
-  return s.kind == ActionKind::SelectWorker && trace.rfind(admitted, 0) == 0 && engine.rfind(running, 0) == 0 &&
-         trace.substr(admitted.size()) == engine.substr(running.size());
+bool same_value(const ItfStep& s, const model::Cell& engine, const model::CellValue& trace) {
+  if (trace == engine.value) return true;
+  using protocols::MultiKueue;
+  return s.kind == ActionKind::SelectWorker && engine.field == "remote" &&
+         trace == model::CellValue{MultiKueue::cell_enum("remote", protocols::kRemoteAdmitted)} &&
+         engine.value == model::CellValue{MultiKueue::cell_enum("remote", protocols::kRemoteRunning)};
 }
 
-std::vector<std::string> differences(const ItfStep& s, const FleetView& v, const protocols::MkParams& p,
-                                     const std::vector<int>& cells) {
+std::vector<std::string> differences(const ItfStep& s, const FleetView& v, const std::vector<int>& cells) {
   std::vector<std::string> out;
   if (s.job < 0) return out;
-  for (int w : cells) {
-    const std::string name = FleetView::cell_name(p, s.job, w);
-    auto it = s.cells.find(name);
-    if (it == s.cells.end()) continue;
-    const std::string engine = v.cell(s.job, w);
-    if (!same_cell(s, it->second, engine)) out.push_back(fmt::format("{}: trace \"{}\", engine \"{}\"", name, it->second, engine));
-  }
+  for (int w : cells)
+    for (const model::Cell& engine : v.cells(s.job, w)) {
+      const model::CellValue* trace = s.cells.find(engine.field, engine.entity);
+      if (trace == nullptr || same_value(s, engine, *trace)) continue;
+      out.push_back(fmt::format("{}: trace {}, engine {}", model::key_text(engine.field, engine.entity),
+                                model::to_string(*trace), model::to_string(engine.value)));
+    }
   return out;
 }
 
@@ -326,7 +327,7 @@ bool follow(Replayer& rp, const ItfTrace& t, std::size_t from, std::size_t to, c
   for (std::size_t i = from; i < to; ++i) {
     const ItfStep& s = t.steps[i];
     const Outcome o = rp.apply(s);
-    auto diff = differences(s, rp.view(), p, touched(s, p.W()));
+    auto diff = differences(s, rp.view(), touched(s, p.W()));
     if (!o.ok || !diff.empty()) {
       diverge(r, s, p, o, std::move(diff));
       return false;
@@ -336,13 +337,10 @@ bool follow(Replayer& rp, const ItfTrace& t, std::size_t from, std::size_t to, c
   return true;
 }
 
-Environment environment_of(const ItfStep& last, const protocols::MkParams& p) {
+Environment environment_of(const ItfStep& last) {
   Environment env;
-  for (const auto& [k, v] : last.free) {
-    const std::string resource = k.substr(k.rfind(' ') + 1);
-    env.free[k] = model::parse_quantity(v).kueue_value(resource);
-  }
-  (void)p;
+  for (const model::Cell& c : last.cells.all())
+    if (c.field == "capacity") env.free[c.entity] = std::get<std::int64_t>(c.value);
   return env;
 }
 
@@ -352,7 +350,7 @@ std::optional<std::string> property_in_engine(const std::string& property, const
   if (property == "quota-counted-once") return engine_quota_counted_twice(rp.fleet());
   if (property == "no-job-on-two-workers") return engine_job_on_two_workers(rp.fleet(), p);
   // no-stuck-job, and a liveness behaviour that stops (a lasso with no loop steps).
-  return engine_job_stuck(rp.fleet(), p, environment_of(t.steps.back(), p), t.subject);
+  return engine_job_stuck(rp.fleet(), p, environment_of(t.steps.back()), t.subject);
 }
 
 // What the engine holds for a job, to see it retry: each copy's identity,
@@ -405,7 +403,9 @@ void replay_lasso(Replayer& rp, const ItfTrace& t, const protocols::MkParams& p,
     for (int w = 0; w < p.W(); ++w)
       if (rp.view().running(t.subject, w)) diff.push_back(fmt::format("job {} runs on {} in the engine", p.jobs[t.subject], p.workers[w]));
     for (const auto& [k, v] : at_start)
-      if (again.at(k) != v) diff.push_back(fmt::format("{}: at the loop's start \"{}\", after turn {} \"{}\"", k, v, turn, again.at(k)));
+      if (again.at(k) != v)
+        diff.push_back(fmt::format("{}: at the loop's start {}, after turn {} {}", model::key_text(k.field, k.entity),
+                                   model::to_string(v), turn, model::to_string(again.at(k))));
     if (t.property == "no-endless-retry" && retries == 0) diff.push_back("the engine did not retry the job in this turn");
     if (!diff.empty()) {
       diverge(r, t.steps[n - 1], p, {false, fmt::format("the engine's state at the loop's start does not repeat after turn {}", turn)}, std::move(diff));
@@ -445,6 +445,11 @@ EngineReplay replay_in_engine(const model::Scenario& sc, const protocols::MkPara
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
+}
+
+EngineReplay replay_in_engine(const model::Scenario& sc, const protocols::MkParams& p, const Trace& trace,
+                              const std::string& replay_token) {
+  return replay_in_engine(sc, p, ItfDocument{"<kmc check>", "", to_itf(trace, "", replay_token)});
 }
 
 std::string to_text(const EngineReplay& r) {

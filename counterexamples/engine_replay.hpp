@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "counterexamples/itf_read.hpp"
+#include "counterexamples/trace.hpp"
 #include "model/scenario.hpp"
 #include "protocols/multikueue_params.hpp"
 
@@ -53,6 +54,10 @@ const char* to_string(EngineReplay::Verdict v);
 // with. Throws model::InputError naming the trace file, line and field for a
 // document that is not a kmc trace of this scenario.
 EngineReplay replay_in_engine(const model::Scenario& scenario, const protocols::MkParams& params, const ItfDocument& itf);
+// The same for a trace in memory (kmc check --replay-engine), with its replay
+// token: read as its ITF document, but never printed and parsed back.
+EngineReplay replay_in_engine(const model::Scenario& scenario, const protocols::MkParams& params, const Trace& trace,
+                              const std::string& replay_token);
 
 std::string to_text(const EngineReplay& r);
 nlohmann::json to_json(const EngineReplay& r);

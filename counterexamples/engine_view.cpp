@@ -6,6 +6,7 @@
 
 #include "engine/controllers.hpp"
 #include "engine/lookup.hpp"
+#include "protocols/multikueue.hpp"
 
 namespace kmc::cx {
 
@@ -27,25 +28,31 @@ const engine::WorkloadInfo* FleetView::remote(int j, int w) const {
   return r != nullptr && !r->deleted ? r : nullptr;
 }
 
-std::string FleetView::cell_name(const protocols::MkParams& p, int j, int w) {
-  return fmt::format("{} @{}", p.jobs[j], w < 0 ? "manager" : p.workers[w]);
-}
-
 bool FleetView::running(int j, int w) const {
   const engine::WorkloadInfo* r = remote(j, w);
   // Pods that lost readiness (a spot reclaim) are not running, though the job is active.
   return r != nullptr && r->job_active && r->pods_ready && r->is_admitted() && !r->is_finished();
 }
 
-std::string FleetView::manager_cell(int j) const {
+namespace {
+
+using protocols::MultiKueue;
+
+// Phases are named as the protocol's cells name them (MultiKueue::cell_enum).
+std::string manager_phase(const engine::WorkloadInfo* l) {
+  return MultiKueue::cell_enum("phase", l->is_finished()               ? protocols::kMgrFinished
+                                        : l->is_admitted()             ? protocols::kMgrAdmitted
+                                        : l->has_quota_reservation()   ? protocols::kMgrQuotaReserved
+                                                                       : protocols::kMgrPending);
+}
+
+}  // namespace
+
+std::string FleetView::manager_text(int j) const {
   const engine::WorkloadInfo* l = local(j);
   if (l == nullptr) return "?";
-  std::string text = l->is_finished()              ? "Finished"
-                     : l->is_admitted()            ? "Admitted"
-                     : l->has_quota_reservation()  ? "QuotaReserved"
-                                                   : "Pending";
-  if (!l->obj.cluster_name.empty()) text += " on " + l->obj.cluster_name;  // immutable once set, kept when finished
-  return text;
+  const std::string phase = manager_phase(l);
+  return l->obj.cluster_name.empty() ? phase : phase + " on " + l->obj.cluster_name;
 }
 
 std::string FleetView::provisioning_check(int j, int w) const {
@@ -68,60 +75,69 @@ const model::AdmissionCheckState* check_of(const engine::WorkloadInfo& w, const 
 }
 
 // The ProvisioningRequest as the protocol names it, from the check the engine
-// keeps: Ready is Provisioned; Pending is Accepted once the autoscaler said so.
+// keeps: Ready is Provisioned; Pending is Accepted once the autoscaler said so
+// (the engine's message; it keeps no other trace of the answer).
 std::string provisioning_phase(const engine::WorkloadInfo& r, const model::AdmissionCheckState& s) {
-  if (!r.has_quota_reservation() || r.is_finished()) return "";
+  auto name = [](protocols::ProvPhase v) { return protocols::MultiKueue::cell_enum("prov", v); };
+  if (!r.has_quota_reservation() || r.is_finished()) return name(protocols::kProvNone);
   // A started job whose pods lost readiness lost its provisioned nodes (a spot
   // reclaim): the check stays Ready, but the protocol no longer counts the booking.
-  if (r.job_active && !r.pods_ready) return "";
-  if (s.state == model::CheckState::Ready) return "Provisioned";
-  if (s.state != model::CheckState::Pending) return "";
-  return s.message.find("is accepted") != std::string::npos ? "Accepted" : "Requested";
+  if (r.job_active && !r.pods_ready) return name(protocols::kProvNone);
+  if (s.state == model::CheckState::Ready) return name(protocols::kProvProvisioned);
+  if (s.state != model::CheckState::Pending) return name(protocols::kProvNone);
+  return name(s.message.find("is accepted") != std::string::npos ? protocols::kProvAccepted : protocols::kProvRequested);
 }
 
 }  // namespace
 
-std::string FleetView::remote_cell(int j, int w) const {
-  const engine::WorkloadInfo* r = remote(j, w);
+std::vector<model::Cell> FleetView::cells(int j, int w) const {
   const engine::WorkloadInfo* l = local(j);
-  std::string text;
-  int attempts = 0;
-  if (r == nullptr) {
-    text = "-";
-  } else {
-    text = r->is_finished()              ? "Finished"
-           : !r->obj.active              ? "Rejected"
-           : running(j, w)               ? "Running"
-           : r->is_admitted()            ? "Admitted"
-           : r->has_quota_reservation()  ? "QuotaReserved"
-                                         : "Pending";
+  if (w < 0) {
+    // immutable once set, kept when finished
+    return {{"phase", {p_.jobs[j]}, l == nullptr ? std::string("?") : manager_phase(l)},
+            {"cluster", {p_.jobs[j]}, l == nullptr ? std::string() : l->obj.cluster_name}};
+  }
+  const engine::WorkloadInfo* r = remote(j, w);
+  std::string phase = MultiKueue::cell_enum("remote", protocols::kRemoteNone);
+  std::string prov = MultiKueue::cell_enum("prov", protocols::kProvNone);
+  std::int64_t attempts = 0;
+  if (r != nullptr) {
+    phase = MultiKueue::cell_enum("remote", r->is_finished()              ? protocols::kRemoteFinished
+                                            : !r->obj.active              ? protocols::kRemoteRejected
+                                            : running(j, w)               ? protocols::kRemoteRunning
+                                            : r->is_admitted()            ? protocols::kRemoteAdmitted
+                                            : r->has_quota_reservation()  ? protocols::kRemoteQuotaReserved
+                                                                          : protocols::kRemotePending);
     const std::string check = provisioning_check(j, w);
     if (const auto* s = check.empty() ? nullptr : check_of(*r, check)) {
-      const std::string phase = provisioning_phase(*r, *s);
-      if (!phase.empty() && r->obj.active) text += ", ProvisioningRequest " + phase;
+      if (r->obj.active) prov = provisioning_phase(*r, *s);
       // Each Retry eviction counted one failure; the failure that rejects counts too.
       // (Deactivation resets the Rejected check to Pending, so an inactive copy says it.)
       const bool failed_now = s->state == model::CheckState::Retry || s->state == model::CheckState::Rejected || !r->obj.active;
-      attempts = s->retry_count + (failed_now ? 1 : 0);
+      // The protocol forgets the failures of a finished copy.
+      if (!r->is_finished()) attempts = s->retry_count + (failed_now ? 1 : 0);
     }
   }
-  if (attempts > 0 && r != nullptr && !r->is_finished()) text += fmt::format(", {} failed attempt{}", attempts, attempts > 1 ? "s" : "");
+  bool nominated = false;
   if (l != nullptr) {
     const auto& n = l->obj.nominated_cluster_names;
-    if (std::find(n.begin(), n.end(), p_.workers[w]) != n.end()) text += ", nominated";
+    nominated = std::find(n.begin(), n.end(), p_.workers[w]) != n.end();
   }
-  return text;
+  const std::vector<std::string> at{p_.jobs[j], p_.workers[w]};
+  return {{"nominated", at, std::int64_t{nominated ? 1 : 0}}, {"remote", at, phase}, {"prov", at, prov},
+          {"attempts", at, attempts}};
 }
 
-std::map<std::string, std::string> FleetView::projection() const {
-  std::map<std::string, std::string> out;
+std::map<model::CellKey, model::CellValue> FleetView::projection() const {
+  std::map<model::CellKey, model::CellValue> out;
   for (int j = 0; j < p_.J(); ++j)
-    for (int w = -1; w < p_.W(); ++w) out[cell_name(p_, j, w)] = cell(j, w);
+    for (int w = -1; w < p_.W(); ++w)
+      for (auto& c : cells(j, w)) out[c.key()] = std::move(c.value);
   auto usage = [&](const std::string& cluster, const engine::Engine& e) {
     for (const auto& cq : e.cluster_queues)
       for (int fr = 0; fr < e.frs.size(); ++fr)
-        out[fmt::format("usage {}/{} {} {}", cluster, cq.name, e.frs.at(fr).flavor, e.frs.at(fr).resource)] =
-            std::to_string(e.tree.usage(cq.node, fr));
+        out[{"usage", {cluster + "/" + cq.name, e.frs.at(fr).flavor, e.frs.at(fr).resource}}] =
+            std::int64_t{e.tree.usage(cq.node, fr)};
   };
   usage("manager", f_.manager);
   for (const auto& [name, e] : f_.workers) usage(name, e);
@@ -185,7 +201,7 @@ bool Environment::fits(const protocols::MkParams& p, int j, int w) const {
   for (const auto& flavor : p.worker_flavors[w]) {
     bool all = true;
     for (int r = 0; r < p.R(); ++r) {
-      auto it = free.find(fmt::format("{} {} {}", p.workers[w], flavor, p.resources[r]));
+      auto it = free.find({p.workers[w], flavor, p.resources[r]});
       if (p.req(j, r) > 0 && (it == free.end() || it->second < p.req(j, r))) all = false;
     }
     if (all) return true;
@@ -242,7 +258,7 @@ std::optional<std::string> engine_job_stuck(engine::Fleet f, const protocols::Mk
     if (!env.fits(p, j, w) || !worker_quota_admits(f, p, j, w)) continue;
     return fmt::format("after a virtual day of every controller and timer, job {} is {} and never runs, yet {} has "
                        "the capacity and its scheduler admits a copy now",
-                       p.jobs[j], v.manager_cell(j), p.workers[w]);
+                       p.jobs[j], v.manager_text(j), p.workers[w]);
   }
   return std::nullopt;
 }

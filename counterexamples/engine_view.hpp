@@ -1,7 +1,8 @@
 // The engine's fleet in the protocol's vocabulary, so replay can compare a
-// trace's cells ("team-ml/llm-finetune @us-central1" = "QuotaReserved,
-// ProvisioningRequest Accepted, nominated") with what the engine holds, and
-// the properties decided on the engine's own objects. Internal to replay.
+// trace's typed cells (remote[team-ml/llm-finetune, us-central1] =
+// QuotaReserved, prov[...] = Accepted, nominated[...] = 1) with what the
+// engine holds, and the properties decided on the engine's own objects.
+// Internal to replay.
 #pragma once
 
 #include <map>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "engine/multikueue.hpp"
+#include "model/cell.hpp"
 #include "model/scenario.hpp"
 #include "protocols/multikueue_params.hpp"
 
@@ -24,12 +26,19 @@ class FleetView {
 
   const engine::WorkloadInfo* local(int j) const;
   const engine::WorkloadInfo* remote(int j, int w) const;  // nullptr: none, or deleted
-  std::string manager_cell(int j) const;
-  std::string remote_cell(int j, int w) const;
-  std::string cell(int j, int w) const { return w < 0 ? manager_cell(j) : remote_cell(j, w); }
-  static std::string cell_name(const protocols::MkParams& p, int j, int w);
+  // Job j's cells as the protocol's state names them: on the manager (w < 0)
+  // phase and cluster; on worker w nominated, remote, prov and attempts.
+  std::vector<model::Cell> cells(int j, int w) const;
+  // One of those cells' values ("prov" of job j on worker w); an empty name if there is none.
+  model::CellValue value(int j, int w, const std::string& field) const {
+    for (auto& c : cells(j, w))
+      if (c.field == field) return c.value;
+    return std::string();
+  }
+  // "QuotaReserved on us-central1": the manager's workload, for messages.
+  std::string manager_text(int j) const;
   // Every job's cells and every ClusterQueue's usage: what must repeat around a loop.
-  std::map<std::string, std::string> projection() const;
+  std::map<model::CellKey, model::CellValue> projection() const;
   bool running(int j, int w) const;
   // The ProvisioningRequest check of a worker's copy, or "".
   std::string provisioning_check(int j, int w) const;
@@ -48,7 +57,7 @@ std::optional<std::string> engine_job_on_two_workers(const engine::Fleet& f, con
 // What the environment could still do, read from the trace's last state: the
 // free physical capacity per worker, which the engine does not model.
 struct Environment {
-  std::map<std::string, std::int64_t> free;  // "<worker> <flavor> <resource>" -> Kueue units
+  std::map<std::vector<std::string>, std::int64_t> free;  // {worker, flavor, resource} -> Kueue units
   bool fits(const protocols::MkParams& p, int j, int w) const;
 };
 

@@ -45,7 +45,7 @@ class Walk {
   void dispatcher_candidates(int j, std::vector<Candidate>& out);
   void post(int j, int w, const std::string& condition);
   LogStep record(std::string event) const { return {std::move(event), cells()}; }
-  std::map<std::string, std::string> cells() const;
+  model::Cells cells() const;
 
   const protocols::MkParams& p_;
   engine::Fleet fleet_;
@@ -99,9 +99,9 @@ void Walk::post(int j, int w, const std::string& condition) {
 void Walk::provisioning_candidates(int j, int w, std::vector<Candidate>& out) {
   const engine::WorkloadInfo* r = view_.remote(j, w);
   if (r == nullptr || !r->has_quota_reservation() || r->is_admitted() || view_.provisioning_check(j, w).empty()) return;
-  const std::string cell = view_.remote_cell(j, w);
-  const bool accepted = cell.find("ProvisioningRequest Accepted") != std::string::npos;
-  const bool requested = cell.find("ProvisioningRequest Requested") != std::string::npos;
+  const model::CellValue prov = view_.value(j, w, "prov");
+  const bool accepted = prov == model::CellValue{protocols::MultiKueue::cell_enum("prov", protocols::kProvAccepted)};
+  const bool requested = prov == model::CellValue{protocols::MultiKueue::cell_enum("prov", protocols::kProvRequested)};
   if (!accepted && !requested) return;
   const int cq = p_.worker_cq[w][j];
   const bool check_capacity = p_.cqs[cq].provisioning_class == protocols::ProvisioningClass::CheckCapacity;
@@ -191,10 +191,11 @@ std::vector<Candidate> Walk::candidates() {
   return out;
 }
 
-std::map<std::string, std::string> Walk::cells() const {
-  std::map<std::string, std::string> out;
+model::Cells Walk::cells() const {
+  model::Cells out;
   for (int j = 0; j < p_.J(); ++j)
-    for (int w = -1; w < p_.W(); ++w) out[FleetView::cell_name(p_, j, w)] = view_.cell(j, w);
+    for (int w = -1; w < p_.W(); ++w)
+      for (auto& c : view_.cells(j, w)) out.add(std::move(c));
   return out;
 }
 

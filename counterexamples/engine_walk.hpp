@@ -6,7 +6,7 @@
 // its snapshot, a refresh, a capacity loss), chosen by a seeded generator
 // among those the scenario's environment allows, and lets the engine make
 // every system decision eagerly, at its own granularity. Its log records,
-// after each event, the cells of every job in the protocol's vocabulary.
+// after each event, the typed cells of every job in the protocol's vocabulary.
 // validate_log then searches the model for a behaviour through the same
 // cells: a step it cannot match is where model and engine disagree.
 #pragma once
@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "model/cell.hpp"
 #include "model/scenario.hpp"
 #include "protocols/multikueue.hpp"
 
@@ -25,7 +26,7 @@ namespace kmc::cx {
 
 struct LogStep {
   std::string event;  // "ProvisioningAccepted(team-ml/llm-finetune, us-central1)", "settle", "time passes"
-  std::map<std::string, std::string> cells;  // "<job> @<cluster>" -> text, after the engine settled
+  model::Cells cells;  // every job's cells (phase, cluster, nominated, remote, prov, attempts), settled
 };
 
 struct EngineLog {
@@ -37,7 +38,9 @@ struct EngineLog {
 EngineLog random_walk(const model::Scenario& sc, const protocols::MkParams& p, std::uint64_t seed, int max_steps);
 
 nlohmann::json to_json(const EngineLog& log);
-// Throws model::InputError naming `file` and the field.
+// The fields a log holds: the job cells of MultiKueue::cell_fields().
+const std::vector<model::FieldSchema>& log_fields();
+// Throws model::InputError naming `file` and the field (steps[3].cells.remote).
 EngineLog engine_log_from_json(const nlohmann::json& doc, const std::string& file);
 
 struct Validation {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "counterexamples/token.hpp"
+#include "protocols/multikueue.hpp"
 #include "model/diagnostics.hpp"
 
 namespace kmc::cx {
@@ -48,37 +49,140 @@ std::optional<protocols::ActionKind> kind_of(const std::string& name) {
   return std::nullopt;
 }
 
-ItfStep read_step(const ItfDocument& d, const nlohmann::json& st, std::size_t i, const protocols::MkParams& p) {
+// The cells every tool compares must be there for every job and worker of
+// the scenario: a trace that leaves one out cannot be replayed.
+void require_job_cells(const ItfDocument& d, const model::Cells& cells, std::size_t i, int line,
+                       const protocols::MkParams& p) {
+  auto need = [&](const char* field, const std::vector<std::string>& entity) {
+    if (cells.find(field, entity) == nullptr)
+      fail(d, line, fmt::format("states[{}].{}", i, field),
+           fmt::format("no value for {}", model::key_text(field, entity)));
+  };
+  for (int j = 0; j < p.J(); ++j) {
+    need("phase", {p.jobs[j]});
+    need("cluster", {p.jobs[j]});
+    for (int w = 0; w < p.W(); ++w)
+      for (const char* field : {"nominated", "remote", "prov", "attempts"}) need(field, {p.jobs[j], p.workers[w]});
+  }
+}
+
+// One entry of a field's {"#map": ...}: the key's names, checked against the field's axes.
+std::vector<std::string> read_key(const ItfDocument& d, const nlohmann::json& key, const model::FieldSchema& f,
+                                  const std::string& at, int line) {
+  const std::string axes = fmt::format("{}", fmt::join(f.axes, ", "));
+  if (f.axes.size() == 1) {
+    if (!key.is_string()) fail(d, line, at, fmt::format("expected a key naming a {}", axes));
+    return {key.get<std::string>()};
+  }
+  const bool tuple = key.is_object() && key.size() == 1 && key.contains("#tup") && key.at("#tup").is_array();
+  if (!tuple || key.at("#tup").size() != f.axes.size())
+    fail(d, line, at, fmt::format("expected a key {{\"#tup\": [{}]}}", axes));
+  std::vector<std::string> names;
+  for (const auto& n : key.at("#tup")) {
+    if (!n.is_string()) fail(d, line, at, fmt::format("expected a key {{\"#tup\": [{}]}} of names", axes));
+    names.push_back(n.get<std::string>());
+  }
+  return names;
+}
+
+model::CellValue read_value(const ItfDocument& d, const nlohmann::json& v, const model::FieldSchema& f,
+                            const std::string& at, int line) {
+  if (f.kind == model::CellKind::Int) {
+    if (v.is_number_integer()) return v.get<std::int64_t>();
+    if (v.is_object() && v.size() == 1 && v.contains("#bigint") && v.at("#bigint").is_string()) {
+      const std::string text = v.at("#bigint").get<std::string>();
+      std::size_t used = 0;
+      try {
+        const std::int64_t i = std::stoll(text, &used);
+        if (used == text.size()) return i;
+      } catch (const std::exception&) {
+      }
+    }
+    fail(d, line, at, "expected an integer (a JSON number or {\"#bigint\": \"...\"})");
+  }
+  if (!v.is_string()) fail(d, line, at, f.kind == model::CellKind::Enum ? "expected the name of a phase" : "expected a name (\"\" for none)");
+  const std::string name = v.get<std::string>();
+  if (f.kind == model::CellKind::Enum && std::find(f.values.begin(), f.values.end(), name) == f.values.end())
+    fail(d, line, at, fmt::format("'{}' is not one of {}", name, fmt::join(f.values, ", ")));
+  return name;
+}
+
+}  // namespace
+
+model::Cells read_cells(const ItfDocument& d, const nlohmann::json& vars, const std::string& where, int line,
+                        const std::vector<model::FieldSchema>& fields) {
+  model::Cells out;
+  for (const auto& f : fields) {
+    const std::string at = fmt::format("{}.{}", where, f.field);
+    if (!vars.is_object() || !vars.contains(f.field)) {
+      if (f.optional) continue;
+      fail(d, line, at, "missing: a kmc trace writes this field in every state");
+    }
+    const auto& var = vars.at(f.field);
+    if (!var.is_object() || var.size() != 1 || !var.contains("#map") || !var.at("#map").is_array())
+      fail(d, line, at, "expected {\"#map\": [[key, value], ...]}");
+    for (const auto& entry : var.at("#map")) {
+      if (!entry.is_array() || entry.size() != 2) fail(d, line, at, "expected each #map entry as [key, value]");
+      auto entity = read_key(d, entry[0], f, at, line);
+      auto value = read_value(d, entry[1], f, at, line);
+      if (out.find(f.field, entity) != nullptr)
+        fail(d, line, at, fmt::format("{} appears twice", model::key_text(f.field, entity)));
+      out.add({f.field, std::move(entity), std::move(value)});
+    }
+  }
+  return out;
+}
+
+model::Cells read_cells(const ItfDocument& d, std::size_t i, const std::vector<model::FieldSchema>& fields) {
+  return read_cells(d, d.doc.at("states").at(i), fmt::format("states[{}]", i), line_of_state(d.text, i), fields);
+}
+
+ItfRawStep read_raw_step(const ItfDocument& d, std::size_t i, const std::vector<model::FieldSchema>& fields) {
+  const auto& st = d.doc.at("states").at(i);
   const int line = line_of_state(d.text, i);
   const std::string at = fmt::format("states[{}]", i);
+  if (!st.is_object()) fail(d, line, at, "expected an object of state variables");
+  ItfRawStep s;
+  s.action = string_at(d, st, "mbt::actionTaken", at + ".mbt::actionTaken", line);
+  if (st.contains("mbt::nondetPicks")) {
+    const auto& picks = st.at("mbt::nondetPicks");
+    if (!picks.is_object())
+      fail(d, line, at + ".mbt::nondetPicks", "expected an object such as {\"job\": ..., \"cluster\": ...}");
+    for (const auto& [k, v] : picks.items()) s.picks[k] = string_at(d, picks, k, at + ".mbt::nondetPicks." + k, line);
+  }
+  s.cells = read_cells(d, i, fields);
+  return s;
+}
+
+namespace {
+
+ItfStep read_step(const ItfDocument& d, std::size_t i, const protocols::MkParams& p) {
+  const int line = line_of_state(d.text, i);
+  const std::string at = fmt::format("states[{}]", i);
+  ItfRawStep raw = read_raw_step(d, i, protocols::MultiKueue::cell_fields());
   ItfStep s;
   s.index = i;
-  const std::string action = string_at(d, st, "mbt::actionTaken", at + ".mbt::actionTaken", line);
   if (i == 0) {
     s.init = true;
-  } else if (auto k = kind_of(action)) {
+  } else if (auto k = kind_of(raw.action)) {
     s.kind = *k;
   } else {
-    fail(d, line, at + ".mbt::actionTaken", fmt::format("'{}' is not a MultiKueue protocol action", action));
+    fail(d, line, at + ".mbt::actionTaken", fmt::format("'{}' is not a MultiKueue protocol action", raw.action));
   }
-  const auto& picks = st.contains("mbt::nondetPicks") ? st.at("mbt::nondetPicks") : nlohmann::json::object();
-  if (!picks.is_object()) fail(d, line, at + ".mbt::nondetPicks", "expected an object");
-  if (picks.contains("job")) {
-    const std::string job = string_at(d, picks, "job", at + ".mbt::nondetPicks.job", line);
-    s.job = index_of(p.jobs, job);
-    if (s.job < 0) fail(d, line, at + ".mbt::nondetPicks.job", fmt::format("no job '{}' in this scenario ({})", job, fmt::join(p.jobs, ", ")));
-  }
-  if (picks.contains("cluster")) {
-    const std::string c = string_at(d, picks, "cluster", at + ".mbt::nondetPicks.cluster", line);
-    s.worker = index_of(p.workers, c);
-    if (s.worker < 0) fail(d, line, at + ".mbt::nondetPicks.cluster", fmt::format("no worker '{}' in this scenario ({})", c, fmt::join(p.workers, ", ")));
-  }
-  if (picks.contains("flavor")) s.flavor = string_at(d, picks, "flavor", at + ".mbt::nondetPicks.flavor", line);
-  for (const auto& [k, v] : st.items()) {
-    if (!v.is_string()) continue;
-    if (k.find(" @") != std::string::npos) s.cells[k] = v.get<std::string>();
-    if (k.rfind("free ", 0) == 0) s.free[k.substr(5)] = v.get<std::string>();
-  }
+  auto resolve = [&](const char* key, const std::vector<std::string>& names, const char* what) {
+    auto it = raw.picks.find(key);
+    if (it == raw.picks.end()) return -1;
+    const int index = index_of(names, it->second);
+    if (index < 0)
+      fail(d, line, fmt::format("{}.mbt::nondetPicks.{}", at, key),
+           fmt::format("no {} '{}' in this scenario ({})", what, it->second, fmt::join(names, ", ")));
+    return index;
+  };
+  s.job = resolve("job", p.jobs, "job");
+  s.worker = resolve("cluster", p.workers, "worker");
+  if (raw.picks.contains("flavor")) s.flavor = raw.picks.at("flavor");
+  s.cells = std::move(raw.cells);
+  require_job_cells(d, s.cells, i, line, p);
   return s;
 }
 
@@ -134,7 +238,7 @@ ItfTrace read_itf(const ItfDocument& d, const protocols::MkParams& p) {
   ItfTrace t = read_itf_meta(d);
   const auto& states = d.doc.at("states");
   if (states.empty()) fail(d, 0, "states", "the trace has no states");
-  for (std::size_t i = 0; i < states.size(); ++i) t.steps.push_back(read_step(d, states[i], i, p));
+  for (std::size_t i = 0; i < states.size(); ++i) t.steps.push_back(read_step(d, i, p));
   if (t.subject >= p.J()) fail(d, 0, "#meta.replay", "the token's subject is not a job of this scenario");
   return t;
 }

@@ -1,8 +1,8 @@
-// Reading a kmc ITF trace back (the writer is itf.cpp): each state's action
-// and picks resolved to the protocol's job and worker indices, the cells the
-// replay compares, and the free capacity the environment had. Anything that
-// is not a kmc trace of this scenario is an InputError naming the file, the
-// line of the state and the field.
+// Reading a kmc ITF trace back (the writer and the layout are in itf.cpp):
+// each state's action and picks resolved to the protocol's job and worker
+// indices, and its typed cells, checked against the protocol's schema of
+// fields. Anything that is not a kmc trace of this scenario is an InputError
+// naming the file, the line of the state and the field (states[3].remote).
 #pragma once
 
 #include <map>
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "model/cell.hpp"
 #include "protocols/multikueue_params.hpp"
 #include "protocols/multikueue_state.hpp"
 
@@ -32,8 +33,7 @@ struct ItfStep {
   bool init = false;
   int job = -1, worker = -1;
   std::string flavor;
-  std::map<std::string, std::string> cells;  // "<job> @<cluster>" -> text
-  std::map<std::string, std::string> free;   // "<worker> <flavor> <resource>" -> quantity
+  model::Cells cells;  // every typed cell of the state, in the order written
 };
 
 struct ItfTrace {
@@ -45,6 +45,28 @@ struct ItfTrace {
   std::map<std::string, std::string> levers;  // #meta.levers: a kmc matrix cell's settings
   std::vector<ItfStep> steps;
 };
+
+// The typed cells of state i, checked against `fields`: a required field that
+// is missing, or a key or value of the wrong type (an integer where a name
+// belongs, a phase outside the enum), names states[i].FIELD. No scenario
+// needed: render reads traces whose scenario is gone.
+model::Cells read_cells(const ItfDocument& d, std::size_t i,
+                        const std::vector<model::FieldSchema>& fields);
+// The same for any object of ITF variables (an engine log's cells): `where`
+// and `line` are what an error names.
+model::Cells read_cells(const ItfDocument& d, const nlohmann::json& vars, const std::string& where,
+                        int line, const std::vector<model::FieldSchema>& fields);
+
+// A state as written, before any scenario resolves its names: the action,
+// every pick (each a string) and the typed cells of `fields`. Render draws
+// from this; read_itf resolves it against the scenario.
+struct ItfRawStep {
+  std::string action;
+  std::map<std::string, std::string> picks;
+  model::Cells cells;
+};
+ItfRawStep read_raw_step(const ItfDocument& d, std::size_t i,
+                         const std::vector<model::FieldSchema>& fields);
 
 // The document's #meta alone (no scenario needed yet).
 ItfTrace read_itf_meta(const ItfDocument& d);

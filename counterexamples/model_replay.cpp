@@ -23,12 +23,19 @@ std::optional<std::string> model_difference(const protocols::MultiKueue& mk, con
   const auto& written = itf.doc.at("states");
   if (written.size() != states.size())
     return fmt::format("the token's path has {} states, the trace {}", states.size(), written.size());
-  for (std::size_t i = 0; i < states.size(); ++i)
-    for (const auto& [k, v] : mk.describe(states[i])) {
-      const auto& st = written[i];
-      if (!st.contains(k)) return fmt::format("state {}: the trace has no '{}'", i, k);
-      if (st.at(k) != v) return fmt::format("state {}: '{}' is \"{}\" in the model, \"{}\" in the trace", i, k, v, st.at(k).get<std::string>());
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    const model::Cells cells = read_cells(itf, i, protocols::MultiKueue::cell_fields());
+    for (const auto& c : mk.cells(states[i])) {
+      const std::string name = model::key_text(c.field, c.entity);
+      const model::CellValue* v = cells.find(c.field, c.entity);
+      if (v == nullptr) return fmt::format("state {}: the trace has no {}", i, name);
+      if (*v != c.value)
+        return fmt::format("state {}: {} is {} in the model, {} in the trace", i, name, model::to_string(c.value),
+                           model::to_string(*v));
     }
+    if (cells.all().size() != mk.cells(states[i]).size())
+      return fmt::format("state {}: the trace has cells the model does not", i);
+  }
   return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 // A stored trace against today's model: its replay token's path is re-run
-// in the protocol and every state must read as the trace wrote it. This is
+// in the protocol and every state must read as the trace wrote it, cell by
+// cell (field, entity, value). This is
 // how the corpus notices that the model changed under a known bug.
 #pragma once
 

@@ -126,17 +126,16 @@ struct Run {
     return s;
   }
 
-  // The violation's trace re-executed by the reference engine, against the
-  // scenario its token is for.
+  // The violation's trace, in memory, re-executed by the reference engine
+  // against the scenario its token is for.
   void replay_in_engine(CheckOutcome& o, const protocols::MkParams& p) const {
     if (!o.trace || !o.result.violation || o.token.empty()) return;
-    const ItfDocument itf = parse_itf("<kmc check>", to_itf(*o.trace, o.token_dir(), o.token).dump(2));
     if (o.replay_dir.empty()) {
-      o.engine = cx::replay_in_engine(sc, p, itf);
+      o.engine = cx::replay_in_engine(sc, p, *o.trace, o.token);
       return;
     }
     const model::Scenario reduced = model::load_scenario(o.replay_dir);
-    o.engine = cx::replay_in_engine(reduced, compile(reduced), itf);
+    o.engine = cx::replay_in_engine(reduced, compile(reduced), *o.trace, o.token);
   }
 };
 

@@ -2,7 +2,8 @@
 // read and checked, turned into lanes and lines, then printed as Mermaid or
 // as a numbered list for a terminal. The mapping from actions to arrows
 // follows protocols/multikueue_rules_actions.hpp, but only through the
-// trace's words: render stays usable on a trace whose scenario is gone.
+// trace's typed cells, which carry the names of jobs, workers, ClusterQueues
+// and flavors: render stays usable on a trace whose scenario is gone.
 #include "counterexamples/render.hpp"
 
 #include <fmt/format.h>
@@ -12,7 +13,10 @@
 #include <vector>
 
 #include "counterexamples/diagram.hpp"
+#include "counterexamples/itf_read.hpp"
 #include "model/diagnostics.hpp"
+#include "model/quantity.hpp"
+#include "protocols/multikueue.hpp"
 
 namespace kmc::cx {
 
@@ -25,50 +29,25 @@ namespace {
 
 // ---------------------------------------------------------------- the trace
 
-using Vars = std::map<std::string, std::string>;
-
-struct ItfState {
-  std::string kind;
-  Vars picks;
-  Vars vars;
-};
-
 struct ItfDoc {
   std::string file;
-  std::vector<std::string> order;  // variable names as "vars" lists them: JSON objects forget order
-  std::vector<ItfState> steps;
+  std::vector<ItfRawStep> steps;
   std::optional<std::size_t> loop;
   std::string property, detail, source, replay;
 };
 
-// kmc writes every variable as a string; other ITF writers use numbers or
-// {"#bigint": ...}, which read well enough as their JSON text.
-std::string text_of(const nlohmann::json& v) {
-  return v.is_string() ? v.get<std::string>() : v.dump();
-}
-
-ItfState read_step(const nlohmann::json& st, std::size_t i, const std::string& file) {
-  const std::string at = fmt::format("states[{}]", i);
-  if (!st.is_object()) bad(file, at, "expected an object of state variables");
-  ItfState s;
-  if (!st.contains("mbt::actionTaken") || !st["mbt::actionTaken"].is_string())
-    bad(file, at + ".mbt::actionTaken",
-        "missing or not a string: a diagram needs each step's action");
-  s.kind = st["mbt::actionTaken"].get<std::string>();
-  if (st.contains("mbt::nondetPicks")) {
-    const auto& picks = st["mbt::nondetPicks"];
-    if (!picks.is_object())
-      bad(file, at + ".mbt::nondetPicks",
-          "expected an object such as {\"job\": ..., \"cluster\": ...}");
-    for (const auto& [k, v] : picks.items()) {
-      if (!v.is_string())
-        bad(file, fmt::format("{}.mbt::nondetPicks.{}", at, k), "expected a string");
-      s.picks[k] = v.get<std::string>();
-    }
-  }
-  for (const auto& [k, v] : st.items())
-    if (k != "#meta" && k.rfind("mbt::", 0) != 0) s.vars[k] = text_of(v);
-  return s;
+// The fields a diagram draws from, and only those: a trace needs no more to
+// render. The snapshot is there only with a capacity-snapshot dispatcher.
+const std::vector<model::FieldSchema>& render_fields() {
+  static const std::vector<model::FieldSchema> fields = [] {
+    std::vector<model::FieldSchema> out;
+    for (const auto& f : protocols::MultiKueue::cell_fields())
+      for (const char* used :
+           {"phase", "cluster", "nominated", "remote", "prov", "usage", "capacity", "snapshot"})
+        if (f.field == used) out.push_back(f);
+    return out;
+  }();
+  return fields;
 }
 
 void read_meta(const nlohmann::json& doc, ItfDoc& t) {
@@ -86,7 +65,9 @@ void read_meta(const nlohmann::json& doc, ItfDoc& t) {
   get("replay", t.replay);
 }
 
-ItfDoc read_trace(const nlohmann::json& doc, const std::string& file) {
+ItfDoc read_trace(const ItfDocument& d) {
+  const nlohmann::json& doc = d.doc;
+  const std::string& file = d.file;
   if (!doc.is_object() || !doc.contains("states"))
     bad(file, "states", "not an ITF trace: expected a JSON object with a \"states\" array");
   const auto& states = doc["states"];
@@ -94,16 +75,9 @@ ItfDoc read_trace(const nlohmann::json& doc, const std::string& file) {
     bad(file, "states", "expected a non-empty array of states");
   ItfDoc t;
   t.file = file;
-  for (std::size_t i = 0; i < states.size(); ++i) t.steps.push_back(read_step(states[i], i, file));
-  if (doc.contains("vars")) {
-    if (!doc["vars"].is_array()) bad(file, "vars", "expected an array of variable names");
-    for (std::size_t i = 0; i < doc["vars"].size(); ++i) {
-      if (!doc["vars"][i].is_string()) bad(file, fmt::format("vars[{}]", i), "expected a string");
-      t.order.push_back(doc["vars"][i].get<std::string>());
-    }
-  } else {
-    for (const auto& [k, v] : t.steps.front().vars) t.order.push_back(k);
-  }
+  // The one ITF reader (itf_read.hpp): actions, picks and typed cells, no scenario needed.
+  for (std::size_t i = 0; i < states.size(); ++i)
+    t.steps.push_back(read_raw_step(d, i, render_fields()));
   if (doc.contains("loop")) {
     const auto& l = doc["loop"];
     if (!l.is_number_unsigned() || l.get<std::size_t>() >= t.steps.size())
@@ -114,10 +88,30 @@ ItfDoc read_trace(const nlohmann::json& doc, const std::string& file) {
   return t;
 }
 
+// A cell's value as text ("" when the trace has no such cell); integers in
+// the resource's own notation when `resource` names one ("768Gi", "500m").
+std::string value(const model::Cells& c, const std::string& field,
+                  const std::vector<std::string>& entity) {
+  const model::CellValue* v = c.find(field, entity);
+  if (v == nullptr) return "";
+  if (const auto* s = std::get_if<std::string>(v)) return *s;
+  return std::to_string(std::get<std::int64_t>(*v));
+}
+
+// Kueue's integers back to Kubernetes quantities, as describe() prints them.
+std::string quantity(const std::string& resource, std::int64_t v) {
+  const auto q = resource == "cpu" ? model::Quantity{v} : model::Quantity::from_units(v);
+  return q.to_string();
+}
+
+std::string quantity_of(const model::Cell& c) {
+  return quantity(c.entity.back(), std::get<std::int64_t>(c.value));
+}
+
 // ------------------------------------------------------- lanes and lines
 
-// Who is in the trace: jobs from "JOB @manager", workers from "JOB @WORKER",
-// in the order the trace lists its variables (the scenario's order).
+// Who is in the trace: jobs from the phase cells, workers from the remote
+// cells, in the order the trace lists them (the scenario's order).
 struct Fleet {
   std::vector<std::string> jobs, workers;
   bool snapshot = false;  // a CapacitySnapshot dispatcher: the manager keeps a view of capacity
@@ -125,19 +119,18 @@ struct Fleet {
 
 Fleet fleet_of(const ItfDoc& t) {
   Fleet f;
-  for (const auto& name : t.order) {
-    const auto at = name.rfind(" @");
-    if (name.rfind("snapshot ", 0) == 0) f.snapshot = true;
-    if (at == std::string::npos || name.find(' ', at + 2) != std::string::npos) continue;
-    const std::string job = name.substr(0, at), where = name.substr(at + 2);
-    auto& list = where == "manager" ? f.jobs : f.workers;
-    const std::string& item = where == "manager" ? job : where;
+  auto add = [](std::vector<std::string>& list, const std::string& item) {
     if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+  };
+  for (const auto& c : t.steps.front().cells.all()) {
+    if (c.field == "phase") add(f.jobs, c.entity[0]);
+    if (c.field == "remote") add(f.workers, c.entity[1]);
+    if (c.field == "snapshot") f.snapshot = true;
   }
   for (const auto& s : t.steps)
-    if (s.kind == "NominateWorker" || s.kind == "RefreshSnapshot") f.snapshot = true;
+    if (s.action == "NominateWorker" || s.action == "RefreshSnapshot") f.snapshot = true;
   if (f.workers.empty())
-    bad(t.file, "vars", "no worker: expected state variables named \"JOB @WORKER\"");
+    bad(t.file, "states[0].remote", "no worker: expected remote cells keyed by (job, worker)");
   return f;
 }
 
@@ -160,13 +153,13 @@ struct StepView {
   const Fleet& fleet;
   std::size_t i;
 
-  const Vars& before() const { return t.steps[i - 1].vars; }
-  const Vars& after() const { return t.steps[i].vars; }
+  const model::Cells& before() const { return t.steps[i - 1].cells; }
+  const model::Cells& after() const { return t.steps[i].cells; }
   std::string pick(const std::string& key) const {
     auto it = t.steps[i].picks.find(key);
     if (it == t.steps[i].picks.end())
       bad(t.file, fmt::format("states[{}].mbt::nondetPicks.{}", i, key),
-          fmt::format("missing: {} names a {}", t.steps[i].kind, key));
+          fmt::format("missing: {} names a {}", t.steps[i].action, key));
     return it->second;
   }
   std::string job() const { return pick("job"); }
@@ -179,66 +172,67 @@ struct StepView {
     auto it = std::find(fleet.workers.begin(), fleet.workers.end(), w);
     if (it == fleet.workers.end())
       bad(t.file, fmt::format("states[{}].mbt::nondetPicks.cluster", i),
-          fmt::format("names {}, which no state variable \"JOB @{}\" mentions", w, w));
+          fmt::format("names {}, which no remote cell of the trace mentions", w));
     return static_cast<std::size_t>(it - fleet.workers.begin());
   }
 };
 
-std::string var(const Vars& v, const std::string& name) {
-  auto it = v.find(name);
-  return it == v.end() ? "" : it->second;
+// The remote Workload's phase on a worker ("None": no copy).
+std::string remote_phase(const model::Cells& c, const std::string& job, const std::string& worker) {
+  return value(c, "remote", {job, worker});
 }
 
-// The remote Workload's phase on a worker: "QuotaReserved" of
-// "QuotaReserved, ProvisioningRequest Accepted, nominated" ("-": no copy).
-std::string remote_phase(const Vars& v, const std::string& job, const std::string& worker) {
-  const std::string text = var(v, job + " @" + worker);
-  return text.substr(0, text.find(','));
+bool is_nominated(const model::Cells& c, const std::string& job, const std::string& worker) {
+  const model::CellValue* v = c.find("nominated", {job, worker});
+  return v != nullptr && *v != model::CellValue{std::int64_t{0}};
 }
 
-bool is_nominated(const Vars& v, const std::string& job, const std::string& worker) {
-  return var(v, job + " @" + worker).find("nominated") != std::string::npos;
+bool changed(const StepView& s, const model::Cell& after) {
+  const model::CellValue* before = s.before().find(after.field, after.entity);
+  return before == nullptr || *before != after.value;
 }
 
-// Where quota moved on a cluster: "gpu-cq (h100)", from the usage variables
-// ("usage CLUSTER/CQ FLAVOR RESOURCE") that changed in this step.
+// Where quota moved on a cluster: "gpu-cq (h100)", from the usage cells
+// (ClusterQueue "CLUSTER/CQ", flavor, resource) that changed in this step.
 std::string quota_moved(const StepView& s, const std::string& cluster) {
-  const std::string prefix = "usage " + cluster + "/";
+  const std::string prefix = cluster + "/";
   std::vector<std::string> where;
-  for (const auto& [name, value] : s.after()) {
-    if (name.rfind(prefix, 0) != 0 || var(s.before(), name) == value) continue;
-    const std::string rest = name.substr(prefix.size());
-    const auto space = rest.find(' ');
-    const std::string cq = rest.substr(0, space);
-    const std::string flavor = space == std::string::npos
-                                   ? ""
-                                   : rest.substr(space + 1, rest.find(' ', space + 1) - space - 1);
-    const std::string item = flavor.empty() ? cq : fmt::format("{} ({})", cq, flavor);
+  for (const auto& c : s.after().all()) {
+    if (c.field != "usage" || c.entity[0].rfind(prefix, 0) != 0 || !changed(s, c)) continue;
+    const std::string item = fmt::format("{} ({})", c.entity[0].substr(prefix.size()), c.entity[1]);
     if (std::find(where.begin(), where.end(), item) == where.end()) where.push_back(item);
   }
   return where.empty() ? "" : fmt::format(" on {}", fmt::join(where, ", "));
 }
 
-// Variables "PREFIX REST" that changed in this step: "REST OLD to NEW".
-std::string changes(const StepView& s, const std::string& prefix) {
+// The cells of `field` for worker w (and flavor, if given) that changed in
+// this step: "FLAVOR RESOURCE OLD to NEW", or "RESOURCE OLD to NEW".
+std::string changes(const StepView& s, const std::string& field, const std::string& worker,
+                    const std::string& flavor = "") {
   std::vector<std::string> out;
-  for (const auto& [name, value] : s.after())
-    if (name.rfind(prefix, 0) == 0 && var(s.before(), name) != value)
-      out.push_back(
-          fmt::format("{} {} to {}", name.substr(prefix.size()), var(s.before(), name), value));
+  for (const auto& c : s.after().all()) {
+    if (c.field != field || c.entity[0] != worker || (!flavor.empty() && c.entity[1] != flavor) ||
+        !changed(s, c))
+      continue;
+    const model::CellValue* old = s.before().find(c.field, c.entity);
+    const std::string was =
+        old == nullptr ? "" : quantity(c.entity[2], std::get<std::int64_t>(*old));
+    const std::string what = flavor.empty() ? c.entity[1] + " " + c.entity[2] : c.entity[2];
+    out.push_back(fmt::format("{} {} to {}", what, was, quantity_of(c)));
+  }
   return fmt::format("{}", fmt::join(out, ", "));
 }
 
 // Where the manager's view of a worker differs from its free capacity.
-std::string stale_view(const Vars& v, const std::string& worker) {
-  const std::string prefix = "snapshot " + worker + " ";
+std::string stale_view(const model::Cells& cells, const std::string& worker) {
   std::vector<std::string> out;
-  for (const auto& [name, value] : v) {
-    if (name.rfind(prefix, 0) != 0) continue;
-    const std::string rest = name.substr(prefix.size());
-    const std::string free = var(v, "free " + worker + " " + rest);
-    if (!free.empty() && free != value)
-      out.push_back(fmt::format("{} {} is {} in the view, {} free", worker, rest, value, free));
+  for (const auto& c : cells.all()) {
+    if (c.field != "snapshot" || c.entity[0] != worker) continue;
+    const model::CellValue* free = cells.find("capacity", c.entity);
+    if (free != nullptr && *free != c.value)
+      out.push_back(fmt::format("{} {} {} is {} in the view, {} free", worker, c.entity[1],
+                                c.entity[2], quantity_of(c),
+                                quantity(c.entity[2], std::get<std::int64_t>(*free))));
   }
   return fmt::format("{}", fmt::join(out, ", "));
 }
@@ -251,8 +245,8 @@ std::string losers(const StepView& s) {
   const std::string j = s.job(), w = s.worker();
   std::vector<std::string> deleted, kept;
   for (const auto& o : s.fleet.workers) {
-    if (o == w || remote_phase(s.before(), j, o) == "-") continue;
-    (remote_phase(s.after(), j, o) == "-" ? deleted : kept).push_back(o);
+    if (o == w || remote_phase(s.before(), j, o) == "None") continue;
+    (remote_phase(s.after(), j, o) == "None" ? deleted : kept).push_back(o);
   }
   std::string out;
   if (!deleted.empty()) out += fmt::format(", deletes the copies on {}", fmt::join(deleted, ", "));
@@ -319,7 +313,7 @@ void draw_worker(const StepView& s, const std::string& kind, std::vector<Line>& 
   const std::string j = s.job(), w = s.worker(), wl = s.worker_lane(), al = s.autoscaler_lane();
   if (kind == "ReserveQuotaOnWorker") {
     const std::string quota = fmt::format("reserve quota for {}{}", j, quota_moved(s, w));
-    if (var(s.after(), j + " @" + w).find("ProvisioningRequest") != std::string::npos) {
+    if (value(s.after(), "prov", {j, w}) != "None") {
       out.push_back({s.i, wl, wl, quota});
       out.push_back({s.i, wl, al, fmt::format("create ProvisioningRequest for {}", j)});
     } else {
@@ -357,12 +351,12 @@ void draw_environment(const StepView& s, const std::string& kind, std::vector<Li
                      s.job())});
   } else if (kind == "CapacityLost") {
     const std::string flavor = s.pick("flavor");
-    const std::string lost = changes(s, "free " + w + " " + flavor + " ");
+    const std::string lost = changes(s, "capacity", w, flavor);
     out.push_back({s.i, wl, "",
                    fmt::format("capacity lost: the idle {} nodes are gone{}", flavor,
                                lost.empty() ? "" : ", free " + lost)});
   } else {  // RefreshSnapshot
-    const std::string seen = changes(s, "snapshot " + w + " ");
+    const std::string seen = changes(s, "snapshot", w);
     out.push_back(
         {s.i, wl, "snapshot",
          fmt::format("refresh the view of {}: {}", w, seen.empty() ? "unchanged" : seen)});
@@ -392,7 +386,7 @@ void draw_step(const StepView& s, std::vector<Line>& out) {
           {"CapacityLost", draw_environment},
           {"RefreshSnapshot", draw_environment},
       };
-  const std::string& kind = s.t.steps[s.i].kind;
+  const std::string& kind = s.t.steps[s.i].action;
   auto it = by_kind.find(kind);
   if (it == by_kind.end())
     bad(s.t.file, fmt::format("states[{}].mbt::actionTaken", s.i),
@@ -409,10 +403,13 @@ Diagram make_diagram(const ItfDoc& t) {
   d.loop = t.loop;
   d.title = t.property.empty() ? "a trace" : t.property;
   if (!t.source.empty()) d.title += " in " + t.source;
-  for (const auto& job : fleet.jobs)
+  for (const auto& job : fleet.jobs) {
+    const std::string cluster = value(t.steps[0].cells, "cluster", {job});
     d.lines.push_back(
         {0, "user", "manager",
-         fmt::format("submit Job {} (Workload {})", job, var(t.steps[0].vars, job + " @manager"))});
+         fmt::format("submit Job {} (Workload {}{})", job, value(t.steps[0].cells, "phase", {job}),
+                     cluster.empty() ? "" : " on " + cluster)});
+  }
   for (std::size_t i = 1; i < t.steps.size(); ++i) draw_step(StepView{t, fleet, i}, d.lines);
   d.closing = t.property.empty() ? "end of the trace" : fmt::format("{} is violated", t.property);
   if (!t.detail.empty()) d.closing += ": " + t.detail;
@@ -432,9 +429,13 @@ std::optional<RenderFormat> parse_render_format(std::string_view name) {
   return std::nullopt;
 }
 
-std::string render_trace(const nlohmann::json& itf, RenderFormat format, const std::string& file) {
-  const Diagram d = make_diagram(read_trace(itf, file));
+std::string render_trace(const ItfDocument& itf, RenderFormat format) {
+  const Diagram d = make_diagram(read_trace(itf));
   return format == RenderFormat::Mermaid ? print_mermaid(d) : print_text(d);
+}
+
+std::string render_trace(const nlohmann::json& itf, RenderFormat format, const std::string& file) {
+  return render_trace(ItfDocument{file, "", itf}, format);
 }
 
 }  // namespace kmc::cx

@@ -7,13 +7,15 @@
 // the manager's capacity snapshot, and for each worker the worker's Kueue
 // and its Cluster Autoscaler. Every MultiKueue action becomes one arrow (or
 // a note, for what the environment does to a worker) in Kueue's words; the
-// state variables only add detail (which ClusterQueue, which capacity).
+// typed cells only add detail (which ClusterQueue, which capacity).
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "counterexamples/itf_read.hpp"
 
 namespace kmc::cx {
 
@@ -25,6 +27,9 @@ std::optional<RenderFormat> parse_render_format(std::string_view name);
 // The diagram of an ITF trace. `file` names the trace in errors: malformed
 // input throws model::InputError naming the file and the field
 // (e.g. "states[3].mbt::nondetPicks.cluster").
+// A cell that is missing or ill-typed names states[N].FIELD (and, from a
+// document read with its text, the line).
+std::string render_trace(const ItfDocument& itf, RenderFormat format);
 std::string render_trace(const nlohmann::json& itf, RenderFormat format, const std::string& file);
 
 }  // namespace kmc::cx

@@ -1,6 +1,7 @@
-// A counterexample as data: each step's action, its nondeterministic picks
-// and the whole state in the protocol's own words. Built from a checker
-// path by replaying it; written out as ITF JSON or as a text timeline.
+// A counterexample as data: each step's action, its nondeterministic picks,
+// the whole state in the protocol's own words (for the text timeline) and as
+// typed cells (for ITF JSON and every tool that reads a trace back). Built
+// from a checker path by replaying it.
 #pragma once
 
 #include <optional>
@@ -10,6 +11,7 @@
 
 #include "checker/replay.hpp"
 #include "checker/result.hpp"
+#include "model/cell.hpp"
 
 namespace kmc::cx {
 
@@ -19,7 +21,8 @@ struct Step {
   std::string action;  // "ReserveQuota(team-ml/llm-finetune)"; "init" for the first state
   std::string kind;    // "ReserveQuota"
   Pairs picks;         // the choices the action made: job, cluster, flavor
-  Pairs state;         // every variable, in a stable order
+  Pairs state;         // every variable in people's words, in a stable order
+  std::vector<model::Cell> cells;  // every variable typed, when the protocol has cells()
 };
 
 struct Trace {
@@ -37,15 +40,26 @@ concept Describable = model::TransitionSystem<P> && requires(const P& p, const t
   { p.picks(a) } -> std::same_as<Pairs>;
 };
 
+// A protocol whose state reads as typed cells.
+template <class P>
+concept HasCells = requires(const P& p, const typename P::State& s) {
+  { p.cells(s) } -> std::same_as<std::vector<model::Cell>>;
+};
+
 template <Describable P>
 Trace make_trace(const P& p, const checker::Path& path) {
   Trace t;
   const auto states = checker::replay(p, path);
   const auto actions = checker::replay_actions(p, path);
-  t.steps.push_back(Step{"init", "init", {}, p.describe(states.front())});
+  auto cells = [&](const typename P::State& s) {
+    if constexpr (HasCells<P>) return p.cells(s);
+    else return std::vector<model::Cell>{};
+  };
+  t.steps.push_back(Step{"init", "init", {}, p.describe(states.front()), cells(states.front())});
   for (std::size_t i = 0; i < actions.size(); ++i) {
     const std::string name = p.action_name(actions[i]);
-    t.steps.push_back(Step{name, name.substr(0, name.find('(')), p.picks(actions[i]), p.describe(states[i + 1])});
+    t.steps.push_back(Step{name, name.substr(0, name.find('(')), p.picks(actions[i]),
+                           p.describe(states[i + 1]), cells(states[i + 1])});
   }
   return t;
 }

@@ -11,6 +11,8 @@
 #include <unordered_map>
 
 #include "counterexamples/engine_walk.hpp"
+#include "counterexamples/itf.hpp"
+#include "counterexamples/itf_read.hpp"
 #include "model/diagnostics.hpp"
 
 namespace kmc::cx {
@@ -19,11 +21,11 @@ namespace {
 
 using State = protocols::MultiKueue::State;
 
-bool cells_match(const protocols::MultiKueue& mk, const State& s, const std::map<std::string, std::string>& cells) {
-  for (const auto& [k, v] : mk.describe(s)) {
-    if (k.find(" @") == std::string::npos) continue;
-    auto it = cells.find(k);
-    if (it != cells.end() && it->second != v) return false;
+// Every cell the log holds reads the same in the model's state.
+bool cells_match(const protocols::MultiKueue& mk, const State& s, const model::Cells& cells) {
+  for (const auto& c : mk.cells(s)) {
+    const model::CellValue* logged = cells.find(c.field, c.entity);
+    if (logged != nullptr && *logged != c.value) return false;
   }
   return true;
 }
@@ -31,7 +33,7 @@ bool cells_match(const protocols::MultiKueue& mk, const State& s, const std::map
 // The states within `lookahead` actions of `from` that read as `cells`; how
 // many actions the shortest explanation took goes to `used`.
 std::vector<State> explain(const protocols::MultiKueue& mk, const std::vector<State>& from,
-                           const std::map<std::string, std::string>& cells, int lookahead, std::size_t& used) {
+                           const model::Cells& cells, int lookahead, std::size_t& used) {
   std::vector<State> out;
   std::set<std::uint64_t> seen, kept;
   std::deque<std::pair<State, int>> queue;
@@ -70,7 +72,8 @@ Validation validate_log(const protocols::MultiKueue& mk, const EngineLog& log, i
     if (current.empty()) {
       v.step = i;
       v.event = log.steps[i].event;
-      for (const auto& [k, val] : log.steps[i].cells) v.unexplained.push_back(fmt::format("{} = \"{}\"", k, val));
+      for (const auto& c : log.steps[i].cells.all())
+        v.unexplained.push_back(fmt::format("{} = {}", model::key_text(c.field, c.entity), model::to_string(c.value)));
       return v;
     }
     v.matched = i + 1;
@@ -88,9 +91,20 @@ std::string to_text(const Validation& v) {
   return out;
 }
 
+const std::vector<model::FieldSchema>& log_fields() {
+  static const std::vector<model::FieldSchema> fields = [] {
+    std::vector<model::FieldSchema> out;
+    for (const auto& f : protocols::MultiKueue::cell_fields())
+      if (f.axes.front() == "job" && f.field != "mgr_flavor" && f.field != "remote_flavor") out.push_back(f);
+    return out;
+  }();
+  return fields;
+}
+
+// A log's cells are written as an ITF state's variables (itf.cpp).
 nlohmann::json to_json(const EngineLog& log) {
   nlohmann::json steps = nlohmann::json::array();
-  for (const auto& s : log.steps) steps.push_back({{"event", s.event}, {"cells", s.cells}});
+  for (const auto& s : log.steps) steps.push_back({{"event", s.event}, {"cells", itf_variables(s.cells.all())}});
   return {{"kind", "kmc-engine-log"}, {"scenario", log.scenario}, {"seed", log.seed}, {"steps", steps}};
 }
 
@@ -102,16 +116,14 @@ EngineLog engine_log_from_json(const nlohmann::json& doc, const std::string& fil
   EngineLog log;
   if (doc.contains("scenario") && doc["scenario"].is_string()) log.scenario = doc["scenario"].get<std::string>();
   if (!doc.contains("steps") || !doc["steps"].is_array() || doc["steps"].empty()) fail("steps", "expected a non-empty array");
+  const ItfDocument d{file, "", {}};
   for (std::size_t i = 0; i < doc["steps"].size(); ++i) {
     const auto& st = doc["steps"][i];
     const std::string at = fmt::format("steps[{}]", i);
     if (!st.is_object() || !st.contains("cells") || !st["cells"].is_object()) fail(at + ".cells", "expected an object of cells");
     LogStep s;
     s.event = st.value("event", "");
-    for (const auto& [k, val] : st["cells"].items()) {
-      if (!val.is_string()) fail(at + ".cells." + k, "expected a string");
-      s.cells[k] = val.get<std::string>();
-    }
+    s.cells = read_cells(d, st["cells"], at + ".cells", 0, log_fields());
     log.steps.push_back(std::move(s));
   }
   return log;

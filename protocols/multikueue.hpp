@@ -29,10 +29,12 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "model/assert.hpp"
+#include "model/cell.hpp"
 #include "model/instance.hpp"
 #include "protocols/multikueue_params.hpp"
 #include "protocols/multikueue_spec.hpp"
@@ -50,7 +52,16 @@ class MultiKueue : public model::Instance<MkSpec> {
 
   // The state for people: (what, value) pairs in a stable order, named with
   // the scenario's job, cluster, ClusterQueue and flavor names.
+  // Never parsed back: tools read cells().
   std::vector<std::pair<std::string, std::string>> describe(const State& s) const;
+  // The state as typed cells (field, entity names, value), for ITF traces,
+  // rendering, replay and validation (protocols/multikueue_cells.cpp).
+  std::vector<model::Cell> cells(const State& s) const;
+  // The schema of those cells: each field's axes and value kind, so a trace
+  // can be checked without the scenario it came from.
+  static const std::vector<model::FieldSchema>& cell_fields();
+  // The trace name of an enum field's value: cell_enum("remote", kRemoteNone) is "None".
+  static std::string cell_enum(std::string_view field, std::int64_t v);
 
   // Index helpers shared with invariants/.
   int jw(int j, int w) const {

@@ -1,4 +1,5 @@
-// The MultiKueue state in people's words, for timelines and ITF traces.
+// The MultiKueue state in people's words, for the text timeline of kmc check
+// only: no tool reads it back (traces carry typed cells, multikueue_cells.cpp).
 #include <fmt/format.h>
 
 #include "protocols/multikueue.hpp"

@@ -81,24 +81,54 @@ void check_mermaid(const std::string& text) {
   CHECK(open_loops == 0);
 }
 
+// A hand-made typed ITF state (the fields render reads) for one job on
+// some workers; what a Hand leaves out reads as no copy, not nominated.
+struct Hand {
+  std::string phase = "Pending", cluster;
+  std::map<std::string, std::int64_t> nominated;
+  std::map<std::string, std::string> remote, prov;
+  std::int64_t usage_manager = 0, usage_w1 = 0, free = 8, snapshot = 8;
+};
+
+nlohmann::json tup(const std::vector<std::string>& names) {
+  return {{"#tup", names}};
+}
+
+nlohmann::json typed_state(const Hand& h, const std::string& job = "j",
+                           const std::vector<std::string>& workers = {"w1", "w2"}) {
+  using J = nlohmann::json;
+  // [key, value]: a pair, spelled out so that it does not read as an object.
+  auto entry = [](J key, J value) { return J::array({std::move(key), std::move(value)}); };
+  auto map = [](std::vector<J> entries) { return J{{"#map", J(entries)}}; };
+  std::vector<J> nominated, remote, prov;
+  for (const auto& w : workers) {
+    nominated.push_back(entry(tup({job, w}), h.nominated.count(w) ? h.nominated.at(w) : 0));
+    remote.push_back(entry(tup({job, w}), h.remote.count(w) ? h.remote.at(w) : "None"));
+    prov.push_back(entry(tup({job, w}), h.prov.count(w) ? h.prov.at(w) : "None"));
+  }
+  const std::string w = workers.front();
+  J st = J::object();
+  st["phase"] = map({entry(job, h.phase)});
+  st["cluster"] = map({entry(job, h.cluster)});
+  st["nominated"] = map(nominated);
+  st["remote"] = map(remote);
+  st["prov"] = map(prov);
+  st["usage"] = map({entry(tup({"manager/cq", "f", "gpu"}), h.usage_manager),
+                     entry(tup({w + "/cq", "f", "gpu"}), h.usage_w1)});
+  st["capacity"] = map({entry(tup({w, "f", "gpu"}), h.free)});
+  st["snapshot"] = map({entry(tup({w, "f", "gpu"}), h.snapshot)});
+  return st;
+}
+
 // Every MultiKueue action, one after another: not a behaviour the model
 // allows, but each kind must draw its line between the right lanes.
 std::string every_action_trace() {
-  std::map<std::string, std::string> vars = {{"j @manager", "Pending"},
-                                             {"j @w1", "-"},
-                                             {"j @w2", "-"},
-                                             {"usage manager/cq f gpu", "0/8"},
-                                             {"usage w1/cq f gpu", "0/8"},
-                                             {"free w1 f gpu", "8"},
-                                             {"snapshot w1 f gpu", "8"}};
+  Hand h;
   nlohmann::json doc;
   doc["#meta"] = {{"property", "no-stuck-job"}, {"detail", "made by hand"}};
-  doc["vars"] = {"mbt::actionTaken", "mbt::nondetPicks"};
-  for (const auto& [k, v] : vars) doc["vars"].push_back(k);
-  auto step = [&](const std::string& kind, const std::string& cluster,
-                  const std::map<std::string, std::string>& changes) {
-    for (const auto& [k, v] : changes) vars[k] = v;
-    nlohmann::json st(vars);
+  auto step = [&](const std::string& kind, const std::string& cluster, auto&& change) {
+    change(h);
+    nlohmann::json st = typed_state(h);
     st["mbt::actionTaken"] = kind;
     st["mbt::nondetPicks"] = {{"job", "j"}};
     if (!cluster.empty()) st["mbt::nondetPicks"]["cluster"] = cluster;
@@ -106,29 +136,46 @@ std::string every_action_trace() {
     if (kind == "RefreshSnapshot") st["mbt::nondetPicks"] = {{"cluster", cluster}};
     doc["states"].push_back(st);
   };
-  step("init", "", {});
-  step("ReserveQuota", "", {{"j @manager", "QuotaReserved"}, {"usage manager/cq f gpu", "8/8"}});
-  step("Nominate", "", {{"j @w1", "-, nominated"}});
-  step("NominateNextRound", "", {{"j @w2", "-, nominated"}});
-  step("NominateWorker", "w1", {});
-  step("Renominate", "", {{"j @w2", "-"}});
-  step("CreateRemoteWorkload", "w1", {{"j @w1", "Pending, nominated"}});
-  step("ReserveQuotaOnWorker", "w1",
-       {{"j @w1", "QuotaReserved, ProvisioningRequest Requested, nominated"},
-        {"usage w1/cq f gpu", "8/8"}});
-  step("ProvisioningAccepted", "w1",
-       {{"j @w1", "QuotaReserved, ProvisioningRequest Accepted, nominated"}});
-  step("ProvisioningFailed", "w1", {{"j @w1", "Pending, 1 failed attempt, nominated"}});
-  step("ProvisioningTimeout", "w1", {{"j @w1", "Rejected, 2 failed attempts, nominated"}});
-  step("ProvisioningProvisioned", "w1", {{"j @w1", "Admitted, ProvisioningRequest Provisioned"}});
-  step("SelectWorker", "w1", {{"j @manager", "Admitted on w1"}});
-  step("JobStarted", "w1", {{"j @w1", "Running, ProvisioningRequest Provisioned"}});
-  step("SpotReclaim", "w1", {{"j @w1", "Pending"}});
-  step("CapacityLost", "w1", {{"free w1 f gpu", "0"}});
-  step("RefreshSnapshot", "w1", {{"snapshot w1 f gpu", "0"}});
-  step("RetryDispatch", "w1", {{"j @manager", "Pending"}, {"j @w1", "-"}});
-  step("JobFinished", "w1", {{"j @manager", "Finished"}});
+  auto none = [](Hand&) {};
+  step("init", "", none);
+  step("ReserveQuota", "", [](Hand& x) { x.phase = "QuotaReserved", x.usage_manager = 8; });
+  step("Nominate", "", [](Hand& x) { x.nominated["w1"] = 1; });
+  step("NominateNextRound", "", [](Hand& x) { x.nominated["w2"] = 1; });
+  step("NominateWorker", "w1", none);
+  step("Renominate", "", [](Hand& x) { x.nominated["w2"] = 0; });
+  step("CreateRemoteWorkload", "w1", [](Hand& x) { x.remote["w1"] = "Pending"; });
+  step("ReserveQuotaOnWorker", "w1", [](Hand& x) {
+    x.remote["w1"] = "QuotaReserved", x.prov["w1"] = "Requested", x.usage_w1 = 8;
+  });
+  step("ProvisioningAccepted", "w1", [](Hand& x) { x.prov["w1"] = "Accepted"; });
+  step("ProvisioningFailed", "w1",
+       [](Hand& x) { x.remote["w1"] = "Pending", x.prov["w1"] = "None"; });
+  step("ProvisioningTimeout", "w1", [](Hand& x) { x.remote["w1"] = "Rejected"; });
+  step("ProvisioningProvisioned", "w1", [](Hand& x) {
+    x.remote["w1"] = "Admitted", x.prov["w1"] = "Provisioned", x.nominated["w1"] = 0;
+  });
+  step("SelectWorker", "w1", [](Hand& x) { x.phase = "Admitted", x.cluster = "w1"; });
+  step("JobStarted", "w1", [](Hand& x) { x.remote["w1"] = "Running"; });
+  step("SpotReclaim", "w1", [](Hand& x) { x.remote["w1"] = "Pending", x.prov["w1"] = "None"; });
+  step("CapacityLost", "w1", [](Hand& x) { x.free = 0; });
+  step("RefreshSnapshot", "w1", [](Hand& x) { x.snapshot = 0; });
+  step("RetryDispatch", "w1", [](Hand& x) { x.phase = "Pending", x.remote["w1"] = "None"; });
+  step("JobFinished", "w1", [](Hand& x) { x.phase = "Finished"; });
   return write_temp("every-action.itf.json", doc.dump(2));
+}
+
+// A trace of hand-made states: each (action, picks) over typed_state(Hand{}).
+std::string hand_trace(const std::string& name,
+                       const std::vector<std::pair<std::string, nlohmann::json>>& steps,
+                       const nlohmann::json& extra = nlohmann::json::object()) {
+  nlohmann::json doc = extra;
+  for (const auto& [kind, picks] : steps) {
+    nlohmann::json st = typed_state(Hand{}, "j", {"w"});
+    st["mbt::actionTaken"] = kind;
+    st["mbt::nondetPicks"] = picks;
+    doc["states"].push_back(st);
+  }
+  return write_temp(name, doc.dump(2));
 }
 
 }  // namespace
@@ -242,14 +289,17 @@ TEST_CASE("render: every action kind draws its line between the right lanes", "[
 }
 
 TEST_CASE("render: Mermaid's ';' and '#' in a message are escaped", "[cli][render]") {
-  const std::string trace = write_temp("odd.itf.json", R"({
-    "#meta": {"property": "no-stuck-job", "detail": "a; b # c <d>"},
-    "vars": ["mbt::actionTaken", "mbt::nondetPicks", "ns/j#1 @manager", "ns/j#1 @w;1"],
-    "states": [
-      {"mbt::actionTaken": "init", "mbt::nondetPicks": {}, "ns/j#1 @manager": "Pending", "ns/j#1 @w;1": "-"},
-      {"mbt::actionTaken": "CreateRemoteWorkload", "mbt::nondetPicks": {"job": "ns/j#1", "cluster": "w;1"},
-       "ns/j#1 @manager": "QuotaReserved", "ns/j#1 @w;1": "Pending"}
-    ]})");
+  nlohmann::json doc;
+  doc["#meta"] = {{"property", "no-stuck-job"}, {"detail", "a; b # c <d>"}};
+  doc["states"].push_back(typed_state(Hand{}, "ns/j#1", {"w;1"}));
+  doc["states"][0]["mbt::actionTaken"] = "init";
+  Hand created;
+  created.phase = "QuotaReserved";
+  created.remote["w;1"] = "Pending";
+  doc["states"].push_back(typed_state(created, "ns/j#1", {"w;1"}));
+  doc["states"][1]["mbt::actionTaken"] = "CreateRemoteWorkload";
+  doc["states"][1]["mbt::nondetPicks"] = {{"job", "ns/j#1"}, {"cluster", "w;1"}};
+  const std::string trace = write_temp("odd.itf.json", doc.dump(2));
   auto r = kmc("render " + trace + " --format mermaid");
   REQUIRE(r.code == 0);
   check_mermaid(r.out);
@@ -273,24 +323,23 @@ TEST_CASE("render: bad input is exit 3 and names the file and the field",
   CHECK(ni.code == 3);
   CHECK(ni.err.find(not_itf + ": states: not an ITF trace") != std::string::npos);
 
-  const std::string unknown = write_temp("unknown.itf.json", R"({"states": [
-      {"mbt::actionTaken": "init", "j @manager": "Pending", "j @w": "-"},
-      {"mbt::actionTaken": "Teleport", "mbt::nondetPicks": {"job": "j"}, "j @manager": "Pending", "j @w": "-"}]})");
+  const std::string unknown = hand_trace(
+      "unknown.itf.json", {{"init", nlohmann::json::object()}, {"Teleport", {{"job", "j"}}}});
   auto uk = kmc("render " + unknown);
   CHECK(uk.code == 3);
   CHECK(uk.err.find(unknown + ": states[1].mbt::actionTaken: unknown action Teleport") !=
         std::string::npos);
 
-  const std::string stray = write_temp("stray.itf.json", R"({"states": [
-      {"mbt::actionTaken": "init", "j @manager": "Pending", "j @w": "-"},
-      {"mbt::actionTaken": "CreateRemoteWorkload", "mbt::nondetPicks": {"job": "j", "cluster": "mars"}}]})");
+  const std::string stray =
+      hand_trace("stray.itf.json", {{"init", nlohmann::json::object()},
+                                    {"CreateRemoteWorkload", {{"job", "j"}, {"cluster", "mars"}}}});
   auto st = kmc("render " + stray);
   CHECK(st.code == 3);
   CHECK(st.err.find(stray + ": states[1].mbt::nondetPicks.cluster: names mars") !=
         std::string::npos);
 
-  const std::string bad_loop = write_temp("loop.itf.json", R"({"loop": 7, "states": [
-      {"mbt::actionTaken": "init", "j @manager": "Pending", "j @w": "-"}]})");
+  const std::string bad_loop =
+      hand_trace("loop.itf.json", {{"init", nlohmann::json::object()}}, {{"loop", 7}});
   auto bl = kmc("render " + bad_loop);
   CHECK(bl.code == 3);
   CHECK(bl.err.find(bad_loop + ": loop:") != std::string::npos);
@@ -300,4 +349,34 @@ TEST_CASE("render: bad input is exit 3 and names the file and the field",
   CHECK(fmt.code == 3);
   CHECK(fmt.err.find("--format: unknown format svg") != std::string::npos);
   CHECK(kmc("render").code == 3);
+}
+
+// A trace the reader cannot use is exit 3 naming the file, the state's line
+// and states[N].FIELD: a cell left out, an English value where a typed one belongs.
+TEST_CASE("render: a missing or mistyped cell names states[N].field", "[cli][render][bad-input]") {
+  const std::string trace = trace_of("check examples/gpu-hunter");
+  const auto good = nlohmann::json::parse(slurp(trace));
+  auto broken = [&](const std::string& name, auto&& edit) {
+    nlohmann::json doc = good;
+    edit(doc["states"][2]);
+    return write_temp(name, doc.dump(2));
+  };
+  const std::string no_remote =
+      broken("no-remote.itf.json", [](nlohmann::json& s) { s.erase("remote"); });
+  auto r = kmc("render " + no_remote);
+  CHECK(r.code == 3);
+  CHECK(
+      std::regex_search(r.err, std::regex(no_remote + ":[0-9]+: states\\[2\\]\\.remote: missing")));
+  const std::string english = broken("english.itf.json", [](nlohmann::json& s) {
+    s["remote"]["#map"][0][1] = "QuotaReserved, ProvisioningRequest Requested, nominated";
+  });
+  r = kmc("render " + english);
+  CHECK(r.code == 3);
+  CHECK(r.err.find("states[2].remote: 'QuotaReserved, ProvisioningRequest Requested, nominated' is "
+                   "not one of None,") != std::string::npos);
+  const std::string quantity =
+      broken("quantity.itf.json", [](nlohmann::json& s) { s["capacity"]["#map"][0][1] = "96"; });
+  r = kmc("render " + quantity);
+  CHECK(r.code == 3);
+  CHECK(r.err.find("states[2].capacity: expected an integer") != std::string::npos);
 }

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <unistd.h>
 
 #include "run_kmc.hpp"
 
@@ -44,6 +46,31 @@ TEST_CASE("kmc replay refuses a trace from another scenario and malformed files 
   CHECK(r.err.find(bad + ":3") != std::string::npos);
   r = kmc("replay " + bad + " --scenario examples/nowhere");
   CHECK(r.code == 3);
+}
+
+TEST_CASE("kmc replay refuses a trace with a missing or mistyped cell (exit 3, naming the line and states[N].field)") {
+  const fs::path dir = fs::temp_directory_path() / ("kmc-replay-cells-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string entry = corpus + "/gpu-hunter-deadlock";
+  const auto good = nlohmann::json::parse(slurp(entry + "/trace.itf.json"));
+  auto replay_of = [&](const std::string& name, auto&& edit) {
+    nlohmann::json doc = good;
+    edit(doc["states"][2]);
+    const std::string path = (dir / name).string();
+    std::ofstream(path) << doc.dump(2);
+    return std::make_pair(path, kmc("replay " + path + " --scenario " + entry + "/scenario"));
+  };
+  auto [english, r] = replay_of("english.itf.json", [](nlohmann::json& s) { s["usage"]["#map"][0][1] = "8/16"; });
+  CHECK(r.code == 3);
+  CHECK(std::regex_search(r.err, std::regex(english + ":[0-9]+: states\\[2\\]\\.usage: expected an integer")));
+  auto [missing, m] = replay_of("missing.itf.json", [](nlohmann::json& s) { s.erase("nominated"); });
+  CHECK(m.code == 3);
+  CHECK(std::regex_search(m.err, std::regex(missing + ":[0-9]+: states\\[2\\]\\.nominated: missing")));
+  auto [phase, p] = replay_of("phase.itf.json", [](nlohmann::json& s) { s["phase"]["#map"][0][1] = "Waiting"; });
+  CHECK(p.code == 3);
+  CHECK(p.err.find("states[2].phase: 'Waiting' is not one of Pending, QuotaReserved, Admitted, Finished") !=
+        std::string::npos);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("kmc replay finds a corpus trace's scenario beside the trace") {

@@ -22,12 +22,29 @@ TEST_CASE("an engine log with a step the model cannot take is reported at that s
   nlohmann::json doc = nlohmann::json::parse(slurp(log));
   REQUIRE(doc["steps"].size() > 4);
   // Claim the manager admitted the job on a worker that holds no copy of it.
-  doc["steps"][3]["cells"]["team-ml/llm-finetune @manager"] = "Admitted on us-central1";
+  auto& cells = doc["steps"][3]["cells"];
+  REQUIRE(cells["phase"]["#map"][0][0] == "team-ml/llm-finetune");
+  cells["phase"]["#map"][0][1] = "Admitted";
+  cells["cluster"]["#map"][0][1] = "us-central1";
   std::ofstream(log) << doc.dump(2);
-  const Run r = kmc("validate " + log);
-  INFO(r.out << r.err);
+  Run r = kmc("validate " + log);
   CHECK(r.code == 1);
   CHECK(r.out.find("but not step 3") != std::string::npos);
+  CHECK(r.out.find("  phase[team-ml/llm-finetune] = Admitted\n") != std::string::npos);
+
+  // The log's cells are typed as an ITF state's are: English is bad input.
+  cells["remote"]["#map"][0][1] = "QuotaReserved, nominated";
+  std::ofstream(log) << doc.dump(2);
+  r = kmc("validate " + log);
+  CHECK(r.code == 3);
+  INFO(r.err);
+  CHECK(r.err.find("steps[3].cells.remote: 'QuotaReserved, nominated' is not one of") != std::string::npos);
+  cells["remote"]["#map"][0][1] = "None";
+  cells.erase("attempts");
+  std::ofstream(log) << doc.dump(2);
+  r = kmc("validate " + log);
+  CHECK(r.code == 3);
+  CHECK(r.err.find("steps[3].cells.attempts: missing") != std::string::npos);
 }
 
 TEST_CASE("kmc validate rejects what is not an engine log (exit 3)") {

@@ -3,6 +3,7 @@
 // step, a deliberately broken protocol's trace diverges where the engine
 // (Kueue) refuses the bug, and malformed traces are input errors.
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "checker/bfs.hpp"
 #include "counterexamples/engine_replay.hpp"
@@ -48,6 +49,16 @@ Made trace_of(const std::string& dir, const std::string& property, const std::st
 
 cx::EngineReplay replay(const Made& m) { return cx::replay_in_engine(m.scenario, m.params, m.itf); }
 
+// The value of one entry of a field's {"#map": ...} in an ITF state.
+nlohmann::json& entry(nlohmann::json& state, const std::string& field, const nlohmann::json& key) {
+  for (auto& e : state[field]["#map"])
+    if (e[0] == key) return e[1];
+  FAIL("no " << field << " entry " << key.dump());
+  throw;
+}
+
+nlohmann::json tup(std::vector<std::string> names) { return {{"#tup", names}}; }
+
 }  // namespace
 
 TEST_CASE("the GPU Hunter deadlock reproduces in the engine") {
@@ -77,13 +88,45 @@ TEST_CASE("a hand-edited impossible decision diverges at its step") {
 TEST_CASE("an edited final state that the engine does not reach diverges at that step") {
   Made m = trace_of("examples/gpu-hunter", "no-stuck-job");
   auto& last = m.itf.doc["states"][5];
-  last["team-ml/llm-finetune @us-central1"] = "Admitted, ProvisioningRequest Provisioned, nominated";
+  const auto at = tup({"team-ml/llm-finetune", "us-central1"});
+  entry(last, "remote", at) = "Admitted";
+  entry(last, "prov", at) = "Provisioned";
   const auto r = replay(m);
   INFO(cx::to_text(r));
   CHECK(r.verdict == cx::EngineReplay::Verdict::Diverged);
   CHECK(r.step == 5);
-  REQUIRE(r.difference.size() == 1);
-  CHECK(r.difference[0].find("engine \"QuotaReserved, ProvisioningRequest Accepted, nominated\"") != std::string::npos);
+  REQUIRE(r.difference.size() == 2);
+  CHECK(r.difference[0] == "remote[team-ml/llm-finetune, us-central1]: trace Admitted, engine QuotaReserved");
+  CHECK(r.difference[1] == "prov[team-ml/llm-finetune, us-central1]: trace Provisioned, engine Accepted");
+}
+
+TEST_CASE("ITF values are typed: integers for quantities, enum names for phases") {
+  const Made m = trace_of("examples/gpu-hunter", "no-stuck-job");
+  const auto& doc = m.itf.doc;
+  for (const char* field : {"phase", "cluster", "nominated", "remote", "prov", "attempts", "usage", "capacity", "snapshot", "budget"})
+    CHECK(std::find(doc["vars"].begin(), doc["vars"].end(), field) != doc["vars"].end());
+  const std::set<std::string> remote_phases = {"None", "Pending", "QuotaReserved", "Admitted", "Running", "Finished", "Rejected"};
+  for (const auto& st : doc["states"]) {
+    for (const auto& e : st["usage"]["#map"]) {
+      REQUIRE(e[0]["#tup"].size() == 3);
+      CHECK(e[1].is_number_integer());
+    }
+    for (const auto& e : st["remote"]["#map"]) {
+      REQUIRE(e[1].is_string());
+      CHECK(remote_phases.count(e[1].get<std::string>()) == 1);
+    }
+    for (const auto& e : st["capacity"]["#map"]) CHECK(e[1].is_number_integer());
+  }
+  // 768Gi of memory is written in Kueue's units (bytes), a number, not "768Gi".
+  auto last = doc["states"].back();
+  CHECK(entry(last, "capacity", tup({"us-central1", "h100", "memory"})) == 768LL * 1024 * 1024 * 1024);
+  CHECK(entry(last, "usage", tup({"manager/gpu-cq", "h100", "nvidia.com/gpu"})) == 8);
+  CHECK(entry(last, "remote", tup({"team-ml/llm-finetune", "us-central1"})) == "QuotaReserved");
+  CHECK(entry(last, "prov", tup({"team-ml/llm-finetune", "us-central1"})) == "Accepted");
+  CHECK(entry(last, "phase", "team-ml/llm-finetune") == "QuotaReserved");
+  // Not one value is describe()'s English.
+  CHECK(doc.dump().find("ProvisioningRequest Accepted") == std::string::npos);
+  CHECK(doc.dump().find(" @") == std::string::npos);
 }
 
 TEST_CASE("a deliberately broken protocol's trace diverges where Kueue refuses the bug") {
@@ -105,4 +148,43 @@ TEST_CASE("malformed traces are input errors naming the field") {
   bad.itf.doc["states"][1]["mbt::actionTaken"] = "Teleport";
   CHECK_THROWS_WITH(replay(bad), Catch::Contains("states[1].mbt::actionTaken"));
   CHECK_THROWS_WITH(cx::parse_itf("t.json", "{\n  \"states\": [\n  }"), Catch::Contains("t.json:3"));
+}
+
+TEST_CASE("a missing or mistyped cell is an input error naming the state and the field") {
+  const Made m = trace_of("examples/gpu-hunter", "no-stuck-job");
+  const auto at = tup({"team-ml/llm-finetune", "us-central1"});
+  auto with = [&](auto&& edit) {
+    Made bad = m;
+    edit(bad.itf.doc["states"][3]);
+    bad.itf = cx::parse_itf("t.itf.json", bad.itf.doc.dump(2));  // with its text, for the line
+    return bad;
+  };
+  const Made no_field = with([](nlohmann::json& st) { st.erase("remote"); });
+  CHECK_THROWS_WITH(replay(no_field), Catch::Contains("t.itf.json:") && Catch::Contains("states[3].remote: missing"));
+  const Made english = with([&](nlohmann::json& st) { entry(st, "remote", at) = "QuotaReserved, nominated"; });
+  CHECK_THROWS_WITH(replay(english), Catch::Contains("states[3].remote") && Catch::Contains("is not one of"));
+  const Made text_usage = with([](nlohmann::json& st) { st["usage"]["#map"][0][1] = "8/16"; });
+  CHECK_THROWS_WITH(replay(text_usage), Catch::Contains("states[3].usage") && Catch::Contains("expected an integer"));
+  const Made flat_key = with([](nlohmann::json& st) { st["remote"]["#map"][0][0] = "team-ml/llm-finetune @us-central1"; });
+  CHECK_THROWS_WITH(replay(flat_key), Catch::Contains("states[3].remote") && Catch::Contains("#tup"));
+  const Made no_entry = with([](nlohmann::json& st) { st["prov"]["#map"].erase(0); });
+  CHECK_THROWS_WITH(replay(no_entry), Catch::Contains("states[3].prov") && Catch::Contains("no value for prov[team-ml/llm-finetune"));
+  // The model replay reads the same cells: a changed value is a difference, not a crash.
+  const Made changed = with([](nlohmann::json& st) { st["attempts"]["#map"][0][1] = 2; });
+  const auto diff = cx::model_difference(protocols::MultiKueue(m.params), changed.itf);
+  REQUIRE(diff);
+  CHECK(*diff == "state 3: attempts[team-ml/llm-finetune, us-central1] is 0 in the model, 2 in the trace");
+}
+
+TEST_CASE("an in-memory trace replays as its ITF document does") {
+  const Made m = trace_of("examples/gpu-hunter", "no-stuck-job");
+  const protocols::MultiKueue mk(m.params);
+  std::string why;
+  const auto token = cx::parse_token(m.itf.doc["#meta"]["replay"].get<std::string>(), why);
+  REQUIRE(token);
+  auto t = cx::make_trace(mk, token->path);
+  t.property = "no-stuck-job";
+  const auto r = cx::replay_in_engine(m.scenario, m.params, t, m.itf.doc["#meta"]["replay"].get<std::string>());
+  CHECK(r.verdict == cx::EngineReplay::Verdict::Reproduced);
+  CHECK(r.steps.size() == 5);
 }
