@@ -90,6 +90,18 @@ class Instance {
     return out;
   }
 
+  // The state as typed cells (field, entity names, value), for traces,
+  // rendering, replay and validation; and their schema.
+  std::vector<Cell> cells(const State& s) const {
+    std::vector<Cell> out;
+    std::size_t k = 0;
+    boost::hana::for_each(boost::hana::accessors<State>(), [&](const auto& acc) {
+      append_cells(layout_, layout_.fields[k++], boost::hana::second(acc)(s), out);
+    });
+    return out;
+  }
+  std::vector<FieldSchema> cell_fields() const { return schema_of(layout_); }
+
   const Params& params() const { return p_; }
   const Layout& layout() const { return layout_; }
   const std::vector<Action>& candidates() const { return candidates_; }

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "model/cell.hpp"
 #include "model/scenario.hpp"
 #include "model/value.hpp"
 
@@ -52,11 +53,16 @@ struct Field {
   std::vector<int> axes;  // indices into Layout::axes
   FieldKind kind = FieldKind::Int;
   std::int64_t lo = 0, hi = 0;     // the declared value range, inclusive (packing reads it)
-  std::vector<std::string> names;  // Enum: one per value lo..hi
+  std::vector<std::string> names;  // Enum: one per value lo..hi, as traces name them
   int index_axis = -1;             // Index
   // Which cells exist, by their per-axis indices (a flavor that does not
   // cover a resource has no usage); unset: every non-padding cell.
   std::function<bool(const std::vector<int>&)> present;
+  // Index fields on a dependent axis: the parent entity a value is named
+  // under, from the cell's per-axis indices (a job's flavor is one of its
+  // ClusterQueue's); -1: none, the value has no name.
+  std::function<int(const std::vector<int>&)> index_parent;
+  bool optional = false;  // present only under some parameters: a trace reader does not require it
 };
 
 // One kind of action: its name, the axes its arguments index (in order), the
@@ -89,6 +95,13 @@ struct Layout {
   std::size_t offset(const Field& f, const std::vector<int>& at) const;
   std::size_t size(const Field& f) const;
 };
+
+// Typed trace cells derived from the layout (model/cell.hpp): the schema a
+// reader checks a trace against, and one field's cells of a state, in
+// row-major order of its axes, padding and absent cells left out.
+std::vector<FieldSchema> schema_of(const Layout& layout);
+void append_cells(const Layout& layout, const Field& field, const std::vector<std::int64_t>& values,
+                  std::vector<Cell>& out);
 
 // What an action chose: its kind and one entity index per argument (-1: unused).
 struct ActionRef {

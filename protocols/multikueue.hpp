@@ -54,11 +54,9 @@ class MultiKueue : public model::Instance<MkSpec> {
   // the scenario's job, cluster, ClusterQueue and flavor names.
   // Never parsed back: tools read cells().
   std::vector<std::pair<std::string, std::string>> describe(const State& s) const;
-  // The state as typed cells (field, entity names, value), for ITF traces,
-  // rendering, replay and validation (protocols/multikueue_cells.cpp).
-  std::vector<model::Cell> cells(const State& s) const;
-  // The schema of those cells: each field's axes and value kind, so a trace
-  // can be checked without the scenario it came from.
+  // The state's typed cells are the instance's (cells(), from the layout).
+  // Their schema, each field's axes and value kind, is the same for every
+  // scenario, so a trace can be checked without the scenario it came from.
   static const std::vector<model::FieldSchema>& cell_fields();
   // The trace name of an enum field's value: cell_enum("remote", kRemoteNone) is "None".
   static std::string cell_enum(std::string_view field, std::int64_t v);

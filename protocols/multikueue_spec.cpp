@@ -58,8 +58,9 @@ std::vector<model::Axis> axes(const MkParams& p) {
     cq.labels.push_back((q.cluster < 0 ? std::string("manager") : p.workers[q.cluster]) + "/" + q.name);
     flavor.labels_of.push_back(q.flavors);
   }
-  model::Axis slot{"slot", {}, kAxisWorker, p.worker_flavors, p.slots_max};
-  model::Axis budget{"budget", {"spot reclaims", "capacity losses", "snapshot refreshes"}, -1, {}, 0};
+  // A worker's capacity slots are its flavors, and are named so in traces.
+  model::Axis slot{"flavor", {}, kAxisWorker, p.worker_flavors, p.slots_max};
+  model::Axis budget{"budget", {"spotReclaims", "capacityLosses", "snapshotRefreshes"}, -1, {}, 0};
   return {{"job", p.jobs, -1, {}, 0}, {"worker", p.workers, -1, {}, 0}, cq, flavor, {"resource", p.resources, -1, {}, 0},
           slot, budget};
 }
@@ -85,25 +86,26 @@ std::vector<model::Field> fields(const MkParams& p) {
   const std::int64_t budget = std::max({std::int64_t{-1}, std::int64_t{p.spot_reclaims}, std::int64_t{p.capacity_losses},
                                         std::int64_t{p.snapshot_refreshes}});
   auto field = [](const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo, std::int64_t hi) {
-    return model::Field{name, std::move(axes), kind, lo, hi, {}, -1, {}};
+    model::Field f;
+    f.name = name, f.axes = std::move(axes), f.kind = kind, f.lo = lo, f.hi = hi;
+    return f;
   };
-  auto names = [](auto namer, int n) {
-    std::vector<std::string> out;
-    for (int v = 0; v < n; ++v) out.emplace_back(namer(v));
-    return out;
-  };
+  // Phases as traces name them: "None" where describe() prints "-" (a trace value is a name, not a picture).
   auto phase = field("phase", {kAxisJob}, FieldKind::Enum, 0, kMgrFinished);
-  phase.names = names(manager_phase_name, kMgrFinished + 1);
+  phase.names = {"Pending", "QuotaReserved", "Admitted", "Finished"};
   auto cluster = field("cluster", {kAxisJob}, FieldKind::Index, -1, W - 1);
   cluster.index_axis = kAxisWorker;
+  // A flavor index names a flavor of the ClusterQueue the job's copy is queued in.
   auto mgr_flavor = field("mgr_flavor", {kAxisJob}, FieldKind::Index, -1, F - 1);
   mgr_flavor.index_axis = kAxisFlavor;
+  mgr_flavor.index_parent = [cq = p.manager_cq](const std::vector<int>& at) { return cq[at[0]]; };
   auto remote = field("remote", {kAxisJob, kAxisWorker}, FieldKind::Enum, 0, kRemoteRejected);
-  remote.names = names(remote_phase_name, kRemoteRejected + 1);
+  remote.names = {"None", "Pending", "QuotaReserved", "Admitted", "Running", "Finished", "Rejected"};
   auto remote_flavor = field("remote_flavor", {kAxisJob, kAxisWorker}, FieldKind::Index, -1, F - 1);
   remote_flavor.index_axis = kAxisFlavor;
+  remote_flavor.index_parent = [cq = p.worker_cq](const std::vector<int>& at) { return cq[at[1]][at[0]]; };
   auto prov = field("prov", {kAxisJob, kAxisWorker}, FieldKind::Enum, 0, kProvProvisioned);
-  prov.names = names(prov_phase_name, kProvProvisioned + 1);
+  prov.names = {"None", "Requested", "Accepted", "Provisioned"};
   // Usage exists where the ClusterQueue's flavor covers the resource.
   auto usage = field("usage", {kAxisClusterQueue, kAxisFlavor, kAxisResource}, FieldKind::Int, 0, usage_max(p));
   // (By value: a layout outlives no parameters, but an instance's copies share none.)
@@ -112,6 +114,16 @@ std::vector<model::Field> fields(const MkParams& p) {
     return at[1] < static_cast<int>(q.flavors.size()) && q.nominal[at[1] * R + at[2]] >= 0;
   };
   const std::int64_t capacity_max = std::max(most(p.capacity0), most(p.snapshot0));
+  // The manager keeps a capacity view, and a refresh budget, only with the capacity-snapshot dispatcher.
+  const bool viewed = p.dispatcher == Dispatcher::CapacitySnapshot;
+  auto snapshot = field("snapshot", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max);
+  auto staleness = field("staleness", {kAxisWorker}, FieldKind::Int, 0, stale);
+  for (auto* f : {&snapshot, &staleness}) {
+    f->optional = true;
+    f->present = [viewed](const std::vector<int>&) { return viewed; };
+  }
+  auto budgets = field("budget", {kAxisBudget}, FieldKind::Int, -1, budget);
+  budgets.present = [viewed](const std::vector<int>& at) { return at[0] != kSnapshotRefreshes || viewed; };
   return {phase,
           cluster,
           mgr_flavor,
@@ -122,9 +134,9 @@ std::vector<model::Field> fields(const MkParams& p) {
           field("attempts", {kAxisJob, kAxisWorker}, FieldKind::Int, 0, backoff + 1),
           usage,
           field("capacity", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max),
-          field("snapshot", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max),
-          field("staleness", {kAxisWorker}, FieldKind::Int, 0, stale),
-          field("budget", {kAxisBudget}, FieldKind::Int, -1, budget)};
+          snapshot,
+          staleness,
+          budgets};
 }
 
 }  // namespace
