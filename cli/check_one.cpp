@@ -11,8 +11,8 @@ checker::Result check_property(const protocols::MultiKueue& mk, const model::Sce
   req.max_depth = -1;
   req.time_limit_s = time_limit_s;
   req.shrink = false;  // the corpus compares the checker's own (shortest) trace with the stored one
-  req.compile = [&mk](const model::Scenario&) { return mk.params(); };  // the instance the caller built (levers applied)
-  return cx::check_multikueue(sc, req).result;
+  // The instance the caller built (levers applied).
+  return cx::check_multikueue(sc, req, [&mk](const model::Scenario&) { return mk.params(); }).result;
 }
 
 }  // namespace kmc::cli

@@ -70,11 +70,11 @@ int emit(const CheckArgs& a, const cx::CheckOutcome& o) {
   }
   if (a.output == "json") {
     auto j = render_json(o);
-    if (o.engine) j["engineReplay"] = cx::to_json(*o.engine);
+    if (o.engine) j["engineReplay"] = o.engine->json;
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << render_text(o);
-    if (o.engine) std::cout << "\n" << cx::to_text(*o.engine);
+    if (o.engine) std::cout << "\n" << o.engine->text;
   }
   return exit_code_of(o.result.verdict);
 }

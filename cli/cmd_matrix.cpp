@@ -62,15 +62,14 @@ nlohmann::json lever_meta(const std::vector<model::Lever>& levers, const std::ve
 // One cell: the pipeline with the row's levers applied to the scenario's
 // parameters. Shrunk by actions and picks only: a cell's trace must replay
 // against the scenario with the cell's levers, so no job or worker is left out.
-Cell run_cell(const model::Scenario& sc, const std::function<protocols::MkParams(const model::Scenario&)>& compile,
+Cell run_cell(const model::Scenario& sc, const cx::MkCompile& compile,
               const std::string& property, const MatrixArgs& a, const std::string& trace_name,
               const nlohmann::json& levers) {
   cx::CheckRequest req;
   req.properties = {property};
   req.max_depth = -1;
   req.time_limit_s = a.time_limit_s;
-  req.compile = compile;
-  const auto o = cx::check_multikueue(sc, req);
+  const auto o = cx::check_multikueue(sc, req, compile);
   const auto& r = o.result;
   Cell cell{r.verdict, r.incomplete_reason, ""};
   if (r.violation && r.violation->property != property) cell.note = r.violation->property;  // a stuck job, found first

@@ -10,7 +10,7 @@ const std::vector<ProtocolEntry>& protocol_table() {
   static const std::vector<ProtocolEntry> table{
       {"multikueue",
        "MultiKueue dispatch from a manager to workers, with ProvisioningRequests and capacity snapshots",
-       cx::check_multikueue},
+       [](const model::Scenario& sc, const cx::CheckRequest& req) { return cx::check_multikueue(sc, req); }},
   };
   return table;
 }

@@ -1,7 +1,9 @@
 // The check pipeline as one library function (DESIGN.md, "The pipeline"):
 // scenario -> protocol -> search -> shrink -> trace -> replay token -> engine
 // replay. `kmc check`, `kmc matrix` and `kmc corpus check` call it; cli/
-// only parses arguments and prints the outcome.
+// only parses arguments and prints the outcome. This header holds its
+// request and outcome (light, for cli/); pipeline_core.hpp the generic
+// pipeline over any protocol instance; check_multikueue is MultiKueue's.
 #pragma once
 
 #include <cstdint>
@@ -10,10 +12,11 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "checker/bfs.hpp"
 #include "checker/result.hpp"
-#include "counterexamples/engine_replay.hpp"
-#include "counterexamples/shrink.hpp"
+#include "counterexamples/shrink_report.hpp"
 #include "counterexamples/trace.hpp"
 #include "model/diagnostics.hpp"
 #include "model/scenario.hpp"
@@ -36,11 +39,15 @@ struct CheckRequest {
   // write that scenario to this new or empty folder (the token is for it).
   std::string shrink_scenario;
   bool replay_engine = false;  // re-execute the violation in the reference engine
-  // The protocol's parameters from a (possibly reduced) scenario; kmc matrix
-  // applies a cell's levers here. Unset: compile_multikueue.
-  std::function<protocols::MkParams(const model::Scenario&)> compile;
   // Told each warning (the scenario's, then the protocol's) before the search starts.
   std::function<void(const model::Diagnostic&)> warn;
+};
+
+// A trace re-executed in a protocol's reference engine, as printed.
+struct EngineReport {
+  bool reproduced = false;
+  std::string text;
+  nlohmann::json json;
 };
 
 struct CheckOutcome {
@@ -54,13 +61,18 @@ struct CheckOutcome {
   std::optional<ShrinkReport> shrink;     // what shrinking removed, when it ran
   std::string replay_dir;                 // the reduced scenario the token is for; empty: `scenario`
   bool token_replayed = false;            // the outcome of a replay token, not of a search
-  std::optional<EngineReplay> engine;     // with replay_engine, when there is a trace
+  std::optional<EngineReport> engine;     // with replay_engine, when there is a trace
   const std::string& token_dir() const { return replay_dir.empty() ? scenario : replay_dir; }
 };
 
+// The MultiKueue parameters of a (possibly reduced) scenario: kmc matrix
+// applies a cell's levers here, kmc corpus a trace's.
+using MkCompile = std::function<protocols::MkParams(const model::Scenario&)>;
+
 // Throws model::InputError (exit 3) for a scenario, property, bound or token
-// that does not fit; never for a verdict.
-CheckOutcome check_multikueue(const model::Scenario& scenario, const CheckRequest& request);
+// that does not fit; never for a verdict. `compile` unset: compile_multikueue.
+CheckOutcome check_multikueue(const model::Scenario& scenario, const CheckRequest& request,
+                              const MkCompile& compile = {});
 
 // The search options a request and a scenario's kmc.yaml give, without
 // fairness (which depends on the protocol instance).

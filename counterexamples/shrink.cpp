@@ -362,15 +362,7 @@ ActionShrink shrink_in(const protocols::MultiKueue& mk, const checker::Violation
     const auto opts = o.options(mk);
     f = FairnessPlan{opts.fairness, opts.per_instance};
   }
-  auto s = shrink_actions(mk, prop, v, f);
-  // A shrunk lasso may turn from a loop into a stutter; the words follow the shape, as the checker words them.
-  if (s.violation.loop) s.violation.shape = checker::lasso_shape(*s.violation.loop, s.violation.path.choices.size());
-  if (s.violation.loop) s.violation.detail = checker::story(s.violation.shape, prop.kind());
-  if (prop.kind() == model::PropertyKind::StuckFree && prop.explains())
-    s.violation.detail = prop.explain(checker::replay(mk, s.violation.path).back(), v.subject);
-  if (prop.kind() == model::PropertyKind::RecurrenceFree && prop.explains() && s.violation.loop)
-    s.violation.detail = prop.explain(checker::replay(mk, s.violation.path)[*s.violation.loop], v.subject);
-  return s;
+  return shrink_violation(mk, prop, v, f);
 }
 
 struct Attempt {

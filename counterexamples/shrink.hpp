@@ -39,29 +39,12 @@
 #include "checker/confirm.hpp"
 #include "checker/liveness.hpp"
 #include "checker/result.hpp"
+#include "counterexamples/shrink_report.hpp"
 #include "counterexamples/trace.hpp"
 #include "model/scenario.hpp"
 #include "protocols/multikueue.hpp"
 
 namespace kmc::cx {
-
-// What shrinking did, for the report.
-struct ShrinkReport {
-  std::size_t steps_before = 0, steps_after = 0;  // the checker's trace, the shrunk one
-  std::size_t steps_reduced = 0;  // the checker's trace in the scenario without the jobs and workers left out
-  // Of the checker's trace in the final scenario (the reduced one, when jobs
-  // or workers were left out), in order; by name, as a multiset.
-  std::vector<std::string> dropped_actions;
-  std::vector<std::string> changed_picks;    // "A(x, w2) -> A(x, w1)"
-  std::vector<std::string> dropped_jobs, dropped_workers;
-  bool entities_tried = false;  // jobs and workers were left out in turn
-  int replays = 0;   // candidate traces replayed in the model
-  int rechecks = 0;  // reduced scenarios checked again
-  double seconds = 0;
-};
-
-// One paragraph for people: before/after, what went.
-std::string describe(const ShrinkReport& r);
 
 // Zeller's ddmin: a 1-minimal subsequence (ascending indices into 0..n-1) for
 // which `fails` holds; `fails` of all n must hold. Every subsequence is tested
@@ -144,6 +127,25 @@ template <Describable P>
 ActionShrink shrink_actions(const P& p, const model::Property<typename P::State>& prop, const checker::Violation& v,
                             const FairnessPlan& f) {
   return shrink_actions(replayer(p, prop, v, f), v);
+}
+
+// shrink_actions, with the violation worded as the checker words it at the
+// shrunk trace's end: a shrunk lasso may turn from a loop into a stutter,
+// and a stuck job or an endless retry is explained in the property's words.
+template <Describable P>
+ActionShrink shrink_violation(const P& p, const model::Property<typename P::State>& prop, const checker::Violation& v,
+                              const FairnessPlan& f) {
+  auto s = shrink_actions(p, prop, v, f);
+  auto& out = s.violation;
+  if (out.loop) {
+    out.shape = checker::lasso_shape(*out.loop, out.path.choices.size());
+    out.detail = checker::story(out.shape, prop.kind());
+  }
+  if (prop.kind() == model::PropertyKind::StuckFree && prop.explains())
+    out.detail = prop.explain(checker::replay(p, out.path).back(), v.subject);
+  if (prop.kind() == model::PropertyKind::RecurrenceFree && prop.explains() && out.loop)
+    out.detail = prop.explain(checker::replay(p, out.path)[*out.loop], v.subject);
+  return s;
 }
 
 // ---- Entities: MultiKueue scenarios ----

@@ -1,9 +1,5 @@
 #include "invariants/multikueue_registry.hpp"
 
-#include <fmt/format.h>
-
-#include <algorithm>
-
 namespace kmc::invariants {
 
 std::vector<MkProperty> multikueue_properties(const protocols::MultiKueue& p) {
@@ -12,20 +8,12 @@ std::vector<MkProperty> multikueue_properties(const protocols::MultiKueue& p) {
 }
 
 std::vector<std::string> default_properties(const protocols::MultiKueue& p) {
-  std::vector<std::string> names;
-  for (const auto& prop : multikueue_properties(p))
-    if (!model::is_liveness(prop.kind())) names.push_back(prop.name());
-  return names;
+  return model::default_properties(multikueue_properties(p));
 }
 
 void require_known_properties(const protocols::MultiKueue& p, const std::vector<std::string>& names,
                               const model::SourcePos& where, const std::string& field) {
-  std::vector<std::string> known;
-  for (const auto& prop : multikueue_properties(p)) known.push_back(prop.name());
-  for (const auto& name : names)
-    if (std::find(known.begin(), known.end(), name) == known.end())
-      throw model::InputError(model::Diagnostic{
-          where, field, fmt::format("unknown property '{}'; expected one of {}", name, fmt::join(known, ", "))});
+  model::require_known(multikueue_properties(p), names, where, field);
 }
 
 }  // namespace kmc::invariants

@@ -11,6 +11,13 @@
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "model/diagnostics.hpp"
 
 namespace kmc::model {
 
@@ -143,6 +150,28 @@ class Property {
 template <template <class> class Kind, class State>
 const Kind<State>& rule(const Property<State>& p) {
   return std::get<Kind<State>>(p.rule());
+}
+
+// Throws InputError naming `where` and `field` for a name that is not a property.
+template <class State>
+void require_known(const std::vector<Property<State>>& props, const std::vector<std::string>& names,
+                   const SourcePos& where, const std::string& field) {
+  std::vector<std::string> known;
+  for (const auto& p : props) known.push_back(p.name());
+  for (const auto& name : names)
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      throw InputError(Diagnostic{
+          where, field, fmt::format("unknown property '{}'; expected one of {}", name, fmt::join(known, ", "))});
+}
+
+// What runs when nobody names properties: every safety, stuck and sometimes
+// property. Liveness needs stated fairness, so it runs only when asked for.
+template <class State>
+std::vector<std::string> default_properties(const std::vector<Property<State>>& props) {
+  std::vector<std::string> names;
+  for (const auto& p : props)
+    if (!is_liveness(p.kind())) names.push_back(p.name());
+  return names;
 }
 
 }  // namespace kmc::model

@@ -1,0 +1,139 @@
+// The generic check pipeline over any protocol instance (model/instance.hpp
+// derives one from a definition): property selection, the search under the
+// scenario's fairness, a replay token re-checked by checker/confirm.hpp,
+// shrinking by actions and picks, the trace and its token. A protocol adds
+// only what is its own through Hooks: a summary line, shrinking beyond
+// actions (leaving entities out of its scenario), and its engine replay.
+// counterexamples/pipeline.cpp is MultiKueue's use of it; the toy protocol
+// test (tests/counterexamples/toy_protocol_test.cpp) is another.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "checker/bfs.hpp"
+#include "checker/confirm.hpp"
+#include "checker/fairness_plan.hpp"
+#include "counterexamples/pipeline.hpp"
+#include "counterexamples/scenario_id.hpp"
+#include "counterexamples/shrink.hpp"
+#include "counterexamples/token.hpp"
+#include "counterexamples/trace.hpp"
+#include "model/checked.hpp"
+
+namespace kmc::cx {
+
+template <class P>
+using PropertiesOf = std::vector<model::Property<typename P::State>>;
+
+struct Hooks {
+  std::string summary;  // one line: the protocol and its instance
+  // Shrinks o.result.violation beyond actions and picks and attaches its
+  // trace and token (the reduced scenario's, when entities were left out).
+  // Unset: actions and picks, in the instance checked.
+  std::function<void(CheckOutcome&)> shrink;
+  // Re-executes o's trace in a reference engine and sets o.engine. Unset:
+  // the protocol has no engine, and --replay-engine is a usage error.
+  std::function<void(CheckOutcome&)> replay_in_engine;
+};
+
+template <class P>
+checker::CheckOptions options_for(const P& p, const model::Scenario& sc, const CheckRequest& req,
+                                  std::vector<std::string> properties) {
+  auto o = search_options(req, sc.fleet.check);
+  o.properties = std::move(properties);
+  checker::plan_fairness(p, sc.fleet.fairness, o);
+  return o;
+}
+
+// A violation's trace and token, in the instance its path belongs to.
+template <Describable P>
+void attach_trace(CheckOutcome& o, const P& p, const checker::Violation& v) {
+  o.trace = make_trace(p, v.path);
+  o.trace->property = v.property;
+  o.trace->detail = v.detail;
+  o.trace->loop = v.loop;
+  o.token = format_token(Token{scenario_id(p), v.property, v.subject, v.path});
+}
+
+// A token's path re-checked by checker/confirm.hpp, under this scenario's fairness.
+template <Describable P>
+void replay_token(const P& p, const PropertiesOf<P>& props, const model::Scenario& sc, const CheckRequest& req,
+                  CheckOutcome& o) {
+  auto fail = [](const std::string& why) { throw model::InputError(model::Diagnostic{{}, "--replay", why}); };
+  std::string why;
+  auto token = parse_token(req.replay_token, why);
+  if (!token) fail(why);
+  if (token->scenario != scenario_id(p)) fail("the token was made for another scenario (or an older version of this one)");
+  auto prop = std::find_if(props.begin(), props.end(), [&](const auto& q) { return q.name() == token->property; });
+  if (prop == props.end()) fail("no property " + token->property);
+  std::optional<checker::Confirmed> confirmed;
+  std::vector<typename P::State> states;
+  try {
+    states = checker::replay(p, token->path);
+    const auto plan = options_for(p, sc, req, {prop->name()}).fairness_plan();
+    confirmed = checker::confirm_violation(p, *prop, token->subject, plan, token->path);
+  } catch (const std::out_of_range& e) {
+    fail(std::string("the token does not fit this scenario: ") + e.what());
+  }
+  o.token_replayed = true;
+  o.result.verdict = confirmed ? checker::Verdict::Violated : checker::Verdict::Verified;
+  o.result.properties.push_back({prop->name(), prop->kind(), o.result.verdict});
+  o.descriptions = {prop->description()};
+  o.trace = make_trace(p, token->path);
+  o.trace->property = prop->name();
+  if (model::is_liveness(prop->kind())) o.trace->loop = checker::loop_start(p, states);
+  if (!confirmed) return;
+  auto& v = o.result.violation.emplace(checker::Violation{prop->name(), prop->kind(), confirmed->shape, token->path,
+                                                          checker::story(confirmed->shape, prop->kind()),
+                                                          token->subject, confirmed->loop});
+  if (prop->explains() && token->subject >= 0)  // where the checker words it: the stuck state, the loop's start
+    v.detail = prop->explain(states[v.loop.value_or(states.size() - 1)], token->subject);
+  o.trace->detail = v.detail;
+  o.token = req.replay_token;
+}
+
+template <Describable P>
+CheckOutcome check_instance(const P& p, const PropertiesOf<P>& props, const model::Scenario& sc,
+                            const CheckRequest& req, const Hooks& hooks) {
+  model::require_known(props, sc.fleet.check.properties, sc.fleet.check.pos, "check.properties");
+  model::require_known(props, req.properties, {}, "--property");
+  if (req.replay_engine && !hooks.replay_in_engine)
+    throw model::InputError(model::Diagnostic{{}, "--replay-engine", "this protocol has no reference engine to replay in"});
+  CheckOutcome o;
+  o.scenario = sc.dir;
+  o.summary = hooks.summary;
+  if (!req.replay_token.empty()) {
+    replay_token(p, props, sc, req, o);
+  } else {
+    auto names = !req.properties.empty()                  ? req.properties
+                 : !sc.fleet.check.properties.empty() ? sc.fleet.check.properties
+                                                          : model::default_properties(props);
+    o.result = checker::Bfs(model::Checked<P>{p, props}, options_for(p, sc, req, std::move(names))).run();
+    for (const auto& r : o.result.properties)
+      for (const auto& q : props)
+        if (q.name() == r.name) o.descriptions.push_back(q.description());
+    const auto& v = o.result.violation;
+    if (v && (!v->path.choices.empty() || v->loop)) {
+      if (req.shrink && hooks.shrink) {
+        hooks.shrink(o);
+      } else if (req.shrink) {
+        const auto& prop = *std::find_if(props.begin(), props.end(), [&](const auto& q) { return q.name() == v->property; });
+        auto s = shrink_violation(p, prop, *v, options_for(p, sc, req, {v->property}).fairness_plan());
+        o.result.violation = s.violation;
+        o.shrink = s.report;
+        attach_trace(o, p, *o.result.violation);
+      } else {
+        attach_trace(o, p, *v);
+      }
+    }
+  }
+  if (req.replay_engine) hooks.replay_in_engine(o);
+  return o;
+}
+
+}  // namespace kmc::cx
