@@ -1,0 +1,170 @@
+// The packing contract of the MultiKueue definition: in every shipped
+// example, every reachable state's every field holds values within the
+// range its layout declares, and is as long as the field's axes say. Packed
+// states (the Speed issue) and range-bounded symbolic states (the SMT issue)
+// rely on it; a range that is too narrow shows up here, named by example,
+// field, index and value.
+#include <algorithm>
+#include <boost/hana.hpp>
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "model/fingerprint.hpp"
+#include "model/scenario.hpp"
+#include "model/spec.hpp"
+#include "protocols/multikueue.hpp"
+#include "protocols/multikueue_params.hpp"
+
+using kmc::protocols::MultiKueue;
+
+namespace {
+
+namespace hana = boost::hana;
+
+// Enough to cover the small examples whole and the large ones deep.
+constexpr std::size_t kStatesMax = 50'000;
+constexpr std::size_t kFailuresMax = 20;  // the first few say enough
+
+// Every example folder under examples/, sorted: a new example is covered without an edit here.
+std::vector<std::string> example_names() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(KMC_SOURCE_DIR "/examples"))
+    if (e.is_directory() && std::filesystem::exists(e.path() / "kmc.yaml"))
+      out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// "usage[5] (clusterQueue 1, flavor 0, resource 1)": the flat index and its per-axis indices.
+std::string where(const kmc::model::Layout& layout, const kmc::model::Field& f, std::size_t i) {
+  std::vector<std::size_t> at(f.axes.size());
+  std::size_t rest = i;
+  for (std::size_t k = f.axes.size(); k-- > 0;) {
+    const auto extent = static_cast<std::size_t>(layout.axes[f.axes[k]].extent());
+    at[k] = rest % extent;
+    rest /= extent;
+  }
+  std::string out = f.name + "[" + std::to_string(i) + "] (";
+  for (std::size_t k = 0; k < at.size(); ++k)
+    out += (k ? ", " : "") + layout.axes[f.axes[k]].name + " " + std::to_string(at[k]);
+  return out + ")";
+}
+
+// Appends one line per value outside its field's range and per field of the
+// wrong length (the members' order is the layout's: model::Instance asserts it).
+void check_state(const std::string& example, const kmc::model::Layout& layout,
+                 const MultiKueue::State& s, std::vector<std::string>& failures) {
+  std::size_t k = 0;
+  hana::for_each(hana::accessors<MultiKueue::State>(), [&](const auto& acc) {
+    const kmc::model::Field& f = layout.fields.at(k++);
+    const auto& values = hana::second(acc)(s);
+    if (values.size() != layout.size(f) && failures.size() < kFailuresMax)
+      failures.push_back(example + ": " + f.name + " has " + std::to_string(values.size()) +
+                         " values, its axes say " + std::to_string(layout.size(f)));
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if ((values[i] < f.lo || values[i] > f.hi) && failures.size() < kFailuresMax)
+        failures.push_back(example + ": " + where(layout, f, i) + " = " +
+                           std::to_string(values[i]) + ", outside the declared [" +
+                           std::to_string(f.lo) + ", " + std::to_string(f.hi) + "]");
+  });
+}
+
+struct Explored {
+  std::size_t states = 0;
+  bool whole = false;  // the frontier ran empty before the bound
+};
+
+// Breadth-first from the initial state, checking every state once, up to kStatesMax states
+// (the first ones in breadth-first order).
+Explored explore(const std::string& example, const MultiKueue& p,
+                 std::vector<std::string>& failures) {
+  std::unordered_set<std::uint64_t> seen;
+  std::deque<MultiKueue::State> frontier;
+  for (auto& s : p.init_states())
+    if (seen.insert(p.fingerprint(s)).second) frontier.push_back(std::move(s));
+  std::vector<MultiKueue::Action> actions;
+  std::size_t checked = 0;
+  bool dropped = false;  // a successor left unseen because the bound was reached
+  while (!frontier.empty()) {
+    const MultiKueue::State s = std::move(frontier.front());
+    frontier.pop_front();
+    check_state(example, p.layout(), s, failures);
+    ++checked;
+    actions.clear();
+    p.actions(s, actions);
+    for (const auto& a : actions) {
+      auto t = p.next(s, a);
+      const std::uint64_t fp = p.fingerprint(t);
+      if (seen.size() >= kStatesMax) {
+        dropped = dropped || !seen.contains(fp);
+        continue;
+      }
+      if (seen.insert(fp).second) frontier.push_back(std::move(t));
+    }
+  }
+  return {checked, !dropped};
+}
+
+}  // namespace
+
+TEST_CASE("every reachable state of every example lies within its layout's declared ranges",
+          "[protocols][spec][ranges]") {
+  const auto names = example_names();
+  REQUIRE(std::find(names.begin(), names.end(), "gpu-hunter") != names.end());
+  for (const auto& name : names) {
+    const MultiKueue p(kmc::protocols::compile_multikueue(
+        kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/" + name)));
+    std::vector<std::string> failures;
+    const Explored explored = explore(name, p, failures);
+    std::string report;
+    for (const auto& f : failures) report += "\n" + f;
+    INFO(name << ": " << explored.states << " states checked"
+              << (explored.whole ? " (all of them)" : " (bounded)") << report);
+    CHECK(explored.states > 0);
+    CHECK(failures.empty());
+  }
+}
+
+TEST_CASE("each enum field of the layout names every value of its range",
+          "[protocols][spec][ranges]") {
+  for (const auto& name : example_names()) {
+    const MultiKueue p(kmc::protocols::compile_multikueue(
+        kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/" + name)));
+    for (const auto& f : p.layout().fields) {
+      INFO(name << ": " << f.name << " [" << f.lo << ", " << f.hi << "]");
+      CHECK(f.lo <= f.hi);
+      if (f.kind == kmc::model::FieldKind::Enum)
+        CHECK(f.names.size() == static_cast<std::size_t>(f.hi - f.lo + 1));
+    }
+  }
+}
+
+TEST_CASE("a value outside its declared range is named by example, field, index and value",
+          "[protocols][spec][ranges]") {
+  const MultiKueue p(kmc::protocols::compile_multikueue(
+      kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/gpu-hunter")));
+  kmc::model::Layout narrowed = p.layout();
+  auto usage = std::find_if(narrowed.fields.begin(), narrowed.fields.end(),
+                            [](const auto& f) { return f.name == "usage"; });
+  REQUIRE(usage != narrowed.fields.end());
+  usage->hi = -1;  // no value fits: every usage cell is reported, the first one first
+  MultiKueue::State s = p.init_states().front();
+  std::vector<std::string> failures;
+  check_state("gpu-hunter", narrowed, s, failures);
+  REQUIRE_FALSE(failures.empty());
+  CHECK(failures.front() ==
+        "gpu-hunter: usage[0] (clusterQueue 0, flavor 0, resource 0) = 0, outside the declared [0, "
+        "-1]");
+
+  const std::size_t jobs = s.phase.size();
+  s.phase.pop_back();  // a field shorter than its axes say
+  failures.clear();
+  check_state("gpu-hunter", p.layout(), s, failures);
+  CHECK(failures == std::vector<std::string>{"gpu-hunter: phase has " + std::to_string(jobs - 1) +
+                                             " values, its axes say " + std::to_string(jobs)});
+}
