@@ -1,6 +1,6 @@
 #include "cli/check_one.hpp"
 
-#include "counterexamples/pipeline.hpp"
+#include "counterexamples/multikueue/pipeline.hpp"
 
 namespace kmc::cli {
 

@@ -16,10 +16,10 @@
 
 #include "cli/check_one.hpp"
 #include "cli/commands.hpp"
-#include "counterexamples/engine_replay.hpp"
-#include "counterexamples/model_replay.hpp"
-#include "counterexamples/render.hpp"
-#include "counterexamples/replay_setup.hpp"
+#include "counterexamples/multikueue/engine_replay.hpp"
+#include "counterexamples/multikueue/model_replay.hpp"
+#include "counterexamples/multikueue/render.hpp"
+#include "counterexamples/multikueue/replay_setup.hpp"
 #include "model/diagnostics.hpp"
 
 namespace kmc::cli {

@@ -12,7 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/protocols.hpp"
 #include "counterexamples/itf.hpp"
-#include "counterexamples/pipeline.hpp"
+#include "counterexamples/multikueue/pipeline.hpp"
 #include "invariants/multikueue_registry.hpp"
 #include "model/scenario.hpp"
 #include "protocols/multikueue.hpp"

@@ -7,7 +7,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "counterexamples/render.hpp"
+#include "counterexamples/multikueue/render.hpp"
 #include "model/diagnostics.hpp"
 
 namespace kmc::cli {

@@ -4,8 +4,8 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "counterexamples/engine_replay.hpp"
-#include "counterexamples/replay_setup.hpp"
+#include "counterexamples/multikueue/engine_replay.hpp"
+#include "counterexamples/multikueue/replay_setup.hpp"
 #include "model/diagnostics.hpp"
 
 namespace kmc::cli {

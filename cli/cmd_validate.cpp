@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
-#include "counterexamples/engine_walk.hpp"
+#include "counterexamples/multikueue/engine_walk.hpp"
 #include "model/diagnostics.hpp"
 #include "protocols/multikueue.hpp"
 

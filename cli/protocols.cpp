@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "counterexamples/multikueue/pipeline.hpp"
+
 namespace kmc::cli {
 
 const std::vector<ProtocolEntry>& protocol_table() {

@@ -1,6 +1,6 @@
 // The protocols kmc checks: one table, the only place cli/ names them. A
 // scenario's kmc.yaml says which (`protocol:`, default multikueue); a new
-// protocol adds a row here and its pipeline (counterexamples/pipeline.hpp).
+// protocol adds a row here and its pipeline (counterexamples/pipeline_core.hpp).
 #pragma once
 
 #include <functional>

@@ -3,7 +3,7 @@
 // replay. `kmc check`, `kmc matrix` and `kmc corpus check` call it; cli/
 // only parses arguments and prints the outcome. This header holds its
 // request and outcome (light, for cli/); pipeline_core.hpp the generic
-// pipeline over any protocol instance; check_multikueue is MultiKueue's.
+// pipeline over any protocol instance; multikueue/pipeline.hpp is MultiKueue's.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +20,6 @@
 #include "counterexamples/trace.hpp"
 #include "model/diagnostics.hpp"
 #include "model/scenario.hpp"
-#include "protocols/multikueue_params.hpp"
 
 namespace kmc::cx {
 
@@ -64,15 +63,6 @@ struct CheckOutcome {
   std::optional<EngineReport> engine;     // with replay_engine, when there is a trace
   const std::string& token_dir() const { return replay_dir.empty() ? scenario : replay_dir; }
 };
-
-// The MultiKueue parameters of a (possibly reduced) scenario: kmc matrix
-// applies a cell's levers here, kmc corpus a trace's.
-using MkCompile = std::function<protocols::MkParams(const model::Scenario&)>;
-
-// Throws model::InputError (exit 3) for a scenario, property, bound or token
-// that does not fit; never for a verdict. `compile` unset: compile_multikueue.
-CheckOutcome check_multikueue(const model::Scenario& scenario, const CheckRequest& request,
-                              const MkCompile& compile = {});
 
 // The search options a request and a scenario's kmc.yaml give, without
 // fairness (which depends on the protocol instance).

@@ -75,6 +75,8 @@ class Instance {
     return out;
   }
   std::string kind_name(const Action& a) const { return layout_.actions[S::ref(p_, a).kind].name; }
+  // Who takes the action (the action table's controller group): a lane of a sequence diagram.
+  std::string controller(const Action& a) const { return layout_.actions[S::ref(p_, a).kind].controller; }
 
   // Fairness: per family (the action table's), or per instance (each candidate).
   int family(const Action& a) const { return family_[a.id]; }
@@ -101,6 +103,13 @@ class Instance {
     return out;
   }
   std::vector<FieldSchema> cell_fields() const { return schema_of(layout_); }
+  // The state for people, when the protocol words it no better: each cell as
+  // "field[entity]" and its value. A protocol may hide this with its own.
+  std::vector<std::pair<std::string, std::string>> describe(const State& s) const {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& c : cells(s)) out.emplace_back(key_text(c.field, c.entity), to_string(c.value));
+    return out;
+  }
 
   const Params& params() const { return p_; }
   const Layout& layout() const { return layout_; }

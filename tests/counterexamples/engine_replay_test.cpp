@@ -6,9 +6,9 @@
 #include <set>
 
 #include "checker/bfs.hpp"
-#include "counterexamples/engine_replay.hpp"
+#include "counterexamples/multikueue/engine_replay.hpp"
 #include "counterexamples/itf.hpp"
-#include "counterexamples/model_replay.hpp"
+#include "counterexamples/multikueue/model_replay.hpp"
 #include "counterexamples/scenario_id.hpp"
 #include "counterexamples/token.hpp"
 #include "invariants/multikueue_registry.hpp"

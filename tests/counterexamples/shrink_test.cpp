@@ -11,6 +11,7 @@
 
 #include "checker/fixtures.hpp"
 #include "counterexamples/mk_scenario_gen.hpp"
+#include "counterexamples/multikueue/shrink_entities.hpp"
 #include "counterexamples/shrink.hpp"
 #include "invariants/multikueue_registry.hpp"
 #include "model/checked.hpp"

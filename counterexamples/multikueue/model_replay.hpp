@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "counterexamples/itf_read.hpp"
+#include "counterexamples/multikueue/itf_read.hpp"
 #include "protocols/multikueue.hpp"
 
 namespace kmc::cx {

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "counterexamples/itf_read.hpp"
+#include "counterexamples/multikueue/itf_read.hpp"
 #include "model/scenario.hpp"
 #include "protocols/multikueue_params.hpp"
 

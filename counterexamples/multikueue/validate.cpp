@@ -10,9 +10,9 @@
 #include <set>
 #include <unordered_map>
 
-#include "counterexamples/engine_walk.hpp"
+#include "counterexamples/multikueue/engine_walk.hpp"
 #include "counterexamples/itf.hpp"
-#include "counterexamples/itf_read.hpp"
+#include "counterexamples/multikueue/itf_read.hpp"
 #include "model/diagnostics.hpp"
 
 namespace kmc::cx {

@@ -1,4 +1,4 @@
-#include "counterexamples/replay_setup.hpp"
+#include "counterexamples/multikueue/replay_setup.hpp"
 
 #include <fmt/format.h>
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "counterexamples/itf_read.hpp"
+#include "counterexamples/multikueue/itf_read.hpp"
 #include "counterexamples/trace.hpp"
 #include "model/scenario.hpp"
 #include "protocols/multikueue_params.hpp"

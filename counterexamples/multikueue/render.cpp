@@ -4,7 +4,7 @@
 // follows protocols/multikueue_rules_actions.hpp, but only through the
 // trace's typed cells, which carry the names of jobs, workers, ClusterQueues
 // and flavors: render stays usable on a trace whose scenario is gone.
-#include "counterexamples/render.hpp"
+#include "counterexamples/multikueue/render.hpp"
 
 #include <fmt/format.h>
 
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "counterexamples/diagram.hpp"
-#include "counterexamples/itf_read.hpp"
+#include "counterexamples/multikueue/itf_read.hpp"
 #include "model/diagnostics.hpp"
 #include "model/quantity.hpp"
 #include "protocols/multikueue.hpp"
@@ -422,12 +422,6 @@ Diagram make_diagram(const ItfDoc& t) {
 }
 
 }  // namespace
-
-std::optional<RenderFormat> parse_render_format(std::string_view name) {
-  if (name == "mermaid") return RenderFormat::Mermaid;
-  if (name == "text") return RenderFormat::Text;
-  return std::nullopt;
-}
 
 std::string render_trace(const ItfDocument& itf, RenderFormat format) {
   const Diagram d = make_diagram(read_trace(itf));

@@ -7,7 +7,7 @@
 // waits on a timer (a requeue backoff, an Incremental round), virtual time
 // moves to the next due instant, as it would in Kueue. Then the cells of the
 // job the step touched are compared with the trace's.
-#include "counterexamples/engine_replay.hpp"
+#include "counterexamples/multikueue/engine_replay.hpp"
 
 #include <fmt/format.h>
 
@@ -16,9 +16,9 @@
 #include <map>
 #include <tuple>
 
-#include "counterexamples/engine_view.hpp"
+#include "counterexamples/multikueue/engine_view.hpp"
 #include "counterexamples/itf.hpp"
-#include "counterexamples/itf_read.hpp"
+#include "counterexamples/multikueue/itf_read.hpp"
 #include "counterexamples/token.hpp"
 #include "engine/controllers.hpp"
 #include "engine/lookup.hpp"

@@ -1,4 +1,4 @@
-#include "counterexamples/model_replay.hpp"
+#include "counterexamples/multikueue/model_replay.hpp"
 
 #include <fmt/format.h>
 

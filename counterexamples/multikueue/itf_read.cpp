@@ -1,4 +1,4 @@
-#include "counterexamples/itf_read.hpp"
+#include "counterexamples/multikueue/itf_read.hpp"
 
 #include <fmt/format.h>
 

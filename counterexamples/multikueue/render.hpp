@@ -15,14 +15,10 @@
 #include <string>
 #include <string_view>
 
-#include "counterexamples/itf_read.hpp"
+#include "counterexamples/multikueue/itf_read.hpp"
+#include "counterexamples/render_generic.hpp"
 
 namespace kmc::cx {
-
-enum class RenderFormat { Mermaid, Text };
-
-// "mermaid" or "text"; nullopt for anything else.
-std::optional<RenderFormat> parse_render_format(std::string_view name);
 
 // The diagram of an ITF trace. `file` names the trace in errors: malformed
 // input throws model::InputError naming the file and the field

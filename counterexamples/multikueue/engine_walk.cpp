@@ -4,7 +4,7 @@
 // for what the environment may do as the scenario states (autoscaler
 // answer, provisioning class, timeout). Every system decision is the
 // engine's: Fleet::step settles every cluster and controller at once.
-#include "counterexamples/engine_walk.hpp"
+#include "counterexamples/multikueue/engine_walk.hpp"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include <functional>
 #include <random>
 
-#include "counterexamples/engine_view.hpp"
+#include "counterexamples/multikueue/engine_view.hpp"
 #include "engine/multikueue.hpp"
 
 namespace kmc::cx {

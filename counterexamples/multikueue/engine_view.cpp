@@ -1,4 +1,4 @@
-#include "counterexamples/engine_view.hpp"
+#include "counterexamples/multikueue/engine_view.hpp"
 
 #include <fmt/format.h>
 
