@@ -56,7 +56,7 @@ std::string render_generic(const Trace& t, RenderFormat format, const std::strin
     std::string text = s.action;
     if (!changed.empty()) {
       const std::size_t shown = std::min(changed.size(), kChangesShown);
-      text += ": " + fmt::format("{}", fmt::join(changed.begin(), changed.begin() + static_cast<std::ptrdiff_t>(shown), "; "));
+      text += ": " + fmt::format("{}", fmt::join(changed.begin(), changed.begin() + static_cast<std::ptrdiff_t>(shown), ", "));
       if (changed.size() > shown) text += fmt::format(" (and {} more)", changed.size() - shown);
     }
     d.lines.push_back({i, lane_id(controller), "", text});
