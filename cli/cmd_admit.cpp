@@ -22,7 +22,7 @@ void add_admit_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--cycles", opts->cycles, "scheduling cycles to run (default: until nothing changes)");
   cmd->add_option("--output", opts->output, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->callback([opts, &exit_code] {
-    try {
+    exit_code = guarded([&] {
       const model::ClusterManifests manifests = model::load_cluster_manifests(opts->paths);
       for (const auto& w : manifests.warnings) std::cerr << "warning: " << w.to_string() << "\n";
       engine::Engine e(manifests);
@@ -35,11 +35,8 @@ void add_admit_command(CLI::App& app, int& exit_code) {
       } else {
         std::cout << engine::to_text(report);
       }
-      exit_code = 0;
-    } catch (const model::InputError& err) {
-      std::cerr << err.what() << "\n";
-      exit_code = 3;
-    }
+      return 0;
+    });
   });
 }
 

@@ -129,7 +129,7 @@ void add_corpus_command(CLI::App& app, int& exit_code) {
   cmd->add_option("dir", opts->dir, "the corpus folder (default: counterexamples/corpus)");
   cmd->add_option("--time-limit", opts->time_limit_s, "seconds per model check");
   cmd->callback([opts, &exit_code] {
-    try {
+    exit_code = guarded([&] {
       if (!fs::is_directory(opts->dir))
         throw model::InputError(model::Diagnostic{{opts->dir, 0}, "", "corpus folder not found"});
       std::vector<fs::path> entries;
@@ -145,11 +145,8 @@ void add_corpus_command(CLI::App& app, int& exit_code) {
       print(results);
       const auto changed = std::count_if(results.begin(), results.end(), [](const auto& e) { return !e.ok(); });
       fmt::print("{} entr{}, {} changed\n", results.size(), results.size() == 1 ? "y" : "ies", changed);
-      exit_code = changed == 0 ? 0 : 1;
-    } catch (const model::InputError& err) {
-      std::cerr << err.what() << "\n";
-      exit_code = 3;
-    }
+      return changed == 0 ? 0 : 1;
+    });
   });
 }
 

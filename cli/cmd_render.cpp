@@ -36,7 +36,7 @@ void add_render_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", opts->format, "mermaid or text (default text)");
   cmd->add_option("--out", opts->out, "write the diagram to this file instead of stdout");
   cmd->callback([opts, &exit_code] {
-    try {
+    exit_code = guarded([&] {
       const auto format = cx::parse_render_format(opts->format);
       if (!format)
         input_error("", 0, "--format",
@@ -49,11 +49,8 @@ void add_render_command(CLI::App& app, int& exit_code) {
         std::ofstream out(opts->out);
         if (!(out << diagram)) input_error(opts->out, 0, "--out", "cannot write the diagram here");
       }
-      exit_code = 0;
-    } catch (const model::InputError& err) {
-      std::cerr << err.what() << "\n";
-      exit_code = 3;
-    }
+      return 0;
+    });
   });
 }
 

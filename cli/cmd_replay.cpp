@@ -22,7 +22,7 @@ void add_replay_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--scenario", opts->scenario, "the scenario folder (default: the trace's #meta.source)");
   cmd->add_option("--output", opts->output, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->callback([opts, &exit_code] {
-    try {
+    exit_code = guarded([&] {
       const cx::ItfDocument itf = cx::load_itf(opts->trace);
       const cx::ReplayTarget target =
           cx::load_replay_target(itf, opts->scenario.empty() ? std::nullopt : std::optional<std::string>(opts->scenario));
@@ -33,11 +33,8 @@ void add_replay_command(CLI::App& app, int& exit_code) {
       } else {
         std::cout << cx::to_text(r);
       }
-      exit_code = r.verdict == cx::EngineReplay::Verdict::Reproduced ? 0 : 1;
-    } catch (const model::InputError& err) {
-      std::cerr << err.what() << "\n";
-      exit_code = 3;
-    }
+      return r.verdict == cx::EngineReplay::Verdict::Reproduced ? 0 : 1;
+    });
   });
 }
 

@@ -21,7 +21,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("generator", opts->path, "generator.yaml (Kueue's test/performance/scheduler format)")->required();
   cmd->add_option("--seed", opts->seed, "orders workloads created in the same millisecond");
   cmd->callback([opts, &exit_code] {
-    try {
+    exit_code = guarded([&] {
       const engine::GeneratorConfig config = engine::load_generator(opts->path);
       const auto start = std::chrono::steady_clock::now();  // the simulation's own wall time, for the report
       const engine::SimulationSummary s = engine::simulate(config, opts->seed, [](std::int64_t at, std::int64_t done, std::int64_t total) {
@@ -40,11 +40,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
         std::cout << fmt::format("  {}: count {}, averageTimeToAdmissionMs {}, averageTimeToFinishMs {}\n", cls, c.count,
                                  c.avg_time_to_admission_ms, c.avg_time_to_finish_ms);
       }
-      exit_code = 0;
-    } catch (const model::InputError& err) {
-      std::cerr << err.what() << "\n";
-      exit_code = 3;
-    }
+      return 0;
+    });
   });
 }
 

@@ -91,14 +91,11 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--lookahead", a->lookahead, "model actions allowed per engine step")->check(CLI::PositiveNumber);
   cmd->add_option("--log-out", a->log_out, "write the (first failing, else first) walk's log here");
   cmd->callback([a, &exit_code] {
-    try {
+    exit_code = guarded([&] {
       if (a->log.empty() == a->walk.empty())
         throw model::InputError(model::Diagnostic{{}, "", "give either an engine log or --walk DIR"});
-      exit_code = a->walk.empty() ? validate_file(*a) : validate_walks(*a);
-    } catch (const model::InputError& err) {
-      std::cerr << err.what() << "\n";
-      exit_code = 3;
-    }
+      return a->walk.empty() ? validate_file(*a) : validate_walks(*a);
+    });
   });
 }
 

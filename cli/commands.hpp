@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
+
 namespace kmc::cli {
 
 void add_check_command(CLI::App& app, int& exit_code);
@@ -16,5 +18,9 @@ void add_replay_command(CLI::App& app, int& exit_code);
 void add_corpus_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);
 // (other subcommands add their declarations here, one line each)
+
+// Runs a command body: a model::InputError is printed as `error: ...` and
+// becomes exit 3. The one place that mapping is written (cli/guarded.cpp).
+int guarded(const std::function<int()>& body);
 
 }  // namespace kmc::cli

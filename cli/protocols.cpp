@@ -29,13 +29,4 @@ const ProtocolEntry& protocol_of(const model::Scenario& scenario) {
       fmt::format("unknown protocol '{}'; expected one of {}", name, fmt::join(names, ", "))});
 }
 
-int guarded(const std::function<int()>& body) {
-  try {
-    return body();
-  } catch (const model::InputError& e) {
-    fmt::print(stderr, "error: {}\n", e.what());
-    return 3;
-  }
-}
-
 }  // namespace kmc::cli

@@ -24,8 +24,4 @@ const std::vector<ProtocolEntry>& protocol_table();
 // naming kmc.yaml's line.
 const ProtocolEntry& protocol_of(const model::Scenario& scenario);
 
-// Runs a command body: a model::InputError is printed as `error: ...` and
-// becomes exit 3, the one place that mapping is written.
-int guarded(const std::function<int()>& body);
-
 }  // namespace kmc::cli
