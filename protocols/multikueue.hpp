@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -60,6 +61,8 @@ class MultiKueue : public model::Instance<MkSpec> {
   static const std::vector<model::FieldSchema>& cell_fields();
   // The trace name of an enum field's value: cell_enum("remote", kRemoteNone) is "None".
   static std::string cell_enum(std::string_view field, std::int64_t v);
+  // The action kind a trace names ("ReserveQuota"), from the action table; nullopt for none.
+  static std::optional<ActionKind> action_kind(std::string_view name);
 
   // Index helpers shared with invariants/.
   int jw(int j, int w) const {

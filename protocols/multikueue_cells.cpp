@@ -28,4 +28,11 @@ std::string MultiKueue::cell_enum(std::string_view field, std::int64_t v) {
   return "";
 }
 
+std::optional<ActionKind> MultiKueue::action_kind(std::string_view name) {
+  const auto& actions = unscoped_layout().actions;  // in ActionKind's order
+  for (std::size_t k = 0; k < actions.size(); ++k)
+    if (actions[k].name == name) return static_cast<ActionKind>(k);
+  return std::nullopt;
+}
+
 }  // namespace kmc::protocols

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/assert.hpp"
 #include "model/fingerprint.hpp"
 
 namespace kmc::protocols {
@@ -141,7 +142,12 @@ std::vector<model::Field> fields(const MkParams& p) {
 
 }  // namespace
 
-model::Layout MkSpec::layout(const Params& p) { return {axes(p), fields(p), action_table(), families()}; }
+model::Layout MkSpec::layout(const Params& p) {
+  model::Layout l{axes(p), fields(p), action_table(), families()};
+  for (std::size_t k = 0; k < l.actions.size(); ++k)  // ref() indexes the table by ActionKind
+    KMC_ASSERT(l.actions[k].name == action_kind_name(static_cast<ActionKind>(k)));
+  return l;
+}
 
 std::vector<MkAction> MkSpec::candidates(const Params& p) {
   std::vector<MkAction> out;

@@ -44,9 +44,7 @@ int index_of(const std::vector<std::string>& names, const std::string& name) {
 }
 
 std::optional<protocols::ActionKind> kind_of(const std::string& name) {
-  for (int k = 0; k <= static_cast<int>(protocols::ActionKind::RetryDispatch); ++k)
-    if (name == protocols::action_kind_name(static_cast<protocols::ActionKind>(k))) return static_cast<protocols::ActionKind>(k);
-  return std::nullopt;
+  return protocols::MultiKueue::action_kind(name);  // the action table, not a loop over the enum's range
 }
 
 // The cells every tool compares must be there for every job and worker of

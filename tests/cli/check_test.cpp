@@ -56,7 +56,7 @@ TEST_CASE("the JSON result carries verdict, property, ITF trace and stats", "[cl
 }
 
 TEST_CASE("--trace-out writes the ITF trace and the replay token re-runs it", "[cli][replay]") {
-  const std::string path = "/tmp/kmc-cli-test-trace.itf.json";
+  const std::string path = temp_path("trace.itf.json");
   auto r = kmc("check examples/gpu-hunter --trace-out " + path);
   REQUIRE(r.code == 1);
   auto itf = nlohmann::json::parse(slurp(path));

@@ -83,7 +83,7 @@ TEST_CASE("kmc matrix: each trace names the levers of its cell in #meta", "[cli]
 }
 
 TEST_CASE("kmc matrix: markdown table with a trace per violated cell", "[cli][matrix]") {
-  const std::string out = "/tmp/kmc-matrix-test-traces";
+  const std::string out = temp_path("matrix-traces");
   std::filesystem::remove_all(out);
   auto r = kmc("matrix examples/gpu-hunter --property no-stuck-job --out " + out);
   CHECK(r.code == 1);

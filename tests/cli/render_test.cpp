@@ -11,12 +11,6 @@
 
 namespace {
 
-std::string temp_path(const std::string& name) {
-  static int n = 0;
-  return "/tmp/kmc-render-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++) + "-" +
-         name;
-}
-
 // A fresh trace from the checker, so the test follows the model, not a stale file.
 std::string trace_of(const std::string& args) {
   const std::string path = temp_path("trace.itf.json");

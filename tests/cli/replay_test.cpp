@@ -39,7 +39,7 @@ TEST_CASE("kmc replay refuses a trace from another scenario and malformed files 
   r = kmc("replay /nonexistent.itf.json");
   CHECK(r.code == 3);
   CHECK(r.err.find("/nonexistent.itf.json") != std::string::npos);
-  const std::string bad = "/tmp/kmc-replay-bad.itf.json";
+  const std::string bad = temp_path("replay-bad.itf.json");
   std::ofstream(bad) << "{\n  \"#meta\": {},\n  \"states\": [ oops ]\n}\n";
   r = kmc("replay " + bad);
   CHECK(r.code == 3);

@@ -22,6 +22,14 @@ inline std::string slurp(const std::string& path) {
   return ss.str();
 }
 
+// A path no other test run uses, under the system's temporary folder
+// (STYLE.md: tests never write to a fixed /tmp path).
+inline std::string temp_path(const std::string& name) {
+  static int n = 0;
+  const char* tmp = std::getenv("TMPDIR");
+  return std::string(tmp && *tmp ? tmp : "/tmp") + "/kmc-" + std::to_string(::getpid()) + "-" + std::to_string(n++) + "-" + name;
+}
+
 inline Run kmc(const std::string& args) {
   static int n = 0;
   const std::string base = "/tmp/kmc-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++);

@@ -16,7 +16,7 @@ TEST_CASE("random engine walks validate against the model") {
 }
 
 TEST_CASE("an engine log with a step the model cannot take is reported at that step") {
-  const std::string log = "/tmp/kmc-validate-test.json";
+  const std::string log = temp_path("validate.json");
   REQUIRE(kmc("validate --walk examples/gpu-hunter-fixed --seed 2 --steps 40 --log-out " + log).code == 0);
   REQUIRE(kmc("validate " + log).code == 0);
   nlohmann::json doc = nlohmann::json::parse(slurp(log));
@@ -48,7 +48,7 @@ TEST_CASE("an engine log with a step the model cannot take is reported at that s
 }
 
 TEST_CASE("kmc validate rejects what is not an engine log (exit 3)") {
-  const std::string log = "/tmp/kmc-validate-bad.json";
+  const std::string log = temp_path("validate-bad.json");
   std::ofstream(log) << "{\"kind\": \"something-else\"}";
   Run r = kmc("validate " + log + " --scenario examples/gpu-hunter");
   CHECK(r.code == 3);

@@ -1,6 +1,10 @@
 // `kmc simulate` on a small generator config, and its input errors.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+
 #include <fstream>
 
 #include "engine/simulate.hpp"
@@ -23,7 +27,7 @@ TEST_CASE("simulate: one queue, no contention: admission is immediate", "[engine
 }
 
 TEST_CASE("simulate: bad generator files name file, line and field", "[engine][simulate]") {
-  const std::string path = "/tmp/kmc-engine-bad-generator.yaml";
+  const std::string path = (std::filesystem::temp_directory_path() / ("kmc-bad-generator-" + std::to_string(::getpid()) + ".yaml")).string();
   std::ofstream(path) << "cohorts:\n- className: c\n  count: 1\n  queuesSets:\n  - className: q\n    count: 1\n    nominalQuota: lots\n";
   try {
     load_generator(path);
