@@ -36,9 +36,9 @@ std::vector<Fairness> fairness_for(const P& p, const std::vector<model::Fairness
   for (const auto& spec : overrides) {
     auto it = std::find(names.begin(), names.end(), spec.family);
     if (it == names.end())
-      throw model::InputError(
-          model::Diagnostic{spec.pos, "fairness." + spec.family,
-                            fmt::format("unknown action family; expected one of {}", fmt::join(names, ", "))});
+      throw model::InputError(model::Diagnostic{
+          spec.pos, "fairness." + spec.family,
+          fmt::format("unknown action family; expected one of {}", fmt::join(names, ", "))});
     out[it - names.begin()] = static_cast<Fairness>(spec.kind);
   }
   return out;
@@ -47,7 +47,8 @@ std::vector<Fairness> fairness_for(const P& p, const std::vector<model::Fairness
 // Sets options.fairness (per instance when there are at most 64, the
 // checker's mask width, else per family) and the labels the report prints.
 template <HasFamilies P>
-void plan_fairness(const P& p, const std::vector<model::FairnessSpec>& overrides, CheckOptions& options) {
+void plan_fairness(const P& p, const std::vector<model::FairnessSpec>& overrides,
+                   CheckOptions& options) {
   const auto per_family = fairness_for(p, overrides);
   const auto names = p.families();
   options.fairness_labels.clear();

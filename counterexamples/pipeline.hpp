@@ -8,11 +8,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "checker/bfs.hpp"
 #include "checker/result.hpp"
@@ -24,7 +23,8 @@
 namespace kmc::cx {
 
 struct CheckRequest {
-  std::vector<std::string> properties;  // empty: kmc.yaml's check.properties, else the protocol's defaults
+  std::vector<std::string>
+      properties;  // empty: kmc.yaml's check.properties, else the protocol's defaults
   // Bounds; unset: kmc.yaml's check section (and its defaults).
   std::optional<int> max_depth;  // -1: none
   std::optional<std::uint64_t> max_states;
@@ -58,9 +58,9 @@ struct CheckOutcome {
   std::vector<std::string> descriptions;  // per result.properties entry
   model::Warnings warnings;               // the scenario's and the protocol's
   std::optional<ShrinkReport> shrink;     // what shrinking removed, when it ran
-  std::string replay_dir;                 // the reduced scenario the token is for; empty: `scenario`
-  bool token_replayed = false;            // the outcome of a replay token, not of a search
-  std::optional<EngineReport> engine;     // with replay_engine, when there is a trace
+  std::string replay_dir;              // the reduced scenario the token is for; empty: `scenario`
+  bool token_replayed = false;         // the outcome of a replay token, not of a search
+  std::optional<EngineReport> engine;  // with replay_engine, when there is a trace
   const std::string& token_dir() const { return replay_dir.empty() ? scenario : replay_dir; }
 };
 

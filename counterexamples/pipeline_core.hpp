@@ -62,14 +62,18 @@ void attach_trace(CheckOutcome& o, const P& p, const checker::Violation& v) {
 
 // A token's path re-checked by checker/confirm.hpp, under this scenario's fairness.
 template <Describable P>
-void replay_token(const P& p, const PropertiesOf<P>& props, const model::Scenario& sc, const CheckRequest& req,
-                  CheckOutcome& o) {
-  auto fail = [](const std::string& why) { throw model::InputError(model::Diagnostic{{}, "--replay", why}); };
+void replay_token(const P& p, const PropertiesOf<P>& props, const model::Scenario& sc,
+                  const CheckRequest& req, CheckOutcome& o) {
+  auto fail = [](const std::string& why) {
+    throw model::InputError(model::Diagnostic{{}, "--replay", why});
+  };
   std::string why;
   auto token = parse_token(req.replay_token, why);
   if (!token) fail(why);
-  if (token->scenario != scenario_id(p)) fail("the token was made for another scenario (or an older version of this one)");
-  auto prop = std::find_if(props.begin(), props.end(), [&](const auto& q) { return q.name() == token->property; });
+  if (token->scenario != scenario_id(p))
+    fail("the token was made for another scenario (or an older version of this one)");
+  auto prop = std::find_if(props.begin(), props.end(),
+                           [&](const auto& q) { return q.name() == token->property; });
   if (prop == props.end()) fail("no property " + token->property);
   std::optional<checker::Confirmed> confirmed;
   std::vector<typename P::State> states;
@@ -88,10 +92,11 @@ void replay_token(const P& p, const PropertiesOf<P>& props, const model::Scenari
   o.trace->property = prop->name();
   if (model::is_liveness(prop->kind())) o.trace->loop = checker::loop_start(p, states);
   if (!confirmed) return;
-  auto& v = o.result.violation.emplace(checker::Violation{prop->name(), prop->kind(), confirmed->shape, token->path,
-                                                          checker::story(confirmed->shape, prop->kind()),
-                                                          token->subject, confirmed->loop});
-  if (prop->explains() && token->subject >= 0)  // where the checker words it: the stuck state, the loop's start
+  auto& v = o.result.violation.emplace(checker::Violation{
+      prop->name(), prop->kind(), confirmed->shape, token->path,
+      checker::story(confirmed->shape, prop->kind()), token->subject, confirmed->loop});
+  if (prop->explains() &&
+      token->subject >= 0)  // where the checker words it: the stuck state, the loop's start
     v.detail = prop->explain(states[v.loop.value_or(states.size() - 1)], token->subject);
   o.trace->detail = v.detail;
   o.token = req.replay_token;
@@ -103,17 +108,19 @@ CheckOutcome check_instance(const P& p, const PropertiesOf<P>& props, const mode
   model::require_known(props, sc.fleet.check.properties, sc.fleet.check.pos, "check.properties");
   model::require_known(props, req.properties, {}, "--property");
   if (req.replay_engine && !hooks.replay_in_engine)
-    throw model::InputError(model::Diagnostic{{}, "--replay-engine", "this protocol has no reference engine to replay in"});
+    throw model::InputError(model::Diagnostic{
+        {}, "--replay-engine", "this protocol has no reference engine to replay in"});
   CheckOutcome o;
   o.scenario = sc.dir;
   o.summary = hooks.summary;
   if (!req.replay_token.empty()) {
     replay_token(p, props, sc, req, o);
   } else {
-    auto names = !req.properties.empty()                  ? req.properties
+    auto names = !req.properties.empty()              ? req.properties
                  : !sc.fleet.check.properties.empty() ? sc.fleet.check.properties
-                                                          : model::default_properties(props);
-    o.result = checker::Bfs(model::Checked<P>{p, props}, options_for(p, sc, req, std::move(names))).run();
+                                                      : model::default_properties(props);
+    o.result =
+        checker::Bfs(model::Checked<P>{p, props}, options_for(p, sc, req, std::move(names))).run();
     for (const auto& r : o.result.properties)
       for (const auto& q : props)
         if (q.name() == r.name) o.descriptions.push_back(q.description());
@@ -122,8 +129,10 @@ CheckOutcome check_instance(const P& p, const PropertiesOf<P>& props, const mode
       if (req.shrink && hooks.shrink) {
         hooks.shrink(o);
       } else if (req.shrink) {
-        const auto& prop = *std::find_if(props.begin(), props.end(), [&](const auto& q) { return q.name() == v->property; });
-        auto s = shrink_violation(p, prop, *v, options_for(p, sc, req, {v->property}).fairness_plan());
+        const auto& prop = *std::find_if(props.begin(), props.end(),
+                                         [&](const auto& q) { return q.name() == v->property; });
+        auto s =
+            shrink_violation(p, prop, *v, options_for(p, sc, req, {v->property}).fairness_plan());
         o.result.violation = s.violation;
         o.shrink = s.report;
         attach_trace(o, p, *o.result.violation);

@@ -30,7 +30,8 @@ std::vector<std::string> changes(const Step& before, const Step& after) {
     auto it = old.find(c.key());
     if (it != old.end() && *it->second == c.value) continue;
     out.push_back(fmt::format("{} {} -> {}", model::key_text(c.field, c.entity),
-                              it == old.end() ? "none" : model::to_string(*it->second), model::to_string(c.value)));
+                              it == old.end() ? "none" : model::to_string(*it->second),
+                              model::to_string(c.value)));
   }
   return out;
 }
@@ -51,12 +52,16 @@ std::string render_generic(const Trace& t, RenderFormat format, const std::strin
   for (std::size_t i = 1; i < t.steps.size(); ++i) {
     const Step& s = t.steps[i];
     const std::string controller = s.controller.empty() ? "protocol" : s.controller;
-    if (!seen[controller]) d.lanes.push_back({lane_id(controller), controller}), seen[controller] = true;
+    if (!seen[controller])
+      d.lanes.push_back({lane_id(controller), controller}), seen[controller] = true;
     auto changed = changes(t.steps[i - 1], s);
     std::string text = s.action;
     if (!changed.empty()) {
       const std::size_t shown = std::min(changed.size(), kChangesShown);
-      text += ": " + fmt::format("{}", fmt::join(changed.begin(), changed.begin() + static_cast<std::ptrdiff_t>(shown), ", "));
+      text +=
+          ": " +
+          fmt::format("{}", fmt::join(changed.begin(),
+                                      changed.begin() + static_cast<std::ptrdiff_t>(shown), ", "));
       if (changed.size() > shown) text += fmt::format(" (and {} more)", changed.size() - shown);
     }
     d.lines.push_back({i, lane_id(controller), "", text});

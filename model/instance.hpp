@@ -76,7 +76,9 @@ class Instance {
   }
   std::string kind_name(const Action& a) const { return layout_.actions[S::ref(p_, a).kind].name; }
   // Who takes the action (the action table's controller group): a lane of a sequence diagram.
-  std::string controller(const Action& a) const { return layout_.actions[S::ref(p_, a).kind].controller; }
+  std::string controller(const Action& a) const {
+    return layout_.actions[S::ref(p_, a).kind].controller;
+  }
 
   // Fairness: per family (the action table's), or per instance (each candidate).
   int family(const Action& a) const { return family_[a.id]; }
@@ -107,7 +109,8 @@ class Instance {
   // "field[entity]" and its value. A protocol may hide this with its own.
   std::vector<std::pair<std::string, std::string>> describe(const State& s) const {
     std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& c : cells(s)) out.emplace_back(key_text(c.field, c.entity), to_string(c.value));
+    for (const auto& c : cells(s))
+      out.emplace_back(key_text(c.field, c.entity), to_string(c.value));
     return out;
   }
 
@@ -131,8 +134,10 @@ class Instance {
     boost::hana::for_each(boost::hana::accessors<State>(), [&](const auto& acc) {
       KMC_ASSERT_MSG(k < layout_.fields.size(), "a State member the layout does not declare");
       const auto& field = layout_.fields[k++];
-      KMC_ASSERT_MSG(field.name == boost::hana::to<const char*>(boost::hana::first(acc)), "fields in declaration order");
-      KMC_ASSERT_MSG(boost::hana::second(acc)(s).size() == layout_.size(field), "a field's length is its axes'");
+      KMC_ASSERT_MSG(field.name == boost::hana::to<const char*>(boost::hana::first(acc)),
+                     "fields in declaration order");
+      KMC_ASSERT_MSG(boost::hana::second(acc)(s).size() == layout_.size(field),
+                     "a field's length is its axes'");
     });
     KMC_ASSERT_MSG(k == layout_.fields.size(), "a layout field the State lacks");
   }

@@ -5,6 +5,9 @@
 // reads a stuck property's key cannot be handed a leads-to property by mistake.
 #pragma once
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -12,10 +15,6 @@
 #include <utility>
 #include <variant>
 #include <vector>
-
-#include <fmt/format.h>
-
-#include <algorithm>
 
 #include "model/diagnostics.hpp"
 
@@ -161,7 +160,8 @@ void require_known(const std::vector<Property<State>>& props, const std::vector<
   for (const auto& name : names)
     if (std::find(known.begin(), known.end(), name) == known.end())
       throw InputError(Diagnostic{
-          where, field, fmt::format("unknown property '{}'; expected one of {}", name, fmt::join(known, ", "))});
+          where, field,
+          fmt::format("unknown property '{}'; expected one of {}", name, fmt::join(known, ", "))});
 }
 
 // What runs when nobody names properties: every safety, stuck and sometimes

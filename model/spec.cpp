@@ -62,7 +62,8 @@ std::vector<FieldSchema> schema_of(const Layout& layout) {
 namespace {
 
 // The names of a cell's entities: a dependent axis is named under its parent's entity.
-std::vector<std::string> entity_names(const Layout& layout, const Field& f, const std::vector<int>& at) {
+std::vector<std::string> entity_names(const Layout& layout, const Field& f,
+                                      const std::vector<int>& at) {
   std::vector<std::string> names;
   for (std::size_t k = 0; k < f.axes.size(); ++k) {
     const Axis& axis = layout.axes[f.axes[k]];
@@ -74,20 +75,25 @@ std::vector<std::string> entity_names(const Layout& layout, const Field& f, cons
   return names;
 }
 
-CellValue value_of(const Layout& layout, const Field& f, const std::vector<int>& at, std::int64_t v) {
+CellValue value_of(const Layout& layout, const Field& f, const std::vector<int>& at,
+                   std::int64_t v) {
   switch (f.kind) {
     case FieldKind::Int:
-    case FieldKind::Flag: return v;
+    case FieldKind::Flag:
+      return v;
     case FieldKind::Enum: {
       const std::int64_t i = v - f.lo;
-      return i >= 0 && i < static_cast<std::int64_t>(f.names.size()) ? f.names[static_cast<std::size_t>(i)] : "";
+      return i >= 0 && i < static_cast<std::int64_t>(f.names.size())
+                 ? f.names[static_cast<std::size_t>(i)]
+                 : "";
     }
     case FieldKind::Index: {
       if (v < 0) return std::string();
       const Axis& axis = layout.axes[f.index_axis];
       const int parent = f.index_parent ? f.index_parent(at) : -1;
       if (axis.parent >= 0 && parent < 0) return std::string();
-      const int n = axis.parent >= 0 ? static_cast<int>(axis.labels_of[parent].size()) : static_cast<int>(axis.labels.size());
+      const int n = axis.parent >= 0 ? static_cast<int>(axis.labels_of[parent].size())
+                                     : static_cast<int>(axis.labels.size());
       return v < n ? axis.label(static_cast<int>(v), parent) : std::string();
     }
   }
@@ -96,7 +102,8 @@ CellValue value_of(const Layout& layout, const Field& f, const std::vector<int>&
 
 }  // namespace
 
-void append_cells(const Layout& layout, const Field& f, const std::vector<std::int64_t>& values, std::vector<Cell>& out) {
+void append_cells(const Layout& layout, const Field& f, const std::vector<std::int64_t>& values,
+                  std::vector<Cell>& out) {
   KMC_ASSERT(values.size() == layout.size(f));
   std::vector<int> at(f.axes.size(), 0);
   for (std::size_t flat = 0; flat < values.size(); ++flat) {
@@ -107,7 +114,8 @@ void append_cells(const Layout& layout, const Field& f, const std::vector<std::i
       rest /= extent;
     }
     auto names = entity_names(layout, f, at);
-    if (std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.empty(); })) continue;  // padding
+    if (std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.empty(); }))
+      continue;  // padding
     if (f.present && !f.present(at)) continue;
     out.push_back(Cell{f.name, std::move(names), value_of(layout, f, at, values[flat])});
   }

@@ -33,7 +33,7 @@ struct Axis {
   std::vector<std::string> labels;  // independent axes: one name per entity
   int parent = -1;                  // dependent axes: the axis they depend on
   std::vector<std::vector<std::string>> labels_of;
-  int padded_to = 0;                // dependent axes: the extent is at least this
+  int padded_to = 0;  // dependent axes: the extent is at least this
 
   int extent() const;
   // The label of entity i under parent entity p (ignored for independent axes); empty when padding.
@@ -112,21 +112,25 @@ struct ActionRef {
 // The definition a protocol gives. State<V> is a Hana-reflected struct whose
 // members are std::vector<V>, in Layout::fields' order.
 template <class S>
-concept ProtocolSpec =
-    std::constructible_from<typename S::template Rules<std::int64_t>, const typename S::Params&, ExplicitValues> &&
-    requires(const typename S::Params& p, const Scenario& sc, const typename S::Action& a,
-             const typename S::template State<std::int64_t>& s, typename S::template State<std::int64_t>& m,
-             const typename S::template Rules<std::int64_t>& rules) {
-      { S::name } -> std::convertible_to<const char*>;
-      { S::compile(sc) } -> std::same_as<typename S::Params>;
-      { S::layout(p) } -> std::same_as<Layout>;
-      { S::candidates(p) } -> std::same_as<std::vector<typename S::Action>>;
-      { S::initial(p) } -> std::same_as<typename S::template State<std::int64_t>>;
-      { S::ref(p, a) } -> std::same_as<ActionRef>;
-      { S::identity(p) } -> std::same_as<std::uint64_t>;  // every parameter, hashed: equal identities behave alike
-      { a.id } -> std::convertible_to<int>;                 // the action's index among the candidates
-      { rules.enabled(s, a) } -> std::convertible_to<bool>;
-      rules.apply_in_place(m, a);
-    };
+concept ProtocolSpec = std::constructible_from < typename S::template Rules<std::int64_t>,
+const typename S::Params&,
+    ExplicitValues > &&requires(const typename S::Params& p, const Scenario& sc,
+                                const typename S::Action& a,
+                                const typename S::template State<std::int64_t>& s,
+                                typename S::template State<std::int64_t>& m,
+                                const typename S::template Rules<std::int64_t>& rules) {
+  { S::name } -> std::convertible_to<const char*>;
+  { S::compile(sc) } -> std::same_as<typename S::Params>;
+  { S::layout(p) } -> std::same_as<Layout>;
+  { S::candidates(p) } -> std::same_as<std::vector<typename S::Action>>;
+  { S::initial(p) } -> std::same_as<typename S::template State<std::int64_t>>;
+  { S::ref(p, a) } -> std::same_as<ActionRef>;
+  {
+    S::identity(p)
+    } -> std::same_as<std::uint64_t>;    // every parameter, hashed: equal identities behave alike
+  { a.id } -> std::convertible_to<int>;  // the action's index among the candidates
+  { rules.enabled(s, a) } -> std::convertible_to<bool>;
+  rules.apply_in_place(m, a);
+};
 
 }  // namespace kmc::model

@@ -23,7 +23,8 @@ const std::vector<model::FieldSchema>& MultiKueue::cell_fields() {
 
 std::string MultiKueue::cell_enum(std::string_view field, std::int64_t v) {
   for (const auto& f : unscoped_layout().fields)
-    if (field == f.name && f.kind == model::FieldKind::Enum && v >= f.lo && v - f.lo < static_cast<std::int64_t>(f.names.size()))
+    if (field == f.name && f.kind == model::FieldKind::Enum && v >= f.lo &&
+        v - f.lo < static_cast<std::int64_t>(f.names.size()))
       return f.names[static_cast<std::size_t>(v - f.lo)];
   return "";
 }

@@ -12,22 +12,33 @@ namespace {
 using model::FieldKind;
 
 enum Family : int {
-  kManagerScheduler, kMultiKueueController, kWorkerScheduler, kJobController, kAutoscaler,
-  kProvisioningTimeout, kJobCompletion, kEnvironment, kSnapshotRefresh
+  kManagerScheduler,
+  kMultiKueueController,
+  kWorkerScheduler,
+  kJobController,
+  kAutoscaler,
+  kProvisioningTimeout,
+  kJobCompletion,
+  kEnvironment,
+  kSnapshotRefresh
 };
 
 std::vector<model::Family> families() {
   // The controllers and the snapshot refresh are weakly fair by default; the
   // autoscaler and the environment are not (an adversary may never answer).
-  return {{"manager-scheduler", 1}, {"multikueue-controller", 1}, {"worker-scheduler", 1},
-          {"job-controller", 1},    {"autoscaler", 0},            {"provisioning-timeout", 1},
-          {"job-completion", 1},    {"environment", 0},           {"snapshot-refresh", 1}};
+  return {{"manager-scheduler", 1}, {"multikueue-controller", 1},
+          {"worker-scheduler", 1},  {"job-controller", 1},
+          {"autoscaler", 0},        {"provisioning-timeout", 1},
+          {"job-completion", 1},    {"environment", 0},
+          {"snapshot-refresh", 1}};
 }
 
 // The action table, in ActionKind's order: name, arguments, family, controller.
 std::vector<model::ActionKind> action_table() {
-  const model::ActionKind::Arg job{"job", kAxisJob}, cluster{"cluster", kAxisWorker}, flavor{"flavor", kAxisSlot};
-  auto kind = [](ActionKind k, std::vector<model::ActionKind::Arg> args, int family, const char* controller) {
+  const model::ActionKind::Arg job{"job", kAxisJob}, cluster{"cluster", kAxisWorker},
+      flavor{"flavor", kAxisSlot};
+  auto kind = [](ActionKind k, std::vector<model::ActionKind::Arg> args, int family,
+                 const char* controller) {
     return model::ActionKind{action_kind_name(k), std::move(args), family, controller};
   };
   using K = ActionKind;
@@ -54,19 +65,28 @@ std::vector<model::ActionKind> action_table() {
 }
 
 std::vector<model::Axis> axes(const MkParams& p) {
-  model::Axis cq{"clusterQueue", {}, -1, {}, 0}, flavor{"flavor", {}, kAxisClusterQueue, {}, p.flavors_max};
+  model::Axis cq{"clusterQueue", {}, -1, {}, 0},
+      flavor{"flavor", {}, kAxisClusterQueue, {}, p.flavors_max};
   for (const auto& q : p.cqs) {
-    cq.labels.push_back((q.cluster < 0 ? std::string("manager") : p.workers[q.cluster]) + "/" + q.name);
+    cq.labels.push_back((q.cluster < 0 ? std::string("manager") : p.workers[q.cluster]) + "/" +
+                        q.name);
     flavor.labels_of.push_back(q.flavors);
   }
   // A worker's capacity slots are its flavors, and are named so in traces.
   model::Axis slot{"flavor", {}, kAxisWorker, p.worker_flavors, p.slots_max};
   model::Axis budget{"budget", {"spotReclaims", "capacityLosses", "snapshotRefreshes"}, -1, {}, 0};
-  return {{"job", p.jobs, -1, {}, 0}, {"worker", p.workers, -1, {}, 0}, cq, flavor, {"resource", p.resources, -1, {}, 0},
-          slot, budget};
+  return {{"job", p.jobs, -1, {}, 0},
+          {"worker", p.workers, -1, {}, 0},
+          cq,
+          flavor,
+          {"resource", p.resources, -1, {}, 0},
+          slot,
+          budget};
 }
 
-std::int64_t most(const std::vector<std::int64_t>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
+std::int64_t most(const std::vector<std::int64_t>& v) {
+  return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+}
 
 // The most quota any ClusterQueue can hold of one resource: every job's request.
 std::int64_t usage_max(const MkParams& p) {
@@ -84,14 +104,17 @@ std::vector<model::Field> fields(const MkParams& p) {
   int backoff = 0;
   for (const auto& q : p.cqs) backoff = std::max(backoff, q.backoff_limit);
   const std::int64_t stale = p.max_staleness >= 0 ? p.max_staleness + 1 : 1;
-  const std::int64_t budget = std::max({std::int64_t{-1}, std::int64_t{p.spot_reclaims}, std::int64_t{p.capacity_losses},
-                                        std::int64_t{p.snapshot_refreshes}});
-  auto field = [](const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo, std::int64_t hi) {
+  const std::int64_t budget =
+      std::max({std::int64_t{-1}, std::int64_t{p.spot_reclaims}, std::int64_t{p.capacity_losses},
+                std::int64_t{p.snapshot_refreshes}});
+  auto field = [](const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo,
+                  std::int64_t hi) {
     model::Field f;
     f.name = name, f.axes = std::move(axes), f.kind = kind, f.lo = lo, f.hi = hi;
     return f;
   };
-  // Phases as traces name them: "None" where describe() prints "-" (a trace value is a name, not a picture).
+  // Phases as traces name them: "None" where describe() prints "-" (a trace value is a name, not a
+  // picture).
   auto phase = field("phase", {kAxisJob}, FieldKind::Enum, 0, kMgrFinished);
   phase.names = {"Pending", "QuotaReserved", "Admitted", "Finished"};
   auto cluster = field("cluster", {kAxisJob}, FieldKind::Index, -1, W - 1);
@@ -101,43 +124,52 @@ std::vector<model::Field> fields(const MkParams& p) {
   mgr_flavor.index_axis = kAxisFlavor;
   mgr_flavor.index_parent = [cq = p.manager_cq](const std::vector<int>& at) { return cq[at[0]]; };
   auto remote = field("remote", {kAxisJob, kAxisWorker}, FieldKind::Enum, 0, kRemoteRejected);
-  remote.names = {"None", "Pending", "QuotaReserved", "Admitted", "Running", "Finished", "Rejected"};
+  remote.names = {"None",    "Pending",  "QuotaReserved", "Admitted",
+                  "Running", "Finished", "Rejected"};
   auto remote_flavor = field("remote_flavor", {kAxisJob, kAxisWorker}, FieldKind::Index, -1, F - 1);
   remote_flavor.index_axis = kAxisFlavor;
-  remote_flavor.index_parent = [cq = p.worker_cq](const std::vector<int>& at) { return cq[at[1]][at[0]]; };
+  remote_flavor.index_parent = [cq = p.worker_cq](const std::vector<int>& at) {
+    return cq[at[1]][at[0]];
+  };
   auto prov = field("prov", {kAxisJob, kAxisWorker}, FieldKind::Enum, 0, kProvProvisioned);
   prov.names = {"None", "Requested", "Accepted", "Provisioned"};
   // Usage exists where the ClusterQueue's flavor covers the resource.
-  auto usage = field("usage", {kAxisClusterQueue, kAxisFlavor, kAxisResource}, FieldKind::Int, 0, usage_max(p));
+  auto usage = field("usage", {kAxisClusterQueue, kAxisFlavor, kAxisResource}, FieldKind::Int, 0,
+                     usage_max(p));
   // (By value: a layout outlives no parameters, but an instance's copies share none.)
   usage.present = [cqs = p.cqs, R = p.R()](const std::vector<int>& at) {
     const auto& q = cqs[at[0]];
     return at[1] < static_cast<int>(q.flavors.size()) && q.nominal[at[1] * R + at[2]] >= 0;
   };
   const std::int64_t capacity_max = std::max(most(p.capacity0), most(p.snapshot0));
-  // The manager keeps a capacity view, and a refresh budget, only with the capacity-snapshot dispatcher.
+  // The manager keeps a capacity view, and a refresh budget, only with the capacity-snapshot
+  // dispatcher.
   const bool viewed = p.dispatcher == Dispatcher::CapacitySnapshot;
-  auto snapshot = field("snapshot", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max);
+  auto snapshot =
+      field("snapshot", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max);
   auto staleness = field("staleness", {kAxisWorker}, FieldKind::Int, 0, stale);
   for (auto* f : {&snapshot, &staleness}) {
     f->optional = true;
     f->present = [viewed](const std::vector<int>&) { return viewed; };
   }
   auto budgets = field("budget", {kAxisBudget}, FieldKind::Int, -1, budget);
-  budgets.present = [viewed](const std::vector<int>& at) { return at[0] != kSnapshotRefreshes || viewed; };
-  return {phase,
-          cluster,
-          mgr_flavor,
-          field("nominated", {kAxisJob, kAxisWorker}, FieldKind::Flag, 0, 1),
-          remote,
-          remote_flavor,
-          prov,
-          field("attempts", {kAxisJob, kAxisWorker}, FieldKind::Int, 0, backoff + 1),
-          usage,
-          field("capacity", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max),
-          snapshot,
-          staleness,
-          budgets};
+  budgets.present = [viewed](const std::vector<int>& at) {
+    return at[0] != kSnapshotRefreshes || viewed;
+  };
+  return {
+      phase,
+      cluster,
+      mgr_flavor,
+      field("nominated", {kAxisJob, kAxisWorker}, FieldKind::Flag, 0, 1),
+      remote,
+      remote_flavor,
+      prov,
+      field("attempts", {kAxisJob, kAxisWorker}, FieldKind::Int, 0, backoff + 1),
+      usage,
+      field("capacity", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max),
+      snapshot,
+      staleness,
+      budgets};
 }
 
 }  // namespace
@@ -183,7 +215,8 @@ std::vector<MkAction> MkSpec::candidates(const Params& p) {
   }
   for (std::int16_t w = 0; w < W; ++w) {
     if (p.capacity_losses != 0)
-      for (std::int16_t slot = 0; slot < static_cast<std::int16_t>(p.worker_flavors[w].size()); ++slot)
+      for (std::int16_t slot = 0; slot < static_cast<std::int16_t>(p.worker_flavors[w].size());
+           ++slot)
         add(ActionKind::CapacityLost, -1, w, slot);
     if (snapshot && p.snapshot_refreshes != 0) add(ActionKind::RefreshSnapshot, -1, w);
   }
@@ -208,7 +241,8 @@ MkState<std::int64_t> MkSpec::initial(const Params& p) {
   if (p.dispatcher == Dispatcher::CapacitySnapshot)
     for (int w = 0; w < W; ++w)
       for (int k = 0; k < p.slots_max * p.R(); ++k)
-        if (p.snapshot0[w * p.slots_max * p.R() + k] != p.capacity0[w * p.slots_max * p.R() + k]) s.staleness[w] = 1;
+        if (p.snapshot0[w * p.slots_max * p.R() + k] != p.capacity0[w * p.slots_max * p.R() + k])
+          s.staleness[w] = 1;
   s.budget = {p.spot_reclaims, p.capacity_losses, p.snapshot_refreshes};
   return s;
 }
@@ -219,10 +253,14 @@ model::ActionRef MkSpec::ref(const Params&, const Action& a) {
     case ActionKind::ReserveQuota:
     case ActionKind::Nominate:
     case ActionKind::NominateNextRound:
-    case ActionKind::Renominate: return {kind, {a.job}};
-    case ActionKind::CapacityLost: return {kind, {a.worker, a.slot}};
-    case ActionKind::RefreshSnapshot: return {kind, {a.worker}};
-    default: return {kind, {a.job, a.worker}};
+    case ActionKind::Renominate:
+      return {kind, {a.job}};
+    case ActionKind::CapacityLost:
+      return {kind, {a.worker, a.slot}};
+    case ActionKind::RefreshSnapshot:
+      return {kind, {a.worker}};
+    default:
+      return {kind, {a.job, a.worker}};
   }
 }
 
@@ -233,19 +271,22 @@ std::uint64_t MkSpec::identity(const Params& p) {
   for (const auto& row : p.worker_cq) add(std::vector<std::int64_t>(row.begin(), row.end()));
   for (const auto& q : p.cqs) {
     add(q.name), add(q.flavors), add(q.nominal);
-    add(std::vector<std::int64_t>{q.cluster, q.strict_fifo, q.provisioning, static_cast<std::int64_t>(q.provisioning_class),
+    add(std::vector<std::int64_t>{q.cluster, q.strict_fifo, q.provisioning,
+                                  static_cast<std::int64_t>(q.provisioning_class),
                                   q.backoff_limit});
   }
   add(p.capacity0), add(p.snapshot0);
   for (auto a : p.answer) add(static_cast<std::int64_t>(a));
   add(std::vector<std::int64_t>(p.dispatch_order.begin(), p.dispatch_order.end()));
-  add(std::vector<std::int64_t>{static_cast<std::int64_t>(p.dispatcher), p.step_size, p.pin, p.max_staleness,
-                                p.wait_for_admitted, p.redispatch_on_worker_eviction, p.provisioning_timeout,
-                                static_cast<std::int64_t>(p.timeout_vs_boot), p.broken_worker_ignores_quota,
-                                p.broken_keep_losers, p.spot_reclaims, p.capacity_losses, p.snapshot_refreshes});
+  add(std::vector<std::int64_t>{
+      static_cast<std::int64_t>(p.dispatcher), p.step_size, p.pin, p.max_staleness,
+      p.wait_for_admitted, p.redispatch_on_worker_eviction, p.provisioning_timeout,
+      static_cast<std::int64_t>(p.timeout_vs_boot), p.broken_worker_ignores_quota,
+      p.broken_keep_losers, p.spot_reclaims, p.capacity_losses, p.snapshot_refreshes});
   // Hashed only when some worker turns waitForPodsReady off, so the identities
   // (and replay tokens) of scenarios that keep the default did not change.
-  if (std::find(p.pods_ready_eviction.begin(), p.pods_ready_eviction.end(), false) != p.pods_ready_eviction.end())
+  if (std::find(p.pods_ready_eviction.begin(), p.pods_ready_eviction.end(), false) !=
+      p.pods_ready_eviction.end())
     add(std::vector<std::int64_t>(p.pods_ready_eviction.begin(), p.pods_ready_eviction.end()));
   return model::mix64(h.h);
 }

@@ -17,7 +17,15 @@
 namespace kmc::protocols {
 
 // The axes of a MultiKueue state, in Layout::axes' order.
-enum MkAxis : int { kAxisJob, kAxisWorker, kAxisClusterQueue, kAxisFlavor, kAxisResource, kAxisSlot, kAxisBudget };
+enum MkAxis : int {
+  kAxisJob,
+  kAxisWorker,
+  kAxisClusterQueue,
+  kAxisFlavor,
+  kAxisResource,
+  kAxisSlot,
+  kAxisBudget
+};
 
 struct MkSpec {
   using Params = MkParams;

@@ -23,10 +23,13 @@ using protocols::MultiKueue;
 std::string summarize(const protocols::MkParams& p) {
   static const char* dispatchers[] = {"AllAtOnce", "Incremental", "CapacitySnapshot"};
   std::string d = dispatchers[static_cast<int>(p.dispatcher)];
-  if (p.dispatcher == protocols::Dispatcher::CapacitySnapshot) d += p.pin ? " (pinning)" : " (eligible until admitted)";
-  if (p.dispatcher == protocols::Dispatcher::Incremental) d += fmt::format(" (stepSize {})", p.step_size);
-  return fmt::format("MultiKueue: {} job{}, {} workers ({}), dispatcher {}, select on {}", p.J(), p.J() == 1 ? "" : "s",
-                     p.W(), fmt::join(p.workers, ", "), d, p.wait_for_admitted ? "Admitted" : "QuotaReserved");
+  if (p.dispatcher == protocols::Dispatcher::CapacitySnapshot)
+    d += p.pin ? " (pinning)" : " (eligible until admitted)";
+  if (p.dispatcher == protocols::Dispatcher::Incremental)
+    d += fmt::format(" (stepSize {})", p.step_size);
+  return fmt::format("MultiKueue: {} job{}, {} workers ({}), dispatcher {}, select on {}", p.J(),
+                     p.J() == 1 ? "" : "s", p.W(), fmt::join(p.workers, ", "), d,
+                     p.wait_for_admitted ? "Admitted" : "QuotaReserved");
 }
 
 // Shrinks by actions and picks, then, with shrink_scenario, by jobs and
@@ -34,16 +37,19 @@ std::string summarize(const protocols::MkParams& p) {
 // a reduced scenario cannot replay against the folder the user gave, so the
 // reduced scenario must be written somewhere, and writing files nobody asked
 // for (or re-checking once per job and worker on a large fleet) is not a default.
-void shrink(const model::Scenario& sc, const CheckRequest& req, const MkCompile& compile, const MultiKueue& mk,
-            CheckOutcome& o) {
+void shrink(const model::Scenario& sc, const CheckRequest& req, const MkCompile& compile,
+            const MultiKueue& mk, CheckOutcome& o) {
   std::error_code ec;
   const std::string& dir = req.shrink_scenario;
   if (!dir.empty() && std::filesystem::exists(dir, ec) && !std::filesystem::is_empty(dir, ec))
-    throw model::InputError(model::Diagnostic{{}, "--shrink-scenario", dir + " must be a new or empty folder"});
+    throw model::InputError(
+        model::Diagnostic{{}, "--shrink-scenario", dir + " must be a new or empty folder"});
   MkShrinkOptions so;
   so.drop_entities = !dir.empty();
   so.compile = compile;
-  so.options = [&](const MultiKueue& reduced) { return options_for(reduced, sc, req, {o.result.violation->property}); };
+  so.options = [&](const MultiKueue& reduced) {
+    return options_for(reduced, sc, req, {o.result.violation->property});
+  };
   auto s = shrink_multikueue(sc, mk, *o.result.violation, so);
   o.result.violation = s.violation;
   o.shrink = s.report;
@@ -51,7 +57,9 @@ void shrink(const model::Scenario& sc, const CheckRequest& req, const MkCompile&
     write_reduced_scenario(sc, s.reduction, dir);
     if (scenario_id(MultiKueue(compile(model::load_scenario(dir)))) != scenario_id(s.protocol))
       throw model::InputError(model::Diagnostic{
-          {}, "--shrink-scenario", "the folder written to " + dir + " does not load as the reduced scenario"});
+          {},
+          "--shrink-scenario",
+          "the folder written to " + dir + " does not load as the reduced scenario"});
     o.replay_dir = dir;
   }
   attach_trace(o, s.protocol, *o.result.violation);  // the reduced scenario's, when reduced
@@ -59,22 +67,22 @@ void shrink(const model::Scenario& sc, const CheckRequest& req, const MkCompile&
 
 // The violation's trace, in memory, re-executed by the reference engine
 // against the scenario its token is for.
-void replay_in_engine(const model::Scenario& sc, const MkCompile& compile, const protocols::MkParams& p,
-                      CheckOutcome& o) {
+void replay_in_engine(const model::Scenario& sc, const MkCompile& compile,
+                      const protocols::MkParams& p, CheckOutcome& o) {
   if (!o.trace || !o.result.violation || o.token.empty()) return;
-  const auto r = o.replay_dir.empty()
-                     ? cx::replay_in_engine(sc, p, *o.trace, o.token)
-                     : [&] {
-                         const model::Scenario reduced = model::load_scenario(o.replay_dir);
-                         return cx::replay_in_engine(reduced, compile(reduced), *o.trace, o.token);
-                       }();
+  const auto r = o.replay_dir.empty() ? cx::replay_in_engine(sc, p, *o.trace, o.token) : [&] {
+    const model::Scenario reduced = model::load_scenario(o.replay_dir);
+    return cx::replay_in_engine(reduced, compile(reduced), *o.trace, o.token);
+  }();
   o.engine = EngineReport{r.verdict == EngineReplay::Verdict::Reproduced, to_text(r), to_json(r)};
 }
 
 }  // namespace
 
-CheckOutcome check_multikueue(const model::Scenario& sc, const CheckRequest& req, const MkCompile& given) {
-  const MkCompile compile = given ? given : [](const model::Scenario& s) { return protocols::compile_multikueue(s); };
+CheckOutcome check_multikueue(const model::Scenario& sc, const CheckRequest& req,
+                              const MkCompile& given) {
+  const MkCompile compile =
+      given ? given : [](const model::Scenario& s) { return protocols::compile_multikueue(s); };
   if (req.warn)  // before compiling, which may refuse the scenario
     for (const auto& w : sc.warnings) req.warn(w);
   const MultiKueue mk(compile(sc));

@@ -26,20 +26,24 @@ bool contains(const std::vector<T>& v, const T& x) {
 
 namespace {
 
-std::string job_name(const model::ObjectMeta& m) { return m.namespace_.empty() ? m.name : m.namespace_ + "/" + m.name; }
+std::string job_name(const model::ObjectMeta& m) {
+  return m.namespace_.empty() ? m.name : m.namespace_ + "/" + m.name;
+}
 
 }  // namespace
 
 model::Scenario reduce(const model::Scenario& sc, const Reduction& r) {
   model::Scenario out = sc;
-  std::erase_if(out.manager.workloads, [&](const model::Workload& wl) { return contains(r.jobs, job_name(wl.meta)); });
+  std::erase_if(out.manager.workloads,
+                [&](const model::Workload& wl) { return contains(r.jobs, job_name(wl.meta)); });
   for (std::size_t i = out.fleet.workers.size(); i-- > 0;)
     if (contains(r.workers, out.fleet.workers[i].name)) {
       out.fleet.workers.erase(out.fleet.workers.begin() + static_cast<std::ptrdiff_t>(i));
       out.workers.erase(out.workers.begin() + static_cast<std::ptrdiff_t>(i));
     }
   for (const auto& w : r.workers) out.fleet.snapshot.erase(w), out.fleet.snapshot_pos.erase(w);
-  std::erase_if(out.manager.multikueue_clusters, [&](const auto& c) { return contains(r.workers, c.meta.name); });
+  std::erase_if(out.manager.multikueue_clusters,
+                [&](const auto& c) { return contains(r.workers, c.meta.name); });
   for (auto& config : out.manager.multikueue_configs)
     std::erase_if(config.clusters, [&](const std::string& c) { return contains(r.workers, c); });
   return out;
@@ -66,7 +70,8 @@ Edit edit_object(YAML::Node object, const Reduction& r) {
   const std::string kind = scalar(read, "kind");
   const YAML::Node meta = read.IsMap() ? read["metadata"] : YAML::Node();
   const std::string name = scalar(meta, "name");
-  const std::string ns = meta && meta["namespace"] ? scalar(meta, "namespace") : "default";  // as the loader defaults it
+  const std::string ns = meta && meta["namespace"] ? scalar(meta, "namespace")
+                                                   : "default";  // as the loader defaults it
   if ((kind == "Job" || kind == "Workload") && contains(r.jobs, ns + "/" + name)) return Edit::Drop;
   if (kind == "MultiKueueCluster" && contains(r.workers, name)) return Edit::Drop;
   if (kind != "MultiKueueConfig" || !read["spec"] || !read["spec"]["clusters"]) return Edit::Keep;
@@ -105,8 +110,10 @@ std::optional<std::string> edit_manifest(const std::string& text, const Reductio
   std::vector<std::string> docs{""};
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind("---", 0) == 0) docs.emplace_back();
-    else docs.back() += line + "\n";
+    if (line.rfind("---", 0) == 0)
+      docs.emplace_back();
+    else
+      docs.back() += line + "\n";
   }
   bool changed = false;
   std::vector<std::string> kept;
@@ -133,8 +140,8 @@ std::string edit_fleet(const std::string& text, const model::Scenario& from, con
   std::vector<std::string> gone;
   for (const auto& j : r.jobs) gone.push_back("job " + j);
   for (const auto& w : r.workers) gone.push_back("worker " + w);
-  return fmt::format("# {} without {}: kmc check --shrink-scenario wrote this folder.\n{}", from.dir,
-                     fmt::join(gone, ", "), emit(fleet));
+  return fmt::format("# {} without {}: kmc check --shrink-scenario wrote this folder.\n{}",
+                     from.dir, fmt::join(gone, ", "), emit(fleet));
 }
 
 std::string slurp(const fs::path& p) {
@@ -146,30 +153,38 @@ std::string slurp(const fs::path& p) {
 
 }  // namespace
 
-void write_reduced_scenario(const model::Scenario& from, const Reduction& r, const std::string& to) {
+void write_reduced_scenario(const model::Scenario& from, const Reduction& r,
+                            const std::string& to) {
   std::error_code ec;
   if (fs::exists(to, ec) && !(fs::is_directory(to, ec) && fs::is_empty(to, ec)))
     write_error(to, "--shrink-scenario needs a folder that does not exist yet or is empty");
   const fs::path root(from.dir), manager = root / "manager";
-  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
+  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator();
+       ++it) {
     const fs::path rel = fs::relative(it->path(), root);
     if (it->is_directory()) {
-      if (rel.parent_path() == "workers" && contains(r.workers, rel.filename().string())) it.disable_recursion_pending();
-      else fs::create_directories(fs::path(to) / rel);
+      if (rel.parent_path() == "workers" && contains(r.workers, rel.filename().string()))
+        it.disable_recursion_pending();
+      else
+        fs::create_directories(fs::path(to) / rel);
       continue;
     }
     const fs::path out = fs::path(to) / rel;
     fs::create_directories(out.parent_path());
     std::optional<std::string> text;
     try {
-      if (rel == "kmc.yaml") text = edit_fleet(slurp(it->path()), from, r);
-      else if (*rel.begin() == "manager" && (rel.extension() == ".yaml" || rel.extension() == ".yml"))
+      if (rel == "kmc.yaml")
+        text = edit_fleet(slurp(it->path()), from, r);
+      else if (*rel.begin() == "manager" &&
+               (rel.extension() == ".yaml" || rel.extension() == ".yml"))
         text = edit_manifest(slurp(it->path()), r);
     } catch (const YAML::Exception& e) {
       write_error(it->path().string(), std::string("cannot rewrite: ") + e.what());
     }
-    if (text) std::ofstream(out, std::ios::binary) << *text;
-    else fs::copy_file(it->path(), out);
+    if (text)
+      std::ofstream(out, std::ios::binary) << *text;
+    else
+      fs::copy_file(it->path(), out);
   }
 }
 
@@ -179,7 +194,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-const invariants::MkProperty& property_named(const std::vector<invariants::MkProperty>& props, const std::string& name) {
+const invariants::MkProperty& property_named(const std::vector<invariants::MkProperty>& props,
+                                             const std::string& name) {
   for (const auto& p : props)
     if (p.name() == name) return p;
   throw std::invalid_argument("shrink: no property " + name);
@@ -194,7 +210,8 @@ std::set<std::string> picked_names(const protocols::MultiKueue& mk, const checke
 }
 
 // Actions and picks of v in mk; the detail follows the shrunk trace's end.
-ActionShrink shrink_in(const protocols::MultiKueue& mk, const checker::Violation& v, const MkShrinkOptions& o) {
+ActionShrink shrink_in(const protocols::MultiKueue& mk, const checker::Violation& v,
+                       const MkShrinkOptions& o) {
   const auto props = invariants::multikueue_properties(mk);
   const auto& prop = property_named(props, v.property);
   FairnessPlan f;
@@ -211,8 +228,10 @@ struct Attempt {
   std::string subject;  // the job a StuckFree or LeadsTo violation is about; empty for Always
   ShrinkReport& report;
 
-  // v's property violated the same way in the scenario without r, by a trace of at most `steps_max` steps.
-  std::optional<MkShrunk> in(const Reduction& r, const checker::Violation& v, std::size_t steps_max) {
+  // v's property violated the same way in the scenario without r, by a trace of at most `steps_max`
+  // steps.
+  std::optional<MkShrunk> in(const Reduction& r, const checker::Violation& v,
+                             std::size_t steps_max) {
     model::Scenario reduced = reduce(original, r);
     std::optional<protocols::MultiKueue> mk;
     try {
@@ -226,10 +245,13 @@ struct Attempt {
     opts.progress = {};
     ++report.rechecks;
     const auto result = checker::Bfs(model::Checked<protocols::MultiKueue>{*mk, props}, opts).run();
-    if (!result.violation || result.violation->property != v.property || result.violation->kind != v.kind) return std::nullopt;
+    if (!result.violation || result.violation->property != v.property ||
+        result.violation->kind != v.kind)
+      return std::nullopt;
     const auto& found = *result.violation;
     if (found.path.choices.empty() && !found.loop) return std::nullopt;
-    if (!subject.empty() && (found.subject < 0 || mk->params().jobs.at(found.subject) != subject)) return std::nullopt;
+    if (!subject.empty() && (found.subject < 0 || mk->params().jobs.at(found.subject) != subject))
+      return std::nullopt;
     auto s = shrink_in(*mk, found, o);
     report.replays += s.report.replays;
     if (s.violation.path.choices.size() > steps_max) return std::nullopt;
@@ -239,8 +261,8 @@ struct Attempt {
 
 }  // namespace
 
-MkShrunk shrink_multikueue(const model::Scenario& sc, const protocols::MultiKueue& mk, const checker::Violation& v,
-                           const MkShrinkOptions& o) {
+MkShrunk shrink_multikueue(const model::Scenario& sc, const protocols::MultiKueue& mk,
+                           const checker::Violation& v, const MkShrinkOptions& o) {
   const auto start = Clock::now();
   MkShrunk best{{}, sc, mk, v, {}};
   best.report.steps_before = best.report.steps_after = v.path.choices.size();
@@ -257,13 +279,15 @@ MkShrunk shrink_multikueue(const model::Scenario& sc, const protocols::MultiKueu
       const auto& p = best.protocol.params();
       std::vector<Reduction> tries;
       for (const auto& j : p.jobs)
-        if (j != attempt.subject && p.J() > 1) tries.push_back(best.reduction), tries.back().jobs.push_back(j);
+        if (j != attempt.subject && p.J() > 1)
+          tries.push_back(best.reduction), tries.back().jobs.push_back(j);
       for (const auto& w : p.workers)
         if (p.W() > 1) tries.push_back(best.reduction), tries.back().workers.push_back(w);
       // What the trace does not mention goes first, so the story stays the one the checker told.
       const auto mentioned = picked_names(best.protocol, best.violation.path);
       std::stable_partition(tries.begin(), tries.end(), [&](const Reduction& r) {
-        const auto& last = r.workers.size() > best.reduction.workers.size() ? r.workers.back() : r.jobs.back();
+        const auto& last =
+            r.workers.size() > best.reduction.workers.size() ? r.workers.back() : r.jobs.back();
         return !mentioned.count(last);
       });
       for (const auto& r : tries)

@@ -40,9 +40,11 @@ void write_reduced_scenario(const model::Scenario& from, const Reduction& r, con
 
 struct MkShrinkOptions {
   bool drop_entities = false;
-  // Parameters of a (reduced) scenario; kmc matrix adds its levers here. Default: compile_multikueue.
+  // Parameters of a (reduced) scenario; kmc matrix adds its levers here. Default:
+  // compile_multikueue.
   std::function<protocols::MkParams(const model::Scenario&)> compile;
-  // Checker options (bounds, fairness planned for that protocol) for a protocol built from a reduced scenario.
+  // Checker options (bounds, fairness planned for that protocol) for a protocol built from a
+  // reduced scenario.
   std::function<checker::CheckOptions(const protocols::MultiKueue&)> options;
 };
 
@@ -56,7 +58,7 @@ struct MkShrunk {
 
 // Shrinks v (found in mk, compiled from sc) by actions and picks, then, when
 // asked, by entities. A violation without steps comes back as it is.
-MkShrunk shrink_multikueue(const model::Scenario& sc, const protocols::MultiKueue& mk, const checker::Violation& v,
-                           const MkShrinkOptions& o);
+MkShrunk shrink_multikueue(const model::Scenario& sc, const protocols::MultiKueue& mk,
+                           const checker::Violation& v, const MkShrinkOptions& o);
 
 }  // namespace kmc::cx

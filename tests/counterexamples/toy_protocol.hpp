@@ -32,10 +32,9 @@ struct Params {
 
 template <class V>
 struct State {
-  BOOST_HANA_DEFINE_STRUCT(State,
-                           (std::vector<V>, phase),  // [job] Phase
-                           (std::vector<V>, node),   // [job] the node it was placed on, -1
-                           (std::vector<V>, load)    // [node] jobs placed there and not done
+  BOOST_HANA_DEFINE_STRUCT(State, (std::vector<V>, phase),  // [job] Phase
+                           (std::vector<V>, node),          // [job] the node it was placed on, -1
+                           (std::vector<V>, load)           // [node] jobs placed there and not done
   );
   bool operator==(const State&) const = default;
 };
@@ -57,9 +56,12 @@ class Rules {
   B enabled(const State<V>& s, const Action& a) const {
     const V& phase = s.phase[a.job];
     switch (a.kind) {
-      case kPlace: return phase == kWaiting && (p_.broken ? val_.truth(true) : s.load[a.node] == 0);
-      case kStart: return phase == kPlaced;
-      case kFinish: return phase == kRunning;
+      case kPlace:
+        return phase == kWaiting && (p_.broken ? val_.truth(true) : s.load[a.node] == 0);
+      case kStart:
+        return phase == kPlaced;
+      case kFinish:
+        return phase == kRunning;
     }
     return val_.truth(false);
   }
@@ -71,9 +73,12 @@ class Rules {
         s.node[a.job] = a.node;
         s.load[a.node] = s.load[a.node] + 1;
         break;
-      case kStart: s.phase[a.job] = kRunning; break;
+      case kStart:
+        s.phase[a.job] = kRunning;
+        break;
       case kFinish:
-        for (int n = 0; n < p_.N(); ++n) s.load[n] = ite(s.node[a.job] == n, s.load[n] - 1, s.load[n]);
+        for (int n = 0; n < p_.N(); ++n)
+          s.load[n] = ite(s.node[a.job] == n, s.load[n] - 1, s.load[n]);
         s.phase[a.job] = kDone;
         break;
     }
@@ -105,7 +110,8 @@ struct Spec {
     using kmc::model::FieldKind;
     kmc::model::Layout l;
     l.axes = {{"job", p.jobs, -1, {}, 0}, {"node", p.nodes, -1, {}, 0}};
-    auto field = [](const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo, std::int64_t hi) {
+    auto field = [](const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo,
+                    std::int64_t hi) {
       kmc::model::Field f;
       f.name = name, f.axes = std::move(axes), f.kind = kind, f.lo = lo, f.hi = hi;
       return f;
@@ -117,13 +123,16 @@ struct Spec {
     l.fields = {phase, node, field("load", {kNode}, FieldKind::Int, 0, p.J())};
     l.families = {{"scheduler", 1}, {"kubelet", 1}, {"completion", 0}};
     const kmc::model::ActionKind::Arg job{"job", kJob}, on{"node", kNode};
-    l.actions = {{"Place", {job, on}, 0, "scheduler"}, {"Start", {job}, 1, "kubelet"}, {"Finish", {job}, 2, "workload"}};
+    l.actions = {{"Place", {job, on}, 0, "scheduler"},
+                 {"Start", {job}, 1, "kubelet"},
+                 {"Finish", {job}, 2, "workload"}};
     return l;
   }
   static std::vector<Action> candidates(const Params& p) {
     std::vector<Action> out;
     auto add = [&](Kind k, int j, int n) {
-      out.push_back(Action{k, static_cast<std::int16_t>(j), static_cast<std::int16_t>(n), static_cast<int>(out.size())});
+      out.push_back(Action{k, static_cast<std::int16_t>(j), static_cast<std::int16_t>(n),
+                           static_cast<int>(out.size())});
     };
     for (int j = 0; j < p.J(); ++j) {
       for (int n = 0; n < p.N(); ++n) add(kPlace, j, n);
@@ -172,10 +181,11 @@ inline std::vector<Property> properties(const Instance& p) {
                                        if (s.phase[j] == kDone) return true;
                                      return false;
                                    }}),
-          Property::leads_to("every-job-done", "every waiting job is eventually done",
-                             {.subjects = J,
-                              .premise = [](const Instance::State& s, int j) { return s.phase[j] == kWaiting; },
-                              .goal = [](const Instance::State& s, int j) { return s.phase[j] == kDone; }})};
+          Property::leads_to(
+              "every-job-done", "every waiting job is eventually done",
+              {.subjects = J,
+               .premise = [](const Instance::State& s, int j) { return s.phase[j] == kWaiting; },
+               .goal = [](const Instance::State& s, int j) { return s.phase[j] == kDone; }})};
 }
 
 }  // namespace toy

@@ -2,6 +2,8 @@
 // shrink, typed ITF, text and diagram rendering, token replay) with nothing
 // but its definition: no code in checker/, the generic counterexamples/ or
 // cli/ knows it. Issue 9, item 10.
+#include "counterexamples/toy_protocol.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -9,7 +11,6 @@
 #include "counterexamples/pipeline_core.hpp"
 #include "counterexamples/render_generic.hpp"
 #include "counterexamples/timeline.hpp"
-#include "counterexamples/toy_protocol.hpp"
 
 using kmc::checker::Shape;
 using kmc::checker::Verdict;
@@ -24,7 +25,9 @@ kmc::model::Scenario scenario(int jobs, int nodes) {
     wl.meta.name = std::string(1, static_cast<char>('a' + j));
     sc.manager.workloads.push_back(wl);
   }
-  for (int n = 0; n < nodes; ++n) sc.fleet.workers.push_back(kmc::model::WorkerSpec{"n" + std::to_string(n + 1), "", {}, {}, {}, {}});
+  for (int n = 0; n < nodes; ++n)
+    sc.fleet.workers.push_back(
+        kmc::model::WorkerSpec{"n" + std::to_string(n + 1), "", {}, {}, {}, {}});
   return sc;
 }
 
@@ -34,7 +37,8 @@ toy::Instance instance(const kmc::model::Scenario& sc, bool broken) {
   return toy::Instance(params);
 }
 
-kmc::cx::CheckOutcome check(const toy::Instance& p, const kmc::model::Scenario& sc, kmc::cx::CheckRequest req) {
+kmc::cx::CheckOutcome check(const toy::Instance& p, const kmc::model::Scenario& sc,
+                            kmc::cx::CheckRequest req) {
   kmc::cx::Hooks hooks;
   hooks.summary = "toy: " + std::to_string(p.params().J()) + " jobs";
   return kmc::cx::check_instance(p, toy::properties(p), sc, req, hooks);
@@ -46,7 +50,8 @@ TEST_CASE("toy: exact state counts, and every default property verified", "[toy]
   const auto sc = scenario(2, 1);
   const auto o = check(instance(sc, false), sc, {});
   CHECK(o.result.verdict == Verdict::Verified);
-  CHECK(o.result.stats.states == 12);  // by hand: both waiting; one placed or running (4); one done (7)
+  CHECK(o.result.stats.states ==
+        12);  // by hand: both waiting; one placed or running (4); one done (7)
   REQUIRE(o.result.properties.size() == 2);  // liveness only when named
   CHECK(o.result.properties[0].name == "one-job-per-node");
   CHECK(o.result.properties[1].name == "some-job-done");
@@ -55,7 +60,8 @@ TEST_CASE("toy: exact state counts, and every default property verified", "[toy]
   CHECK(check(instance(scenario(2, 2), false), scenario(2, 2), {}).result.stats.states == 41);
 }
 
-TEST_CASE("toy: the broken scheduler is caught, shrunk, traced, drawn and replayed", "[toy][pipeline]") {
+TEST_CASE("toy: the broken scheduler is caught, shrunk, traced, drawn and replayed",
+          "[toy][pipeline]") {
   const auto sc = scenario(2, 1);
   const auto p = instance(sc, true);
   kmc::cx::CheckRequest req;
@@ -87,12 +93,15 @@ TEST_CASE("toy: the broken scheduler is caught, shrunk, traced, drawn and replay
   const auto timeline = kmc::cx::render_timeline(*o.trace);
   CHECK(timeline.find("State 2: <Place(b, n1)>") != std::string::npos);
   CHECK(timeline.find("load[n1]") != std::string::npos);
-  const auto mermaid = kmc::cx::render_generic(*o.trace, kmc::cx::RenderFormat::Mermaid, "kmc check toy-fleet");
+  const auto mermaid =
+      kmc::cx::render_generic(*o.trace, kmc::cx::RenderFormat::Mermaid, "kmc check toy-fleet");
   CHECK(mermaid.find("participant scheduler") != std::string::npos);
   CHECK(mermaid.find("Note over scheduler: 2. Place(b, n1)") != std::string::npos);
   const auto text = kmc::cx::render_generic(*o.trace, kmc::cx::RenderFormat::Text, "");
   INFO(text);
-  CHECK(text.find("Place(b, n1): phase[b] Waiting -> Placed, node[b] none -> n1, load[n1] 1 -> 2") != std::string::npos);
+  CHECK(
+      text.find("Place(b, n1): phase[b] Waiting -> Placed, node[b] none -> n1, load[n1] 1 -> 2") !=
+      std::string::npos);
 
   // The token replays the same violation, and only against the same instance.
   kmc::cx::CheckRequest again;
@@ -103,12 +112,14 @@ TEST_CASE("toy: the broken scheduler is caught, shrunk, traced, drawn and replay
   CHECK_THROWS_AS(check(instance(sc, false), sc, again), kmc::model::InputError);
 }
 
-TEST_CASE("toy: liveness under the definition's fairness families, and a token judged under them", "[toy][pipeline]") {
+TEST_CASE("toy: liveness under the definition's fairness families, and a token judged under them",
+          "[toy][pipeline]") {
   auto sc = scenario(2, 1);
   const auto p = instance(sc, false);
   kmc::cx::CheckRequest req;
   req.properties = {"every-job-done"};
-  const auto unfair = check(p, sc, req);  // completion is not fair by default: a job may run forever
+  const auto unfair =
+      check(p, sc, req);  // completion is not fair by default: a job may run forever
   REQUIRE(unfair.result.verdict == Verdict::Violated);
   REQUIRE(unfair.result.violation);
   const auto shape = unfair.result.violation->shape;
@@ -119,7 +130,8 @@ TEST_CASE("toy: liveness under the definition's fairness families, and a token j
   CHECK(check(p, sc, req).result.verdict == Verdict::Verified);
   kmc::cx::CheckRequest token;
   token.replay_token = unfair.token;
-  CHECK(check(p, sc, token).result.verdict == Verdict::Verified);  // that lasso is not a fair behaviour here
+  CHECK(check(p, sc, token).result.verdict ==
+        Verdict::Verified);  // that lasso is not a fair behaviour here
 
   sc.fleet.fairness.push_back({"no-such-family", kmc::model::FairnessKind::Weak, {}});
   CHECK_THROWS_AS(check(p, sc, req), kmc::model::InputError);
