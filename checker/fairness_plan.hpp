@@ -36,9 +36,9 @@ std::vector<Fairness> fairness_for(const P& p, const std::vector<model::Fairness
   for (const auto& spec : overrides) {
     auto it = std::find(names.begin(), names.end(), spec.family);
     if (it == names.end())
-      throw model::InputError(model::Diagnostic{
+      throw model::InputError(
           spec.pos, "fairness." + spec.family,
-          fmt::format("unknown action family; expected one of {}", fmt::join(names, ", "))});
+          fmt::format("unknown action family; expected one of {}", fmt::join(names, ", ")));
     out[it - names.begin()] = static_cast<Fairness>(spec.kind);
   }
   return out;

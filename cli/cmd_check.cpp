@@ -34,7 +34,7 @@ struct CheckArgs {
 };
 
 [[noreturn]] void usage_error(const std::string& option, const std::string& message) {
-  throw model::InputError(model::Diagnostic{{}, option, message});
+  throw model::InputError({}, option, message);
 }
 
 cx::CheckRequest request_of(const CheckArgs& a) {

@@ -37,15 +37,17 @@ Expectation read_expectation(const fs::path& file) {
   try {
     doc = YAML::LoadFile(file.string());
   } catch (const YAML::Exception& e) {
-    throw model::InputError(model::Diagnostic{{file.string(), e.mark.line + 1}, "", e.msg});
+    throw model::InputError({file.string(), e.mark.line + 1}, "", e.msg);
   }
   auto field = [&](const char* key, std::vector<std::string> allowed) {
     const YAML::Node n = doc[key];
     const int line = n.IsDefined() ? n.Mark().line + 1 : 1;
-    if (!n.IsDefined() || !n.IsScalar()) throw model::InputError(model::Diagnostic{{file.string(), line}, key, "required"});
+    if (!n.IsDefined() || !n.IsScalar())
+      throw model::InputError({file.string(), line}, key, "required");
     const std::string v = n.as<std::string>();
     if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), v) == allowed.end())
-      throw model::InputError(model::Diagnostic{{file.string(), line}, key, fmt::format("expected one of {}", fmt::join(allowed, ", "))});
+      throw model::InputError({file.string(), line}, key,
+                              fmt::format("expected one of {}", fmt::join(allowed, ", ")));
     return v;
   };
   return {field("property", {}), field("model", {"Verified", "Violated", "Incomplete"}),
@@ -131,12 +133,12 @@ void add_corpus_command(CLI::App& app, int& exit_code) {
   cmd->callback([opts, &exit_code] {
     exit_code = guarded([&] {
       if (!fs::is_directory(opts->dir))
-        throw model::InputError(model::Diagnostic{{opts->dir, 0}, "", "corpus folder not found"});
+        throw model::InputError({opts->dir, 0}, "", "corpus folder not found");
       std::vector<fs::path> entries;
       for (const auto& d : fs::directory_iterator(opts->dir))
         if (d.is_directory()) entries.push_back(d.path());
       std::sort(entries.begin(), entries.end());
-      if (entries.empty()) throw model::InputError(model::Diagnostic{{opts->dir, 0}, "", "the corpus has no entries"});
+      if (entries.empty()) throw model::InputError({opts->dir, 0}, "", "the corpus has no entries");
       std::vector<EntryResult> results;
       for (const auto& dir : entries) {
         results.push_back(check_entry(dir, opts->time_limit_s));

@@ -122,16 +122,17 @@ nlohmann::json to_json(const std::vector<model::Lever>& levers, const std::vecto
 
 int run_matrix(const MatrixArgs& a) {
   if (a.output != "markdown" && a.output != "json")
-    throw model::InputError(model::Diagnostic{{}, "--output", "must be markdown or json"});
+    throw model::InputError({}, "--output", "must be markdown or json");
   if (!(a.time_limit_s >= 0 && a.time_limit_s < 1e9))
-    throw model::InputError(model::Diagnostic{{}, "--time-limit", "must be a number of seconds, 0 or more"});
+    throw model::InputError({}, "--time-limit", "must be a number of seconds, 0 or more");
   const auto start = std::chrono::steady_clock::now();
   const model::Scenario sc = model::load_scenario(a.dir);
   protocol_of(sc);  // an unknown protocol is exit 3; matrix levers are MultiKueue's (protocols/multikueue_levers.hpp)
   const auto base = protocols::compile_multikueue(sc);
   const auto& levers = sc.fleet.matrix;
   if (levers.empty())
-    throw model::InputError(model::Diagnostic{sc.fleet.pos, "matrix", "kmc matrix needs a matrix: section naming the levers to turn"});
+    throw model::InputError(sc.fleet.pos, "matrix",
+                            "kmc matrix needs a matrix: section naming the levers to turn");
   for (const auto& l : levers)
     for (const auto& v : l.values) {
       auto probe = base;

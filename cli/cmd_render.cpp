@@ -16,7 +16,7 @@ namespace {
 
 [[noreturn]] void input_error(const std::string& file, int line, const std::string& field,
                               const std::string& message) {
-  throw model::InputError(model::Diagnostic{{file, line}, field, message});
+  throw model::InputError({file, line}, field, message);
 }
 
 }  // namespace

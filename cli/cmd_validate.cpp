@@ -28,7 +28,7 @@ struct ValidateArgs {
 
 cx::EngineLog read_log(const std::string& file) {
   std::ifstream in(file);
-  if (!in) throw model::InputError(model::Diagnostic{{file, 0}, "", "cannot read the engine log"});
+  if (!in) throw model::InputError({file, 0}, "", "cannot read the engine log");
   std::stringstream ss;
   ss << in.rdbuf();
   nlohmann::json doc;
@@ -37,7 +37,7 @@ cx::EngineLog read_log(const std::string& file) {
   } catch (const nlohmann::json::parse_error& e) {
     const std::string text = ss.str();
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(std::min<std::size_t>(e.byte, text.size())), '\n');
-    throw model::InputError(model::Diagnostic{{file, static_cast<int>(line)}, "", "not JSON"});
+    throw model::InputError({file, static_cast<int>(line)}, "", "not JSON");
   }
   return cx::engine_log_from_json(doc, file);
 }
@@ -45,7 +45,9 @@ cx::EngineLog read_log(const std::string& file) {
 int validate_file(const ValidateArgs& a) {
   const cx::EngineLog log = read_log(a.log);
   const std::string dir = a.scenario.empty() ? log.scenario : a.scenario;
-  if (dir.empty()) throw model::InputError(model::Diagnostic{{a.log, 0}, "scenario", "the log names no scenario; pass --scenario DIR"});
+  if (dir.empty())
+    throw model::InputError({a.log, 0}, "scenario",
+                            "the log names no scenario; pass --scenario DIR");
   const model::Scenario sc = model::load_scenario(dir);
   const protocols::MultiKueue mk(protocols::compile_multikueue(sc));
   const cx::Validation v = cx::validate_log(mk, log, a.lookahead);
@@ -93,7 +95,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->callback([a, &exit_code] {
     exit_code = guarded([&] {
       if (a->log.empty() == a->walk.empty())
-        throw model::InputError(model::Diagnostic{{}, "", "give either an engine log or --walk DIR"});
+        throw model::InputError({}, "", "give either an engine log or --walk DIR");
       return a->walk.empty() ? validate_file(*a) : validate_walks(*a);
     });
   });

@@ -28,9 +28,9 @@ const ProtocolEntry& protocol_of(const model::Scenario& scenario) {
   if (it != table.end()) return *it;
   std::vector<std::string> names;
   for (const auto& e : table) names.push_back(e.name);
-  throw model::InputError(model::Diagnostic{
+  throw model::InputError(
       scenario.fleet.protocol_pos, "protocol",
-      fmt::format("unknown protocol '{}'; expected one of {}", name, fmt::join(names, ", "))});
+      fmt::format("unknown protocol '{}'; expected one of {}", name, fmt::join(names, ", ")));
 }
 
 }  // namespace kmc::cli

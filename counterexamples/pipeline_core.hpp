@@ -64,9 +64,7 @@ void attach_trace(CheckOutcome& o, const P& p, const checker::Violation& v) {
 template <Describable P>
 void replay_token(const P& p, const PropertiesOf<P>& props, const model::Scenario& sc,
                   const CheckRequest& req, CheckOutcome& o) {
-  auto fail = [](const std::string& why) {
-    throw model::InputError(model::Diagnostic{{}, "--replay", why});
-  };
+  auto fail = [](const std::string& why) { throw model::InputError({}, "--replay", why); };
   std::string why;
   auto token = parse_token(req.replay_token, why);
   if (!token) fail(why);
@@ -108,8 +106,8 @@ CheckOutcome check_instance(const P& p, const PropertiesOf<P>& props, const mode
   model::require_known(props, sc.fleet.check.properties, sc.fleet.check.pos, "check.properties");
   model::require_known(props, req.properties, {}, "--property");
   if (req.replay_engine && !hooks.replay_in_engine)
-    throw model::InputError(model::Diagnostic{
-        {}, "--replay-engine", "this protocol has no reference engine to replay in"});
+    throw model::InputError({}, "--replay-engine",
+                            "this protocol has no reference engine to replay in");
   CheckOutcome o;
   o.scenario = sc.dir;
   o.summary = hooks.summary;

@@ -16,7 +16,7 @@ namespace {
 struct Reader {
   std::string file;
   [[noreturn]] void fail(const YAML::Node& n, const std::string& field, const std::string& msg) const {
-    throw model::InputError(model::Diagnostic{{file, n.Mark().line + 1}, field, msg});
+    throw model::InputError({file, n.Mark().line + 1}, field, msg);
   }
   template <class T>
   T get(const YAML::Node& n, const char* key, const std::string& path, T def) const {
@@ -83,9 +83,9 @@ GeneratorConfig load_generator(const std::string& path) {
   try {
     root = YAML::LoadFile(path);
   } catch (const YAML::BadFile&) {
-    throw model::InputError(model::Diagnostic{{path, 0}, "", "cannot read the file"});
+    throw model::InputError({path, 0}, "", "cannot read the file");
   } catch (const YAML::ParserException& e) {
-    throw model::InputError(model::Diagnostic{{path, e.mark.line + 1}, "", e.msg});
+    throw model::InputError({path, e.mark.line + 1}, "", e.msg);
   }
   Reader r{path};
   r.known(root, "", {"cohorts", "resourceFlavor", "topology"});

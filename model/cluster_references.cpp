@@ -12,7 +12,7 @@ namespace kmc::model {
 namespace {
 
 [[noreturn]] void missing(const ObjectMeta& at, std::string field, std::string message) {
-  throw InputError(Diagnostic{at.pos, std::move(field), std::move(message)});
+  throw InputError(at.pos, std::move(field), std::move(message));
 }
 
 void check_cluster_queue(const ClusterManifests& c, const ClusterQueue& cq) {

@@ -12,4 +12,7 @@ std::string Diagnostic::to_string() const {
   return fmt::format("{}: {}: {}", where, field, message);
 }
 
+InputError::InputError(SourcePos pos, std::string field, std::string message)
+    : InputError(Diagnostic{std::move(pos), std::move(field), std::move(message)}) {}
+
 }  // namespace kmc::model

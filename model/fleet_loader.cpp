@@ -95,9 +95,8 @@ void read_dispatcher(const YamlNode& node, Warnings& w, Fleet& fleet) {
 Fleet load_fleet(const std::string& path) {
   const auto documents = load_yaml_file(path, path);
   if (documents.size() != 1)
-    throw InputError(Diagnostic{{path, documents.empty() ? 0 : documents[1].line()},
-                                "",
-                                "expected exactly one YAML document (a kmc Fleet)"});
+    throw InputError({path, documents.empty() ? 0 : documents[1].line()}, "",
+                     "expected exactly one YAML document (a kmc Fleet)");
   const YamlNode& root = documents.front();
   Warnings unused;  // every key below is modeled: check_keys never warns here
   check_keys(root,
@@ -128,9 +127,8 @@ Fleet load_fleet(const std::string& path) {
   if (fleet.workers.empty()) root["workers"].fail("a fleet needs at least one worker");
   for (const auto& e : root["snapshot"].entries()) {
     if (!names.contains(e.key))
-      throw InputError(Diagnostic{{path, e.key_line},
-                                  e.value.path(),
-                                  fmt::format("'{}' is not a worker of this fleet", e.key)});
+      throw InputError({path, e.key_line}, e.value.path(),
+                       fmt::format("'{}' is not a worker of this fleet", e.key));
     fleet.snapshot[e.key] = read_flavor_resources(e.value);
     fleet.snapshot_pos[e.key] = {path, e.key_line};
   }

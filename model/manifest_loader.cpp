@@ -139,9 +139,9 @@ class ManifestLoader {
     if (inserted) return;
     const std::string name =
         meta.namespace_.empty() ? meta.name : meta.namespace_ + "/" + meta.name;
-    throw InputError(Diagnostic{meta.pos, "metadata.name",
-                                fmt::format("duplicate {} '{}'; first defined at {}:{}", kind, name,
-                                            it->second.file, it->second.line)});
+    throw InputError(meta.pos, "metadata.name",
+                     fmt::format("duplicate {} '{}'; first defined at {}:{}", kind, name,
+                                 it->second.file, it->second.line));
   }
 
   template <class T>
@@ -159,10 +159,9 @@ class ManifestLoader {
 
   void set_configuration(const YamlNode& object, KueueConfiguration config) {
     if (config_pos_)
-      throw InputError(
-          Diagnostic{object.pos(), "kind",
-                     fmt::format("a second Kueue Configuration; first defined at {}:{}",
-                                 config_pos_->file, config_pos_->line)});
+      throw InputError(object.pos(), "kind",
+                       fmt::format("a second Kueue Configuration; first defined at {}:{}",
+                                   config_pos_->file, config_pos_->line));
     config_pos_ = object.pos();
     config.pos = object.pos();
     out.configuration = std::move(config);
@@ -196,8 +195,7 @@ class ManifestLoader {
 std::vector<std::string> yaml_files(const std::string& path) {
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) return {path};
-  if (!fs::is_directory(path, ec))
-    throw InputError(Diagnostic{{path, 0}, "", "no such file or folder"});
+  if (!fs::is_directory(path, ec)) throw InputError({path, 0}, "", "no such file or folder");
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(path)) {
     const std::string ext = entry.path().extension().string();

@@ -159,9 +159,9 @@ void require_known(const std::vector<Property<State>>& props, const std::vector<
   for (const auto& p : props) known.push_back(p.name());
   for (const auto& name : names)
     if (std::find(known.begin(), known.end(), name) == known.end())
-      throw InputError(Diagnostic{
+      throw InputError(
           where, field,
-          fmt::format("unknown property '{}'; expected one of {}", name, fmt::join(known, ", "))});
+          fmt::format("unknown property '{}'; expected one of {}", name, fmt::join(known, ", ")));
 }
 
 // What runs when nobody names properties: every safety, stuck and sometimes

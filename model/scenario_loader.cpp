@@ -23,8 +23,7 @@ ClusterManifests load_cluster_folder(const std::string& folder, SourcePos named_
                                      const std::string& field) {
   std::error_code ec;
   if (!fs::is_directory(folder, ec))
-    throw InputError(
-        Diagnostic{std::move(named_at), field, fmt::format("folder {} is missing", folder)});
+    throw InputError(std::move(named_at), field, fmt::format("folder {} is missing", folder));
   return load_cluster_manifests({folder});
 }
 
@@ -42,10 +41,9 @@ void check_no_extra_workers(const std::string& dir, const Fleet& fleet) {
     const bool listed = std::any_of(fleet.workers.begin(), fleet.workers.end(),
                                     [&](const WorkerSpec& w) { return w.name == name; });
     if (!listed)
-      throw InputError(Diagnostic{
-          {join(workers, name), 0},
-          "",
-          fmt::format("worker folder '{}' is not listed under workers in kmc.yaml", name)});
+      throw InputError(
+          {join(workers, name), 0}, "",
+          fmt::format("worker folder '{}' is not listed under workers in kmc.yaml", name));
   }
 }
 
@@ -54,9 +52,9 @@ void check_flavors_exist(const ClusterManifests& worker, const FlavorResources& 
                          const std::string& worker_name) {
   for (const auto& [flavor, resources] : flavors)
     if (!worker.find_flavor(flavor))
-      throw InputError(Diagnostic{
+      throw InputError(
           pos, fmt::format("{}.{}", field, flavor),
-          fmt::format("ResourceFlavor '{}' not found on worker '{}'", flavor, worker_name)});
+          fmt::format("ResourceFlavor '{}' not found on worker '{}'", flavor, worker_name));
 }
 
 // Each worker is reached through a MultiKueueCluster of its name on the manager.
@@ -66,8 +64,8 @@ void check_worker_is_connected(const Scenario& s, std::size_t i, Warnings& warni
   const bool found = std::any_of(clusters.begin(), clusters.end(),
                                  [&](const MultiKueueCluster& c) { return c.meta.name == w.name; });
   if (!found)
-    throw InputError(Diagnostic{w.pos, fmt::format("workers[{}].name", i),
-                                fmt::format("no MultiKueueCluster '{}' on the manager", w.name)});
+    throw InputError(w.pos, fmt::format("workers[{}].name", i),
+                     fmt::format("no MultiKueueCluster '{}' on the manager", w.name));
   const auto& configs = s.manager.multikueue_configs;
   const bool listed = std::any_of(configs.begin(), configs.end(), [&](const MultiKueueConfig& m) {
     return std::find(m.clusters.begin(), m.clusters.end(), w.name) != m.clusters.end();
@@ -86,8 +84,7 @@ Scenario load_scenario(const std::string& dir) {
   const std::string fleet_file = join(dir, "kmc.yaml");
   std::error_code ec;
   if (!fs::is_regular_file(fleet_file, ec))
-    throw InputError(
-        Diagnostic{{fleet_file, 0}, "", "required file is missing (the fleet description)"});
+    throw InputError({fleet_file, 0}, "", "required file is missing (the fleet description)");
   s.fleet = load_fleet(fleet_file);
   s.manager = load_cluster_folder(join(dir, "manager"), {dir, 0}, "");
   validate_cluster_references(s.manager, s.manager.warnings);

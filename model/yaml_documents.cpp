@@ -16,7 +16,7 @@ std::vector<YamlNode> parse_yaml_text(const std::string& text, const std::string
   } catch (const YAML::Exception& e) {
     // ParserException carries the 0-based line of the offending token.
     const int line = e.mark.is_null() ? 0 : e.mark.line + 1 + line_offset;
-    throw InputError(Diagnostic{{file, line}, "", fmt::format("YAML syntax error: {}", e.msg)});
+    throw InputError({file, line}, "", fmt::format("YAML syntax error: {}", e.msg));
   }
   std::vector<YamlNode> out;
   for (auto& doc : documents) {
@@ -28,7 +28,7 @@ std::vector<YamlNode> parse_yaml_text(const std::string& text, const std::string
 
 std::vector<YamlNode> load_yaml_file(const std::string& path, const std::string& shown_as) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(Diagnostic{{shown_as, 0}, "", "cannot read file"});
+  if (!in) throw InputError({shown_as, 0}, "", "cannot read file");
   std::ostringstream text;
   text << in.rdbuf();
   return parse_yaml_text(text.str(), shown_as, 0);

@@ -165,9 +165,8 @@ void check_keys(const YamlNode& map, const KeyPolicy& policy, Warnings& warnings
     std::string known;
     for (const auto* keys : {&policy.modeled, &policy.unmodeled})
       for (auto k : *keys) known += (known.empty() ? "" : ", ") + std::string(k);
-    throw InputError(Diagnostic{{map.file(), e.key_line},
-                                e.value.path(),
-                                fmt::format("unknown field; expected one of {}", known)});
+    throw InputError({map.file(), e.key_line}, e.value.path(),
+                     fmt::format("unknown field; expected one of {}", known));
   }
 }
 

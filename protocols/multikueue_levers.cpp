@@ -10,8 +10,9 @@ namespace kmc::protocols {
 namespace {
 
 [[noreturn]] void bad(const model::Lever& lever, const std::string& value, const std::string& expected) {
-  throw model::InputError(model::Diagnostic{lever.pos, "matrix." + lever.name,
-                                            fmt::format("'{}' is not a value of this lever; expected {}", value, expected)});
+  throw model::InputError(
+      lever.pos, "matrix." + lever.name,
+      fmt::format("'{}' is not a value of this lever; expected {}", value, expected));
 }
 
 bool boolean(const model::Lever& lever, const std::string& v) {
@@ -76,9 +77,9 @@ void apply_lever(MkParams& p, const model::Lever& lever, const std::string& v) {
   } else if (n == "snapshotRefreshes") {
     p.snapshot_refreshes = integer(lever, v, -1);
   } else {
-    throw model::InputError(model::Diagnostic{
-        lever.pos, "matrix." + n,
-        fmt::format("unknown lever; expected one of {}", fmt::join(multikueue_lever_names(), ", "))});
+    throw model::InputError(lever.pos, "matrix." + n,
+                            fmt::format("unknown lever; expected one of {}",
+                                        fmt::join(multikueue_lever_names(), ", ")));
   }
 }
 

@@ -12,7 +12,7 @@ using model::InputError;
 using model::SourcePos;
 
 [[noreturn]] void fail(const SourcePos& pos, const std::string& field, const std::string& message) {
-  throw InputError(model::Diagnostic{pos, field, message});
+  throw InputError(pos, field, message);
 }
 
 ProvisioningClass class_of(const std::string& name) {

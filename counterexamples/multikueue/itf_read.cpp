@@ -30,7 +30,7 @@ int line_of_state(const std::string& text, std::size_t i) {
 }
 
 [[noreturn]] void fail(const ItfDocument& d, int line, const std::string& field, const std::string& message) {
-  throw model::InputError(model::Diagnostic{{d.file, line}, field, message});
+  throw model::InputError({d.file, line}, field, message);
 }
 
 std::string string_at(const ItfDocument& d, const nlohmann::json& obj, const std::string& key, const std::string& field, int line) {
@@ -198,7 +198,7 @@ ItfDocument parse_itf(const std::string& file, const std::string& text) {
 
 ItfDocument load_itf(const std::string& file) {
   std::ifstream in(file);
-  if (!in) throw model::InputError(model::Diagnostic{{file, 0}, "", "cannot read the trace file"});
+  if (!in) throw model::InputError({file, 0}, "", "cannot read the trace file");
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_itf(file, ss.str());

@@ -42,8 +42,7 @@ void shrink(const model::Scenario& sc, const CheckRequest& req, const MkCompile&
   std::error_code ec;
   const std::string& dir = req.shrink_scenario;
   if (!dir.empty() && std::filesystem::exists(dir, ec) && !std::filesystem::is_empty(dir, ec))
-    throw model::InputError(
-        model::Diagnostic{{}, "--shrink-scenario", dir + " must be a new or empty folder"});
+    throw model::InputError({}, "--shrink-scenario", dir + " must be a new or empty folder");
   MkShrinkOptions so;
   so.drop_entities = !dir.empty();
   so.compile = compile;
@@ -56,10 +55,9 @@ void shrink(const model::Scenario& sc, const CheckRequest& req, const MkCompile&
   if (!s.reduction.empty()) {
     write_reduced_scenario(sc, s.reduction, dir);
     if (scenario_id(MultiKueue(compile(model::load_scenario(dir)))) != scenario_id(s.protocol))
-      throw model::InputError(model::Diagnostic{
-          {},
-          "--shrink-scenario",
-          "the folder written to " + dir + " does not load as the reduced scenario"});
+      throw model::InputError(
+          {}, "--shrink-scenario",
+          "the folder written to " + dir + " does not load as the reduced scenario");
     o.replay_dir = dir;
   }
   attach_trace(o, s.protocol, *o.result.violation);  // the reduced scenario's, when reduced

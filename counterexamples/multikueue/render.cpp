@@ -24,7 +24,7 @@ namespace {
 
 [[noreturn]] void bad(const std::string& file, const std::string& field,
                       const std::string& message) {
-  throw model::InputError(model::Diagnostic{{file, 0}, field, message});
+  throw model::InputError({file, 0}, field, message);
 }
 
 // ---------------------------------------------------------------- the trace

@@ -21,10 +21,13 @@ ReplayTarget load_replay_target(const ItfDocument& itf, const std::optional<std:
     if (std::filesystem::is_directory(beside)) dir = beside.string();
   }
   if (dir.empty())
-    throw model::InputError(model::Diagnostic{{itf.file, 0}, "#meta.source", "the trace names no scenario; pass --scenario DIR"});
+    throw model::InputError({itf.file, 0}, "#meta.source",
+                            "the trace names no scenario; pass --scenario DIR");
   if (!std::filesystem::is_directory(dir))
-    throw model::InputError(model::Diagnostic{{itf.file, 0}, scenario_dir ? "--scenario" : "#meta.source",
-                                              fmt::format("scenario folder '{}' not found (run from where the trace was made, or pass --scenario DIR)", dir)});
+    throw model::InputError({itf.file, 0}, scenario_dir ? "--scenario" : "#meta.source",
+                            fmt::format("scenario folder '{}' not found (run from where the trace "
+                                        "was made, or pass --scenario DIR)",
+                                        dir));
   ReplayTarget t{model::load_scenario(dir), {}};
   t.params = protocols::compile_multikueue(t.scenario);
   for (const auto& [name, value] : meta.levers)
@@ -34,10 +37,11 @@ ReplayTarget load_replay_target(const ItfDocument& itf, const std::optional<std:
     const auto token = parse_token(meta.token, why);
     const std::uint32_t id = scenario_id(protocols::MultiKueue(t.params));
     if (token && token->scenario != id)
-      throw model::InputError(model::Diagnostic{
+      throw model::InputError(
           {itf.file, 0}, "#meta.replay",
-          fmt::format("the trace was made from another scenario or other lever settings than {} (scenario id {:08x}, the trace's {:08x})",
-                      dir, id, token->scenario)});
+          fmt::format("the trace was made from another scenario or other lever settings than {} "
+                      "(scenario id {:08x}, the trace's {:08x})",
+                      dir, id, token->scenario));
   }
   return t;
 }

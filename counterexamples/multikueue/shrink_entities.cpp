@@ -54,7 +54,7 @@ namespace {
 namespace fs = std::filesystem;
 
 [[noreturn]] void write_error(const std::string& path, const std::string& message) {
-  throw model::InputError(model::Diagnostic{{path, 0}, "", message});
+  throw model::InputError({path, 0}, "", message);
 }
 
 std::string scalar(const YAML::Node& n, const char* key) {

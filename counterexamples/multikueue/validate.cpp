@@ -110,7 +110,7 @@ nlohmann::json to_json(const EngineLog& log) {
 
 EngineLog engine_log_from_json(const nlohmann::json& doc, const std::string& file) {
   auto fail = [&](const std::string& field, const std::string& msg) {
-    throw model::InputError(model::Diagnostic{{file, 0}, field, msg});
+    throw model::InputError({file, 0}, field, msg);
   };
   if (!doc.is_object() || doc.value("kind", "") != "kmc-engine-log") fail("kind", "not a kmc engine log (expected \"kind\": \"kmc-engine-log\")");
   EngineLog log;
