@@ -54,9 +54,17 @@ std::string render_text(const CheckOutcome& o) {
     out += fmt::format("Property {} is violated ({}).\n", r.violation->property,
                        k < o.descriptions.size() ? o.descriptions[k] : r.violation->property);
     if (!r.violation->detail.empty()) out += r.violation->detail + ".\n";
-    if (o.shrink) out += "\n" + cx::describe(*o.shrink);
+    // Appended in two steps, not `"\n" + text`: GCC 12 at -O3 warns -Wrestrict, falsely, inside
+    // libstdc++'s operator+(const char*, string&&) (GCC bugs 105329, 105651).
+    if (o.shrink) {
+      out += "\n";
+      out += cx::describe(*o.shrink);
+    }
     if (!o.replay_dir.empty()) out += fmt::format("The scenario without them is in {}; the trace and its token are for it.\n", o.replay_dir);
-    if (o.trace) out += "\n" + cx::render_timeline(*o.trace);
+    if (o.trace) {
+      out += "\n";
+      out += cx::render_timeline(*o.trace);
+    }
     out += "\n";
   }
   out += "Properties:\n";
