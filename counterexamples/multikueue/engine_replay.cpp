@@ -16,8 +16,9 @@
 #include <map>
 #include <tuple>
 
-#include "counterexamples/multikueue/engine_view.hpp"
 #include "counterexamples/itf.hpp"
+#include "counterexamples/multikueue/engine_compare.hpp"
+#include "counterexamples/multikueue/engine_view.hpp"
 #include "counterexamples/multikueue/itf_read.hpp"
 #include "counterexamples/token.hpp"
 #include "engine/controllers.hpp"
@@ -28,8 +29,6 @@
 namespace kmc::cx {
 
 using protocols::ActionKind;
-
-const char* to_string(EngineReplay::Verdict v) { return v == EngineReplay::Verdict::Reproduced ? "Reproduced" : "Diverged"; }
 
 namespace {
 
@@ -50,7 +49,9 @@ class Replayer {
  private:
   engine::Engine& cluster(int w) { return w < 0 ? fleet_.manager : fleet_.worker(p_.workers[w]); }
   engine::WorkloadInfo* local(int j) { return fleet_.manager.find(p_.jobs[j]); }
-  engine::WorkloadInfo* remote(int j, int w) { return const_cast<engine::WorkloadInfo*>(view_.remote(j, w)); }
+  engine::WorkloadInfo* remote(int j, int w) {
+    return const_cast<engine::WorkloadInfo*>(view_.remote(j, w));
+  }
   // Controllers only: the cluster's events due now, no scheduling cycle.
   void react(int w);
   // The cluster's scheduler: its events, then cycles until one changes nothing.
@@ -107,7 +108,8 @@ bool Replayer::drive(const std::function<void()>& act, const std::function<bool(
 void Replayer::post_provisioning(int j, int w, const std::string& condition) {
   engine::Engine& e = cluster(w);
   e.now_ms = std::max(e.now_ms, fleet_.now());
-  e.post(e.now_ms, engine::ev::ProvisioningRequestCondition{p_.jobs[j], view_.provisioning_check(j, w), condition});
+  e.post(e.now_ms, engine::ev::ProvisioningRequestCondition{
+                       p_.jobs[j], view_.provisioning_check(j, w), condition});
   react(w);
 }
 
@@ -123,8 +125,9 @@ Outcome Replayer::scheduler_step(const ItfStep& s) {
   const std::string where = on_worker ? p_.workers[w] : "the manager";
   if (ok) return {true, fmt::format("{}'s scheduler reserved quota for {}", where, p_.jobs[j])};
   return {false, fmt::format("{}'s scheduler never reserved quota for {}{}", where, p_.jobs[j],
-                             wl == nullptr ? " (no such workload there)"
-                             : wl->pending_message.empty() ? "" : ": " + wl->pending_message)};
+                             wl == nullptr                 ? " (no such workload there)"
+                             : wl->pending_message.empty() ? ""
+                                                           : ": " + wl->pending_message)};
 }
 
 Outcome Replayer::dispatch_step(const ItfStep& s) {
@@ -136,12 +139,14 @@ Outcome Replayer::dispatch_step(const ItfStep& s) {
     case ActionKind::Nominate:
     case ActionKind::NominateNextRound: {
       const std::size_t before = nominated.size();
-      const model::AdmissionCheck* ac = engine::find_admission_check(fleet_.manager.manifests, engine::multikueue_check(fleet_.manager, *l));
+      const model::AdmissionCheck* ac = engine::find_admission_check(
+          fleet_.manager.manifests, engine::multikueue_check(fleet_.manager, *l));
       const model::MultiKueueConfig* cfg = nullptr;
       for (const auto& c : fleet_.manager.manifests.multikueue_configs)
         if (ac != nullptr && c.meta.name == ac->parameters.name) cfg = &c;
       if (cfg == nullptr) return {false, "the manager's workload has no MultiKueue check"};
-      const bool ok = drive([&] { engine::nominate_clusters(fleet_, *l, *cfg); }, [&] { return nominated.size() > before; });
+      const bool ok = drive([&] { engine::nominate_clusters(fleet_, *l, *cfg); },
+                            [&] { return nominated.size() > before; });
       return {ok, fmt::format("the dispatcher nominated [{}]", fmt::join(nominated, ", "))};
     }
     case ActionKind::NominateWorker:
@@ -149,15 +154,22 @@ Outcome Replayer::dispatch_step(const ItfStep& s) {
       // Kueue, it writes nominatedClusterNames from what its (stale) read returned.
       if (p_.pin) nominated.clear();
       nominated.push_back(p_.workers[w]);
-      return {true, fmt::format("the external dispatcher wrote nominatedClusterNames [{}]", fmt::join(nominated, ", "))};
+      return {true, fmt::format("the external dispatcher wrote nominatedClusterNames [{}]",
+                                fmt::join(nominated, ", "))};
     case ActionKind::Renominate: {
       std::erase_if(nominated, [&](const std::string& c) {
         for (int o = 0; o < p_.W(); ++o)
-          if (p_.workers[o] == c && view_.remote(j, o) != nullptr && !view_.remote(j, o)->obj.active) return true;
+          if (p_.workers[o] == c && view_.remote(j, o) != nullptr &&
+              !view_.remote(j, o)->obj.active)
+            return true;
         return false;
       });
       reconcile(j);
-      return {true, fmt::format("the external dispatcher dropped the rejected workers: nominatedClusterNames [{}]", fmt::join(nominated, ", "))};
+      return {
+          true,
+          fmt::format(
+              "the external dispatcher dropped the rejected workers: nominatedClusterNames [{}]",
+              fmt::join(nominated, ", "))};
     }
     case ActionKind::CreateRemoteWorkload: {
       const bool ok = drive([&] { reconcile(j); }, [&] { return view_.remote(j, w) != nullptr; });
@@ -165,16 +177,28 @@ Outcome Replayer::dispatch_step(const ItfStep& s) {
                      : "the MultiKueue controller did not create a copy on " + p_.workers[w]};
     }
     case ActionKind::SelectWorker: {
-      const bool ok = drive([&] { reconcile(j); react(-1); },
-                            [&] { return !l->obj.cluster_name.empty() && l->is_admitted(); });
-      if (l->obj.cluster_name.empty()) return {false, "the MultiKueue controller selected no worker"};
+      const bool ok = drive(
+          [&] {
+            reconcile(j);
+            react(-1);
+          },
+          [&] { return !l->obj.cluster_name.empty() && l->is_admitted(); });
+      if (l->obj.cluster_name.empty())
+        return {false, "the MultiKueue controller selected no worker"};
       return {ok && l->obj.cluster_name == p_.workers[w],
-              fmt::format("the MultiKueue controller selected {} (check Ready, clusterName set)", l->obj.cluster_name)};
+              fmt::format("the MultiKueue controller selected {} (check Ready, clusterName set)",
+                          l->obj.cluster_name)};
     }
     case ActionKind::RetryDispatch: {
-      const bool ok = drive([&] { reconcile(j); react(-1); reconcile(j); },
-                            [&] { return !l->has_quota_reservation(); });
-      return {ok, ok ? "the MultiKueue check went Retry: the manager evicted its workload and deleted the copies"
+      const bool ok = drive(
+          [&] {
+            reconcile(j);
+            react(-1);
+            reconcile(j);
+          },
+          [&] { return !l->has_quota_reservation(); });
+      return {ok, ok ? "the MultiKueue check went Retry: the manager evicted its workload and "
+                       "deleted the copies"
                      : "the MultiKueue controller never set its check to Retry"};
     }
     default:
@@ -199,10 +223,13 @@ Outcome Replayer::worker_step(const ItfStep& s) {
       // itself applies no timeout to an Accepted request, so it sees Failed.
       post_provisioning(j, w, "Failed");
       react(w);
-      return {true, "the ProvisioningRequest Failed: the check goes Retry (or Rejected past backoffLimitCount)"};
+      return {true,
+              "the ProvisioningRequest Failed: the check goes Retry (or Rejected past "
+              "backoffLimitCount)"};
     case ActionKind::JobStarted: {
       const bool ok = drive([&] { schedule(w); }, [&] { return view_.running(j, w); });
-      return {ok, ok ? "the job runs on " + p_.workers[w] : "the job never started on " + p_.workers[w]};
+      return {ok, ok ? "the job runs on " + p_.workers[w]
+                     : "the job never started on " + p_.workers[w]};
     }
     default:
       return {false, "not a worker action"};
@@ -213,7 +240,8 @@ Outcome Replayer::environment_step(const ItfStep& s) {
   const int j = s.job, w = s.worker;
   switch (s.kind) {
     case ActionKind::JobFinished: {
-      cluster(w).post(std::max(cluster(w).now_ms, fleet_.now()), engine::ev::JobFinished{p_.jobs[j]});
+      cluster(w).post(std::max(cluster(w).now_ms, fleet_.now()),
+                      engine::ev::JobFinished{p_.jobs[j]});
       react(w);
       reconcile(j);
       react(-1);
@@ -222,21 +250,27 @@ Outcome Replayer::environment_step(const ItfStep& s) {
     case ActionKind::SpotReclaim: {
       // The nodes are gone: the pods lose readiness. Kueue evicts only through
       // waitForPodsReady's recoveryTimeout; the engine decides whether it does.
-      cluster(w).post(std::max(cluster(w).now_ms, fleet_.now()), engine::ev::PodsNotReady{p_.jobs[j]});
+      cluster(w).post(std::max(cluster(w).now_ms, fleet_.now()),
+                      engine::ev::PodsNotReady{p_.jobs[j]});
       if (!cluster(w).manifests.configuration.wait_for_pods_ready.enable) {
         react(w);
-        return {true, "the pods lost readiness; waitForPodsReady is off, so nothing evicts the copy"};
+        return {true,
+                "the pods lost readiness; waitForPodsReady is off, so nothing evicts the copy"};
       }
-      const bool ok = drive([&] { react(w); }, [&] {
-        const auto* r = view_.remote(j, w);
-        return r == nullptr || !r->has_quota_reservation();
-      });
+      const bool ok = drive([&] { react(w); },
+                            [&] {
+                              const auto* r = view_.remote(j, w);
+                              return r == nullptr || !r->has_quota_reservation();
+                            });
       return {ok, ok ? "the pods lost readiness; waitForPodsReady evicted and requeued the copy"
-                     : "the pods lost readiness, but the worker never evicted the copy (waitForPodsReady off?)"};
+                     : "the pods lost readiness, but the worker never evicted the copy "
+                       "(waitForPodsReady off?)"};
     }
     case ActionKind::CapacityLost:
     case ActionKind::RefreshSnapshot:
-      return {true, "no engine event: free capacity and the manager's snapshot are the environment's (from the trace)"};
+      return {true,
+              "no engine event: free capacity and the manager's snapshot are the environment's "
+              "(from the trace)"};
     default:
       return {false, "not an environment action"};
   }
@@ -266,45 +300,6 @@ Outcome Replayer::apply(const ItfStep& s) {
   }
 }
 
-// The cells a step touched: the job's manager cell and, for a step on one
-// worker, that worker's; dispatch steps also touch every nomination.
-std::vector<int> touched(const ItfStep& s, int workers) {
-  std::vector<int> out{-1};
-  if (s.kind == ActionKind::Nominate || s.kind == ActionKind::NominateNextRound || s.kind == ActionKind::Renominate ||
-      s.kind == ActionKind::SelectWorker || s.kind == ActionKind::RetryDispatch) {
-    for (int w = 0; w < workers; ++w) out.push_back(w);
-  } else if (s.worker >= 0 && s.job >= 0) {
-    out.push_back(s.worker);
-  }
-  return out;
-}
-
-// The one place the granularities differ: the protocol's SelectWorker leaves
-// the winner Admitted and JobStarted runs it later; the engine's controller
-// creates the job on the winner in the same reconcile and it runs at once.
-// An engine copy Running where the trace's selected copy is only Admitted is
-// that same moment, not a disagreement.
-bool same_value(const ItfStep& s, const model::Cell& engine, const model::CellValue& trace) {
-  if (trace == engine.value) return true;
-  using protocols::MultiKueue;
-  return s.kind == ActionKind::SelectWorker && engine.field == "remote" &&
-         trace == model::CellValue{MultiKueue::cell_enum("remote", protocols::kRemoteAdmitted)} &&
-         engine.value == model::CellValue{MultiKueue::cell_enum("remote", protocols::kRemoteRunning)};
-}
-
-std::vector<std::string> differences(const ItfStep& s, const FleetView& v, const std::vector<int>& cells) {
-  std::vector<std::string> out;
-  if (s.job < 0) return out;
-  for (int w : cells)
-    for (const model::Cell& engine : v.cells(s.job, w)) {
-      const model::CellValue* trace = s.cells.find(engine.field, engine.entity);
-      if (trace == nullptr || same_value(s, engine, *trace)) continue;
-      out.push_back(fmt::format("{}: trace {}, engine {}", model::key_text(engine.field, engine.entity),
-                                model::to_string(*trace), model::to_string(engine.value)));
-    }
-  return out;
-}
-
 std::string step_name(const ItfStep& s, const protocols::MkParams& p) {
   std::vector<std::string> args;
   if (s.job >= 0) args.push_back(p.jobs[s.job]);
@@ -323,11 +318,12 @@ void diverge(EngineReplay& r, const ItfStep& s, const protocols::MkParams& p, co
 }
 
 // Replays steps [from, to); false (and a Diverged result) at the first disagreement.
-bool follow(Replayer& rp, const ItfTrace& t, std::size_t from, std::size_t to, const protocols::MkParams& p, EngineReplay& r) {
+bool follow(Replayer& rp, const ItfTrace& t, std::size_t from, std::size_t to,
+            const protocols::MkParams& p, EngineReplay& r) {
   for (std::size_t i = from; i < to; ++i) {
     const ItfStep& s = t.steps[i];
     const Outcome o = rp.apply(s);
-    auto diff = differences(s, rp.view(), touched(s, p.W()));
+    auto diff = cell_differences(s, rp.view(), touched_cells(s, p.W()));
     if (!o.ok || !diff.empty()) {
       diverge(r, s, p, o, std::move(diff));
       return false;
@@ -344,8 +340,8 @@ Environment environment_of(const ItfStep& last) {
   return env;
 }
 
-std::optional<std::string> property_in_engine(const std::string& property, const Replayer& rp, const protocols::MkParams& p,
-                                              const ItfTrace& t) {
+std::optional<std::string> property_in_engine(const std::string& property, const Replayer& rp,
+                                              const protocols::MkParams& p, const ItfTrace& t) {
   if (property == "cluster-queue-within-quota") return engine_quota_exceeded(rp.fleet());
   if (property == "quota-counted-once") return engine_quota_counted_twice(rp.fleet());
   if (property == "no-job-on-two-workers") return engine_job_on_two_workers(rp.fleet(), p);
@@ -401,28 +397,40 @@ void replay_lasso(Replayer& rp, const ItfTrace& t, const protocols::MkParams& p,
     const auto again = rp.view().projection();
     std::vector<std::string> diff;
     for (int w = 0; w < p.W(); ++w)
-      if (rp.view().running(t.subject, w)) diff.push_back(fmt::format("job {} runs on {} in the engine", p.jobs[t.subject], p.workers[w]));
+      if (rp.view().running(t.subject, w))
+        diff.push_back(
+            fmt::format("job {} runs on {} in the engine", p.jobs[t.subject], p.workers[w]));
     for (const auto& [k, v] : at_start)
       if (again.at(k) != v)
-        diff.push_back(fmt::format("{}: at the loop's start {}, after turn {} {}", model::key_text(k.field, k.entity),
-                                   model::to_string(v), turn, model::to_string(again.at(k))));
-    if (t.property == "no-endless-retry" && retries == 0) diff.push_back("the engine did not retry the job in this turn");
+        diff.push_back(fmt::format("{}: at the loop's start {}, after turn {} {}",
+                                   model::key_text(k.field, k.entity), model::to_string(v), turn,
+                                   model::to_string(again.at(k))));
+    if (t.property == "no-endless-retry" && retries == 0)
+      diff.push_back("the engine did not retry the job in this turn");
     if (!diff.empty()) {
-      diverge(r, t.steps[n - 1], p, {false, fmt::format("the engine's state at the loop's start does not repeat after turn {}", turn)}, std::move(diff));
+      diverge(r, t.steps[n - 1], p,
+              {false,
+               fmt::format("the engine's state at the loop's start does not repeat after turn {}",
+                           turn)},
+              std::move(diff));
       return;
     }
     r.lasso_retries = retries;
   }
   r.verdict = EngineReplay::Verdict::Reproduced;
-  r.property_check = fmt::format("the engine's state at the loop's start (state {}) repeats after two turns of the loop, "
-                                 "and job {} never runs", loop, p.jobs[t.subject]);
+  r.property_check = fmt::format(
+      "the engine's state at the loop's start (state {}) repeats after two turns of the loop, "
+      "and job {} never runs",
+      loop, p.jobs[t.subject]);
   if (t.property == "no-endless-retry")
-    r.property_check += fmt::format("; the engine retried it {} times in each turn", r.lasso_retries);
+    r.property_check +=
+        fmt::format("; the engine retried it {} times in each turn", r.lasso_retries);
 }
 
 }  // namespace
 
-EngineReplay replay_in_engine(const model::Scenario& sc, const protocols::MkParams& p, const ItfDocument& itf) {
+EngineReplay replay_in_engine(const model::Scenario& sc, const protocols::MkParams& p,
+                              const ItfDocument& itf) {
   const auto t0 = std::chrono::steady_clock::now();
   const ItfTrace t = read_itf(itf, p);
   EngineReplay r;
@@ -447,34 +455,9 @@ EngineReplay replay_in_engine(const model::Scenario& sc, const protocols::MkPara
   return r;
 }
 
-EngineReplay replay_in_engine(const model::Scenario& sc, const protocols::MkParams& p, const Trace& trace,
-                              const std::string& replay_token) {
+EngineReplay replay_in_engine(const model::Scenario& sc, const protocols::MkParams& p,
+                              const Trace& trace, const std::string& replay_token) {
   return replay_in_engine(sc, p, ItfDocument{"<kmc check>", "", to_itf(trace, "", replay_token)});
-}
-
-std::string to_text(const EngineReplay& r) {
-  std::string out = fmt::format("Replay in the engine: {}\n", to_string(r.verdict));
-  for (const auto& s : r.steps) out += fmt::format("  {:>3}. {:<60} engine: {}\n", s.index, s.action, s.engine);
-  if (r.verdict == EngineReplay::Verdict::Reproduced) {
-    out += fmt::format("{} is violated in the engine's own state: {}.\n", r.property, r.property_check);
-  } else {
-    out += fmt::format("Diverged at step {}, {}: {}.\n", r.step, r.action, r.engine_did);
-    for (const auto& d : r.difference) out += "  " + d + "\n";
-  }
-  return out;
-}
-
-nlohmann::json to_json(const EngineReplay& r) {
-  nlohmann::json steps = nlohmann::json::array();
-  for (const auto& s : r.steps) steps.push_back({{"index", s.index}, {"action", s.action}, {"engine", s.engine}});
-  nlohmann::json j = {{"verdict", to_string(r.verdict)}, {"property", r.property}, {"steps", steps},
-                      {"lasso", r.lasso}, {"seconds", r.seconds}};
-  if (r.verdict == EngineReplay::Verdict::Reproduced) {
-    j["propertyCheck"] = r.property_check;
-  } else {
-    j["diverged"] = {{"step", r.step}, {"action", r.action}, {"engine", r.engine_did}, {"difference", r.difference}};
-  }
-  return j;
 }
 
 }  // namespace kmc::cx
