@@ -19,7 +19,8 @@ using kmc::protocols::MultiKueue;
 
 // Default properties; with `liveness`, eventually-runs too, under the
 // protocol's default fairness per family (what the CLI uses past 64 instances).
-kmc::checker::Result run(const kmc::protocols::MkParams& params, double limit_s, int threads, bool liveness = false) {
+kmc::checker::Result run(const kmc::protocols::MkParams& params, double limit_s, int threads,
+                         bool liveness = false) {
   MultiKueue p(params);
   kmc::model::Checked<MultiKueue> checked{p, kmc::invariants::multikueue_properties(p)};
   kmc::checker::CheckOptions o;
@@ -47,30 +48,35 @@ kmc::protocols::MkParams grown(int workers, int jobs) {
 
 void row(const std::string& name, const kmc::checker::Result& r) {
   const auto& s = r.stats;
-  fmt::print("{:<28} {:>10} {:>11} {:>6} {:>9.2f} {:>10.0f} {:>8.1f}  {}{}\n", name, s.states, s.transitions, s.depth,
-             s.seconds, s.states_per_s, s.bytes_per_state, kmc::checker::to_string(r.verdict),
-             r.verdict == kmc::checker::Verdict::Incomplete ? " (" + r.incomplete_reason + ")" : "");
+  fmt::print(
+      "{:<28} {:>10} {:>11} {:>6} {:>9.2f} {:>10.0f} {:>8.1f}  {}{}\n", name, s.states,
+      s.transitions, s.depth, s.seconds, s.states_per_s, s.bytes_per_state,
+      kmc::checker::to_string(r.verdict),
+      r.verdict == kmc::checker::Verdict::Incomplete ? " (" + r.incomplete_reason + ")" : "");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const double limit = argc > 1 ? std::stod(argv[1]) : 60;
-  fmt::print("{:<28} {:>10} {:>11} {:>6} {:>9} {:>10} {:>8}  {}\n", "configuration", "states", "transitions", "depth",
-             "seconds", "states/s", "B/state", "verdict");
+  fmt::print("{:<28} {:>10} {:>11} {:>6} {:>9} {:>10} {:>8}  {}\n", "configuration", "states",
+             "transitions", "depth", "seconds", "states/s", "B/state", "verdict");
   row("gpu-hunter (2w 1j, pinned)", run(mk_fixtures::gpu_hunter(), limit, 1));
   row("gpu-hunter-fixed", run(mk_fixtures::gpu_hunter_fixed(), limit, 1));
-  for (auto [w, j] : {std::pair{2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {3, 3}, {2, 4}, {4, 2}, {3, 4}})
+  for (auto [w, j] :
+       {std::pair{2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {3, 3}, {2, 4}, {4, 2}, {3, 4}})
     row(fmt::format("AllAtOnce {}w {}j", w, j), run(grown(w, j), limit, 1));
   const auto one = run(grown(3, 3), limit, 1), two = run(grown(3, 3), limit, 2);
   row("AllAtOnce 3w 3j, 2 threads", two);
-  fmt::print("2 threads / 1 thread, states/s: {:.2f}\n", two.stats.states_per_s / one.stats.states_per_s);
+  fmt::print("2 threads / 1 thread, states/s: {:.2f}\n",
+             two.stats.states_per_s / one.stats.states_per_s);
   // The cost of liveness: the same searches with eventually-runs added.
   for (auto [w, j] : {std::pair{2, 3}, {3, 2}, {3, 3}}) {
     const auto off = run(grown(w, j), limit, 1), on = run(grown(w, j), limit, 1, true);
     row(fmt::format("AllAtOnce {}w {}j + liveness", w, j), on);
     fmt::print("  liveness on / off: states/s {:.2f}, bytes/state {:.2f}, verdict {}\n",
-               on.stats.states_per_s / off.stats.states_per_s, on.stats.bytes_per_state / off.stats.bytes_per_state,
+               on.stats.states_per_s / off.stats.states_per_s,
+               on.stats.bytes_per_state / off.stats.bytes_per_state,
                kmc::checker::to_string(on.verdict));
   }
 }

@@ -43,8 +43,9 @@ struct CheckOptions {
   double time_limit_s = 600;
   int threads = 1;
   std::function<void(const Progress&)> progress;  // called about once a second
-  std::vector<Fairness> fairness;  // per action family (protocol.families()), or per instance; missing: none
-  bool per_instance = false;       // fairness[i] is for protocol.instance(a) == i, not family(a)
+  std::vector<Fairness>
+      fairness;  // per action family (protocol.families()), or per instance; missing: none
+  bool per_instance = false;  // fairness[i] is for protocol.instance(a) == i, not family(a)
   std::vector<std::string> fairness_labels;  // printed with liveness verdicts; default: per family
 
   FairnessPlan fairness_plan() const { return FairnessPlan{fairness, per_instance}; }
@@ -71,8 +72,8 @@ class Bfs {
     std::uint32_t parent_pos;  // position of the parent in the chunk
     std::uint32_t choice;
     std::uint64_t fp;
-    std::optional<std::uint32_t> known;  // index when already stored
-    std::uint64_t changes = 0;           // StuckFree subjects this edge changes
+    std::optional<std::uint32_t> known;                   // index when already stored
+    std::uint64_t changes = 0;                            // StuckFree subjects this edge changes
     std::uint64_t always_failed = 0, sometimes_held = 0;  // property bits
     std::uint64_t should_move = 0;
     std::uint64_t holds = 0;  // LeadsTo premise/goal bits, then RecurrenceFree premise bits
@@ -96,7 +97,8 @@ class Bfs {
     else
       out = p_.next(s, a);
   }
-  void expand(const std::vector<Node>& chunk, std::size_t lo, std::size_t hi, std::vector<Succ>& out) const;
+  void expand(const std::vector<Node>& chunk, std::size_t lo, std::size_t hi,
+              std::vector<Succ>& out) const;
   void expand_parallel(const std::vector<Node>& chunk, std::vector<Succ>& out) const;
   bool add_initial(State s, std::uint32_t init_index, std::vector<Node>& frontier);
   bool merge(const std::vector<Node>& chunk, std::vector<Succ>& succs, std::vector<Node>& next);
@@ -136,7 +138,8 @@ class Bfs {
   std::vector<std::uint32_t> choice_;  // per state: action index in the parent, or init index
   ExploredGraph graph_;
   mutable std::vector<std::uint64_t> chunk_enabled_;
-  bool complete_ = false;  // the search ended without a bound or a violation  // per chunk position: families enabled there
+  bool complete_ = false;  // the search ended without a bound or a violation  // per chunk
+                           // position: families enabled there
   std::vector<std::optional<std::uint32_t>> witness_;  // per Sometimes property
   std::optional<Violation> violation_;
   mutable std::vector<std::vector<Succ>> parts_;
@@ -149,8 +152,12 @@ class Bfs {
 template <model::Protocol P>
 void Bfs<P>::add_property(const model::Property<State>& prop) {
   switch (prop.kind()) {
-    case model::PropertyKind::Always: always_.push_back(prop); break;
-    case model::PropertyKind::Sometimes: sometimes_.push_back(prop); break;
+    case model::PropertyKind::Always:
+      always_.push_back(prop);
+      break;
+    case model::PropertyKind::Sometimes:
+      sometimes_.push_back(prop);
+      break;
     case model::PropertyKind::StuckFree:
       stuck_offset_.push_back(stuck_subjects_);
       stuck_subjects_ += prop.subjects();
@@ -185,7 +192,8 @@ void Bfs<P>::select_properties() {
     for (auto& prop : p_.properties())
       if (prop.kind() == model::PropertyKind::StuckFree) add_property(prop);
   if (2 * leads_to_pairs_ + recurrence_subjects_ > 64)
-    throw std::invalid_argument("checker: at most 64 premise/goal bits (2 per leads-to subject, 1 per recurrence subject)");
+    throw std::invalid_argument(
+        "checker: at most 64 premise/goal bits (2 per leads-to subject, 1 per recurrence subject)");
   if (always_.size() > 64 || sometimes_.size() > 64 || stuck_subjects_ > 64)
     throw std::invalid_argument("checker: at most 64 properties of a kind and 64 stuck subjects");
   witness_.assign(sometimes_.size(), std::nullopt);
@@ -194,12 +202,15 @@ void Bfs<P>::select_properties() {
 template <model::Protocol P>
 void Bfs<P>::evaluate(const State& s, Succ& out) const {
   for (std::size_t i = 0; i < always_.size(); ++i)
-    if (!model::rule<model::Always>(always_[i]).holds(s)) out.always_failed |= std::uint64_t{1} << i;
+    if (!model::rule<model::Always>(always_[i]).holds(s))
+      out.always_failed |= std::uint64_t{1} << i;
   for (std::size_t i = 0; i < sometimes_.size(); ++i)
-    if (model::rule<model::Sometimes>(sometimes_[i]).holds(s)) out.sometimes_held |= std::uint64_t{1} << i;
+    if (model::rule<model::Sometimes>(sometimes_[i]).holds(s))
+      out.sometimes_held |= std::uint64_t{1} << i;
   for (std::size_t k = 0; k < stuck_.size(); ++k)
     for (int i = 0; i < stuck_[k].subjects(); ++i)
-      if (model::rule<model::StuckFree>(stuck_[k]).should_move(s, i)) out.should_move |= std::uint64_t{1} << (stuck_offset_[k] + i);
+      if (model::rule<model::StuckFree>(stuck_[k]).should_move(s, i))
+        out.should_move |= std::uint64_t{1} << (stuck_offset_[k] + i);
   for (std::size_t k = 0; k < leads_to_.size(); ++k) {
     const auto& rule = model::rule<model::LeadsTo>(leads_to_[k]);
     for (int i = 0; i < rule.subjects; ++i) {
@@ -221,7 +232,8 @@ std::uint64_t Bfs<P>::step_marks(const State& from, const State& to) const {
   std::uint64_t marks = 0;
   for (std::size_t k = 0; k < recurrence_.size(); ++k)
     for (int i = 0; i < recurrence_[k].subjects(); ++i)
-      if (model::rule<model::RecurrenceFree>(recurrence_[k]).step(from, to, i)) marks |= std::uint64_t{1} << (recurrence_offset_[k] + i);
+      if (model::rule<model::RecurrenceFree>(recurrence_[k]).step(from, to, i))
+        marks |= std::uint64_t{1} << (recurrence_offset_[k] + i);
   return marks;
 }
 
@@ -245,7 +257,8 @@ template <model::Protocol P>
 void Bfs<P>::subject_keys(const State& s, std::vector<std::uint64_t>& out) const {
   out.clear();
   for (std::size_t k = 0; k < stuck_.size(); ++k)
-    for (int i = 0; i < stuck_[k].subjects(); ++i) out.push_back(model::rule<model::StuckFree>(stuck_[k]).key(s, i));
+    for (int i = 0; i < stuck_[k].subjects(); ++i)
+      out.push_back(model::rule<model::StuckFree>(stuck_[k]).key(s, i));
 }
 
 template <model::Protocol P>
@@ -263,7 +276,18 @@ void Bfs<P>::expand(const std::vector<Node>& chunk, std::size_t lo, std::size_t 
       // Most successors are already stored: build each in a reused scratch
       // state (no allocation) and copy out only the new ones.
       next_into(chunk[pos].state, actions[c], scratch);
-      Succ s{static_cast<std::uint32_t>(pos), c, p_.fingerprint(scratch), std::nullopt, 0, 0, 0, 0, 0, 0, family_of(actions[c]), State{}};
+      Succ s{static_cast<std::uint32_t>(pos),
+             c,
+             p_.fingerprint(scratch),
+             std::nullopt,
+             0,
+             0,
+             0,
+             0,
+             0,
+             0,
+             family_of(actions[c]),
+             State{}};
       s.known = seen_.find(s.fp);
       if (!stuck_.empty()) {
         subject_keys(scratch, keys);
@@ -305,8 +329,9 @@ bool Bfs<P>::record(std::uint32_t index, const Succ& s) {
     if ((s.sometimes_held >> i & 1) && !witness_[i]) witness_[i] = index;
   if (s.always_failed == 0 || violation_) return violation_.has_value();
   const int first = std::countr_zero(s.always_failed);
-  violation_ = Violation{always_[first].name(), model::PropertyKind::Always, Shape::Reached, path_to(index), "", -1,
-                         std::nullopt};
+  violation_ = Violation{
+      always_[first].name(), model::PropertyKind::Always, Shape::Reached, path_to(index), "", -1,
+      std::nullopt};
   return true;
 }
 
@@ -324,7 +349,8 @@ bool Bfs<P>::add_initial(State s, std::uint32_t init_index, std::vector<Node>& f
 }
 
 template <model::Protocol P>
-bool Bfs<P>::merge(const std::vector<Node>& chunk, std::vector<Succ>& succs, std::vector<Node>& next) {
+bool Bfs<P>::merge(const std::vector<Node>& chunk, std::vector<Succ>& succs,
+                   std::vector<Node>& next) {
   bool stop = false;
   for (auto& s : succs) {
     ++transitions_;
@@ -405,7 +431,10 @@ Result Bfs<P>::run() {
       for (const auto& n : frontier) {
         actions.clear();
         p_.actions(n.state, actions);
-        if (!actions.empty()) { bound = "max-depth " + std::to_string(opt_.max_depth); break; }
+        if (!actions.empty()) {
+          bound = "max-depth " + std::to_string(opt_.max_depth);
+          break;
+        }
         if (keep_graph()) graph_.expanded[n.index] = true;
       }
       break;
@@ -413,10 +442,17 @@ Result Bfs<P>::run() {
     next.clear();
     std::size_t pos = 0;
     for (; pos < frontier.size() && !stop; pos += kChunk) {
-      if (seen_.size() >= opt_.max_states) { bound = "max-states " + std::to_string(opt_.max_states); break; }
-      if (out_of_time()) { bound = "time-limit " + std::to_string(static_cast<int>(opt_.time_limit_s)) + "s"; break; }
-      chunk.assign(std::make_move_iterator(frontier.begin() + pos),
-                   std::make_move_iterator(frontier.begin() + std::min(frontier.size(), pos + kChunk)));
+      if (seen_.size() >= opt_.max_states) {
+        bound = "max-states " + std::to_string(opt_.max_states);
+        break;
+      }
+      if (out_of_time()) {
+        bound = "time-limit " + std::to_string(static_cast<int>(opt_.time_limit_s)) + "s";
+        break;
+      }
+      chunk.assign(
+          std::make_move_iterator(frontier.begin() + pos),
+          std::make_move_iterator(frontier.begin() + std::min(frontier.size(), pos + kChunk)));
       succs.clear();
       expand_parallel(chunk, succs);
       stop = merge(chunk, succs, next);

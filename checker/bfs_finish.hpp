@@ -17,10 +17,13 @@ void Bfs<P>::check_liveness() {
 // such (a violation), never as Verified. Unknown when a bound may have hidden it.
 template <model::Protocol P>
 bool Bfs<P>::vacuous(const model::Property<State>& prop, int subject, std::uint64_t premise_bit) {
-  if (std::any_of(graph_.holds.begin(), graph_.holds.end(), [&](auto h) { return h & premise_bit; })) return false;
+  if (std::any_of(graph_.holds.begin(), graph_.holds.end(),
+                  [&](auto h) { return h & premise_bit; }))
+    return false;
   if (complete_)
-    violation_ = Violation{prop.name(), prop.kind(), Shape::Vacuous, Path{}, story(Shape::Vacuous, prop.kind()), subject,
-                           std::nullopt};
+    violation_ = Violation{
+        prop.name(), prop.kind(), Shape::Vacuous, Path{}, story(Shape::Vacuous, prop.kind()),
+        subject,     std::nullopt};
   return true;
 }
 
@@ -32,7 +35,8 @@ void Bfs<P>::lasso_violation(const model::Property<State>& prop, int subject, co
   const std::size_t loop = path.choices.size();
   for (auto e : lasso.cycle) path.choices.push_back(graph_.choice[e]);
   const Shape shape = lasso_shape(loop, path.choices.size());
-  violation_ = Violation{prop.name(), prop.kind(), shape, std::move(path), story(shape, prop.kind()), subject, loop};
+  violation_ = Violation{
+      prop.name(), prop.kind(), shape, std::move(path), story(shape, prop.kind()), subject, loop};
 }
 
 template <model::Protocol P>
@@ -73,14 +77,20 @@ Result Bfs<P>::finish(std::string bound) {
     std::vector<std::string> names;
     if constexpr (requires { p_.families(); }) names = p_.families();
     for (std::size_t f = 0; f < names.size(); ++f)
-      r.assumptions.push_back(names[f] + " " + to_string(f < opt_.fairness.size() ? opt_.fairness[f] : Fairness::None));
+      r.assumptions.push_back(
+          names[f] + " " + to_string(f < opt_.fairness.size() ? opt_.fairness[f] : Fairness::None));
   }
   if (!violation_ && !stuck_.empty()) {
     if (auto found = find_stuck(graph_, stuck_subjects_)) {
       std::size_t k = 0;
       while (k + 1 < stuck_.size() && stuck_offset_[k + 1] <= found->subject) ++k;
       const int subject = found->subject - stuck_offset_[k];
-      Violation v{stuck_[k].name(), model::PropertyKind::StuckFree, Shape::Stuck, path_to(found->state), "", subject,
+      Violation v{stuck_[k].name(),
+                  model::PropertyKind::StuckFree,
+                  Shape::Stuck,
+                  path_to(found->state),
+                  "",
+                  subject,
                   std::nullopt};
       if (stuck_[k].explains()) {
         const auto states = replay(p_, v.path);
@@ -95,28 +105,38 @@ Result Bfs<P>::finish(std::string bound) {
     if (violated) return Verdict::Violated;
     return settled ? Verdict::Verified : Verdict::Incomplete;
   };
-  for (auto& prop : always_) r.properties.push_back({prop.name(), prop.kind(), verdict_of(prop.name(), false, complete)});
+  for (auto& prop : always_)
+    r.properties.push_back({prop.name(), prop.kind(), verdict_of(prop.name(), false, complete)});
   for (std::size_t i = 0; i < sometimes_.size(); ++i) {
     const bool found = witness_[i].has_value();
-    r.properties.push_back({sometimes_[i].name(), sometimes_[i].kind(),
-                            found ? Verdict::Verified : (complete ? Verdict::Violated : Verdict::Incomplete)});
+    r.properties.push_back(
+        {sometimes_[i].name(), sometimes_[i].kind(),
+         found ? Verdict::Verified : (complete ? Verdict::Violated : Verdict::Incomplete)});
   }
   for (const auto* kind : {&stuck_, &leads_to_, &recurrence_})
-    for (auto& prop : *kind) r.properties.push_back({prop.name(), prop.kind(), verdict_of(prop.name(), false, complete)});
+    for (auto& prop : *kind)
+      r.properties.push_back({prop.name(), prop.kind(), verdict_of(prop.name(), false, complete)});
   // A "sometimes" that never held in a complete search is a violation too:
   // the scenario is over-constrained, and passing it would be vacuous.
   if (!violation_) {
     for (std::size_t i = 0; i < sometimes_.size(); ++i)
       if (complete && !witness_[i]) {
-        violation_ = Violation{sometimes_[i].name(), model::PropertyKind::Sometimes, Shape::Unwitnessed, Path{},
-                               story(Shape::Unwitnessed, model::PropertyKind::Sometimes), -1, std::nullopt};
+        violation_ = Violation{sometimes_[i].name(),
+                               model::PropertyKind::Sometimes,
+                               Shape::Unwitnessed,
+                               Path{},
+                               story(Shape::Unwitnessed, model::PropertyKind::Sometimes),
+                               -1,
+                               std::nullopt};
         break;
       }
   }
   r.violation = violation_;
   bool any_incomplete = false;
-  for (auto& pr : r.properties) any_incomplete = any_incomplete || pr.verdict == Verdict::Incomplete;
-  r.verdict = violation_ ? Verdict::Violated : (any_incomplete ? Verdict::Incomplete : Verdict::Verified);
+  for (auto& pr : r.properties)
+    any_incomplete = any_incomplete || pr.verdict == Verdict::Incomplete;
+  r.verdict =
+      violation_ ? Verdict::Violated : (any_incomplete ? Verdict::Incomplete : Verdict::Verified);
   if (r.verdict == Verdict::Incomplete) r.incomplete_reason = bound.empty() ? "stopped" : bound;
 
   Stats& st = r.stats;
@@ -126,7 +146,7 @@ Result Bfs<P>::finish(std::string bound) {
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   st.states_per_s = st.seconds > 0 ? st.states / st.seconds : 0;
   const double bytes = static_cast<double>(seen_.bytes() + parent_.size() * sizeof(std::uint32_t) +
-                                          choice_.size() * sizeof(std::uint32_t) + graph_.bytes());
+                                           choice_.size() * sizeof(std::uint32_t) + graph_.bytes());
   st.bytes_per_state = st.states ? bytes / st.states : 0;
   const double n = static_cast<double>(st.states);
   st.collision_probability = std::min(1.0, n * n / std::ldexp(1.0, 65));

@@ -22,12 +22,15 @@ Adjacency out_edges(const ExploredGraph& g, const std::vector<char>& in) {
 namespace {
 
 // Iterative Tarjan over the states marked `in`; returns a component id per state (kNone outside).
-std::vector<std::uint32_t> components(const ExploredGraph& g, const Adjacency& adj, const std::vector<char>& in) {
+std::vector<std::uint32_t> components(const ExploredGraph& g, const Adjacency& adj,
+                                      const std::vector<char>& in) {
   const std::size_t n = in.size();
   std::vector<std::uint32_t> comp(n, kNone), index(n, kNone), low(n, 0), stack;
   std::vector<char> on_stack(n, 0);
   std::uint32_t next_index = 0, next_comp = 0;
-  struct Frame { std::uint32_t v, k; };
+  struct Frame {
+    std::uint32_t v, k;
+  };
   std::vector<Frame> call;
   for (std::uint32_t root = 0; root < n; ++root) {
     if (!in[root] || index[root] != kNone) continue;
@@ -69,9 +72,11 @@ struct Summary {
   std::vector<char> nontrivial;
 };
 
-Summary summarize(const ExploredGraph& g, const Adjacency& adj, const std::vector<std::uint32_t>& comp) {
+Summary summarize(const ExploredGraph& g, const Adjacency& adj,
+                  const std::vector<std::uint32_t>& comp) {
   std::uint32_t comps = 0;
-  for (auto c : comp) if (c != kNone) comps = std::max(comps, c + 1);
+  for (auto c : comp)
+    if (c != kNone) comps = std::max(comps, c + 1);
   Summary s{std::vector<std::uint64_t>(comps, 0), std::vector<std::uint64_t>(comps, 0),
             std::vector<std::uint64_t>(comps, 0), std::vector<char>(comps, 0)};
   for (std::uint32_t v = 0; v < comp.size(); ++v) {
@@ -90,7 +95,8 @@ Summary summarize(const ExploredGraph& g, const Adjacency& adj, const std::vecto
 
 // The strongly fair units component c fails (taken nowhere, enabled
 // somewhere), or nullopt when c fails a weak requirement outright.
-std::optional<std::uint64_t> strong_failures(const Summary& s, std::uint32_t c, const std::vector<Fairness>& fairness) {
+std::optional<std::uint64_t> strong_failures(const Summary& s, std::uint32_t c,
+                                             const std::vector<Fairness>& fairness) {
   std::uint64_t bad = 0;
   for (std::size_t f = 0; f < fairness.size(); ++f) {
     const std::uint64_t bit = std::uint64_t{1} << f;
@@ -117,7 +123,8 @@ std::vector<std::uint32_t> fair_components(const ExploredGraph& g, std::vector<c
       const auto bad = strong_failures(s, c, fairness);
       if (bad) strong_bad[c] = *bad;
       if (bad && !*bad)
-        for (std::uint32_t v = 0; v < n; ++v) if (comp[v] == c) fair[v] = c + round * 1'000'000u;
+        for (std::uint32_t v = 0; v < n; ++v)
+          if (comp[v] == c) fair[v] = c + round * 1'000'000u;
     }
     // Drop the states where an unsatisfied strong unit is enabled, and look again.
     bool refined = false;
@@ -130,7 +137,8 @@ std::vector<std::uint32_t> fair_components(const ExploredGraph& g, std::vector<c
   return fair;
 }
 
-std::optional<std::vector<std::uint32_t>> path_to(const ExploredGraph& g, const Adjacency& adj, std::uint32_t from,
+std::optional<std::vector<std::uint32_t>> path_to(const ExploredGraph& g, const Adjacency& adj,
+                                                  std::uint32_t from,
                                                   const std::function<bool(std::uint32_t)>& goal) {
   std::vector<std::uint32_t> via(adj.start.size() - 1, kNone);
   std::vector<char> seen(adj.start.size() - 1, 0);
@@ -199,7 +207,8 @@ void meet(Walk& walk, const std::vector<char>& in, std::size_t f, Fairness kind)
 
 }  // namespace
 
-std::vector<std::uint32_t> fair_cycle(const ExploredGraph& g, const std::vector<std::uint32_t>& fair, std::uint32_t c,
+std::vector<std::uint32_t> fair_cycle(const ExploredGraph& g,
+                                      const std::vector<std::uint32_t>& fair, std::uint32_t c,
                                       const std::vector<Fairness>& fairness,
                                       const std::vector<std::uint32_t>& must_take) {
   std::vector<char> in(fair.size(), 0);
@@ -209,11 +218,13 @@ std::vector<std::uint32_t> fair_cycle(const ExploredGraph& g, const std::vector<
   if (!must_take.empty()) {
     std::vector<std::uint32_t> sorted(must_take);
     std::sort(sorted.begin(), sorted.end());
-    walk.take_one([&](std::uint32_t e) { return std::binary_search(sorted.begin(), sorted.end(), e); });
+    walk.take_one(
+        [&](std::uint32_t e) { return std::binary_search(sorted.begin(), sorted.end(), e); });
   }
   for (std::size_t f = 0; f < fairness.size(); ++f)
     if (fairness[f] != Fairness::None) meet(walk, in, f, fairness[f]);
-  if (walk.edges.empty()) walk.take(adj.edges[adj.start[c]]);  // no requirement: any step inside, then home
+  if (walk.edges.empty())
+    walk.take(adj.edges[adj.start[c]]);  // no requirement: any step inside, then home
   walk.go([c](std::uint32_t u) { return u == c; });
   return walk.edges;
 }

@@ -35,13 +35,15 @@ std::vector<std::uint32_t> fair_components(const ExploredGraph& g, std::vector<c
 
 // Shortest path of edge indices from `from` to a state accepted by `goal`,
 // along the edges of `adj`.
-std::optional<std::vector<std::uint32_t>> path_to(const ExploredGraph& g, const Adjacency& adj, std::uint32_t from,
+std::optional<std::vector<std::uint32_t>> path_to(const ExploredGraph& g, const Adjacency& adj,
+                                                  std::uint32_t from,
                                                   const std::function<bool(std::uint32_t)>& goal);
 
 // A cycle from state c back to c inside c's fair component that meets every
 // fairness requirement and, when `must_take` is not empty, takes one of its
 // edges (each must lie inside the component).
-std::vector<std::uint32_t> fair_cycle(const ExploredGraph& g, const std::vector<std::uint32_t>& fair, std::uint32_t c,
+std::vector<std::uint32_t> fair_cycle(const ExploredGraph& g,
+                                      const std::vector<std::uint32_t>& fair, std::uint32_t c,
                                       const std::vector<Fairness>& fairness,
                                       const std::vector<std::uint32_t>& must_take = {});
 

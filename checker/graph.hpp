@@ -27,8 +27,9 @@ struct ExploredGraph {
   std::vector<bool> expanded;
 
   std::size_t bytes() const {
-    return from.size() * 8 + changes.size() * 8 + choice.size() * 4 + family.size() + marked_edge.size() * 12 +
-           (should_move.size() + enabled.size() + holds.size()) * 8 + expanded.size() / 8;
+    return from.size() * 8 + changes.size() * 8 + choice.size() * 4 + family.size() +
+           marked_edge.size() * 12 + (should_move.size() + enabled.size() + holds.size()) * 8 +
+           expanded.size() / 8;
   }
 };
 

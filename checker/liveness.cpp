@@ -6,9 +6,12 @@ namespace kmc::checker {
 
 const char* to_string(Fairness f) {
   switch (f) {
-    case Fairness::None: return "none";
-    case Fairness::Weak: return "weak";
-    case Fairness::Strong: return "strong";
+    case Fairness::None:
+      return "none";
+    case Fairness::Weak:
+      return "weak";
+    case Fairness::Strong:
+      return "strong";
   }
   return "?";
 }
@@ -20,7 +23,8 @@ using scc::kNone;
 // The states from which some path inside `adj` reaches an accepting state:
 // one backward pass instead of a forward search per premise state, which
 // would be quadratic when the property holds.
-std::vector<char> can_reach(const ExploredGraph& g, const scc::Adjacency& adj, std::vector<char> accepting) {
+std::vector<char> can_reach(const ExploredGraph& g, const scc::Adjacency& adj,
+                            std::vector<char> accepting) {
   const std::size_t n = accepting.size();
   std::vector<std::uint32_t> work;
   for (std::uint32_t v = 0; v < n; ++v)
@@ -43,7 +47,8 @@ std::vector<char> can_reach(const ExploredGraph& g, const scc::Adjacency& adj, s
 
 std::optional<Lasso> find_lasso(const ExploredGraph& g, const LeadsToQuery& q) {
   const std::size_t n = g.enabled.size();
-  const std::uint64_t pbit = std::uint64_t{1} << q.premise_bit, gbit = std::uint64_t{1} << q.goal_bit;
+  const std::uint64_t pbit = std::uint64_t{1} << q.premise_bit,
+                      gbit = std::uint64_t{1} << q.goal_bit;
   std::vector<char> not_goal(n);
   for (std::size_t v = 0; v < n; ++v) not_goal[v] = !(g.holds[v] & gbit);
   const auto fair = scc::fair_components(g, not_goal, q.fairness);
@@ -63,7 +68,8 @@ std::optional<Lasso> find_lasso(const ExploredGraph& g, const LeadsToQuery& q) {
     auto prefix = scc::path_to(g, adj, s, accepting);
     const std::uint32_t c = prefix->empty() ? s : g.to[prefix->back()];
     Lasso lasso{s, std::move(*prefix), {}};
-    if (!may_stutter(c)) lasso.cycle = scc::fair_cycle(g, fair, c, q.fairness);  // a stutter is the shorter story
+    if (!may_stutter(c))
+      lasso.cycle = scc::fair_cycle(g, fair, c, q.fairness);  // a stutter is the shorter story
     return lasso;
   }
   return std::nullopt;

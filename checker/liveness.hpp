@@ -25,16 +25,16 @@ namespace kmc::checker {
 enum class Fairness { None, Weak, Strong };
 const char* to_string(Fairness f);
 
-
 struct LeadsToQuery {
   int premise_bit, goal_bit;
   std::vector<Fairness> fairness;  // per family
 };
 
 struct Lasso {
-  std::uint32_t start;                     // a premise-and-not-goal state
-  std::vector<std::uint32_t> to_cycle;     // edge indices from start into the cycle
-  std::vector<std::uint32_t> cycle;        // edge indices of the cycle; empty: stutter where nothing fair is enabled
+  std::uint32_t start;                  // a premise-and-not-goal state
+  std::vector<std::uint32_t> to_cycle;  // edge indices from start into the cycle
+  std::vector<std::uint32_t>
+      cycle;  // edge indices of the cycle; empty: stutter where nothing fair is enabled
 };
 
 // The lasso from the lowest-indexed (so shallowest) premise state, if any.

@@ -8,7 +8,8 @@ namespace kmc::checker {
 
 std::optional<Lasso> find_recurrence(const ExploredGraph& g, const RecurrenceQuery& q) {
   const std::size_t n = g.enabled.size();
-  const std::uint64_t pbit = std::uint64_t{1} << q.premise_bit, sbit = std::uint64_t{1} << q.subject_bit;
+  const std::uint64_t pbit = std::uint64_t{1} << q.premise_bit,
+                      sbit = std::uint64_t{1} << q.subject_bit;
   std::vector<char> premise(n);
   for (std::size_t v = 0; v < n; ++v) premise[v] = (g.holds[v] & pbit) != 0;
   const auto fair = scc::fair_components(g, std::move(premise), q.fairness);
@@ -16,7 +17,8 @@ std::optional<Lasso> find_recurrence(const ExploredGraph& g, const RecurrenceQue
   std::vector<std::uint32_t> inner;
   for (std::size_t k = 0; k < g.marked_edge.size(); ++k) {
     const auto e = g.marked_edge[k];
-    if ((g.marked_subjects[k] & sbit) && fair[g.from[e]] != scc::kNone && fair[g.from[e]] == fair[g.to[e]])
+    if ((g.marked_subjects[k] & sbit) && fair[g.from[e]] != scc::kNone &&
+        fair[g.from[e]] == fair[g.to[e]])
       inner.push_back(e);
   }
   if (inner.empty()) return std::nullopt;

@@ -17,7 +17,8 @@ namespace kmc::checker {
 template <model::TransitionSystem P>
 std::vector<typename P::State> replay(const P& p, const Path& path) {
   auto inits = p.init_states();
-  if (path.init >= inits.size()) throw std::out_of_range("no initial state " + std::to_string(path.init));
+  if (path.init >= inits.size())
+    throw std::out_of_range("no initial state " + std::to_string(path.init));
   std::vector<typename P::State> states{std::move(inits[path.init])};
   std::vector<typename P::Action> actions;
   for (std::size_t step = 0; step < path.choices.size(); ++step) {
@@ -25,8 +26,8 @@ std::vector<typename P::State> replay(const P& p, const Path& path) {
     p.actions(states.back(), actions);
     if (path.choices[step] >= actions.size())
       throw std::out_of_range("step " + std::to_string(step + 1) + " chooses action " +
-                              std::to_string(path.choices[step]) + " but only " + std::to_string(actions.size()) +
-                              " are enabled");
+                              std::to_string(path.choices[step]) + " but only " +
+                              std::to_string(actions.size()) + " are enabled");
     states.push_back(p.next(states.back(), actions[path.choices[step]]));
   }
   KMC_ASSERT(states.size() == path.choices.size() + 1);

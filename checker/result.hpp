@@ -20,7 +20,7 @@ struct Stats {
   int depth = 0;                  // deepest BFS level reached
   double seconds = 0;
   double states_per_s = 0;
-  double bytes_per_state = 0;     // seen-set, parent links and edges, per stored state
+  double bytes_per_state = 0;        // seen-set, parent links and edges, per stored state
   double collision_probability = 0;  // that a 64-bit fingerprint collision hid a state
 };
 
@@ -58,8 +58,8 @@ struct Violation {
   model::PropertyKind kind;
   Shape shape;
   Path path;
-  std::string detail;  // e.g. which job is stuck and why it should move
-  int subject = -1;    // StuckFree, LeadsTo: the subject
+  std::string detail;               // e.g. which job is stuck and why it should move
+  int subject = -1;                 // StuckFree, LeadsTo: the subject
   std::optional<std::size_t> loop;  // lassos: the state index the last state returns to
 };
 
@@ -68,7 +68,8 @@ struct Result {
   std::optional<Violation> violation;
   std::vector<PropertyResult> properties;
   std::string incomplete_reason;  // which bound: "max-depth 12", "max-states 1000", "time-limit 5s"
-  std::vector<std::string> assumptions;  // fairness per action family, printed with any liveness verdict
+  std::vector<std::string>
+      assumptions;  // fairness per action family, printed with any liveness verdict
   Stats stats;
 };
 

@@ -15,7 +15,6 @@
 
 namespace kmc::checker {
 
-
 struct StuckFinding {
   std::uint32_t state;
   int subject;

@@ -12,7 +12,7 @@
 
 namespace kmc::cli {
 
-checker::Result check_property(const protocols::MultiKueue& mk, const model::Scenario& sc, const std::string& property,
-                               double time_limit_s);
+checker::Result check_property(const protocols::MultiKueue& mk, const model::Scenario& sc,
+                               const std::string& property, double time_limit_s);
 
 }  // namespace kmc::cli

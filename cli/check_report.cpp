@@ -11,11 +11,16 @@ namespace {
 
 const char* kind_name(model::PropertyKind k) {
   switch (k) {
-    case model::PropertyKind::Always: return "always";
-    case model::PropertyKind::Sometimes: return "sometimes";
-    case model::PropertyKind::StuckFree: return "stuck-free";
-    case model::PropertyKind::LeadsTo: return "leads-to";
-    case model::PropertyKind::RecurrenceFree: return "recurrence-free";
+    case model::PropertyKind::Always:
+      return "always";
+    case model::PropertyKind::Sometimes:
+      return "sometimes";
+    case model::PropertyKind::StuckFree:
+      return "stuck-free";
+    case model::PropertyKind::LeadsTo:
+      return "leads-to";
+    case model::PropertyKind::RecurrenceFree:
+      return "recurrence-free";
   }
   return "?";
 }
@@ -24,18 +29,22 @@ const char* kind_name(model::PropertyKind k) {
 
 int exit_code_of(checker::Verdict v) {
   switch (v) {
-    case checker::Verdict::Verified: return 0;
-    case checker::Verdict::Violated: return 1;
-    case checker::Verdict::Incomplete: return 2;
+    case checker::Verdict::Verified:
+      return 0;
+    case checker::Verdict::Violated:
+      return 1;
+    case checker::Verdict::Incomplete:
+      return 2;
   }
   return 2;
 }
 
 std::string stats_line(const checker::Stats& s) {
-  return fmt::format("{} states, {} transitions, depth {}; {:.3f} s, {:.0f} states/s, {:.1f} bytes/state, "
-                     "fingerprint collision probability {:.1e}",
-                     s.states, s.transitions, s.depth, s.seconds, s.states_per_s, s.bytes_per_state,
-                     s.collision_probability);
+  return fmt::format(
+      "{} states, {} transitions, depth {}; {:.3f} s, {:.0f} states/s, {:.1f} bytes/state, "
+      "fingerprint collision probability {:.1e}",
+      s.states, s.transitions, s.depth, s.seconds, s.states_per_s, s.bytes_per_state,
+      s.collision_probability);
 }
 
 std::string render_text(const CheckOutcome& o) {
@@ -43,7 +52,8 @@ std::string render_text(const CheckOutcome& o) {
   std::string out = fmt::format("kmc check {}\n{}\n", o.scenario, o.summary);
   if (o.token_replayed)
     out += r.violation ? "Replayed the token: the violation reproduces.\n"
-                       : "Replayed the token: the property holds at its end; the violation does not reproduce.\n";
+                       : "Replayed the token: the property holds at its end; the violation does "
+                         "not reproduce.\n";
   out += "\n";
   if (r.violation) {
     const std::size_t k = [&] {
@@ -60,7 +70,10 @@ std::string render_text(const CheckOutcome& o) {
       out += "\n";
       out += cx::describe(*o.shrink);
     }
-    if (!o.replay_dir.empty()) out += fmt::format("The scenario without them is in {}; the trace and its token are for it.\n", o.replay_dir);
+    if (!o.replay_dir.empty())
+      out +=
+          fmt::format("The scenario without them is in {}; the trace and its token are for it.\n",
+                      o.replay_dir);
     if (o.trace) {
       out += "\n";
       out += cx::render_timeline(*o.trace);
@@ -71,12 +84,16 @@ std::string render_text(const CheckOutcome& o) {
   std::size_t width = 0;
   for (const auto& p : r.properties) width = std::max(width, p.name.size());
   for (const auto& p : r.properties)
-    out += fmt::format("  {:<{}}  {:<10}  ({})\n", p.name, width, checker::to_string(p.verdict), kind_name(p.kind));
-  if (!r.assumptions.empty()) out += fmt::format("Fairness assumed: {}\n", fmt::join(r.assumptions, ", "));
+    out += fmt::format("  {:<{}}  {:<10}  ({})\n", p.name, width, checker::to_string(p.verdict),
+                       kind_name(p.kind));
+  if (!r.assumptions.empty())
+    out += fmt::format("Fairness assumed: {}\n", fmt::join(r.assumptions, ", "));
   out += fmt::format("\nResult: {}", checker::to_string(r.verdict));
-  if (r.verdict == checker::Verdict::Incomplete) out += fmt::format(" (stopped by {}; nothing is proven)", r.incomplete_reason);
+  if (r.verdict == checker::Verdict::Incomplete)
+    out += fmt::format(" (stopped by {}; nothing is proven)", r.incomplete_reason);
   out += "\nStats: " + stats_line(r.stats) + "\n";
-  if (!o.token.empty()) out += fmt::format("Replay: kmc check {} --replay {}\n", o.token_dir(), o.token);
+  if (!o.token.empty())
+    out += fmt::format("Replay: kmc check {} --replay {}\n", o.token_dir(), o.token);
   return out;
 }
 
@@ -87,8 +104,10 @@ nlohmann::json render_json(const CheckOutcome& o) {
   j["verdict"] = checker::to_string(r.verdict);
   j["property"] = r.violation ? nlohmann::json(r.violation->property) : nlohmann::json(nullptr);
   j["detail"] = r.violation ? nlohmann::json(r.violation->detail) : nlohmann::json(nullptr);
-  j["shape"] = r.violation ? nlohmann::json(checker::to_string(r.violation->shape)) : nlohmann::json(nullptr);
-  j["incomplete"] = r.verdict == checker::Verdict::Incomplete ? nlohmann::json(r.incomplete_reason) : nlohmann::json(nullptr);
+  j["shape"] = r.violation ? nlohmann::json(checker::to_string(r.violation->shape))
+                           : nlohmann::json(nullptr);
+  j["incomplete"] = r.verdict == checker::Verdict::Incomplete ? nlohmann::json(r.incomplete_reason)
+                                                              : nlohmann::json(nullptr);
   nlohmann::json props = nlohmann::json::array();
   for (std::size_t i = 0; i < r.properties.size(); ++i)
     props.push_back({{"name", r.properties[i].name},
@@ -100,17 +119,25 @@ nlohmann::json render_json(const CheckOutcome& o) {
   j["trace"] = o.trace ? cx::to_itf(*o.trace, o.token_dir(), o.token) : nlohmann::json(nullptr);
   j["shrink"] = nlohmann::json(nullptr);
   if (o.shrink)
-    j["shrink"] = {{"stepsBefore", o.shrink->steps_before}, {"stepsAfter", o.shrink->steps_after},
-                   {"droppedActions", o.shrink->dropped_actions}, {"changedPicks", o.shrink->changed_picks},
-                   {"droppedJobs", o.shrink->dropped_jobs},   {"droppedWorkers", o.shrink->dropped_workers},
-                   {"replays", o.shrink->replays},             {"rechecks", o.shrink->rechecks},
+    j["shrink"] = {{"stepsBefore", o.shrink->steps_before},
+                   {"stepsAfter", o.shrink->steps_after},
+                   {"droppedActions", o.shrink->dropped_actions},
+                   {"changedPicks", o.shrink->changed_picks},
+                   {"droppedJobs", o.shrink->dropped_jobs},
+                   {"droppedWorkers", o.shrink->dropped_workers},
+                   {"replays", o.shrink->replays},
+                   {"rechecks", o.shrink->rechecks},
                    {"seconds", o.shrink->seconds},
-                   {"scenario", o.replay_dir.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.replay_dir)}};
+                   {"scenario",
+                    o.replay_dir.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.replay_dir)}};
   j["replay"] = o.token.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.token);
   const auto& s = r.stats;
-  j["stats"] = {{"states", s.states},         {"transitions", s.transitions},
-                {"depth", s.depth},           {"seconds", s.seconds},
-                {"statesPerSecond", s.states_per_s}, {"bytesPerState", s.bytes_per_state},
+  j["stats"] = {{"states", s.states},
+                {"transitions", s.transitions},
+                {"depth", s.depth},
+                {"seconds", s.seconds},
+                {"statesPerSecond", s.states_per_s},
+                {"bytesPerState", s.bytes_per_state},
                 {"collisionProbability", s.collision_probability}};
   nlohmann::json warnings = nlohmann::json::array();
   for (const auto& w : o.warnings) warnings.push_back(w.to_string());

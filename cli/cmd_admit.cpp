@@ -11,7 +11,8 @@
 namespace kmc::cli {
 
 void add_admit_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("admit", "run one cluster's Kueue manifests through the reference admission engine");
+  auto* cmd = app.add_subcommand(
+      "admit", "run one cluster's Kueue manifests through the reference admission engine");
   struct Options {
     std::vector<std::string> paths;
     long cycles = -1;
@@ -19,7 +20,8 @@ void add_admit_command(CLI::App& app, int& exit_code) {
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("paths", opts->paths, "manifest files or folders")->required();
-  cmd->add_option("--cycles", opts->cycles, "scheduling cycles to run (default: until nothing changes)");
+  cmd->add_option("--cycles", opts->cycles,
+                  "scheduling cycles to run (default: until nothing changes)");
   cmd->add_option("--output", opts->output, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->callback([opts, &exit_code] {
     exit_code = guarded([&] {

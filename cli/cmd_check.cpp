@@ -28,9 +28,9 @@ struct CheckArgs {
   std::string output = "text";
   std::string trace_out;
   std::string replay;
-  bool replay_engine = false;    // re-execute the violation in the reference engine
-  bool no_shrink = false;        // print the checker's own (BFS) trace
-  std::string shrink_scenario;   // also leave out jobs and workers; write the reduced scenario here
+  bool replay_engine = false;   // re-execute the violation in the reference engine
+  bool no_shrink = false;       // print the checker's own (BFS) trace
+  std::string shrink_scenario;  // also leave out jobs and workers; write the reduced scenario here
 };
 
 [[noreturn]] void usage_error(const std::string& option, const std::string& message) {
@@ -38,21 +38,24 @@ struct CheckArgs {
 }
 
 cx::CheckRequest request_of(const CheckArgs& a) {
-  // A bound given on the command line means what it says; nonsense is a usage error, never a fallback.
+  // A bound given on the command line means what it says; nonsense is a usage error, never a
+  // fallback.
   if (a.max_depth && *a.max_depth < 0) usage_error("--max-depth", "must be 0 or more steps");
   if (a.max_states && *a.max_states < 0) usage_error("--max-states", "must be 0 or more states");
-  if (a.time_limit_s && !(*a.time_limit_s >= 0 && *a.time_limit_s < 1e9)) usage_error("--time-limit", "must be a number of seconds, 0 or more");
+  if (a.time_limit_s && !(*a.time_limit_s >= 0 && *a.time_limit_s < 1e9))
+    usage_error("--time-limit", "must be a number of seconds, 0 or more");
   if (a.threads < 0) usage_error("--threads", "must be 0 (all cores) or more");
   cx::CheckRequest r;
   r.properties = a.properties;
   r.max_depth = a.max_depth;
   if (a.max_states) r.max_states = static_cast<std::uint64_t>(*a.max_states);
   r.time_limit_s = a.time_limit_s;
-  r.threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  r.threads = a.threads > 0 ? a.threads
+                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   r.progress = [](const checker::Progress& p) {
     if (p.seconds < 1.0) return;  // only runs over a second report progress
-    fmt::print(stderr, "progress: {} states, {} transitions, depth {}, {:.0f} states/s\n", p.states, p.transitions,
-               p.depth, p.seconds > 0 ? p.states / p.seconds : 0.0);
+    fmt::print(stderr, "progress: {} states, {} transitions, depth {}, {:.0f} states/s\n", p.states,
+               p.transitions, p.depth, p.seconds > 0 ? p.states / p.seconds : 0.0);
   };
   r.replay_token = a.replay;
   r.shrink = !a.no_shrink;
@@ -91,20 +94,28 @@ int run_check(const CheckArgs& a) {
 void add_check_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<CheckArgs>();
   auto* cmd = app.add_subcommand("check", "Check a scenario folder against its properties");
-  cmd->add_option("dir", args->dir, "Scenario folder (kmc.yaml, manager/, workers/<cluster>/)")->required();
+  cmd->add_option("dir", args->dir, "Scenario folder (kmc.yaml, manager/, workers/<cluster>/)")
+      ->required();
   cmd->add_option("--property", args->properties, "Check only this property (repeatable)");
-  cmd->add_option("--max-depth", args->max_depth, "Stop after this many steps (Incomplete, never Verified)");
+  cmd->add_option("--max-depth", args->max_depth,
+                  "Stop after this many steps (Incomplete, never Verified)");
   cmd->add_option("--max-states", args->max_states, "Stop after storing this many states");
   cmd->add_option("--time-limit", args->time_limit_s, "Stop after this many seconds");
-  cmd->add_option("--threads", args->threads, "Worker threads (0: all cores); results do not depend on it");
+  cmd->add_option("--threads", args->threads,
+                  "Worker threads (0: all cores); results do not depend on it");
   cmd->add_option("--output", args->output, "text or json");
-  cmd->add_option("--trace-out", args->trace_out, "Write the counterexample as ITF JSON to this file");
-  cmd->add_option("--replay", args->replay, "Re-run the path of a replay token printed by an earlier check");
+  cmd->add_option("--trace-out", args->trace_out,
+                  "Write the counterexample as ITF JSON to this file");
+  cmd->add_option("--replay", args->replay,
+                  "Re-run the path of a replay token printed by an earlier check");
   cmd->add_flag("--replay-engine", args->replay_engine,
-                "Re-execute the violation in the reference admission engine: Reproduced or Diverged (kmc replay)");
-  cmd->add_flag("--no-shrink", args->no_shrink, "Print and save the checker's own (shortest-by-BFS) trace, unshrunk");
+                "Re-execute the violation in the reference admission engine: Reproduced or "
+                "Diverged (kmc replay)");
+  cmd->add_flag("--no-shrink", args->no_shrink,
+                "Print and save the checker's own (shortest-by-BFS) trace, unshrunk");
   cmd->add_option("--shrink-scenario", args->shrink_scenario,
-                  "Also leave out the jobs and workers the violation does not need; write that scenario to this new folder")
+                  "Also leave out the jobs and workers the violation does not need; write that "
+                  "scenario to this new folder")
       ->excludes("--no-shrink");
   cmd->callback([args, &exit_code] { exit_code = guarded([&] { return run_check(*args); }); });
 }

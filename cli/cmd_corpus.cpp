@@ -11,8 +11,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <iostream>
+#include <iterator>
 
 #include "cli/check_one.hpp"
 #include "cli/commands.hpp"
@@ -58,11 +58,14 @@ struct EntryResult {
   std::string name, property;
   std::string model_expected, model_actual;
   std::string replay_expected, replay_actual;
-  std::string trace_problem;  // the stored trace no longer matches the model
+  std::string trace_problem;    // the stored trace no longer matches the model
   std::size_t fresh_steps = 0;  // the length of the trace a fresh check finds (0: none)
   std::size_t steps = 0;
   double check_s = 0, replay_s = 0;
-  bool ok() const { return model_expected == model_actual && replay_expected == replay_actual && trace_problem.empty(); }
+  bool ok() const {
+    return model_expected == model_actual && replay_expected == replay_actual &&
+           trace_problem.empty();
+  }
 };
 
 EntryResult check_entry(const fs::path& dir, double time_limit_s) {
@@ -76,19 +79,23 @@ EntryResult check_entry(const fs::path& dir, double time_limit_s) {
   const cx::ReplayTarget target = cx::load_replay_target(itf, (dir / "scenario").string());
   const protocols::MultiKueue mk(target.params);
   e.steps = itf.doc.at("states").size() - 1;
-  if (auto diff = cx::model_difference(mk, itf)) e.trace_problem = "the stored trace no longer matches the model: " + *diff;
+  if (auto diff = cx::model_difference(mk, itf))
+    e.trace_problem = "the stored trace no longer matches the model: " + *diff;
   // The committed diagram must be what kmc render draws from the committed trace.
   if (fs::exists(dir / "trace.mmd")) {
     std::ifstream in(dir / "trace.mmd");
     const std::string drawn((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (drawn != cx::render_trace(itf, cx::RenderFormat::Mermaid))
-      e.trace_problem = "trace.mmd is not what kmc render draws from trace.itf.json (kmc render trace.itf.json --format mermaid)";
+      e.trace_problem =
+          "trace.mmd is not what kmc render draws from trace.itf.json (kmc render trace.itf.json "
+          "--format mermaid)";
   }
 
   auto t0 = std::chrono::steady_clock::now();
   const checker::Result r = check_property(mk, target.scenario, want.property, time_limit_s);
   e.model_actual = checker::to_string(r.verdict);
-  if (r.violation && r.violation->property != want.property) e.model_actual += " (" + r.violation->property + ")";
+  if (r.violation && r.violation->property != want.property)
+    e.model_actual += " (" + r.violation->property + ")";
   if (r.violation) e.fresh_steps = r.violation->path.choices.size();
   e.check_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -99,21 +106,24 @@ EntryResult check_entry(const fs::path& dir, double time_limit_s) {
 }
 
 void print(const std::vector<EntryResult>& results) {
-  fmt::print("| entry | property | steps | model | engine replay | check s | replay ms |\n|---|---|---|---|---|---|---|\n");
+  fmt::print(
+      "| entry | property | steps | model | engine replay | check s | replay ms "
+      "|\n|---|---|---|---|---|---|---|\n");
   for (const auto& e : results) {
     auto verdict = [](const std::string& want, const std::string& got) {
       return want == got ? got : fmt::format("**{} (expected {})**", got, want);
     };
     fmt::print("| {} | {} | {} | {} | {} | {:.2f} | {:.1f} |\n", e.name, e.property, e.steps,
-               verdict(e.model_expected, e.model_actual), verdict(e.replay_expected, e.replay_actual), e.check_s,
-               e.replay_s * 1000);
+               verdict(e.model_expected, e.model_actual),
+               verdict(e.replay_expected, e.replay_actual), e.check_s, e.replay_s * 1000);
   }
   for (const auto& e : results) {
     if (!e.trace_problem.empty()) fmt::print("{}: {}\n", e.name, e.trace_problem);
     // Not a failure: the stored trace is still a violation, but a shorter one is
     // there to be had (regenerate with scripts/corpus-entry.sh).
     if (e.fresh_steps > 0 && e.fresh_steps < e.steps)
-      fmt::print("{}: note: a fresh check finds a {}-step trace, shorter than the stored {}\n", e.name, e.fresh_steps, e.steps);
+      fmt::print("{}: note: a fresh check finds a {}-step trace, shorter than the stored {}\n",
+                 e.name, e.fresh_steps, e.steps);
   }
 }
 
@@ -122,7 +132,8 @@ void print(const std::vector<EntryResult>& results) {
 void add_corpus_command(CLI::App& app, int& exit_code) {
   auto* corpus = app.add_subcommand("corpus", "the regression suite of counterexample traces");
   corpus->require_subcommand(1);
-  auto* cmd = corpus->add_subcommand("check", "re-run every corpus entry in the model and in the engine; fail on any change");
+  auto* cmd = corpus->add_subcommand(
+      "check", "re-run every corpus entry in the model and in the engine; fail on any change");
   struct Options {
     std::string dir = "counterexamples/corpus";
     double time_limit_s = 120;
@@ -142,11 +153,14 @@ void add_corpus_command(CLI::App& app, int& exit_code) {
       std::vector<EntryResult> results;
       for (const auto& dir : entries) {
         results.push_back(check_entry(dir, opts->time_limit_s));
-        fmt::print(stderr, "{}: model {}, engine {}\n", results.back().name, results.back().model_actual, results.back().replay_actual);
+        fmt::print(stderr, "{}: model {}, engine {}\n", results.back().name,
+                   results.back().model_actual, results.back().replay_actual);
       }
       print(results);
-      const auto changed = std::count_if(results.begin(), results.end(), [](const auto& e) { return !e.ok(); });
-      fmt::print("{} entr{}, {} changed\n", results.size(), results.size() == 1 ? "y" : "ies", changed);
+      const auto changed =
+          std::count_if(results.begin(), results.end(), [](const auto& e) { return !e.ok(); });
+      fmt::print("{} entr{}, {} changed\n", results.size(), results.size() == 1 ? "y" : "ies",
+                 changed);
       return changed == 0 ? 0 : 1;
     });
   });

@@ -53,7 +53,8 @@ std::vector<std::string> columns(const MatrixArgs& a, const protocols::MultiKueu
 
 // The row's lever values as kmc.yaml spells them, for the trace's #meta: enough
 // to rebuild the cell's scenario and replay its trace.
-nlohmann::json lever_meta(const std::vector<model::Lever>& levers, const std::vector<std::string>& values) {
+nlohmann::json lever_meta(const std::vector<model::Lever>& levers,
+                          const std::vector<std::string>& values) {
   nlohmann::json meta = nlohmann::json::object();
   for (std::size_t i = 0; i < levers.size(); ++i) meta[levers[i].name] = values[i];
   return meta;
@@ -62,9 +63,8 @@ nlohmann::json lever_meta(const std::vector<model::Lever>& levers, const std::ve
 // One cell: the pipeline with the row's levers applied to the scenario's
 // parameters. Shrunk by actions and picks only: a cell's trace must replay
 // against the scenario with the cell's levers, so no job or worker is left out.
-Cell run_cell(const model::Scenario& sc, const cx::MkCompile& compile,
-              const std::string& property, const MatrixArgs& a, const std::string& trace_name,
-              const nlohmann::json& levers) {
+Cell run_cell(const model::Scenario& sc, const cx::MkCompile& compile, const std::string& property,
+              const MatrixArgs& a, const std::string& trace_name, const nlohmann::json& levers) {
   cx::CheckRequest req;
   req.properties = {property};
   req.max_depth = -1;
@@ -72,8 +72,10 @@ Cell run_cell(const model::Scenario& sc, const cx::MkCompile& compile,
   const auto o = cx::check_multikueue(sc, req, compile);
   const auto& r = o.result;
   Cell cell{r.verdict, r.incomplete_reason, ""};
-  if (r.violation && r.violation->property != property) cell.note = r.violation->property;  // a stuck job, found first
-  if (r.violation && r.violation->shape == checker::Shape::Vacuous) cell.note = "vacuous";   // the premise never holds
+  if (r.violation && r.violation->property != property)
+    cell.note = r.violation->property;  // a stuck job, found first
+  if (r.violation && r.violation->shape == checker::Shape::Vacuous)
+    cell.note = "vacuous";  // the premise never holds
   if (o.trace && !a.out_dir.empty()) {
     cell.trace = (std::filesystem::path(a.out_dir) / (trace_name + ".itf.json")).string();
     auto itf = cx::to_itf(*o.trace, o.token_dir(), o.token);
@@ -105,8 +107,8 @@ void print_markdown(const std::vector<model::Lever>& levers, const std::vector<s
   }
 }
 
-nlohmann::json to_json(const std::vector<model::Lever>& levers, const std::vector<std::string>& cols,
-                       const std::vector<Row>& rows) {
+nlohmann::json to_json(const std::vector<model::Lever>& levers,
+                       const std::vector<std::string>& cols, const std::vector<Row>& rows) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& row : rows) {
     nlohmann::json r;
@@ -127,7 +129,8 @@ int run_matrix(const MatrixArgs& a) {
     throw model::InputError({}, "--time-limit", "must be a number of seconds, 0 or more");
   const auto start = std::chrono::steady_clock::now();
   const model::Scenario sc = model::load_scenario(a.dir);
-  protocol_of(sc);  // an unknown protocol is exit 3; matrix levers are MultiKueue's (protocols/multikueue_levers.hpp)
+  protocol_of(sc);  // an unknown protocol is exit 3; matrix levers are MultiKueue's
+                    // (protocols/multikueue_levers.hpp)
   const auto base = protocols::compile_multikueue(sc);
   const auto& levers = sc.fleet.matrix;
   if (levers.empty())
@@ -147,7 +150,8 @@ int run_matrix(const MatrixArgs& a) {
     for (std::size_t i = 0; i < levers.size(); ++i) row.values.push_back(levers[i].values[pick[i]]);
     const auto compile = [&levers, values = row.values](const model::Scenario& s) {
       auto params = protocols::compile_multikueue(s);
-      for (std::size_t i = 0; i < levers.size(); ++i) protocols::apply_lever(params, levers[i], values[i]);
+      for (std::size_t i = 0; i < levers.size(); ++i)
+        protocols::apply_lever(params, levers[i], values[i]);
       return params;
     };
     const protocols::MultiKueue mk(compile(sc));
@@ -157,22 +161,32 @@ int run_matrix(const MatrixArgs& a) {
     }
     for (const auto& prop : cols) {
       fmt::print(stderr, "row {}: {} ...\n", rows.size() + 1, prop);
-      row.cells.push_back(
-          run_cell(sc, compile, prop, a, fmt::format("row{}-{}", rows.size() + 1, prop), lever_meta(levers, row.values)));
+      row.cells.push_back(run_cell(sc, compile, prop, a,
+                                   fmt::format("row{}-{}", rows.size() + 1, prop),
+                                   lever_meta(levers, row.values)));
     }
     rows.push_back(std::move(row));
     more = false;  // odometer: the last lever turns fastest
     for (std::size_t i = levers.size(); i-- > 0;) {
-      if (++pick[i] < levers[i].values.size()) { more = true; break; }
+      if (++pick[i] < levers[i].values.size()) {
+        more = true;
+        break;
+      }
       pick[i] = 0;
     }
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (a.output == "json") {
-    std::cout << nlohmann::json{{"scenario", a.dir}, {"rows", to_json(levers, cols, rows)}, {"seconds", seconds}}.dump(2) << "\n";
+    std::cout << nlohmann::json{{"scenario", a.dir},
+                                {"rows", to_json(levers, cols, rows)},
+                                {"seconds", seconds}}
+                     .dump(2)
+              << "\n";
   } else {
     print_markdown(levers, cols, rows);
-    fmt::print("\n{} combinations x {} properties in {:.1f} s.\n", rows.size(), cols.size(), seconds);
+    fmt::print("\n{} combinations x {} properties in {:.1f} s.\n", rows.size(), cols.size(),
+               seconds);
   }
   bool violated = false, incomplete = false;
   for (const auto& row : rows)
@@ -187,8 +201,10 @@ int run_matrix(const MatrixArgs& a) {
 
 void add_matrix_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<MatrixArgs>();
-  auto* cmd = app.add_subcommand("matrix", "Check every combination of the levers kmc.yaml's matrix: names");
-  cmd->add_option("dir", args->dir, "Scenario folder with a matrix: section in kmc.yaml")->required();
+  auto* cmd = app.add_subcommand("matrix",
+                                 "Check every combination of the levers kmc.yaml's matrix: names");
+  cmd->add_option("dir", args->dir, "Scenario folder with a matrix: section in kmc.yaml")
+      ->required();
   cmd->add_option("--property", args->properties, "Columns (repeatable); default: every property");
   cmd->add_option("--output", args->output, "markdown or json");
   cmd->add_option("--out", args->out_dir, "Write each violation's ITF trace into this folder");

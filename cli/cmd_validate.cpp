@@ -36,7 +36,10 @@ cx::EngineLog read_log(const std::string& file) {
     doc = nlohmann::json::parse(ss.str());
   } catch (const nlohmann::json::parse_error& e) {
     const std::string text = ss.str();
-    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(std::min<std::size_t>(e.byte, text.size())), '\n');
+    const auto line =
+        1 + std::count(text.begin(),
+                       text.begin() + static_cast<long>(std::min<std::size_t>(e.byte, text.size())),
+                       '\n');
     throw model::InputError({file, static_cast<int>(line)}, "", "not JSON");
   }
   return cx::engine_log_from_json(doc, file);
@@ -65,7 +68,8 @@ int validate_walks(const ValidateArgs& a) {
     const std::uint64_t seed = a.seed + static_cast<std::uint64_t>(k);
     const cx::EngineLog log = cx::random_walk(sc, params, seed, a.steps);
     steps += log.steps.size();
-    if (!a.log_out.empty() && (k == 0 || failed == 0)) std::ofstream(a.log_out) << cx::to_json(log).dump(2) << "\n";
+    if (!a.log_out.empty() && (k == 0 || failed == 0))
+      std::ofstream(a.log_out) << cx::to_json(log).dump(2) << "\n";
     const cx::Validation v = cx::validate_log(mk, log, a.lookahead);
     if (!v.allowed) {
       ++failed;
@@ -74,23 +78,31 @@ int validate_walks(const ValidateArgs& a) {
       break;
     }
   }
-  if (failed == 0) fmt::print("Allowed: {} random walk{} of the engine ({} steps, seeds {}..{}) are behaviours of the model.\n",
-                              a.walks, a.walks == 1 ? "" : "s", steps, a.seed, a.seed + static_cast<std::uint64_t>(a.walks) - 1);
+  if (failed == 0)
+    fmt::print(
+        "Allowed: {} random walk{} of the engine ({} steps, seeds {}..{}) are behaviours of the "
+        "model.\n",
+        a.walks, a.walks == 1 ? "" : "s", steps, a.seed,
+        a.seed + static_cast<std::uint64_t>(a.walks) - 1);
   return failed == 0 ? 0 : 1;
 }
 
 }  // namespace
 
 void add_validate_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("validate", "check that a run of the engine is a behaviour the model allows");
+  auto* cmd = app.add_subcommand("validate",
+                                 "check that a run of the engine is a behaviour the model allows");
   auto a = std::make_shared<ValidateArgs>();
   cmd->add_option("log", a->log, "an engine log (kind: kmc-engine-log), e.g. from --log-out");
   cmd->add_option("--scenario", a->scenario, "the scenario folder (default: the log's)");
-  cmd->add_option("--walk", a->walk, "make the runs: seeded random walks of this scenario's engine fleet");
+  cmd->add_option("--walk", a->walk,
+                  "make the runs: seeded random walks of this scenario's engine fleet");
   cmd->add_option("--seed", a->seed, "the first walk's seed (default 1)");
-  cmd->add_option("--walks", a->walks, "how many walks (seeds seed, seed+1, ...)")->check(CLI::PositiveNumber);
+  cmd->add_option("--walks", a->walks, "how many walks (seeds seed, seed+1, ...)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--steps", a->steps, "environment events per walk")->check(CLI::PositiveNumber);
-  cmd->add_option("--lookahead", a->lookahead, "model actions allowed per engine step")->check(CLI::PositiveNumber);
+  cmd->add_option("--lookahead", a->lookahead, "model actions allowed per engine step")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--log-out", a->log_out, "write the (first failing, else first) walk's log here");
   cmd->callback([a, &exit_code] {
     exit_code = guarded([&] {

@@ -9,7 +9,6 @@ namespace kmc::cx {
 
 namespace {
 
-
 // Mermaid ends a message at ';' and reads '#' as the start of an entity
 // code; '<' and '>' would reach the SVG as markup. Each becomes its entity
 // code, and a line break (which would end the statement) a space.

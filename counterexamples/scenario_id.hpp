@@ -21,7 +21,8 @@ std::uint32_t scenario_id(const P& p) {
   std::vector<typename P::Action> actions;
   for (const auto& s : p.init_states()) p.actions(s, actions);
   for (const auto& a : actions) model::hash_append(h, p.action_name(a));
-  if constexpr (requires { p.identity(); }) h.word(p.identity());  // options that do not show in the first state
+  if constexpr (requires { p.identity(); })
+    h.word(p.identity());  // options that do not show in the first state
   return static_cast<std::uint32_t>(model::mix64(h.h));
 }
 

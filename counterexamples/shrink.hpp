@@ -41,7 +41,8 @@ namespace kmc::cx {
 // Zeller's ddmin: a 1-minimal subsequence (ascending indices into 0..n-1) for
 // which `fails` holds; `fails` of all n must hold. Every subsequence is tested
 // at most once.
-std::vector<std::size_t> ddmin(std::size_t n, const std::function<bool(const std::vector<std::size_t>&)>& fails);
+std::vector<std::size_t> ddmin(std::size_t n,
+                               const std::function<bool(const std::vector<std::size_t>&)>& fails);
 
 // The fairness of the run that found a lasso.
 using checker::FairnessPlan;
@@ -55,7 +56,8 @@ struct StepChoice {
 
 // The model side of shrinking, type-erased.
 struct Replayer {
-  // Actions by name from the violation's initial state; nullopt if a name is not enabled where it is needed.
+  // Actions by name from the violation's initial state; nullopt if a name is not enabled where it
+  // is needed.
   std::function<std::optional<checker::Path>(const std::vector<std::string>&)> path_of;
   // Still violated, the way the original was (lasso: the state the last returns to).
   std::function<bool(const checker::Path&, std::optional<std::size_t>)> violates;
@@ -70,8 +72,8 @@ struct ActionShrink {
 ActionShrink shrink_actions(const Replayer& r, const checker::Violation& v);
 
 template <Describable P>
-Replayer replayer(const P& p, const model::Property<typename P::State>& prop, const checker::Violation& v,
-                  const FairnessPlan& f) {
+Replayer replayer(const P& p, const model::Property<typename P::State>& prop,
+                  const checker::Violation& v, const FairnessPlan& f) {
   Replayer r;
   const std::uint32_t init = v.path.init;
   r.path_of = [&p, init](const std::vector<std::string>& names) -> std::optional<checker::Path> {
@@ -90,7 +92,8 @@ Replayer replayer(const P& p, const model::Property<typename P::State>& prop, co
     return path;
   };
   // checker/confirm.hpp decides, as it does for replay tokens; a lasso must close where it did.
-  r.violates = [&p, &prop, subject = v.subject, f](const checker::Path& path, std::optional<std::size_t> loop) {
+  r.violates = [&p, &prop, subject = v.subject, f](const checker::Path& path,
+                                                   std::optional<std::size_t> loop) {
     return checker::confirm_violation(p, prop, subject, f, path, loop).has_value();
   };
   r.steps = [&p](const checker::Path& path) {
@@ -115,8 +118,8 @@ Replayer replayer(const P& p, const model::Property<typename P::State>& prop, co
 
 // Drops and swaps actions of v's trace in p (the scenario stays as it is).
 template <Describable P>
-ActionShrink shrink_actions(const P& p, const model::Property<typename P::State>& prop, const checker::Violation& v,
-                            const FairnessPlan& f) {
+ActionShrink shrink_actions(const P& p, const model::Property<typename P::State>& prop,
+                            const checker::Violation& v, const FairnessPlan& f) {
   return shrink_actions(replayer(p, prop, v, f), v);
 }
 
@@ -124,8 +127,8 @@ ActionShrink shrink_actions(const P& p, const model::Property<typename P::State>
 // shrunk trace's end: a shrunk lasso may turn from a loop into a stutter,
 // and a stuck job or an endless retry is explained in the property's words.
 template <Describable P>
-ActionShrink shrink_violation(const P& p, const model::Property<typename P::State>& prop, const checker::Violation& v,
-                              const FairnessPlan& f) {
+ActionShrink shrink_violation(const P& p, const model::Property<typename P::State>& prop,
+                              const checker::Violation& v, const FairnessPlan& f) {
   auto s = shrink_actions(p, prop, v, f);
   auto& out = s.violation;
   if (out.loop) {

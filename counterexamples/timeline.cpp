@@ -12,7 +12,8 @@ std::string render_timeline(const Trace& t) {
   std::size_t width = 0;
   for (const auto& [k, v] : t.steps.front().state) width = std::max(width, k.size());
   out += "State 0: <Initial state>\n";
-  for (const auto& [k, v] : t.steps.front().state) out += fmt::format("  {:<{}}  {}\n", k, width, v);
+  for (const auto& [k, v] : t.steps.front().state)
+    out += fmt::format("  {:<{}}  {}\n", k, width, v);
   for (std::size_t i = 1; i < t.steps.size(); ++i) {
     out += fmt::format("State {}: <{}>\n", i, t.steps[i].action);
     const auto& before = t.steps[i - 1].state;
@@ -22,7 +23,8 @@ std::string render_timeline(const Trace& t) {
     for (const auto& [k, v] : after) {
       auto it = old.find(k);
       if (it != old.end() && it->second == v) continue;
-      out += fmt::format("  {:<{}}  {} -> {}\n", k, width, it == old.end() ? "(none)" : it->second, v);
+      out +=
+          fmt::format("  {:<{}}  {} -> {}\n", k, width, it == old.end() ? "(none)" : it->second, v);
       any = true;
     }
     if (!any) out += "  (nothing changed)\n";

@@ -41,11 +41,14 @@ std::optional<Token> parse_token(const std::string& text, std::string& why) {
     return std::nullopt;
   }
   Token t;
-  if (!number(parts[1], t.scenario, 16)) return why = "bad scenario fingerprint '" + parts[1] + "'", std::nullopt;
+  if (!number(parts[1], t.scenario, 16))
+    return why = "bad scenario fingerprint '" + parts[1] + "'", std::nullopt;
   t.property = parts[2];
-  if (parts[3] != "-1" && !number(parts[3], t.subject)) return why = "bad subject '" + parts[3] + "'", std::nullopt;
+  if (parts[3] != "-1" && !number(parts[3], t.subject))
+    return why = "bad subject '" + parts[3] + "'", std::nullopt;
   if (parts[3] == "-1") t.subject = -1;
-  if (!number(parts[4], t.path.init)) return why = "bad initial state '" + parts[4] + "'", std::nullopt;
+  if (!number(parts[4], t.path.init))
+    return why = "bad initial state '" + parts[4] + "'", std::nullopt;
   if (!parts[5].empty())
     for (const auto& c : split(parts[5], '.')) {
       std::uint32_t v;

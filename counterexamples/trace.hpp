@@ -18,11 +18,12 @@ namespace kmc::cx {
 using Pairs = std::vector<std::pair<std::string, std::string>>;
 
 struct Step {
-  std::string action;  // "ReserveQuota(team-ml/llm-finetune)"; "init" for the first state
-  std::string kind;    // "ReserveQuota"
-  std::string controller;  // who took it (the action table's controller group); empty when the protocol has none
-  Pairs picks;         // the choices the action made: job, cluster, flavor
-  Pairs state;         // every variable in people's words, in a stable order
+  std::string action;      // "ReserveQuota(team-ml/llm-finetune)"; "init" for the first state
+  std::string kind;        // "ReserveQuota"
+  std::string controller;  // who took it (the action table's controller group); empty when the
+                           // protocol has none
+  Pairs picks;             // the choices the action made: job, cluster, flavor
+  Pairs state;             // every variable in people's words, in a stable order
   std::vector<model::Cell> cells;  // every variable typed, when the protocol has cells()
 };
 
@@ -35,8 +36,8 @@ struct Trace {
 };
 
 template <class P>
-concept Describable = model::TransitionSystem<P> && requires(const P& p, const typename P::State& s,
-                                                             const typename P::Action& a) {
+concept Describable = model::TransitionSystem<P> &&
+    requires(const P& p, const typename P::State& s, const typename P::Action& a) {
   { p.describe(s) } -> std::same_as<Pairs>;
   { p.picks(a) } -> std::same_as<Pairs>;
 };
@@ -71,10 +72,13 @@ Trace make_trace(const P& p, const checker::Path& path) {
   const auto states = checker::replay(p, path);
   const auto actions = checker::replay_actions(p, path);
   auto cells = [&](const typename P::State& s) {
-    if constexpr (HasCells<P>) return p.cells(s);
-    else return std::vector<model::Cell>{};
+    if constexpr (HasCells<P>)
+      return p.cells(s);
+    else
+      return std::vector<model::Cell>{};
   };
-  t.steps.push_back(Step{"init", "init", "", {}, p.describe(states.front()), cells(states.front())});
+  t.steps.push_back(
+      Step{"init", "init", "", {}, p.describe(states.front()), cells(states.front())});
   for (std::size_t i = 0; i < actions.size(); ++i) {
     const std::string name = p.action_name(actions[i]);
     std::string controller;

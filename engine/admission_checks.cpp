@@ -1,9 +1,9 @@
 // Two-phase admission (kueue-semantics.md §5): which checks apply, the
 // Admitted condition, check-based eviction (Retry) and deactivation
 // (Rejected), and the ProvisioningRequest controller's condition mapping.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "engine/controllers.hpp"
 #include "engine/lookup.hpp"
@@ -12,10 +12,14 @@ namespace kmc::engine {
 
 const char* to_string(model::CheckState s) {
   switch (s) {
-    case model::CheckState::Pending: return "Pending";
-    case model::CheckState::Ready: return "Ready";
-    case model::CheckState::Retry: return "Retry";
-    case model::CheckState::Rejected: return "Rejected";
+    case model::CheckState::Pending:
+      return "Pending";
+    case model::CheckState::Ready:
+      return "Ready";
+    case model::CheckState::Retry:
+      return "Retry";
+    case model::CheckState::Rejected:
+      return "Rejected";
   }
   return "?";
 }
@@ -26,7 +30,8 @@ std::vector<std::string> checks_for_workload(const Engine& e, const WorkloadInfo
   if (w.cluster_queue < 0) return out;
   const ClusterQueueInfo& cq = e.cluster_queues[static_cast<size_t>(w.cluster_queue)];
   std::vector<std::string> all_flavors;
-  for (const auto& g : cq.groups) all_flavors.insert(all_flavors.end(), g.flavors.begin(), g.flavors.end());
+  for (const auto& g : cq.groups)
+    all_flavors.insert(all_flavors.end(), g.flavors.begin(), g.flavors.end());
   std::vector<std::string> assigned;
   if (w.obj.admission) {
     for (const auto& psa : w.obj.admission->pod_set_assignments) {
@@ -37,10 +42,12 @@ std::vector<std::string> checks_for_workload(const Engine& e, const WorkloadInfo
     const std::vector<std::string>& on = rule.on_flavors.empty() ? all_flavors : rule.on_flavors;
     bool applies = false;
     if (w.obj.admission) {
-      for (const auto& f : assigned) applies = applies || std::find(on.begin(), on.end(), f) != on.end();
+      for (const auto& f : assigned)
+        applies = applies || std::find(on.begin(), on.end(), f) != on.end();
     } else {
-      applies = std::all_of(all_flavors.begin(), all_flavors.end(),
-                            [&](const auto& f) { return std::find(on.begin(), on.end(), f) != on.end(); });
+      applies = std::all_of(all_flavors.begin(), all_flavors.end(), [&](const auto& f) {
+        return std::find(on.begin(), on.end(), f) != on.end();
+      });
     }
     if (applies) out.push_back(rule.name);
   }
@@ -57,7 +64,8 @@ void sync_admission_checks(Engine& e, WorkloadInfo& w) {
     if (it != w.obj.admission_checks.end()) {
       next.push_back(*it);
     } else {
-      next.push_back(model::AdmissionCheckState{name, model::CheckState::Pending, 0, std::nullopt, ""});
+      next.push_back(
+          model::AdmissionCheckState{name, model::CheckState::Pending, 0, std::nullopt, ""});
       w.check_ms[name] = e.now();
     }
   }
@@ -86,11 +94,13 @@ void reconcile_checks(Engine& e, WorkloadInfo& w) {
     const TimeMs at = w.check_ms[s.name] + s.requeue_after_seconds.value_or(0) * 1000;
     if (s.requeue_after_seconds) retry_at = std::max(retry_at.value_or(at), at);
   }
-  if (retry_at && *retry_at > e.now() && (!w.requeue_at_ms || *retry_at > *w.requeue_at_ms)) w.requeue_at_ms = retry_at;
+  if (retry_at && *retry_at > e.now() && (!w.requeue_at_ms || *retry_at > *w.requeue_at_ms))
+    w.requeue_at_ms = retry_at;
   if (!w.has_quota_reservation() || w.is_evicted()) return;
   if (rejected) {
     w.obj.active = false;  // DeactivationTarget, then spec.active=false and eviction
-    evict_workload(e, w, "DeactivatedDueToAdmissionCheck", "The workload is deactivated due to a rejected admission check");
+    evict_workload(e, w, "DeactivatedDueToAdmissionCheck",
+                   "The workload is deactivated due to a rejected admission check");
     return;
   }
   if (retry) {
@@ -132,7 +142,8 @@ bool pr_needed(const model::ProvisioningRequestConfig& cfg, const WorkloadInfo& 
     if (ps.count <= 0) continue;
     for (const auto& [r, q] : ps.requests) {
       if (cfg.managed_resources.empty() ||
-          std::find(cfg.managed_resources.begin(), cfg.managed_resources.end(), r) != cfg.managed_resources.end()) {
+          std::find(cfg.managed_resources.begin(), cfg.managed_resources.end(), r) !=
+              cfg.managed_resources.end()) {
         return true;
       }
     }
@@ -154,13 +165,15 @@ void provisioning_on_reservation(Engine& e, WorkloadInfo& w) {
       s.message = "the provisioning request is not needed";
       w.check_ms[s.name] = e.now();
     } else {
-      s.message = fmt::format("ProvisioningRequest {}-{}-{} created", w.obj.meta.name, s.name, s.retry_count + 1);
+      s.message = fmt::format("ProvisioningRequest {}-{}-{} created", w.obj.meta.name, s.name,
+                              s.retry_count + 1);
     }
   }
 }
 
 // syncCheckStates: the first matching condition wins.
-void provisioning_condition(Engine& e, WorkloadInfo& w, const std::string& check, const std::string& cond) {
+void provisioning_condition(Engine& e, WorkloadInfo& w, const std::string& check,
+                            const std::string& cond) {
   const auto* cfg = pr_config(e, check);
   auto it = std::find_if(w.obj.admission_checks.begin(), w.obj.admission_checks.end(),
                          [&](const auto& s) { return s.name == check; });
@@ -169,24 +182,30 @@ void provisioning_condition(Engine& e, WorkloadInfo& w, const std::string& check
   const std::string pr = fmt::format("{}-{}-{}", w.obj.meta.name, check, attempt);
   auto failed = [&](const std::string& why) {
     if (attempt <= cfg->retry_strategy.backoff_limit_count) {
-      const auto after = static_cast<std::int32_t>(provisioning_backoff_s(cfg->retry_strategy, it->retry_count + 1));
-      set_check_state(e, w, check, model::CheckState::Retry, after, fmt::format("Retrying after {}: {}", why, pr));
+      const auto after = static_cast<std::int32_t>(
+          provisioning_backoff_s(cfg->retry_strategy, it->retry_count + 1));
+      set_check_state(e, w, check, model::CheckState::Retry, after,
+                      fmt::format("Retrying after {}: {}", why, pr));
     } else {
-      set_check_state(e, w, check, model::CheckState::Rejected, std::nullopt, fmt::format("{}: {}", why, pr));
+      set_check_state(e, w, check, model::CheckState::Rejected, std::nullopt,
+                      fmt::format("{}: {}", why, pr));
     }
   };
   if (cond == "Failed") {
     failed("ProvisioningRequest failed");
   } else if (cond == "CapacityRevoked") {
     if (w.obj.active && !w.is_finished()) {
-      set_check_state(e, w, check, model::CheckState::Rejected, std::nullopt, "CapacityRevoked: " + pr);
+      set_check_state(e, w, check, model::CheckState::Rejected, std::nullopt,
+                      "CapacityRevoked: " + pr);
     }
   } else if (cond == "BookingExpired") {
     if (!w.is_admitted()) failed("BookingExpired");
   } else if (cond == "Provisioned") {
-    set_check_state(e, w, check, model::CheckState::Ready, std::nullopt, "ProvisioningRequest " + pr + " is provisioned");
+    set_check_state(e, w, check, model::CheckState::Ready, std::nullopt,
+                    "ProvisioningRequest " + pr + " is provisioned");
   } else if (cond == "Accepted") {
-    set_check_state(e, w, check, model::CheckState::Pending, std::nullopt, "ProvisioningRequest " + pr + " is accepted");
+    set_check_state(e, w, check, model::CheckState::Pending, std::nullopt,
+                    "ProvisioningRequest " + pr + " is accepted");
   }
 }
 

@@ -33,7 +33,8 @@ std::string format_amount(const std::string& resource, Amount v) {
     if (v % 1000 == 0) return fmt::format("{}", v / 1000);
     return fmt::format("{}m", v);
   }
-  if (resource == "memory" || resource.starts_with("hugepages-") || resource == "ephemeral-storage") {
+  if (resource == "memory" || resource.starts_with("hugepages-") ||
+      resource == "ephemeral-storage") {
     static constexpr const char* kSuffix[] = {"Ki", "Mi", "Gi", "Ti", "Pi"};
     Amount unit = 1024 * 1024 * 1024LL * 1024 * 1024;
     for (int i = 4; i >= 0; --i, unit /= 1024) {

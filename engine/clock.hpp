@@ -25,15 +25,33 @@ struct WorkloadCreated {
   model::Workload workload;
   std::int64_t runtime_ms = -1;  // overrides workload.runtime_s when set (sub-second runtimes)
 };
-struct WorkloadDeleted { std::string key; };
-struct JobFinished { std::string key; std::int64_t admission_epoch = -1; };  // -1: whatever run is current
-struct JobStopped { std::string key; };  // the job's pods are gone after an eviction
-struct PodsReady { std::string key; };
+struct WorkloadDeleted {
+  std::string key;
+};
+struct JobFinished {
+  std::string key;
+  std::int64_t admission_epoch = -1;
+};  // -1: whatever run is current
+struct JobStopped {
+  std::string key;
+};  // the job's pods are gone after an eviction
+struct PodsReady {
+  std::string key;
+};
 // A pod of a running job failed or lost readiness after PodsReady was True.
-struct PodsNotReady { std::string key; };
-struct PodsReadyTimeout { std::string key; std::int64_t admission_epoch; };
-struct BackoffExpired { std::string key; };
-struct RequeueInadmissible { int root_node; };  // the cohort tree's root, or a standalone CQ's node
+struct PodsNotReady {
+  std::string key;
+};
+struct PodsReadyTimeout {
+  std::string key;
+  std::int64_t admission_epoch;
+};
+struct BackoffExpired {
+  std::string key;
+};
+struct RequeueInadmissible {
+  int root_node;
+};  // the cohort tree's root, or a standalone CQ's node
 struct AdmissionCheckUpdate {
   std::string key, check;
   model::CheckState state;
@@ -41,15 +59,23 @@ struct AdmissionCheckUpdate {
   std::string message;
 };
 // spec.stopPolicy of a ClusterQueue or a LocalQueue edited by a user.
-struct ClusterQueueStopPolicy { std::string name; model::StopPolicy policy; };
-struct LocalQueueStopPolicy { std::string namespace_, name; model::StopPolicy policy; };
+struct ClusterQueueStopPolicy {
+  std::string name;
+  model::StopPolicy policy;
+};
+struct LocalQueueStopPolicy {
+  std::string namespace_, name;
+  model::StopPolicy policy;
+};
 // A ProvisioningRequest condition set to True by the autoscaler.
-struct ProvisioningRequestCondition { std::string key, check, condition; };
+struct ProvisioningRequestCondition {
+  std::string key, check, condition;
+};
 }  // namespace ev
 
-using Event = std::variant<ev::WorkloadCreated, ev::WorkloadDeleted, ev::JobFinished, ev::JobStopped,
-                           ev::PodsReady, ev::PodsNotReady, ev::PodsReadyTimeout, ev::BackoffExpired,
-                           ev::RequeueInadmissible, ev::AdmissionCheckUpdate,
+using Event = std::variant<ev::WorkloadCreated, ev::WorkloadDeleted, ev::JobFinished,
+                           ev::JobStopped, ev::PodsReady, ev::PodsNotReady, ev::PodsReadyTimeout,
+                           ev::BackoffExpired, ev::RequeueInadmissible, ev::AdmissionCheckUpdate,
                            ev::ProvisioningRequestCondition, ev::ClusterQueueStopPolicy,
                            ev::LocalQueueStopPolicy>;
 

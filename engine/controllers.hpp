@@ -14,7 +14,8 @@ namespace kmc::engine {
 // Scheduler "assume": QuotaReserved (and Admitted when no check is pending).
 void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a);
 // workloadevict.Evict: Evicted=True; checks reset to Pending; the job is stopped.
-void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason, const std::string& message);
+void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
+                    const std::string& message);
 // Job reconciler, eviction step: the job is inactive, so the reservation goes.
 void release_quota_after_stop(Engine& e, WorkloadInfo& w);
 void finish_workload(Engine& e, WorkloadInfo& w, const std::string& reason);
@@ -24,7 +25,8 @@ void start_job_if_admitted(Engine& e, WorkloadInfo& w);
 // stopPolicy (stop_policy.cpp): reconcileOn{Local,Cluster}QueueActiveState.
 void reconcile_stop_policy(Engine& e, WorkloadInfo& w);
 void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::StopPolicy policy);
-void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::string& name, model::StopPolicy policy);
+void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::string& name,
+                                 model::StopPolicy policy);
 
 // Admission checks (admission_checks.cpp).
 std::vector<std::string> checks_for_workload(const Engine& e, const WorkloadInfo& w);
@@ -36,10 +38,12 @@ void reconcile_checks(Engine& e, WorkloadInfo& w);
 void set_check_state(Engine& e, WorkloadInfo& w, const std::string& check, model::CheckState state,
                      std::optional<std::int32_t> requeue_after_s, const std::string& message);
 // The ProvisioningRequest check controller: map a PR condition to the check state.
-void provisioning_condition(Engine& e, WorkloadInfo& w, const std::string& check, const std::string& condition);
+void provisioning_condition(Engine& e, WorkloadInfo& w, const std::string& check,
+                            const std::string& condition);
 // Right after a reservation: a check whose PR is not needed is Ready at once.
 void provisioning_on_reservation(Engine& e, WorkloadInfo& w);
-std::int64_t provisioning_backoff_s(const model::RetryStrategy& s, std::int32_t retry_count_plus_one);
+std::int64_t provisioning_backoff_s(const model::RetryStrategy& s,
+                                    std::int32_t retry_count_plus_one);
 
 const char* to_string(model::CheckState s);
 

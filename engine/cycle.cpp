@@ -1,8 +1,8 @@
 // Engine::schedule: Scheduler.schedule, processEntry and requeueAndUpdate.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "engine/controllers.hpp"
 #include "engine/lookup.hpp"
@@ -55,9 +55,11 @@ struct Cycle {
 FrUsage Cycle::update_assignment_if_needed(Entry& en, bool& fits_out) {
   FrUsage usage = en.assignment.usage;
   fits_out = fits(en.cq, usage, en.targets);
-  if (!(any_preempted(en.targets) && e.gate("RecomputeAssignmentUponPreemptionTargetsOverlap"))) return usage;
+  if (!(any_preempted(en.targets) && e.gate("RecomputeAssignmentUponPreemptionTargetsOverlap")))
+    return usage;
   WorkloadInfo& w = wl(en.workload);
-  for (int id : preempted) snapshot.remove_workload(node(wl(id).cluster_queue), wl(id).cluster_queue, wl(id));
+  for (int id : preempted)
+    snapshot.remove_workload(node(wl(id).cluster_queue), wl(id).cluster_queue, wl(id));
   w.last_assignment.reset();
   w.nomination_mapping.clear();
   for (const auto& ps : en.assignment.pod_sets) {
@@ -67,7 +69,8 @@ FrUsage Cycle::update_assignment_if_needed(Entry& en, bool& fits_out) {
   }
   get_assignments(e, snapshot, w, en.assignment, en.targets);
   record(en, w);
-  for (int id : preempted) snapshot.add_workload(node(wl(id).cluster_queue), wl(id).cluster_queue, wl(id));
+  for (int id : preempted)
+    snapshot.add_workload(node(wl(id).cluster_queue), wl(id).cluster_queue, wl(id));
   if (en.assignment.mode() == FlavorMode::Fit) en.assignment.forced_mode = FlavorMode::DeferredFit;
   usage = en.assignment.usage;
   fits_out = fits(en.cq, usage, en.targets);
@@ -115,7 +118,8 @@ void Cycle::issue_preemptions(Entry& en) {
     ++count;
     if (v.is_evicted()) continue;  // preemption already in flight: re-chosen, not re-issued
     const std::string msg = fmt::format(
-        "Preempted to accommodate a workload (UID: {}, JobUID: UNKNOWN) due to {}; preemptor path: {}; preemptee path: {}",
+        "Preempted to accommodate a workload (UID: {}, JobUID: UNKNOWN) due to {}; preemptor path: "
+        "{}; preemptee path: {}",
         p.uid, human_reason(t.reason), cq_path(e, p.cluster_queue), cq_path(e, v.cluster_queue));
     v.set_condition("Preempted", true, t.reason, msg, e.now());
     v.preempted_ever = true;
@@ -173,7 +177,9 @@ void Cycle::process(Entry& en) {
     return;
   }
   if (mode == FlavorMode::DeferredFit) {
-    en.message = "Workload has overlapping preemption targets with another workload, but will fit after these preemptions complete";
+    en.message =
+        "Workload has overlapping preemption targets with another workload, but will fit after "
+        "these preemptions complete";
     en.quota_reason = "WaitingForPreemptedWorkloads";
     en.reason = RequeueReason::PendingPreemption;
     w.last_assignment.reset();
@@ -241,7 +247,8 @@ CycleStats Engine::schedule() {
     WorkloadInfo& w = workloads[static_cast<size_t>(en.workload)];
     bool failed_checks = false;
     for (const auto& s : w.obj.admission_checks) {
-      failed_checks = failed_checks || s.state == model::CheckState::Retry || s.state == model::CheckState::Rejected;
+      failed_checks = failed_checks || s.state == model::CheckState::Retry ||
+                      s.state == model::CheckState::Rejected;
     }
     const model::Namespace* ns = find_namespace(manifests, w.obj.meta.namespace_);
     const auto& selector = cluster_queues[static_cast<size_t>(en.cq)].spec.namespace_selector;
@@ -275,13 +282,16 @@ CycleStats Engine::schedule() {
       en.reason = RequeueReason::FailedAfterNomination;
     }
     const bool was_parked = queues.in_inadmissible(w);
-    if (!en.deferred && (en.status == EntryStatus::NotNominated || en.status == EntryStatus::Skipped)) {
-      w.set_condition("QuotaReserved", false, en.quota_reason.empty() ? "Pending" : en.quota_reason, en.message, now_ms);
+    if (!en.deferred &&
+        (en.status == EntryStatus::NotNominated || en.status == EntryStatus::Skipped)) {
+      w.set_condition("QuotaReserved", false, en.quota_reason.empty() ? "Pending" : en.quota_reason,
+                      en.message, now_ms);
       w.pending_message = en.message;
     }
     queues.requeue(w, en.reason, now_ms, workloads);
     if (queues.in_inadmissible(w) && !was_parked) c.stats.parked++;
-    if (!queues.in_inadmissible(w) && w.last_assignment && w.last_assignment->pending_flavors()) c.stats.rescans++;
+    if (!queues.in_inadmissible(w) && w.last_assignment && w.last_assignment->pending_flavors())
+      c.stats.rescans++;
   };
   // Nominated entries and the inadmissible ones alike go back through the queue's rules.
   for (Entry& en : entries) {

@@ -15,7 +15,7 @@ struct Drs {
   double weight = 1.0;
   double unweighted_ratio = 0;  // max over resources of borrowed*1000/lendable
   std::string dominant_resource;
-  bool borrowing = false;       // usage exceeds SubtreeQuota on some fr (even with ratio 0)
+  bool borrowing = false;  // usage exceeds SubtreeQuota on some fr (even with ratio 0)
   std::vector<FrId> borrowed_frs;
 
   bool zero_weight_borrows() const { return weight == 0 && borrowing; }
@@ -29,6 +29,7 @@ struct Drs {
 int compare_drs(const Drs& a, const Drs& b);
 
 // dominantResourceShare(node, wlReq) on the given tree; roots are never borrowing.
-Drs dominant_resource_share(const Engine& engine, const QuotaTree& tree, int node, const FrUsage& wl_req = {});
+Drs dominant_resource_share(const Engine& engine, const QuotaTree& tree, int node,
+                            const FrUsage& wl_req = {});
 
 }  // namespace kmc::engine

@@ -1,10 +1,10 @@
 #include "engine/engine.hpp"
 
-#include "engine/lookup.hpp"
+#include <fmt/format.h>
 
 #include <algorithm>
 
-#include <fmt/format.h>
+#include "engine/lookup.hpp"
 
 namespace kmc::engine {
 
@@ -72,7 +72,8 @@ Engine::Engine(const model::ClusterManifests& m, EngineOptions opts) : manifests
   }
   // Queues loaded stopped: their reserved workloads go through the controller too.
   for (const auto& cq : manifests.cluster_queues) {
-    if (cq.stop_policy != model::StopPolicy::None) post(now_ms, ev::ClusterQueueStopPolicy{cq.meta.name, cq.stop_policy});
+    if (cq.stop_policy != model::StopPolicy::None)
+      post(now_ms, ev::ClusterQueueStopPolicy{cq.meta.name, cq.stop_policy});
   }
   for (const auto& lq : manifests.local_queues) {
     if (lq.stop_policy != model::StopPolicy::None) {
@@ -86,13 +87,16 @@ void Engine::enqueue(const WorkloadInfo& w) {
 }
 
 bool Engine::local_queue_stopped(const WorkloadInfo& w) const {
-  const model::LocalQueue* lq = find_local_queue(manifests, w.obj.meta.namespace_, w.obj.queue_name);
+  const model::LocalQueue* lq =
+      find_local_queue(manifests, w.obj.meta.namespace_, w.obj.queue_name);
   return lq != nullptr && lq->stop_policy != model::StopPolicy::None;
 }
 
 // Kueue's gate defaults are vocabulary, kept once in model/ (FeatureGates);
 // the engine's independence is from protocols/, not from the facts about Kueue.
-bool Engine::gate(const std::string& name) const { return manifests.configuration.feature_gates.enabled(name); }
+bool Engine::gate(const std::string& name) const {
+  return manifests.configuration.feature_gates.enabled(name);
+}
 
 void Engine::build_cluster_queue(const model::ClusterQueue& spec) {
   ClusterQueueInfo cq;
@@ -151,12 +155,19 @@ void Engine::build_quota_tree() {
     // A cycle makes every member inactive; we cut the link that would close it.
     bool cycle = false;
     for (std::string p = c.parent; !p.empty();) {
-      if (p == c.meta.name) { cycle = true; break; }
-      auto it = std::find_if(manifests.cohorts.begin(), manifests.cohorts.end(), [&](const auto& x) { return x.meta.name == p; });
+      if (p == c.meta.name) {
+        cycle = true;
+        break;
+      }
+      auto it = std::find_if(manifests.cohorts.begin(), manifests.cohorts.end(),
+                             [&](const auto& x) { return x.meta.name == p; });
       p = it == manifests.cohorts.end() ? "" : it->parent;
       if (cyclic.contains(p)) break;
     }
-    if (cycle) { cyclic.insert(c.meta.name); continue; }
+    if (cycle) {
+      cyclic.insert(c.meta.name);
+      continue;
+    }
     tree.set_parent(cohort_node(c.meta.name), cohort_node(c.parent));
   }
   for (auto& cq : cluster_queues) {
@@ -188,7 +199,8 @@ void Engine::build_quota_tree() {
     for (const auto& rg : c.resource_groups) {
       for (const auto& f : rg.flavors) {
         for (const auto& r : f.resources) {
-          tree.set_quota(cohort_nodes.at(c.meta.name), frs.find(f.name, r.name), resource_value(r.name, r.nominal_quota),
+          tree.set_quota(cohort_nodes.at(c.meta.name), frs.find(f.name, r.name),
+                         resource_value(r.name, r.nominal_quota),
                          opt_value(r.name, r.borrowing_limit), opt_value(r.name, r.lending_limit));
         }
       }
@@ -228,7 +240,8 @@ void Engine::load_workload_requests(WorkloadInfo& w) const {
     r.name = ps.name;
     r.count = ps.count;
     r.min_count = ps.min_count;
-    for (const auto& [res, q] : ps.requests) r.per_pod[res] = std::max<Amount>(0, resource_value(res, q));
+    for (const auto& [res, q] : ps.requests)
+      r.per_pod[res] = std::max<Amount>(0, resource_value(res, q));
     w.pod_sets.push_back(std::move(r));
   }
 }
@@ -237,7 +250,8 @@ void Engine::load_workload_requests(WorkloadInfo& w) const {
 void Engine::adopt_admission(WorkloadInfo& w) {
   const int cq = cq_index(w.obj.admission->cluster_queue);
   if (cq < 0) {
-    log_line(fmt::format("{}: admitted to unknown ClusterQueue {}; ignored", w.key, w.obj.admission->cluster_queue));
+    log_line(fmt::format("{}: admitted to unknown ClusterQueue {}; ignored", w.key,
+                         w.obj.admission->cluster_queue));
     return;
   }
   w.cluster_queue = cq;
@@ -277,7 +291,8 @@ int Engine::create_workload(model::Workload obj) {
     adopt_admission(ref);
   } else {
     ref.obj.admission.reset();
-    if (ref.cluster_queue < 0) ref.pending_message = fmt::format("LocalQueue {} doesn't exist", ref.obj.queue_name);
+    if (ref.cluster_queue < 0)
+      ref.pending_message = fmt::format("LocalQueue {} doesn't exist", ref.obj.queue_name);
     enqueue(ref);
   }
   return ref.id;
@@ -292,7 +307,8 @@ Snapshot Engine::make_snapshot() const {
 
 void Engine::cache_add(WorkloadInfo& w) {
   const ClusterQueueInfo& cq = cluster_queues[static_cast<size_t>(w.cluster_queue)];
-  if (cq_workloads[static_cast<size_t>(w.cluster_queue)].insert(w.id).second) tree.add_usage(cq.node, w.usage);
+  if (cq_workloads[static_cast<size_t>(w.cluster_queue)].insert(w.id).second)
+    tree.add_usage(cq.node, w.usage);
 }
 
 void Engine::cache_remove(WorkloadInfo& w) {

@@ -118,8 +118,8 @@ class Engine {
   // Helpers shared by the scheduler and the controllers.
   Snapshot make_snapshot() const;
   void log_line(std::string text) { log.push_back({now_ms, std::move(text)}); }
-  void cache_add(WorkloadInfo& w);     // usage starts counting
-  void cache_remove(WorkloadInfo& w);  // usage released
+  void cache_add(WorkloadInfo& w);           // usage starts counting
+  void cache_remove(WorkloadInfo& w);        // usage released
   void notify_requeue_inadmissible(int cq);  // QueueAssociatedInadmissibleWorkloadsAfter
   void handle(const Event& e);
   // PushOrUpdate unless the workload's LocalQueue is stopped (Kueue removes a

@@ -23,31 +23,40 @@ bool less_than_or_equal_to_final_share(const Drs& p, const Drs&, const Drs& targ
   return compare_drs(p, target_new) <= 0;
 }
 // Rule S2-b.
-bool less_than_initial_share(const Drs& p, const Drs& target_old, const Drs&) { return compare_drs(p, target_old) < 0; }
+bool less_than_initial_share(const Drs& p, const Drs& target_old, const Drs&) {
+  return compare_drs(p, target_old) < 0;
+}
 
 std::vector<Strategy> parse_strategies(const Engine& e) {
   const auto& names = e.manifests.configuration.fair_sharing.preemption_strategies;
   if (names.empty()) return {less_than_or_equal_to_final_share, less_than_initial_share};
   std::vector<Strategy> out;
   for (const auto& n : names) {
-    out.push_back(n == "LessThanInitialShare" ? less_than_initial_share : less_than_or_equal_to_final_share);
+    out.push_back(n == "LessThanInitialShare" ? less_than_initial_share
+                                              : less_than_or_equal_to_final_share);
   }
   return out;
 }
 
-int node_of(const Engine& e, int cq) { return e.cluster_queues[static_cast<size_t>(cq)].node; }
+int node_of(const Engine& e, int cq) {
+  return e.cluster_queues[static_cast<size_t>(cq)].node;
+}
 
 // cqIsBorrowing: above nominal on some fr that needs preemption.
 bool cq_is_borrowing(const PreemptionCtx& ctx, int node) {
   const QuotaTree& t = ctx.snapshot.tree;
   if (!t.has_parent(node)) return false;
-  return std::any_of(ctx.frs_need.begin(), ctx.frs_need.end(), [&](FrId fr) { return t.borrowing(node, fr); });
+  return std::any_of(ctx.frs_need.begin(), ctx.frs_need.end(),
+                     [&](FrId fr) { return t.borrowing(node, fr); });
 }
 
 bool within_cq_policy_allows(const PreemptionCtx& ctx, const WorkloadInfo& c) {
-  switch (ctx.engine.cluster_queues[static_cast<size_t>(ctx.cq)].spec.preemption.within_cluster_queue) {
-    case model::WithinClusterQueuePolicy::Never: return false;
-    case model::WithinClusterQueuePolicy::LowerPriority: return satisfies_policy("LowerPriority", ctx.preemptor, c);
+  switch (
+      ctx.engine.cluster_queues[static_cast<size_t>(ctx.cq)].spec.preemption.within_cluster_queue) {
+    case model::WithinClusterQueuePolicy::Never:
+      return false;
+    case model::WithinClusterQueuePolicy::LowerPriority:
+      return satisfies_policy("LowerPriority", ctx.preemptor, c);
     case model::WithinClusterQueuePolicy::LowerOrNewerEqualPriority:
       return satisfies_policy("LowerOrNewerEqualPriority", ctx.preemptor, c);
   }
@@ -65,20 +74,24 @@ std::vector<int> find_candidates(const PreemptionCtx& ctx) {
     const WorkloadInfo& c = e.workloads[static_cast<size_t>(id)];
     if (within_cq_policy_allows(ctx, c) && uses_resources(e, c, ctx.frs_need)) out.push_back(id);
   }
-  const auto reclaim = e.cluster_queues[static_cast<size_t>(ctx.cq)].spec.preemption.reclaim_within_cohort;
+  const auto reclaim =
+      e.cluster_queues[static_cast<size_t>(ctx.cq)].spec.preemption.reclaim_within_cohort;
   if (t.has_parent(own) && reclaim != model::ReclaimWithinCohortPolicy::Never) {
     for (size_t i = 0; i < e.cluster_queues.size(); ++i) {
       const int n = e.cluster_queues[i].node;
       if (n == own || t.root_of(n) != t.root_of(own) || !cq_is_borrowing(ctx, n)) continue;
       for (int id : ctx.snapshot.workloads[i]) {
         const WorkloadInfo& c = e.workloads[static_cast<size_t>(id)];
-        if (reclaim != model::ReclaimWithinCohortPolicy::Any && c.priority() >= ctx.preemptor.priority()) continue;
+        if (reclaim != model::ReclaimWithinCohortPolicy::Any &&
+            c.priority() >= ctx.preemptor.priority())
+          continue;
         if (uses_resources(e, c, ctx.frs_need)) out.push_back(id);
       }
     }
   }
   std::sort(out.begin(), out.end(), [&](int a, int b) {
-    return candidates_ordering(e, e.workloads[static_cast<size_t>(a)], e.workloads[static_cast<size_t>(b)], ctx.cq) < 0;
+    return candidates_ordering(e, e.workloads[static_cast<size_t>(a)],
+                               e.workloads[static_cast<size_t>(b)], ctx.cq) < 0;
   });
   return out;
 }
@@ -94,10 +107,13 @@ struct TargetOrdering {
   std::map<int, std::deque<int>> queued;  // ClusterQueue node -> candidates, in CandidatesOrdering
   std::set<int> pruned_cqs, pruned_cohorts;
 
-  TargetOrdering(const PreemptionCtx& c, const std::vector<int>& candidates) : ctx(c), preemptor(node_of(c.engine, c.cq)) {
+  TargetOrdering(const PreemptionCtx& c, const std::vector<int>& candidates)
+      : ctx(c), preemptor(node_of(c.engine, c.cq)) {
     const QuotaTree& t = ctx.snapshot.tree;
     for (int a = t.node(preemptor).parent; a >= 0; a = t.node(a).parent) ancestors.insert(a);
-    for (int id : candidates) queued[node_of(ctx.engine, ctx.engine.workloads[static_cast<size_t>(id)].cluster_queue)].push_back(id);
+    for (int id : candidates)
+      queued[node_of(ctx.engine, ctx.engine.workloads[static_cast<size_t>(id)].cluster_queue)]
+          .push_back(id);
   }
 
   const QuotaTree& tree() const { return ctx.snapshot.tree; }
@@ -109,7 +125,9 @@ struct TargetOrdering {
     return id;
   }
   void drop(int n) { pruned_cqs.insert(n); }
-  const WorkloadInfo& head(int n) const { return ctx.engine.workloads[static_cast<size_t>(queued.at(n).front())]; }
+  const WorkloadInfo& head(int n) const {
+    return ctx.engine.workloads[static_cast<size_t>(queued.at(n).front())];
+  }
 
   // A DRS tie between ClusterQueues goes to the one whose head candidate ranks first.
   bool cq_before(int a, const Drs& da, int b, const Drs& db) const {
@@ -166,7 +184,8 @@ int TargetOrdering::next_target(int cohort) {
     return -1;
   }
   // Ties enter the cohort: the most unfair node inside it can be found there.
-  if (best_cohort >= 0 && (best_cq < 0 || compare_drs(cohort_drs, cq_drs) >= 0)) return next_target(best_cohort);
+  if (best_cohort >= 0 && (best_cq < 0 || compare_drs(cohort_drs, cq_drs) >= 0))
+    return next_target(best_cohort);
   return best_cq;
 }
 
@@ -196,7 +215,8 @@ struct FairRun {
   // queueWithinNominalInResourcesNeedingPreemption, incoming usage included.
   bool within_nominal() {
     if (!ctx.engine.gate("FairSharingPreemptWithinNominal")) return false;
-    return std::none_of(ctx.frs_need.begin(), ctx.frs_need.end(), [&](FrId fr) { return tree().borrowing(preemptor, fr); });
+    return std::none_of(ctx.frs_need.begin(), ctx.frs_need.end(),
+                        [&](FrId fr) { return tree().borrowing(preemptor, fr); });
   }
   // getAlmostLCA: the node just below the lowest common ancestor with the preemptor.
   int almost_lca(int from, int lca) {
@@ -215,7 +235,8 @@ struct FairRun {
   bool second_strategy(Strategy strategy);
 };
 
-bool FairRun::visit_first(TargetOrdering& o, int target, bool preemptor_within_nominal, Strategy strategy) {
+bool FairRun::visit_first(TargetOrdering& o, int target, bool preemptor_within_nominal,
+                          Strategy strategy) {
   if (target == preemptor) return take(o.pop(target), "InClusterQueue");
   // Nominal entitlement: a preemptor within nominal reclaims without the strategies.
   if (preemptor_within_nominal) return take(o.pop(target), "InCohortReclamation");
@@ -257,7 +278,8 @@ bool FairRun::second_strategy(Strategy strategy) {
       const int lca = lca_with(o, target);
       const Drs preemptor_new = share(almost_lca(preemptor, lca));
       const Drs target_old = share(almost_lca(target, lca));
-      if (strategy(preemptor_new, target_old, target_old)) ok = take(o.pop(target), "InCohortFairSharing");
+      if (strategy(preemptor_new, target_old, target_old))
+        ok = take(o.pop(target), "InCohortFairSharing");
     }
     o.drop(target);
     return ok;

@@ -42,14 +42,17 @@ struct Tournament {
     const Drs& da = drs.at({cohort, a});
     const Drs& db = drs.at({cohort, b});
     if (e.gate("FairSharingPrioritizeNonBorrowing")) {
-      const bool na = !da.borrowing_on(a->assignment.usage), nb = !db.borrowing_on(b->assignment.usage);
+      const bool na = !da.borrowing_on(a->assignment.usage),
+                 nb = !db.borrowing_on(b->assignment.usage);
       if (na != nb) return na;
     }
     if (const int c = compare_drs(da, db); c != 0) return c < 0;
     const WorkloadInfo& wa = e.workloads[static_cast<size_t>(a->workload)];
     const WorkloadInfo& wb = e.workloads[static_cast<size_t>(b->workload)];
-    if (e.gate("PrioritySortingWithinCohort") && wa.priority() != wb.priority()) return wa.priority() > wb.priority();
-    if (wa.queue_order_ms() != wb.queue_order_ms()) return wa.queue_order_ms() < wb.queue_order_ms();
+    if (e.gate("PrioritySortingWithinCohort") && wa.priority() != wb.priority())
+      return wa.priority() > wb.priority();
+    if (wa.queue_order_ms() != wb.queue_order_ms())
+      return wa.queue_order_ms() < wb.queue_order_ms();
     return wa.uid < wb.uid;  // deviation: Kueue leaves full ties to map order
   }
 

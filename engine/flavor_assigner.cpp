@@ -1,9 +1,9 @@
 #include "engine/flavor_assigner.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <climits>
-
-#include <fmt/format.h>
 
 #include "engine/lookup.hpp"
 #include "engine/preemption.hpp"
@@ -20,9 +20,12 @@ struct Granular {
 
 FlavorMode public_mode(Pm pm) {
   switch (pm) {
-    case Pm::NoFit: return FlavorMode::NoFit;
-    case Pm::Fit: return FlavorMode::Fit;
-    default: return FlavorMode::Preempt;
+    case Pm::NoFit:
+      return FlavorMode::NoFit;
+    case Pm::Fit:
+      return FlavorMode::Fit;
+    default:
+      return FlavorMode::Preempt;
   }
 }
 
@@ -41,7 +44,8 @@ bool is_preferred(Granular a, Granular b, const model::FlavorFungibility& ff) {
 
 bool should_try_next_flavor(Granular m, const model::FlavorFungibility& ff) {
   if (m.pm == Pm::NoFit || m.pm == Pm::NoCandidates) return true;
-  if ((m.pm == Pm::Preempt || m.pm == Pm::Reclaim) && ff.when_can_preempt == model::WhenCanPreempt::TryNextFlavor) {
+  if ((m.pm == Pm::Preempt || m.pm == Pm::Reclaim) &&
+      ff.when_can_preempt == model::WhenCanPreempt::TryNextFlavor) {
     return true;
   }
   return m.borrow != 0 && ff.when_can_borrow == model::WhenCanBorrow::TryNextFlavor;
@@ -54,7 +58,8 @@ bool tolerates(const model::Toleration& t, const model::Taint& taint) {
 }
 
 // checkFlavorForPodSets: taints and the nodeSelector restricted to the flavor's own label keys.
-std::string flavor_mismatch(const model::ResourceFlavor* rf, const std::string& name, const model::PodSet* ps) {
+std::string flavor_mismatch(const model::ResourceFlavor* rf, const std::string& name,
+                            const model::PodSet* ps) {
   if (rf == nullptr) return fmt::format("flavor {} not found", name);
   if (ps == nullptr) return {};
   for (const model::Taint& taint : rf->node_taints) {
@@ -70,7 +75,8 @@ std::string flavor_mismatch(const model::ResourceFlavor* rf, const std::string& 
   }
   for (const auto& [k, v] : ps->node_selector) {
     auto it = rf->node_labels.find(k);
-    if (it != rf->node_labels.end() && it->second != v) return fmt::format("flavor {} doesn't match node affinity", name);
+    if (it != rf->node_labels.end() && it->second != v)
+      return fmt::format("flavor {} doesn't match node affinity", name);
   }
   return {};
 }
@@ -89,39 +95,49 @@ bool can_preempt_while_borrowing(const Ctx& c) {
           p.reclaim_within_cohort != model::ReclaimWithinCohortPolicy::Never);
 }
 
-Granular fits_resource_quota(const Ctx& c, FrId fr, const std::string& flavor, const std::string& res,
-                             Amount assumed, Amount request, std::vector<std::string>& reasons) {
+Granular fits_resource_quota(const Ctx& c, FrId fr, const std::string& flavor,
+                             const std::string& res, Amount assumed, Amount request,
+                             std::vector<std::string>& reasons) {
   const QuotaTree& t = c.snapshot.tree;
   if (fr < 0) {  // the CQ lists the flavor but not this (flavor, resource): nothing to use
-    reasons.push_back(fmt::format("insufficient quota for {} in flavor {}, previously considered podsets requests ({}) + current podset request ({}) > maximum capacity ({})",
-                                  res, flavor, format_amount(res, assumed), format_amount(res, request), 0));
+    reasons.push_back(
+        fmt::format("insufficient quota for {} in flavor {}, previously considered podsets "
+                    "requests ({}) + current podset request ({}) > maximum capacity ({})",
+                    res, flavor, format_amount(res, assumed), format_amount(res, request), 0));
     return {Pm::NoFit, 0};
   }
   const Amount available = t.available(c.cq.node, fr);
   const Amount max_capacity = t.potential_available(c.cq.node, fr);
   const Amount val = amount_add(assumed, request);
   if (val > max_capacity) {
-    reasons.push_back(fmt::format(
-        "insufficient quota for {} in flavor {}, previously considered podsets requests ({}) + current podset request ({}) > maximum capacity ({})",
-        res, flavor, format_amount(res, assumed), format_amount(res, request), format_amount(res, max_capacity)));
+    reasons.push_back(
+        fmt::format("insufficient quota for {} in flavor {}, previously considered podsets "
+                    "requests ({}) + current podset request ({}) > maximum capacity ({})",
+                    res, flavor, format_amount(res, assumed), format_amount(res, request),
+                    format_amount(res, max_capacity)));
     return {Pm::NoFit, 0};
   }
   const auto [borrow, may_reclaim] = t.lowest_subtree_that_fits(c.cq.node, fr, val);
   if (val <= available) return {Pm::Fit, borrow};
-  reasons.push_back(fmt::format("insufficient unused quota for {} in flavor {}, {} more needed", res, flavor,
-                                format_amount(res, amount_sub(val, available))));
+  reasons.push_back(fmt::format("insufficient unused quota for {} in flavor {}, {} more needed",
+                                res, flavor, format_amount(res, amount_sub(val, available))));
   if (t.nominal(c.cq.node, fr) >= val || may_reclaim || can_preempt_while_borrowing(c)) {
-    const auto [poss, borrow_after] = simulate_preemption(c.engine, c.snapshot, c.wl, c.wl.cluster_queue, fr, val);
+    const auto [poss, borrow_after] =
+        simulate_preemption(c.engine, c.snapshot, c.wl, c.wl.cluster_queue, fr, val);
     switch (poss) {
-      case PreemptionPossibility::NoCandidates: return {Pm::NoCandidates, borrow_after};
-      case PreemptionPossibility::Preempt: return {Pm::Preempt, borrow_after};
-      case PreemptionPossibility::Reclaim: return {Pm::Reclaim, borrow_after};
+      case PreemptionPossibility::NoCandidates:
+        return {Pm::NoCandidates, borrow_after};
+      case PreemptionPossibility::Preempt:
+        return {Pm::Preempt, borrow_after};
+      case PreemptionPossibility::Reclaim:
+        return {Pm::Reclaim, borrow_after};
     }
   }
   return {Pm::NoFit, borrow};
 }
 
-bool skipped_by_nomination(const WorkloadInfo& wl, size_t ps_idx, const std::string& res, const std::string& f) {
+bool skipped_by_nomination(const WorkloadInfo& wl, size_t ps_idx, const std::string& res,
+                           const std::string& f) {
   if (wl.nomination_mapping.empty()) return false;
   if (ps_idx >= wl.nomination_mapping.size()) return true;
   auto it = wl.nomination_mapping[ps_idx].find(res);
@@ -135,13 +151,15 @@ struct FlavorSearch {
 
 // findFlavorForPodSets for one resource group.
 FlavorSearch find_flavor_for_pod_sets(const Ctx& c, size_t ps_idx, const ResourceGroupInfo& rg,
-                         const std::map<std::string, Amount>& requests, const std::string& res_name,
-                         const FrUsage& assignment_usage) {
+                                      const std::map<std::string, Amount>& requests,
+                                      const std::string& res_name,
+                                      const FrUsage& assignment_usage) {
   std::map<std::string, Amount> reqs;
   for (const auto& [r, v] : requests) {
     if (std::find(rg.covered.begin(), rg.covered.end(), r) != rg.covered.end()) reqs[r] = v;
   }
-  const model::PodSet* ps = ps_idx < c.wl.obj.pod_sets.size() ? &c.wl.obj.pod_sets[ps_idx] : nullptr;
+  const model::PodSet* ps =
+      ps_idx < c.wl.obj.pod_sets.size() ? &c.wl.obj.pod_sets[ps_idx] : nullptr;
   const model::FlavorFungibility& ff = c.cq.spec.flavor_fungibility;
   FlavorSearch out;
   Granular best_mode{Pm::NoFit, INT_MAX};
@@ -151,10 +169,13 @@ FlavorSearch find_flavor_for_pod_sets(const Ctx& c, size_t ps_idx, const Resourc
     attempted = idx;
     const std::string& f = rg.flavors[static_cast<size_t>(idx)];
     if (skipped_by_nomination(c.wl, ps_idx, res_name, f)) {
-      out.reasons.push_back(fmt::format("skipping flavor {} as it is not found in the nomination mapping for resource {}", f, res_name));
+      out.reasons.push_back(fmt::format(
+          "skipping flavor {} as it is not found in the nomination mapping for resource {}", f,
+          res_name));
       continue;
     }
-    if (std::string why = flavor_mismatch(find_flavor(c.engine.manifests, f), f, ps); !why.empty()) {
+    if (std::string why = flavor_mismatch(find_flavor(c.engine.manifests, f), f, ps);
+        !why.empty()) {
       out.reasons.push_back(why);
       continue;
     }
@@ -165,7 +186,8 @@ FlavorSearch find_flavor_for_pod_sets(const Ctx& c, size_t ps_idx, const Resourc
       const Amount assumed = fr >= 0 && assignment_usage.contains(fr) ? assignment_usage.at(fr) : 0;
       const Granular m = fits_resource_quota(c, fr, f, r, assumed, val, out.reasons);
       if (is_preferred(mode, m, ff)) mode = m;
-      if (mode.pm == Pm::NoFit) continue;  // Go's ForEach `return`: later resources still add reasons
+      if (mode.pm == Pm::NoFit)
+        continue;  // Go's ForEach `return`: later resources still add reasons
       assignments[r] = FlavorChoice{f, public_mode(m.pm), m.borrow, -1};
     }
     if (!should_try_next_flavor(mode, ff)) {
@@ -184,7 +206,8 @@ FlavorSearch find_flavor_for_pod_sets(const Ctx& c, size_t ps_idx, const Resourc
   return out;
 }
 
-std::map<std::string, Amount> pod_set_requests(const ClusterQueueInfo& cq, const PodSetRequest& ps, std::int32_t count) {
+std::map<std::string, Amount> pod_set_requests(const ClusterQueueInfo& cq, const PodSetRequest& ps,
+                                               std::int32_t count) {
   std::map<std::string, Amount> out;
   for (const auto& [r, v] : ps.per_pod) out[r] = v == kUnlimited ? kUnlimited : v * count;
   if (cq.covers("pods")) out["pods"] = count;
@@ -195,10 +218,14 @@ std::map<std::string, Amount> pod_set_requests(const ClusterQueueInfo& cq, const
 
 const char* to_string(FlavorMode m) {
   switch (m) {
-    case FlavorMode::NoFit: return "NoFit";
-    case FlavorMode::Preempt: return "Preempt";
-    case FlavorMode::DeferredFit: return "DeferredFit";
-    case FlavorMode::Fit: return "Fit";
+    case FlavorMode::NoFit:
+      return "NoFit";
+    case FlavorMode::Preempt:
+      return "Preempt";
+    case FlavorMode::DeferredFit:
+      return "DeferredFit";
+    case FlavorMode::Fit:
+      return "Fit";
   }
   return "?";
 }
@@ -237,7 +264,9 @@ std::vector<FrId> Assignment::frs_need_preemption(const FrTable& frs) const {
   for (const auto& ps : pod_sets) {
     for (const auto& [r, f] : ps.flavors) {
       const FrId fr = frs.find(f.flavor, r);
-      if (f.mode == FlavorMode::Preempt && fr >= 0 && std::find(out.begin(), out.end(), fr) == out.end()) out.push_back(fr);
+      if (f.mode == FlavorMode::Preempt && fr >= 0 &&
+          std::find(out.begin(), out.end(), fr) == out.end())
+        out.push_back(fr);
     }
   }
   std::sort(out.begin(), out.end());
@@ -267,7 +296,8 @@ Assignment assign_flavors(const Engine& engine, Snapshot& snapshot, const Worklo
         break;
       }
       if (plan.flavors.contains(res)) continue;
-      FlavorSearch s = find_flavor_for_pod_sets(c, i, cq.groups[static_cast<size_t>(g->second)], plan.requests, res, a.usage);
+      FlavorSearch s = find_flavor_for_pod_sets(c, i, cq.groups[static_cast<size_t>(g->second)],
+                                                plan.requests, res, a.usage);
       if (s.chosen.empty()) {
         plan.reasons = std::move(s.reasons);
         plan.flavors.clear();

@@ -29,7 +29,7 @@ struct PodSetPlan {
   std::int32_t count = 0;
   std::map<std::string, Amount> requests;  // total for count pods
   std::map<std::string, FlavorChoice> flavors;
-  std::vector<std::string> reasons;        // why not Fit; empty means Fit
+  std::vector<std::string> reasons;  // why not Fit; empty means Fit
   FlavorMode mode() const;
 };
 

@@ -12,7 +12,8 @@ const T* by_name(const std::vector<T>& v, const std::string& name) {
 }
 }  // namespace
 
-const model::ResourceFlavor* find_flavor(const model::ClusterManifests& m, const std::string& name) {
+const model::ResourceFlavor* find_flavor(const model::ClusterManifests& m,
+                                         const std::string& name) {
   return by_name(m.resource_flavors, name);
 }
 
@@ -24,7 +25,8 @@ const model::LocalQueue* find_local_queue(const model::ClusterManifests& m, cons
   return nullptr;
 }
 
-const model::AdmissionCheck* find_admission_check(const model::ClusterManifests& m, const std::string& name) {
+const model::AdmissionCheck* find_admission_check(const model::ClusterManifests& m,
+                                                  const std::string& name) {
   return by_name(m.admission_checks, name);
 }
 

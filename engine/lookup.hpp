@@ -11,7 +11,8 @@ namespace kmc::engine {
 const model::ResourceFlavor* find_flavor(const model::ClusterManifests& m, const std::string& name);
 const model::LocalQueue* find_local_queue(const model::ClusterManifests& m, const std::string& ns,
                                           const std::string& name);
-const model::AdmissionCheck* find_admission_check(const model::ClusterManifests& m, const std::string& name);
+const model::AdmissionCheck* find_admission_check(const model::ClusterManifests& m,
+                                                  const std::string& name);
 const model::ProvisioningRequestConfig* find_provisioning_config(const model::ClusterManifests& m,
                                                                  const std::string& name);
 const model::Namespace* find_namespace(const model::ClusterManifests& m, const std::string& name);

@@ -24,12 +24,15 @@ struct ConnectionChange {
 class Fleet {
  public:
   // Workers are named by their MultiKueueCluster name.
-  Fleet(const model::ClusterManifests& manager, const std::vector<std::pair<std::string, model::ClusterManifests>>& workers,
+  Fleet(const model::ClusterManifests& manager,
+        const std::vector<std::pair<std::string, model::ClusterManifests>>& workers,
         EngineOptions options = {});
 
   // A Workload submitted to the manager now; its runtime applies to the remote copy.
   int create_workload(model::Workload w);
-  void post_connection(TimeMs at, ConnectionChange c) { connection_events_.emplace(at, std::move(c)); }
+  void post_connection(TimeMs at, ConnectionChange c) {
+    connection_events_.emplace(at, std::move(c));
+  }
   // Settles the present instant (all clusters and the controllers), then moves to
   // the next one unless it is after until_ms (-1: no bound). False when it did not move.
   bool step(TimeMs until_ms = -1);
@@ -44,14 +47,16 @@ class Fleet {
   void set_now(TimeMs t) { now_ms_ = t; }
 
   Engine& worker(const std::string& name) { return workers.at(name); }
-  bool connected(const std::string& name) const { return !disconnected_since.contains(name) && workers.contains(name); }
+  bool connected(const std::string& name) const {
+    return !disconnected_since.contains(name) && workers.contains(name);
+  }
 
   Engine manager;
   std::map<std::string, Engine> workers;
   std::map<std::string, TimeMs> disconnected_since;  // connectionState.disconnectedSince
-  std::map<std::string, TimeMs> remote_runtime_ms;   // the job's runtime, which only the remote runs
-  std::map<std::string, TimeMs> round_start_ms;      // Incremental dispatcher, in memory only
-  std::set<TimeMs> timers;                           // controller requeueAfter deadlines
+  std::map<std::string, TimeMs> remote_runtime_ms;  // the job's runtime, which only the remote runs
+  std::map<std::string, TimeMs> round_start_ms;     // Incremental dispatcher, in memory only
+  std::set<TimeMs> timers;                          // controller requeueAfter deadlines
 
  private:
   void settle();
@@ -66,8 +71,10 @@ class Fleet {
 std::string multikueue_check(const Engine& manager, const WorkloadInfo& w);
 // wlReconciler.Reconcile for one manager workload; true when something changed.
 bool reconcile_multikueue(Fleet& fleet, WorkloadInfo& local, const std::string& check);
-// The clusters to hold a remote copy (AllAtOnce, Incremental rounds, External) (multikueue_dispatcher.cpp).
-std::vector<std::string> nominate_clusters(Fleet& fleet, WorkloadInfo& local, const model::MultiKueueConfig& cfg);
+// The clusters to hold a remote copy (AllAtOnce, Incremental rounds, External)
+// (multikueue_dispatcher.cpp).
+std::vector<std::string> nominate_clusters(Fleet& fleet, WorkloadInfo& local,
+                                           const model::MultiKueueConfig& cfg);
 
 inline constexpr TimeMs kIncrementalRoundTimeoutMs = 5 * 60 * 1000;
 

@@ -4,10 +4,10 @@
 // are deleted, and losing the selected copy (evicted on its worker, gone, or
 // its worker lost for workerLostTimeout) sets the check to Retry, which
 // evicts the local workload so it is dispatched again.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
-
-#include <fmt/format.h>
 
 #include "engine/controllers.hpp"
 #include "engine/lookup.hpp"
@@ -39,7 +39,8 @@ const model::MultiKueueConfig* config_of(const Engine& m, const std::string& che
 }
 
 // readGroup: the remote copies on connected workers of the config, in config order.
-std::vector<Remote> read_group(Fleet& f, const WorkloadInfo& local, const model::MultiKueueConfig& cfg) {
+std::vector<Remote> read_group(Fleet& f, const WorkloadInfo& local,
+                               const model::MultiKueueConfig& cfg) {
   std::vector<Remote> out;
   for (const auto& c : cfg.clusters) {
     if (!f.connected(c)) continue;
@@ -107,7 +108,8 @@ bool lost_admitted_remote(Fleet& f, WorkloadInfo& local, const std::string& chec
   const std::string& cluster = local.obj.cluster_name;
   if (!cluster.empty() && f.workers.contains(cluster) && !f.connected(cluster)) {
     const TimeMs deadline =
-        f.disconnected_since.at(cluster) + f.manager.manifests.configuration.multi_kueue.worker_lost_timeout_s * 1000;
+        f.disconnected_since.at(cluster) +
+        f.manager.manifests.configuration.multi_kueue.worker_lost_timeout_s * 1000;
     if (f.now() < deadline) {
       f.timers.insert(deadline);
       return false;
@@ -119,7 +121,8 @@ bool lost_admitted_remote(Fleet& f, WorkloadInfo& local, const std::string& chec
   // that held the workload tries to readmit it: while its copy exists, the
   // manager waits for it (known-bugs.md Seed 1, #8089/#8302).
   if (!f.manager.gate("MultiKueueRedoAdmissionOnEvictionInWorker")) {
-    const WorkloadInfo* r = f.workers.contains(cluster) ? f.worker(cluster).find(local.key) : nullptr;
+    const WorkloadInfo* r =
+        f.workers.contains(cluster) ? f.worker(cluster).find(local.key) : nullptr;
     if (r != nullptr && !r->deleted) return false;
   }
   retry(f, local, check, fmt::format("Workload no longer admitted on worker cluster {}", cluster));
@@ -152,8 +155,8 @@ bool select_remote(Fleet& f, WorkloadInfo& local, const std::string& check, cons
 }
 
 // Steps 8-9: nominate, create missing copies, delete copies on other clusters.
-bool nominate_and_sync(Fleet& f, WorkloadInfo& local, const std::string& check, const model::MultiKueueConfig& cfg,
-                       const std::vector<Remote>& group) {
+bool nominate_and_sync(Fleet& f, WorkloadInfo& local, const std::string& check,
+                       const model::MultiKueueConfig& cfg, const std::vector<Remote>& group) {
   for (const auto& s : local.obj.admission_checks) {
     if (s.name != check && s.state != model::CheckState::Ready) return false;  // other checks first
   }
@@ -196,16 +199,20 @@ bool reconcile_multikueue(Fleet& f, WorkloadInfo& local, const std::string& chec
     if (!redo_on_eviction) break;
     if (!r.wl->is_evicted() || local.is_evicted() || state != model::CheckState::Ready) continue;
     if (r.cluster != local.obj.cluster_name) continue;
-    retry(f, local, check, fmt::format("Workload evicted on worker cluster {}, resetting for re-admission", r.cluster));
+    retry(f, local, check,
+          fmt::format("Workload evicted on worker cluster {}, resetting for re-admission",
+                      r.cluster));
     return true;
   }
   const std::optional<Remote> winner = first_admitted(f.manager, group);
   if (!winner) {
-    if (state == model::CheckState::Ready && !local.is_evicted()) return lost_admitted_remote(f, local, check);
+    if (state == model::CheckState::Ready && !local.is_evicted())
+      return lost_admitted_remote(f, local, check);
   } else {
     return select_remote(f, local, check, *winner, group);
   }
-  if (state != model::CheckState::Pending || !local.obj.cluster_name.empty() || local.is_evicted()) return false;
+  if (state != model::CheckState::Pending || !local.obj.cluster_name.empty() || local.is_evicted())
+    return false;
   return nominate_and_sync(f, local, check, *cfg, group);
 }
 

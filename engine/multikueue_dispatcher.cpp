@@ -11,13 +11,15 @@ namespace kmc::engine {
 
 namespace {
 
-std::vector<std::string> incremental_round(Fleet& f, WorkloadInfo& w, const model::MultiKueueConfig& cfg) {
+std::vector<std::string> incremental_round(Fleet& f, WorkloadInfo& w,
+                                           const model::MultiKueueConfig& cfg) {
   auto& nominated = w.obj.nominated_cluster_names;
   auto started = f.round_start_ms.find(w.key);
   const bool round_due = started == f.round_start_ms.end() || nominated.empty() ||
                          f.now() >= started->second + kIncrementalRoundTimeoutMs;
   if (round_due) {
-    const std::int32_t step = std::max<std::int32_t>(1, f.manager.manifests.configuration.multi_kueue.incremental_step_size);
+    const std::int32_t step = std::max<std::int32_t>(
+        1, f.manager.manifests.configuration.multi_kueue.incremental_step_size);
     std::int32_t added = 0;
     for (const auto& c : cfg.clusters) {  // MultiKueueDispatcherIncrementalRespectConfigOrder
       if (added == step) break;
@@ -38,7 +40,8 @@ std::vector<std::string> incremental_round(Fleet& f, WorkloadInfo& w, const mode
 
 }  // namespace
 
-std::vector<std::string> nominate_clusters(Fleet& f, WorkloadInfo& w, const model::MultiKueueConfig& cfg) {
+std::vector<std::string> nominate_clusters(Fleet& f, WorkloadInfo& w,
+                                           const model::MultiKueueConfig& cfg) {
   const std::string& dispatcher = f.manager.manifests.configuration.multi_kueue.dispatcher_name;
   if (dispatcher == model::kDispatcherAllAtOnce) {
     std::vector<std::string> out;

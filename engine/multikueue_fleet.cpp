@@ -1,15 +1,16 @@
 // The fleet's clock: every cluster is brought to the same instant, the
 // MultiKueue controllers react, and the clusters run again until nothing
 // changes; only then does virtual time move to the next event or timer.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "engine/multikueue.hpp"
 
 namespace kmc::engine {
 
-Fleet::Fleet(const model::ClusterManifests& m, const std::vector<std::pair<std::string, model::ClusterManifests>>& ws,
+Fleet::Fleet(const model::ClusterManifests& m,
+             const std::vector<std::pair<std::string, model::ClusterManifests>>& ws,
              EngineOptions options)
     : manager(m, options) {
   now_ms_ = manager.now();

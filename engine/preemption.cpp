@@ -6,15 +6,26 @@ namespace kmc::engine {
 
 namespace {
 
-enum class Variant { Never, WithinCQ, HierarchicalReclaim, ReclaimWithoutBorrowing, ReclaimWhileBorrowing };
+enum class Variant {
+  Never,
+  WithinCQ,
+  HierarchicalReclaim,
+  ReclaimWithoutBorrowing,
+  ReclaimWhileBorrowing
+};
 
 std::string reason_of(Variant v) {
   switch (v) {
-    case Variant::WithinCQ: return "InClusterQueue";
-    case Variant::HierarchicalReclaim: return "InCohortReclamation";
-    case Variant::ReclaimWithoutBorrowing: return "InCohortReclamation";
-    case Variant::ReclaimWhileBorrowing: return "InCohortReclaimWhileBorrowing";
-    case Variant::Never: break;
+    case Variant::WithinCQ:
+      return "InClusterQueue";
+    case Variant::HierarchicalReclaim:
+      return "InCohortReclamation";
+    case Variant::ReclaimWithoutBorrowing:
+      return "InCohortReclamation";
+    case Variant::ReclaimWhileBorrowing:
+      return "InCohortReclaimWhileBorrowing";
+    case Variant::Never:
+      break;
   }
   return "Unknown";
 }
@@ -27,18 +38,24 @@ struct Candidate {
 
 const char* within_policy(model::WithinClusterQueuePolicy p) {
   switch (p) {
-    case model::WithinClusterQueuePolicy::Never: return "Never";
-    case model::WithinClusterQueuePolicy::LowerPriority: return "LowerPriority";
-    case model::WithinClusterQueuePolicy::LowerOrNewerEqualPriority: return "LowerOrNewerEqualPriority";
+    case model::WithinClusterQueuePolicy::Never:
+      return "Never";
+    case model::WithinClusterQueuePolicy::LowerPriority:
+      return "LowerPriority";
+    case model::WithinClusterQueuePolicy::LowerOrNewerEqualPriority:
+      return "LowerOrNewerEqualPriority";
   }
   return "Never";
 }
 
 const char* reclaim_policy(model::ReclaimWithinCohortPolicy p) {
   switch (p) {
-    case model::ReclaimWithinCohortPolicy::Never: return "Never";
-    case model::ReclaimWithinCohortPolicy::LowerPriority: return "LowerPriority";
-    case model::ReclaimWithinCohortPolicy::Any: return "Any";
+    case model::ReclaimWithinCohortPolicy::Never:
+      return "Never";
+    case model::ReclaimWithinCohortPolicy::LowerPriority:
+      return "LowerPriority";
+    case model::ReclaimWithinCohortPolicy::Any:
+      return "Any";
   }
   return "Never";
 }
@@ -64,7 +81,8 @@ Variant classify(const PreemptionCtx& ctx, const WorkloadInfo& c, bool hierarchi
   return Variant::ReclaimWhileBorrowing;
 }
 
-void candidates_from_cq(const PreemptionCtx& ctx, int cq, int lca, bool adv, std::vector<Candidate>& out) {
+void candidates_from_cq(const PreemptionCtx& ctx, int cq, int lca, bool adv,
+                        std::vector<Candidate>& out) {
   for (int id : ctx.snapshot.workloads[static_cast<size_t>(cq)]) {
     const Variant v = classify(ctx, ctx.engine.workloads[static_cast<size_t>(id)], adv);
     if (v != Variant::Never) out.push_back({id, lca, v});
@@ -145,7 +163,8 @@ CandidateList make_candidates(const PreemptionCtx& ctx) {
   for (bool evicted : {true, false}) {
     for (const auto* list : {&hierarchy, &priority, &same}) {
       for (const Candidate& c : *list) {
-        if (ctx.engine.workloads[static_cast<size_t>(c.workload)].is_evicted() == evicted) out.all.push_back(c);
+        if (ctx.engine.workloads[static_cast<size_t>(c.workload)].is_evicted() == evicted)
+          out.all.push_back(c);
       }
     }
   }
@@ -180,7 +199,8 @@ void add_to_snapshot(PreemptionCtx& ctx, int id) {
 }
 
 // fillBackWorkloads: re-add earlier victims while the preemptor still fits.
-std::vector<Target> fill_back(PreemptionCtx& ctx, std::vector<Target> targets, bool allow_borrowing) {
+std::vector<Target> fill_back(PreemptionCtx& ctx, std::vector<Target> targets,
+                              bool allow_borrowing) {
   for (int i = static_cast<int>(targets.size()) - 2; i >= 0; --i) {
     add_to_snapshot(ctx, targets[static_cast<size_t>(i)].workload);
     if (workload_fits(ctx, allow_borrowing)) {
@@ -208,7 +228,8 @@ bool queue_under_nominal(const PreemptionCtx& ctx) {
 bool satisfies_policy(const std::string& policy, const WorkloadInfo& p, const WorkloadInfo& c) {
   if (policy == "LowerPriority") return p.priority() > c.priority();
   if (policy == "LowerOrNewerEqualPriority") {
-    return p.priority() > c.priority() || (p.priority() == c.priority() && p.queue_order_ms() < c.queue_order_ms());
+    return p.priority() > c.priority() ||
+           (p.priority() == c.priority() && p.queue_order_ms() < c.queue_order_ms());
   }
   return policy == "Any";
 }
@@ -222,7 +243,8 @@ bool uses_resources(const Engine& engine, const WorkloadInfo& w, const std::vect
   return false;
 }
 
-int candidates_ordering(const Engine& engine, const WorkloadInfo& a, const WorkloadInfo& b, int preemptor_cq) {
+int candidates_ordering(const Engine& engine, const WorkloadInfo& a, const WorkloadInfo& b,
+                        int preemptor_cq) {
   if (a.is_evicted() != b.is_evicted()) return a.is_evicted() ? -1 : 1;
   const bool a_own = a.cluster_queue == preemptor_cq, b_own = b.cluster_queue == preemptor_cq;
   if (a_own != b_own) return a_own ? 1 : -1;
@@ -277,11 +299,14 @@ std::vector<Target> get_targets(PreemptionCtx& ctx) {
 }
 
 std::pair<PreemptionPossibility, int> simulate_preemption(const Engine& engine, Snapshot& snapshot,
-                                                          const WorkloadInfo& wl, int cq, FrId fr, Amount val) {
+                                                          const WorkloadInfo& wl, int cq, FrId fr,
+                                                          Amount val) {
   PreemptionCtx ctx{engine, snapshot, wl, cq, FrUsage{{fr, val}}, {fr}};
   const std::vector<Target> targets = get_targets(ctx);
   const int node = engine.cluster_queues[static_cast<size_t>(cq)].node;
-  if (targets.empty()) return {PreemptionPossibility::NoCandidates, snapshot.tree.lowest_subtree_that_fits(node, fr, val).first};
+  if (targets.empty())
+    return {PreemptionPossibility::NoCandidates,
+            snapshot.tree.lowest_subtree_that_fits(node, fr, val).first};
   for (const Target& t : targets) remove_from_snapshot(ctx, t.workload);
   const int borrow_after = snapshot.tree.lowest_subtree_that_fits(node, fr, val).first;
   for (const Target& t : targets) add_to_snapshot(ctx, t.workload);

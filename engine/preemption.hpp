@@ -15,7 +15,8 @@ namespace kmc::engine {
 
 struct Target {
   int workload = -1;
-  std::string reason;  // InClusterQueue, InCohortReclamation, InCohortReclaimWhileBorrowing, InCohortFairSharing
+  std::string reason;  // InClusterQueue, InCohortReclamation, InCohortReclaimWhileBorrowing,
+                       // InCohortFairSharing
   friend bool operator==(const Target&, const Target&) = default;
 };
 
@@ -23,9 +24,9 @@ struct PreemptionCtx {
   const Engine& engine;
   Snapshot& snapshot;
   const WorkloadInfo& preemptor;
-  int cq;                       // preemptor's ClusterQueue index
-  FrUsage usage;                // workloadUsage: the preemptor's request per fr
-  std::vector<FrId> frs_need;   // frsNeedPreemption
+  int cq;                      // preemptor's ClusterQueue index
+  FrUsage usage;               // workloadUsage: the preemptor's request per fr
+  std::vector<FrId> frs_need;  // frsNeedPreemption
 };
 
 std::vector<Target> get_targets(PreemptionCtx& ctx);
@@ -35,7 +36,8 @@ std::vector<Target> fair_preemptions(PreemptionCtx& ctx);
 enum class PreemptionPossibility { NoCandidates, Preempt, Reclaim };
 // PreemptionOracle.SimulatePreemption, used by the flavor assigner per fr.
 std::pair<PreemptionPossibility, int> simulate_preemption(const Engine& engine, Snapshot& snapshot,
-                                                          const WorkloadInfo& wl, int cq, FrId fr, Amount val);
+                                                          const WorkloadInfo& wl, int cq, FrId fr,
+                                                          Amount val);
 
 // workloadFits: the preemptor fits its CQ on the current (simulated) snapshot.
 bool workload_fits(const PreemptionCtx& ctx, bool allow_borrowing);
@@ -43,10 +45,13 @@ bool workload_fits(const PreemptionCtx& ctx, bool allow_borrowing);
 void remove_from_snapshot(PreemptionCtx& ctx, int id);
 void add_to_snapshot(PreemptionCtx& ctx, int id);
 // fillBackWorkloads: re-add earlier victims (newest first) while the preemptor still fits.
-std::vector<Target> fill_back(PreemptionCtx& ctx, std::vector<Target> targets, bool allow_borrowing);
+std::vector<Target> fill_back(PreemptionCtx& ctx, std::vector<Target> targets,
+                              bool allow_borrowing);
 // CandidatesOrdering: negative when a goes first.
-int candidates_ordering(const Engine& engine, const WorkloadInfo& a, const WorkloadInfo& b, int preemptor_cq);
-bool satisfies_policy(const std::string& policy, const WorkloadInfo& preemptor, const WorkloadInfo& candidate);
+int candidates_ordering(const Engine& engine, const WorkloadInfo& a, const WorkloadInfo& b,
+                        int preemptor_cq);
+bool satisfies_policy(const std::string& policy, const WorkloadInfo& preemptor,
+                      const WorkloadInfo& candidate);
 // True if the candidate uses any of the frs (its admission's flavors).
 bool uses_resources(const Engine& engine, const WorkloadInfo& w, const std::vector<FrId>& frs);
 

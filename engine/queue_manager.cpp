@@ -11,8 +11,8 @@ void QueueManager::add_cluster_queue(bool strict_fifo) {
 }
 
 QueueManager::Key QueueManager::key_of(const Pending& p, const WorkloadInfo& w) const {
-  return Key{p.sticky == w.id ? 0 : 1, -static_cast<std::int64_t>(w.priority()), w.queue_order_ms(), w.uid,
-             w.id};
+  return Key{p.sticky == w.id ? 0 : 1, -static_cast<std::int64_t>(w.priority()), w.queue_order_ms(),
+             w.uid, w.id};
 }
 
 void QueueManager::push_active(Pending& p, const WorkloadInfo& w) {
@@ -72,11 +72,14 @@ void QueueManager::requeue(const WorkloadInfo& w, RequeueReason reason, TimeMs n
   if (p.strict_fifo) {
     immediate = reason != RequeueReason::NamespaceMismatch;
   } else {
-    immediate = reason == RequeueReason::FailedAfterNomination || reason == RequeueReason::PendingPreemption ||
-                reason == RequeueReason::PreemptionFailed || reason == RequeueReason::WaitingForPodsReady;
+    immediate = reason == RequeueReason::FailedAfterNomination ||
+                reason == RequeueReason::PendingPreemption ||
+                reason == RequeueReason::PreemptionFailed ||
+                reason == RequeueReason::WaitingForPodsReady;
   }
   const bool pending_flavors = w.last_assignment && w.last_assignment->pending_flavors();
-  if (backoff_expired(w, now) && (immediate || p.queue_inadmissible_cycle >= p.pop_cycle || pending_flavors)) {
+  if (backoff_expired(w, now) &&
+      (immediate || p.queue_inadmissible_cycle >= p.pop_cycle || pending_flavors)) {
     push_active(p, w);
     return;
   }
@@ -142,7 +145,8 @@ std::string scheduling_hash(const WorkloadInfo& w) {
     for (const auto& [r, v] : ps.per_pod) s += fmt::format(",{}={}", r, v);
     if (i < w.obj.pod_sets.size()) {
       for (const auto& [k, v] : w.obj.pod_sets[i].node_selector) s += fmt::format(";{}={}", k, v);
-      for (const auto& t : w.obj.pod_sets[i].tolerations) s += fmt::format(";t{}{}{}{}", t.key, t.op, t.value, t.effect);
+      for (const auto& t : w.obj.pod_sets[i].tolerations)
+        s += fmt::format(";t{}{}{}{}", t.key, t.op, t.value, t.effect);
     }
   }
   return s;

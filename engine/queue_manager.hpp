@@ -17,8 +17,14 @@
 namespace kmc::engine {
 
 enum class RequeueReason {
-  Generic, NoFit, PreemptionNoCandidates, FailedAfterNomination, PendingPreemption,
-  PreemptionFailed, NamespaceMismatch, PendingEvaluation,
+  Generic,
+  NoFit,
+  PreemptionNoCandidates,
+  FailedAfterNomination,
+  PendingPreemption,
+  PreemptionFailed,
+  NamespaceMismatch,
+  PendingEvaluation,
   // blockAdmission stopped the cycle before this entry: it goes back to the heap
   // unchanged, since Kueue would admit it once the scheduler wakes up.
   WaitingForPodsReady
@@ -34,7 +40,8 @@ class QueueManager {
   // Pop: the head of the active heap becomes in flight; -1 if empty.
   int pop(int cq);
   // RequeueWorkload/requeueIfNotPresent after a cycle; `w` is re-read by the caller.
-  void requeue(const WorkloadInfo& w, RequeueReason reason, TimeMs now, const std::vector<WorkloadInfo>& all);
+  void requeue(const WorkloadInfo& w, RequeueReason reason, TimeMs now,
+               const std::vector<WorkloadInfo>& all);
   void forget(const WorkloadInfo& w);  // admitted or deleted: leaves every bucket
   // QueueInadmissibleWorkloads for one ClusterQueue.
   void queue_inadmissible(int cq, TimeMs now, const std::vector<WorkloadInfo>& all);

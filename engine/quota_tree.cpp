@@ -121,12 +121,15 @@ Amount QuotaTree::available_raw(int n, FrId fr) const {
     const Amount lq = local_quota(n, fr);
     const Amount stored_in_parent = amount_sub(subtree_quota(n, fr), lq);
     const Amount used_in_parent = std::max<Amount>(0, amount_sub(usage(n, fr), lq));
-    parent_available = std::min(parent_available, amount_add(amount_sub(stored_in_parent, used_in_parent), *bl));
+    parent_available =
+        std::min(parent_available, amount_add(amount_sub(stored_in_parent, used_in_parent), *bl));
   }
   return amount_add(local_available(n, fr), parent_available);
 }
 
-Amount QuotaTree::available(int n, FrId fr) const { return std::max<Amount>(0, available_raw(n, fr)); }
+Amount QuotaTree::available(int n, FrId fr) const {
+  return std::max<Amount>(0, available_raw(n, fr));
+}
 
 Amount QuotaTree::potential_available(int n, FrId fr) const {
   if (!has_parent(n)) return subtree_quota(n, fr);

@@ -62,8 +62,8 @@ class QuotaTree {
   Amount usage(int n, FrId fr) const { return node(n).usage[idx(fr)]; }
   Amount local_quota(int n, FrId fr) const;
   Amount local_available(int n, FrId fr) const;
-  Amount available_raw(int n, FrId fr) const;       // may be negative ("in debt")
-  Amount available(int n, FrId fr) const;           // ClusterQueueSnapshot.Available: clamped at 0
+  Amount available_raw(int n, FrId fr) const;  // may be negative ("in debt")
+  Amount available(int n, FrId fr) const;      // ClusterQueueSnapshot.Available: clamped at 0
   Amount potential_available(int n, FrId fr) const;
 
   void add_usage(int n, FrId fr, Amount v);

@@ -17,7 +17,8 @@ namespace {
 WorkloadReport report_workload(const Engine& e, const WorkloadInfo& w) {
   WorkloadReport r;
   r.name = w.key;
-  if (w.cluster_queue >= 0) r.cluster_queue = e.cluster_queues[static_cast<size_t>(w.cluster_queue)].name;
+  if (w.cluster_queue >= 0)
+    r.cluster_queue = e.cluster_queues[static_cast<size_t>(w.cluster_queue)].name;
   r.state = workload_state(w);
   r.preempted = w.preempted_ever;
   if (w.obj.admission) {
@@ -28,13 +29,15 @@ WorkloadReport report_workload(const Engine& e, const WorkloadInfo& w) {
   }
   if (r.state == "Pending") {
     r.message = w.pending_message;
-  } else if (const model::Condition* c = w.condition(r.state == "Evicted" ? "Evicted" : "QuotaReserved")) {
+  } else if (const model::Condition* c =
+                 w.condition(r.state == "Evicted" ? "Evicted" : "QuotaReserved")) {
     r.message = c->message;
   }
   if (r.state == "QuotaReserved") {
     for (const auto& s : w.obj.admission_checks) {
       if (s.state != model::CheckState::Ready) {
-        r.message += fmt::format("; admission check {} is {}", s.name, s.state == model::CheckState::Pending ? "Pending" : "not Ready");
+        r.message += fmt::format("; admission check {} is {}", s.name,
+                                 s.state == model::CheckState::Pending ? "Pending" : "not Ready");
       }
     }
   }
@@ -76,14 +79,21 @@ nlohmann::json to_json(const AdmitReport& r) {
   nlohmann::json j;
   j["workloads"] = nlohmann::json::array();
   for (const auto& w : r.workloads) {
-    j["workloads"].push_back({{"name", w.name}, {"clusterQueue", w.cluster_queue}, {"state", w.state},
-                              {"flavors", w.flavors}, {"counts", w.counts}, {"preempted", w.preempted},
+    j["workloads"].push_back({{"name", w.name},
+                              {"clusterQueue", w.cluster_queue},
+                              {"state", w.state},
+                              {"flavors", w.flavors},
+                              {"counts", w.counts},
+                              {"preempted", w.preempted},
                               {"message", w.message}});
   }
   j["clusterQueues"] = nlohmann::json::array();
   for (const auto& q : r.cluster_queues) {
-    j["clusterQueues"].push_back({{"name", q.name}, {"usage", q.usage}, {"pending", q.pending},
-                                  {"admitted", q.admitted}, {"active", q.active}});
+    j["clusterQueues"].push_back({{"name", q.name},
+                                  {"usage", q.usage},
+                                  {"pending", q.pending},
+                                  {"admitted", q.admitted},
+                                  {"active", q.active}});
   }
   j["cycles"] = r.cycles;
   return j;
@@ -92,7 +102,8 @@ nlohmann::json to_json(const AdmitReport& r) {
 std::string to_text(const AdmitReport& r) {
   std::string out = fmt::format("Workloads ({} scheduling cycles)\n", r.cycles);
   for (const auto& w : r.workloads) {
-    out += fmt::format("  {}  {}  clusterQueue={}{}\n", w.name, w.state, w.cluster_queue.empty() ? "-" : w.cluster_queue,
+    out += fmt::format("  {}  {}  clusterQueue={}{}\n", w.name, w.state,
+                       w.cluster_queue.empty() ? "-" : w.cluster_queue,
                        w.preempted ? "  (preempted)" : "");
     for (const auto& [ps, flavors] : w.flavors) {
       std::string fl;
@@ -103,7 +114,8 @@ std::string to_text(const AdmitReport& r) {
   }
   out += "ClusterQueues\n";
   for (const auto& q : r.cluster_queues) {
-    out += fmt::format("  {}{}  admitted={} pending={}\n", q.name, q.active ? "" : " (inactive)", q.admitted, q.pending);
+    out += fmt::format("  {}{}  admitted={} pending={}\n", q.name, q.active ? "" : " (inactive)",
+                       q.admitted, q.pending);
     for (const auto& [f, res] : q.usage) {
       for (const auto& [name, v] : res) out += fmt::format("    usage {} {} = {}\n", f, name, v);
     }
@@ -122,9 +134,11 @@ namespace kmc::engine {
 
 // The whole state for people and diffs: clock, queued events, workloads, queues.
 std::string Engine::dump() const {
-  std::string out = fmt::format("now: {}ms, scheduling cycle {}, {} events queued\n", now_ms, scheduling_cycle, events.size());
+  std::string out = fmt::format("now: {}ms, scheduling cycle {}, {} events queued\n", now_ms,
+                                scheduling_cycle, events.size());
   // A stalled engine must say why it is stalled (kueue-semantics §8 item 6).
-  if (pods_ready_blocked) out += "scheduler blocked: waiting for every quota-holding workload to be PodsReady\n";
+  if (pods_ready_blocked)
+    out += "scheduler blocked: waiting for every quota-holding workload to be PodsReady\n";
   EventQueue copy = events;
   while (!copy.empty()) {
     auto [at, ev] = copy.pop();

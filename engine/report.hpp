@@ -4,10 +4,9 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/engine.hpp"
 
@@ -15,13 +14,15 @@ namespace kmc::engine {
 
 struct WorkloadReport {
   std::string name, cluster_queue, state, message;
-  std::map<std::string, std::map<std::string, std::string>> flavors;  // pod set -> resource -> flavor
+  std::map<std::string, std::map<std::string, std::string>>
+      flavors;  // pod set -> resource -> flavor
   std::map<std::string, std::int32_t> counts;
   bool preempted = false;
 };
 struct ClusterQueueReport {
   std::string name;
-  std::map<std::string, std::map<std::string, std::string>> usage;  // flavor -> resource -> quantity
+  std::map<std::string, std::map<std::string, std::string>>
+      usage;  // flavor -> resource -> quantity
   int pending = 0, admitted = 0;
   bool active = true;
 };

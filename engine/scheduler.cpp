@@ -1,9 +1,9 @@
 #include "engine/scheduler.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "engine/controllers.hpp"
 #include "engine/lookup.hpp"
@@ -14,11 +14,15 @@ namespace {
 
 bool last_assignment_outdated(const Engine& e, const WorkloadInfo& w) {
   const LastAssignment& last = *w.last_assignment;
-  if (e.gate("FlavorFungibilityPreserveScanProgress") && e.scheduling_cycle - last.scheduling_cycle <= 1) return false;
-  return e.cluster_queues[static_cast<size_t>(w.cluster_queue)].allocatable_generation > last.cluster_queue_generation;
+  if (e.gate("FlavorFungibilityPreserveScanProgress") &&
+      e.scheduling_cycle - last.scheduling_cycle <= 1)
+    return false;
+  return e.cluster_queues[static_cast<size_t>(w.cluster_queue)].allocatable_generation >
+         last.cluster_queue_generation;
 }
 
-std::vector<Target> targets_for(Engine& e, Snapshot& s, const WorkloadInfo& w, const Assignment& a) {
+std::vector<Target> targets_for(Engine& e, Snapshot& s, const WorkloadInfo& w,
+                                const Assignment& a) {
   PreemptionCtx ctx{e, s, w, w.cluster_queue, a.usage, a.frs_need_preemption(e.frs)};
   return get_targets(ctx);
 }
@@ -31,7 +35,8 @@ bool can_be_partially_admitted(const WorkloadInfo& w) {
 }
 
 // PodSetReducer.Search: sort.Search over reductions, keeping the largest counts that work.
-bool partial_admission(Engine& e, Snapshot& s, const WorkloadInfo& w, Assignment& a, std::vector<Target>& t) {
+bool partial_admission(Engine& e, Snapshot& s, const WorkloadInfo& w, Assignment& a,
+                       std::vector<Target>& t) {
   std::vector<std::int32_t> full, delta;
   std::int32_t total = 0;
   for (const auto& ps : w.pod_sets) {
@@ -44,7 +49,9 @@ bool partial_admission(Engine& e, Snapshot& s, const WorkloadInfo& w, Assignment
   int last_good = -1;
   auto fits = [&](int i) {
     std::vector<std::int32_t> counts(full.size());
-    for (size_t k = 0; k < full.size(); ++k) counts[k] = full[k] - static_cast<std::int32_t>(static_cast<std::int64_t>(delta[k]) * i / total);
+    for (size_t k = 0; k < full.size(); ++k)
+      counts[k] =
+          full[k] - static_cast<std::int32_t>(static_cast<std::int64_t>(delta[k]) * i / total);
     Assignment cand = assign_flavors(e, s, w, counts);
     std::vector<Target> targets;
     const FlavorMode m = cand.mode();
@@ -61,14 +68,18 @@ bool partial_admission(Engine& e, Snapshot& s, const WorkloadInfo& w, Assignment
   int lo = 0, hi = total + 1;
   while (lo < hi) {
     const int h = (lo + hi) / 2;
-    if (!fits(h)) lo = h + 1; else hi = h;
+    if (!fits(h))
+      lo = h + 1;
+    else
+      hi = h;
   }
   return found && lo == last_good;
 }
 
 }  // namespace
 
-void get_assignments(Engine& e, Snapshot& s, WorkloadInfo& w, Assignment& out, std::vector<Target>& targets) {
+void get_assignments(Engine& e, Snapshot& s, WorkloadInfo& w, Assignment& out,
+                     std::vector<Target>& targets) {
   if (w.last_assignment && last_assignment_outdated(e, w)) w.last_assignment.reset();
   targets.clear();
   out = assign_flavors(e, s, w, {});
@@ -95,7 +106,8 @@ void order_classical(const Engine& e, std::vector<Entry*>& entries) {
     const int prio = e.gate("PrioritySortingWithinCohort") ? -w.priority() : 0;
     return std::tuple(x->assignment.borrowing, prio, w.queue_order_ms(), w.uid);
   };
-  std::sort(entries.begin(), entries.end(), [&](const Entry* a, const Entry* b) { return key(a) < key(b); });
+  std::sort(entries.begin(), entries.end(),
+            [&](const Entry* a, const Entry* b) { return key(a) < key(b); });
 }
 
 }  // namespace kmc::engine

@@ -22,15 +22,15 @@ struct Entry {
   std::vector<Target> targets;
   EntryStatus status = EntryStatus::NotNominated;
   RequeueReason reason = RequeueReason::Generic;
-  std::string message;          // inadmissibleMsg
-  std::string quota_reason;     // QuotaReserved=False reason
+  std::string message;       // inadmissibleMsg
+  std::string quota_reason;  // QuotaReserved=False reason
   // Not processed: blockAdmission stopped the cycle earlier (Kueue processes it later).
   bool deferred = false;
 };
 
 // getAssignments: flavors, then preemption targets, then partial admission.
-void get_assignments(Engine& engine, Snapshot& snapshot, WorkloadInfo& wl, Assignment& out_assignment,
-                     std::vector<Target>& out_targets);
+void get_assignments(Engine& engine, Snapshot& snapshot, WorkloadInfo& wl,
+                     Assignment& out_assignment, std::vector<Target>& out_targets);
 // The classical iterator's order (makeClassicalIterator).
 void order_classical(const Engine& engine, std::vector<Entry*>& entries);
 // The fair-sharing tournament order, one pop at a time (fair_sharing.cpp).

@@ -1,10 +1,10 @@
 #include "engine/simulate.hpp"
 
-#include <algorithm>
-#include <random>
-
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <random>
 
 #include "model/diagnostics.hpp"
 #include "model/quantity.hpp"
@@ -15,7 +15,8 @@ namespace {
 
 struct Reader {
   std::string file;
-  [[noreturn]] void fail(const YAML::Node& n, const std::string& field, const std::string& msg) const {
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& field,
+                         const std::string& msg) const {
     throw model::InputError({file, n.Mark().line + 1}, field, msg);
   }
   template <class T>
@@ -28,7 +29,8 @@ struct Reader {
       fail(v, path + "." + key, "not a valid value");
     }
   }
-  void known(const YAML::Node& n, const std::string& path, std::initializer_list<const char*> keys) const {
+  void known(const YAML::Node& n, const std::string& path,
+             std::initializer_list<const char*> keys) const {
     if (!n.IsMap()) fail(n, path, "expected a mapping");
     for (const auto& kv : n) {
       const std::string k = kv.first.as<std::string>();
@@ -40,8 +42,9 @@ struct Reader {
 };
 
 GeneratorQueuesSet read_queues_set(const Reader& r, const YAML::Node& n, const std::string& path) {
-  r.known(n, path, {"className", "count", "nominalQuota", "borrowingLimit", "reclaimWithinCohort",
-                    "withinClusterQueue", "workloadsSets"});
+  r.known(n, path,
+          {"className", "count", "nominalQuota", "borrowingLimit", "reclaimWithinCohort",
+           "withinClusterQueue", "workloadsSets"});
   GeneratorQueuesSet q;
   q.class_name = r.get<std::string>(n, "className", path, "");
   q.count = r.get<int>(n, "count", path, 0);
@@ -59,16 +62,20 @@ GeneratorQueuesSet read_queues_set(const Reader& r, const YAML::Node& n, const s
     int wi = 0;
     for (const auto& w : ws["workloads"]) {
       const std::string p = fmt::format("{}.workloads[{}]", wpath, wi++);
-      r.known(w, p, {"className", "runtimeMs", "priority", "request", "podCount", "tasConstraint", "tasLevel", "sliceSize"});
-      set.workloads.push_back({r.get<std::string>(w, "className", p, ""), r.get<std::int64_t>(w, "runtimeMs", p, 0),
-                               r.get<std::int32_t>(w, "priority", p, 0), r.get<std::string>(w, "request", p, "1")});
+      r.known(w, p,
+              {"className", "runtimeMs", "priority", "request", "podCount", "tasConstraint",
+               "tasLevel", "sliceSize"});
+      set.workloads.push_back(
+          {r.get<std::string>(w, "className", p, ""), r.get<std::int64_t>(w, "runtimeMs", p, 0),
+           r.get<std::int32_t>(w, "priority", p, 0), r.get<std::string>(w, "request", p, "1")});
     }
     q.workloads_sets.push_back(std::move(set));
   }
   return q;
 }
 
-model::Quantity quantity(const Reader& r, const YAML::Node& where, const std::string& field, const std::string& text) {
+model::Quantity quantity(const Reader& r, const YAML::Node& where, const std::string& field,
+                         const std::string& text) {
   try {
     return model::parse_quantity(text);
   } catch (const model::QuantityError& e) {
@@ -89,10 +96,13 @@ GeneratorConfig load_generator(const std::string& path) {
   }
   Reader r{path};
   r.known(root, "", {"cohorts", "resourceFlavor", "topology"});
-  if (root["topology"]) r.fail(root["topology"], "topology", "topology-aware scheduling is not simulated");
+  if (root["topology"])
+    r.fail(root["topology"], "topology", "topology-aware scheduling is not simulated");
   GeneratorConfig c;
-  if (root["resourceFlavor"]) c.flavor = r.get<std::string>(root["resourceFlavor"], "name", "resourceFlavor", "rf");
-  if (!root["cohorts"] || root["cohorts"].size() == 0) r.fail(root, "cohorts", "config must contain at least one cohort");
+  if (root["resourceFlavor"])
+    c.flavor = r.get<std::string>(root["resourceFlavor"], "name", "resourceFlavor", "rf");
+  if (!root["cohorts"] || root["cohorts"].size() == 0)
+    r.fail(root, "cohorts", "config must contain at least one cohort");
   int ci = 0;
   for (const auto& cn : root["cohorts"]) {
     const std::string p = fmt::format("cohorts[{}]", ci++);
@@ -107,7 +117,8 @@ GeneratorConfig load_generator(const std::string& path) {
       quantity(r, qn, qp + ".nominalQuota", q.nominal_quota);
       if (!q.borrowing_limit.empty()) quantity(r, qn, qp + ".borrowingLimit", q.borrowing_limit);
       for (const auto& ws : q.workloads_sets) {
-        for (const auto& w : ws.workloads) quantity(r, qn, qp + ".workloadsSets.workloads.request", w.request);
+        for (const auto& w : ws.workloads)
+          quantity(r, qn, qp + ".workloadsSets.workloads.request", w.request);
       }
       cs.queues_sets.push_back(std::move(q));
     }
@@ -126,7 +137,8 @@ model::ReclaimWithinCohortPolicy reclaim(const std::string& s) {
 
 model::WithinClusterQueuePolicy within(const std::string& s) {
   if (s == "LowerPriority") return model::WithinClusterQueuePolicy::LowerPriority;
-  if (s == "LowerOrNewerEqualPriority") return model::WithinClusterQueuePolicy::LowerOrNewerEqualPriority;
+  if (s == "LowerOrNewerEqualPriority")
+    return model::WithinClusterQueuePolicy::LowerOrNewerEqualPriority;
   return model::WithinClusterQueuePolicy::Never;
 }
 
@@ -148,7 +160,8 @@ void add_queue(model::ClusterManifests& m, const GeneratorConfig& c, const Gener
   rq.name = "cpu";
   rq.nominal_quota = model::parse_quantity(q.nominal_quota);
   if (!q.borrowing_limit.empty()) rq.borrowing_limit = model::parse_quantity(q.borrowing_limit);
-  cq.resource_groups.push_back(model::ResourceGroup{{"cpu"}, {model::FlavorQuotas{c.flavor, {rq}}}});
+  cq.resource_groups.push_back(
+      model::ResourceGroup{{"cpu"}, {model::FlavorQuotas{c.flavor, {rq}}}});
   cq.preemption.reclaim_within_cohort = reclaim(q.reclaim_within_cohort);
   cq.preemption.within_cluster_queue = within(q.within_cluster_queue);
   m.cluster_queues.push_back(cq);
@@ -162,7 +175,8 @@ void add_queue(model::ClusterManifests& m, const GeneratorConfig& c, const Gener
   m.local_queues.push_back(lq);
 }
 
-void plan_workloads(const GeneratorQueuesSet& q, const std::string& ns, std::mt19937_64& rng, std::vector<Planned>& out) {
+void plan_workloads(const GeneratorQueuesSet& q, const std::string& ns, std::mt19937_64& rng,
+                    std::vector<Planned>& out) {
   for (size_t set_idx = 0; set_idx < q.workloads_sets.size(); ++set_idx) {
     const GeneratorWorkloadsSet& set = q.workloads_sets[set_idx];
     TimeMs at = 0;
@@ -211,7 +225,8 @@ SimulationSummary run_simulation(Engine& e, const std::map<std::string, std::str
     if (e.events.empty()) break;
     const TimeMs next = e.events.next_time();
     for (size_t i = 0; i < e.cluster_queues.size(); ++i) {
-      used[i] += static_cast<long double>(e.tree.usage(e.cluster_queues[i].node, cpu)) * static_cast<long double>(next - e.now_ms);
+      used[i] += static_cast<long double>(e.tree.usage(e.cluster_queues[i].node, cpu)) *
+                 static_cast<long double>(next - e.now_ms);
     }
     e.now_ms = next;
     if (progress && e.now_ms >= next_progress_ms) {
@@ -225,7 +240,8 @@ SimulationSummary run_simulation(Engine& e, const std::map<std::string, std::str
   // not the trailing requeue timers.
   s.virtual_ms = 0;
   for (const auto& w : e.workloads) {
-    if (auto it = w.condition_ms.find("Finished"); it != w.condition_ms.end()) s.virtual_ms = std::max(s.virtual_ms, it->second);
+    if (auto it = w.condition_ms.find("Finished"); it != w.condition_ms.end())
+      s.virtual_ms = std::max(s.virtual_ms, it->second);
   }
   if (s.virtual_ms == 0) s.virtual_ms = e.now_ms;
   std::map<std::string, long double> used_by_class;
@@ -237,7 +253,8 @@ SimulationSummary run_simulation(Engine& e, const std::map<std::string, std::str
   }
   for (auto& [cls, u] : s.cluster_queue_classes) {
     if (u.nominal_milli > 0 && s.virtual_ms > 0) {
-      u.usage_percent = static_cast<double>(used_by_class[cls] * 100 / (static_cast<long double>(u.nominal_milli) * s.virtual_ms));
+      u.usage_percent = static_cast<double>(
+          used_by_class[cls] * 100 / (static_cast<long double>(u.nominal_milli) * s.virtual_ms));
     }
   }
   std::map<std::string, std::pair<long double, long double>> sums;
@@ -247,7 +264,8 @@ SimulationSummary run_simulation(Engine& e, const std::map<std::string, std::str
     c.count++;
     if (w.is_finished()) s.finished++;
     if (w.preempted_ever) s.evictions++;
-    if (auto it = w.condition_ms.find("Admitted"); it != w.condition_ms.end() && w.is_true("Admitted")) {
+    if (auto it = w.condition_ms.find("Admitted");
+        it != w.condition_ms.end() && w.is_true("Admitted")) {
       sums[cls].first += static_cast<long double>(it->second - w.created_ms);
     }
     if (auto it = w.condition_ms.find("Finished"); it != w.condition_ms.end()) {
@@ -284,7 +302,9 @@ SimulationSummary simulate(const GeneratorConfig& c, std::uint64_t seed, const P
     }
   }
   // Kueue's generator creates concurrently: the seed orders creations at the same millisecond.
-  std::sort(plan.begin(), plan.end(), [](const Planned& a, const Planned& b) { return std::tie(a.at, a.tie) < std::tie(b.at, b.tie); });
+  std::sort(plan.begin(), plan.end(), [](const Planned& a, const Planned& b) {
+    return std::tie(a.at, a.tie) < std::tie(b.at, b.tie);
+  });
   Engine e(m);
   e.now_ms = 0;
   for (auto& p : plan) e.post(p.at, ev::WorkloadCreated{std::move(p.w), p.runtime_ms});

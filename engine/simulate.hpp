@@ -67,6 +67,7 @@ struct SimulationSummary {
 
 // Progress: (virtual ms, workloads finished, workloads total).
 using Progress = std::function<void(std::int64_t, std::int64_t, std::int64_t)>;
-SimulationSummary simulate(const GeneratorConfig& config, std::uint64_t seed, const Progress& progress = {});
+SimulationSummary simulate(const GeneratorConfig& config, std::uint64_t seed,
+                           const Progress& progress = {});
 
 }  // namespace kmc::engine

@@ -11,7 +11,8 @@ namespace kmc::engine {
 namespace {
 
 model::StopPolicy local_queue_policy(const Engine& e, const WorkloadInfo& w) {
-  const model::LocalQueue* lq = find_local_queue(e.manifests, w.obj.meta.namespace_, w.obj.queue_name);
+  const model::LocalQueue* lq =
+      find_local_queue(e.manifests, w.obj.meta.namespace_, w.obj.queue_name);
   return lq != nullptr ? lq->stop_policy : model::StopPolicy::None;
 }
 
@@ -75,7 +76,8 @@ void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::St
 
 // A stopped LocalQueue leaves the queue manager with its pending workloads;
 // resuming adds them back (LocalQueue controller Update).
-void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::string& name, model::StopPolicy policy) {
+void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::string& name,
+                                 model::StopPolicy policy) {
   model::LocalQueue* lq = nullptr;
   for (auto& q : e.manifests.local_queues) {
     if (q.meta.namespace_ == ns && q.meta.name == name) lq = &q;
@@ -85,8 +87,10 @@ void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::st
   e.log_line(fmt::format("LocalQueue {}/{} stopPolicy {}", ns, name, static_cast<int>(policy)));
   for (WorkloadInfo& w : e.workloads) {
     if (w.obj.meta.namespace_ != ns || w.obj.queue_name != name) continue;
-    if (policy != model::StopPolicy::None) e.queues.forget(w);
-    else e.enqueue(w);
+    if (policy != model::StopPolicy::None)
+      e.queues.forget(w);
+    else
+      e.enqueue(w);
     reconcile_stop_policy(e, w);
   }
 }

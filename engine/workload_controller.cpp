@@ -1,8 +1,8 @@
 // The workload controller and the job reconciler's quota-relevant steps, and
 // Engine::handle, which routes every event to its controller.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "engine/controllers.hpp"
 
@@ -24,7 +24,8 @@ bool pods_ready_enabled(const Engine& e) {
 TimeMs pods_ready_deadline(const Engine& e, const WorkloadInfo& w) {
   const auto& wfpr = e.manifests.configuration.wait_for_pods_ready;
   const model::Condition* c = w.condition("PodsReady");
-  if (c != nullptr && c->reason == "WaitForRecovery") return w.condition_ms.at("PodsReady") + wfpr.recovery_timeout_s * 1000;
+  if (c != nullptr && c->reason == "WaitForRecovery")
+    return w.condition_ms.at("PodsReady") + wfpr.recovery_timeout_s * 1000;
   return w.first_admitted_ms + wfpr.timeout_s * 1000;
 }
 
@@ -37,7 +38,8 @@ void post_pods_ready_timeout(Engine& e, WorkloadInfo& w) {
 void pods_not_ready(Engine& e, WorkloadInfo& w) {
   if (!w.job_active || !w.pods_ready || w.is_evicted()) return;
   w.pods_ready = false;
-  w.set_condition("PodsReady", false, "WaitForRecovery", "At least one pod has failed, waiting for recovery", e.now());
+  w.set_condition("PodsReady", false, "WaitForRecovery",
+                  "At least one pod has failed, waiting for recovery", e.now());
   post_pods_ready_timeout(e, w);
 }
 
@@ -46,7 +48,9 @@ void pods_ready_timeout(Engine& e, WorkloadInfo& w) {
   const auto& wfpr = e.manifests.configuration.wait_for_pods_ready;
   if (wfpr.backoff_limit_count && w.requeue_count + 1 > *wfpr.backoff_limit_count) {
     w.obj.active = false;
-    evict_workload(e, w, "DeactivatedDueToRequeuingLimitExceeded", "The workload is deactivated due to exceeding the maximum number of re-queuing retries");
+    evict_workload(
+        e, w, "DeactivatedDueToRequeuingLimitExceeded",
+        "The workload is deactivated due to exceeding the maximum number of re-queuing retries");
     return;
   }
   w.requeue_count++;
@@ -61,7 +65,8 @@ void backoff_expired(Engine& e, WorkloadInfo& w) {
   if (r == nullptr || r->status != "False") return;
   if (w.requeue_at_ms && *w.requeue_at_ms > e.now()) return;
   w.requeue_at_ms.reset();
-  w.set_condition("Requeued", true, "BackoffFinished", "The workload backoff was finished", e.now());
+  w.set_condition("Requeued", true, "BackoffFinished", "The workload backoff was finished",
+                  e.now());
   e.enqueue(w);
 }
 
@@ -84,10 +89,12 @@ void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a) {
   w.usage = a.usage;
   w.last_assignment.reset();
   w.set_condition("QuotaReserved", true, "QuotaReserved",
-                  fmt::format("Quota reserved in ClusterQueue {}", e.cluster_queues[static_cast<size_t>(w.cluster_queue)].name),
+                  fmt::format("Quota reserved in ClusterQueue {}",
+                              e.cluster_queues[static_cast<size_t>(w.cluster_queue)].name),
                   e.now());
   for (const char* c : {"Evicted", "Preempted"}) {
-    if (w.is_true(c)) w.set_condition(c, false, "QuotaReserved", "Previously: " + w.condition(c)->message, e.now());
+    if (w.is_true(c))
+      w.set_condition(c, false, "QuotaReserved", "Previously: " + w.condition(c)->message, e.now());
   }
   w.pending_message.clear();
   e.queues.forget(w);
@@ -95,7 +102,8 @@ void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a) {
   sync_admission_checks(e, w);
   provisioning_on_reservation(e, w);
   sync_admitted(e, w);
-  e.log_line(fmt::format("{} reserves quota in {}", w.key, e.cluster_queues[static_cast<size_t>(w.cluster_queue)].name));
+  e.log_line(fmt::format("{} reserves quota in {}", w.key,
+                         e.cluster_queues[static_cast<size_t>(w.cluster_queue)].name));
 }
 
 void start_job_if_admitted(Engine& e, WorkloadInfo& w) {
@@ -106,13 +114,15 @@ void start_job_if_admitted(Engine& e, WorkloadInfo& w) {
     w.pods_ready = true;
     w.set_condition("PodsReady", true, "Started", "All pods reached readiness", e.now());
   } else {
-    w.set_condition("PodsReady", false, "WaitForStart", "Not all pods are ready or succeeded", e.now());
+    w.set_condition("PodsReady", false, "WaitForStart", "Not all pods are ready or succeeded",
+                    e.now());
     post_pods_ready_timeout(e, w);
   }
   if (w.runtime_ms > 0) e.post(e.now() + w.runtime_ms, ev::JobFinished{w.key, w.first_admitted_ms});
 }
 
-void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason, const std::string& message) {
+void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
+                    const std::string& message) {
   w.set_condition("Evicted", true, reason, message, e.now());
   w.obj.cluster_name.clear();
   w.obj.nominated_cluster_names.clear();
@@ -133,13 +143,17 @@ void release_quota_after_stop(Engine& e, WorkloadInfo& w) {
   const model::Condition* ev = w.condition("Evicted");
   const std::string reason = ev->reason, message = ev->message;
   w.set_condition("QuotaReserved", false, "Pending", message, e.now());
-  if (w.is_true("Admitted")) w.set_condition("Admitted", false, "NoReservation", "The workload has no reservation", e.now());
-  if (w.condition("PodsReady")) w.set_condition("PodsReady", false, "WaitForStart", "Not all pods are ready or succeeded", e.now());
+  if (w.is_true("Admitted"))
+    w.set_condition("Admitted", false, "NoReservation", "The workload has no reservation", e.now());
+  if (w.condition("PodsReady"))
+    w.set_condition("PodsReady", false, "WaitForStart", "Not all pods are ready or succeeded",
+                    e.now());
   w.obj.admission.reset();
   e.cache_remove(w);
   w.usage.clear();
   const bool requeued = reason == "Preempted" || reason == "NodeFailures";
-  if (requeued || (!w.requeue_at_ms && reason != "PodsReadyTimeout" && reason != "AdmissionCheck")) {
+  if (requeued ||
+      (!w.requeue_at_ms && reason != "PodsReadyTimeout" && reason != "AdmissionCheck")) {
     w.set_condition("Requeued", true, reason, message, e.now());
     e.enqueue(w);
   } else {
@@ -172,23 +186,31 @@ void Engine::handle(const Event& event) {
       const int id = e.create_workload(x.workload);
       if (x.runtime_ms >= 0) e.workloads[static_cast<size_t>(id)].runtime_ms = x.runtime_ms;
     }
-    void operator()(const ev::WorkloadDeleted& x) { if (auto* w = get(x.key)) delete_workload(e, *w); }
+    void operator()(const ev::WorkloadDeleted& x) {
+      if (auto* w = get(x.key)) delete_workload(e, *w);
+    }
     void operator()(const ev::JobFinished& x) {
       auto* w = get(x.key);
-      if (w != nullptr && w->job_active && (x.admission_epoch < 0 || x.admission_epoch == w->first_admitted_ms)) {
+      if (w != nullptr && w->job_active &&
+          (x.admission_epoch < 0 || x.admission_epoch == w->first_admitted_ms)) {
         finish_workload(e, *w, "Succeeded");
       }
     }
-    void operator()(const ev::JobStopped& x) { if (auto* w = get(x.key)) release_quota_after_stop(e, *w); }
+    void operator()(const ev::JobStopped& x) {
+      if (auto* w = get(x.key)) release_quota_after_stop(e, *w);
+    }
     void operator()(const ev::PodsReady& x) {
       auto* w = get(x.key);
       if (w == nullptr || !w->job_active) return;
       const model::Condition* c = w->condition("PodsReady");
       const bool recovering = c != nullptr && c->reason == "WaitForRecovery";
       w->pods_ready = true;
-      w->set_condition("PodsReady", true, recovering ? "Recovered" : "Started", "All pods reached readiness", e.now());
+      w->set_condition("PodsReady", true, recovering ? "Recovered" : "Started",
+                       "All pods reached readiness", e.now());
     }
-    void operator()(const ev::PodsNotReady& x) { if (auto* w = get(x.key)) pods_not_ready(e, *w); }
+    void operator()(const ev::PodsNotReady& x) {
+      if (auto* w = get(x.key)) pods_not_ready(e, *w);
+    }
     void operator()(const ev::PodsReadyTimeout& x) {
       // The deadline is recomputed, as reconcileNotReadyTimeout does: a timer
       // from an earlier WaitForRecovery episode must not fire for a later one.
@@ -198,7 +220,9 @@ void Engine::handle(const Event& event) {
         pods_ready_timeout(e, *w);
       }
     }
-    void operator()(const ev::BackoffExpired& x) { if (auto* w = get(x.key)) backoff_expired(e, *w); }
+    void operator()(const ev::BackoffExpired& x) {
+      if (auto* w = get(x.key)) backoff_expired(e, *w);
+    }
     void operator()(const ev::RequeueInadmissible& x) {
       e.pending_requeue_roots.erase(x.root_node);
       for (size_t i = 0; i < e.cluster_queues.size(); ++i) {
@@ -208,9 +232,12 @@ void Engine::handle(const Event& event) {
       }
     }
     void operator()(const ev::AdmissionCheckUpdate& x) {
-      if (auto* w = get(x.key)) set_check_state(e, *w, x.check, x.state, x.requeue_after_seconds, x.message);
+      if (auto* w = get(x.key))
+        set_check_state(e, *w, x.check, x.state, x.requeue_after_seconds, x.message);
     }
-    void operator()(const ev::ClusterQueueStopPolicy& x) { set_cluster_queue_stop_policy(e, x.name, x.policy); }
+    void operator()(const ev::ClusterQueueStopPolicy& x) {
+      set_cluster_queue_stop_policy(e, x.name, x.policy);
+    }
     void operator()(const ev::LocalQueueStopPolicy& x) {
       set_local_queue_stop_policy(e, x.namespace_, x.name, x.policy);
     }

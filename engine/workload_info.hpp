@@ -48,19 +48,20 @@ struct WorkloadInfo {
   // NominationMapping: during an overlap recompute, the flavors chosen at nomination.
   std::vector<std::map<std::string, std::string>> nomination_mapping;
   TimeMs runtime_ms = 0;
-  std::map<std::string, TimeMs> check_ms;  // admission check state lastTransitionTime  // how long the job runs once started; 0: until told
+  std::map<std::string, TimeMs> check_ms;  // admission check state lastTransitionTime  // how long
+                                           // the job runs once started; 0: until told
   std::optional<TimeMs> requeue_at_ms;
   std::int32_t requeue_count = 0;
-  bool preempted_ever = false;   // for reports: a cycle chose it as a victim
-  bool job_active = false;       // the job's pods run (started and not stopped)
+  bool preempted_ever = false;  // for reports: a cycle chose it as a victim
+  bool job_active = false;      // the job's pods run (started and not stopped)
   // The Job object exists in this cluster. A MultiKueue remote Workload has
   // none until the manager selects its cluster: reconcileGroup syncs the job
   // to the winning worker only (workload.go, step 6b).
   bool job_exists = true;
   bool pods_ready = false;
   bool deleted = false;
-  std::string scheduling_hash;   // computeSchedulingHash, fixed at creation
-  std::string pending_message;   // the QuotaReserved=False message, Kueue's words
+  std::string scheduling_hash;  // computeSchedulingHash, fixed at creation
+  std::string pending_message;  // the QuotaReserved=False message, Kueue's words
   std::int64_t first_admitted_ms = -1;
 
   const model::Condition* condition(const std::string& type) const;
@@ -72,7 +73,9 @@ struct WorkloadInfo {
   // HasActiveQuotaReservation: counted in the cache.
   bool counts_in_cache() const { return has_quota_reservation() && !is_finished() && obj.active; }
   // IsAdmissible: may sit in a queue.
-  bool admissible() const { return !is_finished() && obj.active && !has_quota_reservation() && !deleted; }
+  bool admissible() const {
+    return !is_finished() && obj.active && !has_quota_reservation() && !deleted;
+  }
   std::int32_t priority() const { return obj.priority; }
   TimeMs queue_order_ms() const;
   TimeMs quota_reserved_ms(TimeMs now) const;

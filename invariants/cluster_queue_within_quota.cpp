@@ -16,8 +16,9 @@ MkProperty cluster_queue_within_quota(const protocols::MultiKueue& p) {
         }
     return true;
   };
-  return MkProperty::always("cluster-queue-within-quota",
-                            "no ClusterQueue, on the manager or a worker, holds more than its quota", {.holds = holds});
+  return MkProperty::always(
+      "cluster-queue-within-quota",
+      "no ClusterQueue, on the manager or a worker, holds more than its quota", {.holds = holds});
 }
 
 }  // namespace kmc::invariants

@@ -16,9 +16,14 @@ bool could_run_on(const MultiKueue& p, const MultiKueue::State& s, int j, int w)
       const auto need = mp.req(j, r);
       if (need == 0) continue;
       const auto nominal = q.nominal[f * mp.R() + r];
-      const auto used = s.usage[p.u(cq, static_cast<int>(f), r)] - (own == static_cast<std::int64_t>(f) ? need : 0);
-      const auto booked = s.prov[p.jw(j, w)] == protocols::kProvProvisioned && own == static_cast<std::int64_t>(f) ? need : 0;
-      ok = nominal >= 0 && used + need <= nominal && s.capacity[p.c(w, q.flavor_slot[f], r)] + booked >= need;
+      const auto used = s.usage[p.u(cq, static_cast<int>(f), r)] -
+                        (own == static_cast<std::int64_t>(f) ? need : 0);
+      const auto booked =
+          s.prov[p.jw(j, w)] == protocols::kProvProvisioned && own == static_cast<std::int64_t>(f)
+              ? need
+              : 0;
+      ok = nominal >= 0 && used + need <= nominal &&
+           s.capacity[p.c(w, q.flavor_slot[f], r)] + booked >= need;
     }
     if (ok) return true;
   }
@@ -43,11 +48,15 @@ bool waiting_while_runnable(const MultiKueue& p, const MultiKueue::State& s, int
   return false;
 }
 
-bool has_run(const MultiKueue& p, const MultiKueue::State& s, int j) { return !not_yet_run(p, s, j); }
+bool has_run(const MultiKueue& p, const MultiKueue::State& s, int j) {
+  return !not_yet_run(p, s, j);
+}
 
-bool retried(const MultiKueue& p, const MultiKueue::State& from, const MultiKueue::State& to, int j) {
+bool retried(const MultiKueue& p, const MultiKueue::State& from, const MultiKueue::State& to,
+             int j) {
   using namespace protocols;
-  const bool requeued = (from.phase[j] == kMgrQuotaReserved || from.phase[j] == kMgrAdmitted) && to.phase[j] == kMgrPending;
+  const bool requeued = (from.phase[j] == kMgrQuotaReserved || from.phase[j] == kMgrAdmitted) &&
+                        to.phase[j] == kMgrPending;
   if (requeued) return true;
   const bool still_dispatching = to.phase[j] == kMgrQuotaReserved && to.cluster[j] == -1;
   for (int w = 0; w < p.params().W(); ++w) {
@@ -58,7 +67,8 @@ bool retried(const MultiKueue& p, const MultiKueue::State& from, const MultiKueu
   return false;
 }
 
-std::vector<std::string> workers_able_to_run(const MultiKueue& p, const MultiKueue::State& s, int j) {
+std::vector<std::string> workers_able_to_run(const MultiKueue& p, const MultiKueue::State& s,
+                                             int j) {
   std::vector<std::string> able;
   for (int w = 0; w < p.params().W(); ++w)
     if (could_run_on(p, s, j, w)) able.push_back(p.params().workers[w]);

@@ -11,9 +11,11 @@ namespace kmc::invariants {
 
 // Worker w could run job j now: physical capacity and ClusterQueue quota
 // for the whole job in one flavor, not counting j's own reservation there.
-bool could_run_on(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s, int j, int w);
+bool could_run_on(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s, int j,
+                  int w);
 // Job j has not run yet and some worker could run it now.
-bool waiting_while_runnable(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s, int j);
+bool waiting_while_runnable(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s,
+                            int j);
 // Job j runs or has finished.
 bool has_run(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s, int j);
 // The step from -> to retries job j: a ProvisioningRequest of one of its
@@ -25,6 +27,7 @@ bool has_run(const protocols::MultiKueue& p, const protocols::MultiKueue::State&
 // the job forward, so it is not a retry.
 bool retried(const protocols::MultiKueue& p, const protocols::MultiKueue::State& from,
              const protocols::MultiKueue::State& to, int j);
-std::vector<std::string> workers_able_to_run(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s, int j);
+std::vector<std::string> workers_able_to_run(const protocols::MultiKueue& p,
+                                             const protocols::MultiKueue::State& s, int j);
 
 }  // namespace kmc::invariants

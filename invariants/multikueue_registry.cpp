@@ -3,8 +3,10 @@
 namespace kmc::invariants {
 
 std::vector<MkProperty> multikueue_properties(const protocols::MultiKueue& p) {
-  return {no_job_on_two_workers(p), cluster_queue_within_quota(p), quota_counted_once(p), no_stuck_job(p),
-          some_job_runs(p), eventually_runs(p), no_endless_retry(p)};
+  return {no_job_on_two_workers(p), cluster_queue_within_quota(p),
+          quota_counted_once(p),    no_stuck_job(p),
+          some_job_runs(p),         eventually_runs(p),
+          no_endless_retry(p)};
 }
 
 std::vector<std::string> default_properties(const protocols::MultiKueue& p) {

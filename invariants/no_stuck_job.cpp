@@ -35,10 +35,11 @@ MkProperty no_stuck_job(const protocols::MultiKueue& p) {
       "no-stuck-job", "no job waits forever, frozen, while some worker could run it",
       {.subjects = p.params().J(),
        .key = [&p](const MultiKueue::State& s, int j) { return job_key(p, s, j); },
-       .should_move = [&p](const MultiKueue::State& s, int j) { return waiting_while_runnable(p, s, j); }},
+       .should_move = [&p](const MultiKueue::State& s,
+                           int j) { return waiting_while_runnable(p, s, j); }},
       [&p](const MultiKueue::State& s, int j) {
-        return fmt::format("job {} can never change again, yet {} could run it now", p.params().jobs[j],
-                           fmt::join(workers_able_to_run(p, s, j), " and "));
+        return fmt::format("job {} can never change again, yet {} could run it now",
+                           p.params().jobs[j], fmt::join(workers_able_to_run(p, s, j), " and "));
       });
 }
 

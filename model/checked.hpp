@@ -24,30 +24,20 @@ struct Checked {
   void actions(const State& s, std::vector<Action>& out) const { protocol.actions(s, out); }
   State next(const State& s, const Action& a) const { return protocol.next(s, a); }
   // Forwarded when the protocol can update a caller's state in place.
-  void next_into(const State& s, const Action& a, State& out) const
-    requires requires(const P& p) { p.next_into(s, a, out); }
-  {
-    protocol.next_into(s, a, out);
+  void next_into(const State& s, const Action& a, State& out) const requires requires(const P& p) {
+    p.next_into(s, a, out);
   }
+  { protocol.next_into(s, a, out); }
   std::string action_name(const Action& a) const { return protocol.action_name(a); }
   std::uint64_t fingerprint(const State& s) const { return protocol.fingerprint(s); }
   std::vector<Property<State>> properties() const { return props; }
   // Action families, for fairness, when the protocol has them.
-  int family(const Action& a) const
-    requires requires(const P& p) { p.family(a); }
-  {
-    return protocol.family(a);
-  }
-  int instance(const Action& a) const
-    requires requires(const P& p) { p.instance(a); }
-  {
-    return protocol.instance(a);
-  }
-  std::vector<std::string> families() const
-    requires requires(const P& p) { p.families(); }
-  {
-    return protocol.families();
-  }
+  int family(const Action& a) const requires requires(const P& p) { p.family(a); }
+  { return protocol.family(a); }
+  int instance(const Action& a) const requires requires(const P& p) { p.instance(a); }
+  { return protocol.instance(a); }
+  std::vector<std::string> families() const requires requires(const P& p) { p.families(); }
+  { return protocol.families(); }
 };
 
 }  // namespace kmc::model

@@ -18,8 +18,9 @@ struct SourcePos {
 
 struct Diagnostic {
   SourcePos pos;
-  std::string field;    // dotted path, e.g. "spec.resourceGroups[0].flavors[1].resources[0].nominalQuota"
-  std::string message;  // what is wrong, in plain words
+  std::string
+      field;  // dotted path, e.g. "spec.resourceGroups[0].flavors[1].resources[0].nominalQuota"
+  std::string message;            // what is wrong, in plain words
   std::string to_string() const;  // "file:line: field: message"
 };
 

@@ -63,7 +63,8 @@ void hash_append(Hasher& hs, const T& v) {
   if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
     hs.word(static_cast<std::uint64_t>(v));
   } else {
-    static_assert(boost::hana::Struct<T>::value, "fingerprint: reflect the type with BOOST_HANA_DEFINE_STRUCT");
+    static_assert(boost::hana::Struct<T>::value,
+                  "fingerprint: reflect the type with BOOST_HANA_DEFINE_STRUCT");
     boost::hana::for_each(boost::hana::members(v), [&](const auto& m) { hash_append(hs, m); });
   }
 }

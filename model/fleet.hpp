@@ -28,8 +28,8 @@ enum class AutoscalerAnswer {
 };
 
 struct WorkerSpec {
-  std::string name;    // folder workers/<name>/ and the MultiKueueCluster name
-  std::string region;  // for reports
+  std::string name;          // folder workers/<name>/ and the MultiKueueCluster name
+  std::string region;        // for reports
   FlavorResources capacity;  // physical capacity obtainable on this cluster
   AutoscalerAnswer answer = AutoscalerAnswer::Provisions;
   SourcePos pos;
@@ -47,7 +47,8 @@ struct DispatcherSpec {
 };
 
 struct ProtocolOptions {
-  bool provisioning_timeout = false;  // a ProvisioningRequest unanswered or Accepted too long counts as Failed
+  bool provisioning_timeout =
+      false;  // a ProvisioningRequest unanswered or Accepted too long counts as Failed
   // How a ProvisioningRequest timeout relates to the time a node takes to boot:
   // Either (any order), TimeoutFirst (too short: it always fires before a boot
   // completes), BootFirst (long enough: it fires only when no node is coming).
@@ -58,8 +59,8 @@ struct ProtocolOptions {
 };
 
 struct EnvironmentBudgets {
-  std::int32_t spot_reclaims = 0;      // running jobs' nodes reclaimed
-  std::int32_t capacity_losses = 0;    // idle capacity disappearing from a worker
+  std::int32_t spot_reclaims = 0;        // running jobs' nodes reclaimed
+  std::int32_t capacity_losses = 0;      // idle capacity disappearing from a worker
   std::int32_t snapshot_refreshes = -1;  // -1: unlimited
 };
 
@@ -74,7 +75,8 @@ struct CheckSpec {
 // Fairness of one action family for liveness checks ("fairness:" in kmc.yaml).
 enum class FairnessKind { None, Weak, Strong };
 struct FairnessSpec {
-  std::string family;  // a family name of the protocol; checked against it when the protocol is built
+  std::string
+      family;  // a family name of the protocol; checked against it when the protocol is built
   FairnessKind kind = FairnessKind::None;
   SourcePos pos;
 };
@@ -93,8 +95,9 @@ struct Fleet {
   SourcePos protocol_pos;
   std::string manager = "manager";
   std::vector<WorkerSpec> workers;
-  std::map<std::string, FlavorResources> snapshot;  // manager's initial view per worker; missing: the truth
-  std::map<std::string, SourcePos> snapshot_pos;      // where each worker's snapshot entry is written
+  std::map<std::string, FlavorResources>
+      snapshot;  // manager's initial view per worker; missing: the truth
+  std::map<std::string, SourcePos> snapshot_pos;  // where each worker's snapshot entry is written
   DispatcherSpec dispatcher;
   ProtocolOptions options;
   EnvironmentBudgets environment;

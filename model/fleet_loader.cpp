@@ -45,7 +45,9 @@ WorkerSpec read_worker(const YamlNode& node, Warnings& w) {
 }
 
 void read_options(const YamlNode& node, Warnings& w, Fleet& fleet) {
-  check_keys(node, {.modeled = {"provisioningTimeout", "timeoutVsBoot", "maxSnapshotStaleness", "variant"}}, w);
+  check_keys(
+      node,
+      {.modeled = {"provisioningTimeout", "timeoutVsBoot", "maxSnapshotStaleness", "variant"}}, w);
   ProtocolOptions& o = fleet.options;
   if (node["provisioningTimeout"].present())
     o.provisioning_timeout = node["provisioningTimeout"].boolean();
@@ -100,8 +102,8 @@ Fleet load_fleet(const std::string& path) {
   const YamlNode& root = documents.front();
   Warnings unused;  // every key below is modeled: check_keys never warns here
   check_keys(root,
-             {.modeled = {"apiVersion", "kind", "protocol", "manager", "workers", "snapshot", "dispatcher",
-                          "options", "environment", "check", "fairness", "matrix"}},
+             {.modeled = {"apiVersion", "kind", "protocol", "manager", "workers", "snapshot",
+                          "dispatcher", "options", "environment", "check", "fairness", "matrix"}},
              unused);
   const YamlNode api_version = require(root, "apiVersion");
   if (api_version.str() != kFleetApiVersion)
@@ -137,10 +139,12 @@ Fleet load_fleet(const std::string& path) {
   read_environment(root["environment"], unused, fleet);
   read_check(root["check"], unused, fleet);
   for (const auto& e : root["fairness"].entries())
-    fleet.fairness.push_back(FairnessSpec{
-        e.key,
-        e.value.one_of<FairnessKind>({{"None", FairnessKind::None}, {"Weak", FairnessKind::Weak}, {"Strong", FairnessKind::Strong}}),
-        {path, e.key_line}});
+    fleet.fairness.push_back(
+        FairnessSpec{e.key,
+                     e.value.one_of<FairnessKind>({{"None", FairnessKind::None},
+                                                   {"Weak", FairnessKind::Weak},
+                                                   {"Strong", FairnessKind::Strong}}),
+                     {path, e.key_line}});
   for (const auto& e : root["matrix"].entries()) {
     Lever lever{e.key, {}, {path, e.key_line}};
     for (const auto& v : e.value.items()) lever.values.push_back(v.str());

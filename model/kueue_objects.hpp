@@ -132,7 +132,8 @@ struct Namespace {
 
 struct AdmissionCheck {
   ObjectMeta meta;
-  std::string controller_name;  // kueue.x-k8s.io/provisioning-request, kueue.x-k8s.io/multikueue, ...
+  std::string
+      controller_name;  // kueue.x-k8s.io/provisioning-request, kueue.x-k8s.io/multikueue, ...
   struct Parameters {
     std::string api_group, kind, name;
   } parameters;
@@ -199,11 +200,11 @@ struct Workload {
   ObjectMeta meta;
   std::string queue_name;
   std::vector<PodSet> pod_sets;
-  std::int32_t priority = 0;          // effective priority, resolved from priorityClassRef when loaded
-  std::string priority_class_name;    // for reporting
+  std::int32_t priority = 0;  // effective priority, resolved from priorityClassRef when loaded
+  std::string priority_class_name;  // for reporting
   bool active = true;
   std::optional<std::int64_t> maximum_execution_time_s;
-  std::int64_t runtime_s = 0;         // kmc: how long the job runs once started (0: unknown)
+  std::int64_t runtime_s = 0;  // kmc: how long the job runs once started (0: unknown)
   // status
   std::vector<Condition> conditions;
   std::optional<Admission> admission;
@@ -215,7 +216,8 @@ struct Workload {
 
 struct FeatureGates {
   std::map<std::string, bool> gates;  // explicit settings only
-  // Kueue's default at the reference commit for `name` (kueue-semantics.md §0), overridden by gates.
+  // Kueue's default at the reference commit for `name` (kueue-semantics.md §0), overridden by
+  // gates.
   bool enabled(const std::string& name) const;
 };
 
@@ -236,12 +238,15 @@ struct MultiKueueSettings {
   std::string dispatcher_name = "kueue.x-k8s.io/multikueue-dispatcher-all-at-once";
   std::int32_t incremental_step_size = 3;
 };
-inline constexpr const char* kDispatcherAllAtOnce = "kueue.x-k8s.io/multikueue-dispatcher-all-at-once";
-inline constexpr const char* kDispatcherIncremental = "kueue.x-k8s.io/multikueue-dispatcher-incremental";
+inline constexpr const char* kDispatcherAllAtOnce =
+    "kueue.x-k8s.io/multikueue-dispatcher-all-at-once";
+inline constexpr const char* kDispatcherIncremental =
+    "kueue.x-k8s.io/multikueue-dispatcher-incremental";
 
 struct FairSharingSettings {
   bool enable = false;
-  std::vector<std::string> preemption_strategies;  // LessThanOrEqualToFinalShare, LessThanInitialShare
+  std::vector<std::string>
+      preemption_strategies;  // LessThanOrEqualToFinalShare, LessThanInitialShare
 };
 
 struct KueueConfiguration {
@@ -265,7 +270,7 @@ struct ClusterManifests {
   std::vector<ProvisioningRequestConfig> provisioning_request_configs;
   std::vector<MultiKueueConfig> multikueue_configs;
   std::vector<MultiKueueCluster> multikueue_clusters;
-  std::vector<Workload> workloads;  // Workloads and Jobs converted as Kueue's job integration does
+  std::vector<Workload> workloads;   // Workloads and Jobs converted as Kueue's job integration does
   KueueConfiguration configuration;  // defaults when the folder has none
   Warnings warnings;
 

@@ -16,7 +16,8 @@ namespace kmc::model {
 
 // The behaviour alone: what replay and simulation need.
 template <class P>
-concept TransitionSystem = requires(const P& p, const typename P::State& s, const typename P::Action& a,
+concept TransitionSystem = requires(const P& p, const typename P::State& s,
+                                    const typename P::Action& a,
                                     std::vector<typename P::Action>& out) {
   typename P::State;
   typename P::Action;

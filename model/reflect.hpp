@@ -19,7 +19,8 @@ void flatten_into(const T& v, const std::string& path, Leaves& out);
 
 template <class T>
 void flatten_into(const std::vector<T>& v, const std::string& path, Leaves& out) {
-  for (std::size_t i = 0; i < v.size(); ++i) flatten_into(v[i], path + "[" + std::to_string(i) + "]", out);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    flatten_into(v[i], path + "[" + std::to_string(i) + "]", out);
 }
 
 template <class T>
@@ -27,7 +28,8 @@ void flatten_into(const T& v, const std::string& path, Leaves& out) {
   if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
     out.emplace_back(path, static_cast<std::int64_t>(v));
   } else {
-    static_assert(boost::hana::Struct<T>::value, "flatten: reflect the type with BOOST_HANA_DEFINE_STRUCT");
+    static_assert(boost::hana::Struct<T>::value,
+                  "flatten: reflect the type with BOOST_HANA_DEFINE_STRUCT");
     boost::hana::for_each(boost::hana::accessors<T>(), [&](const auto& acc) {
       const std::string name = boost::hana::to<const char*>(boost::hana::first(acc));
       flatten_into(boost::hana::second(acc)(v), path.empty() ? name : path + "." + name, out);

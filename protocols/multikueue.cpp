@@ -11,7 +11,8 @@ const char* manager_phase_name(std::int64_t v) {
   return v >= 0 && v < 4 ? names[v] : "?";
 }
 const char* remote_phase_name(std::int64_t v) {
-  static const char* names[] = {"-", "Pending", "QuotaReserved", "Admitted", "Running", "Finished", "Rejected"};
+  static const char* names[] = {"-",       "Pending",  "QuotaReserved", "Admitted",
+                                "Running", "Finished", "Rejected"};
   return v >= 0 && v < 7 ? names[v] : "?";
 }
 const char* prov_phase_name(std::int64_t v) {
@@ -19,11 +20,24 @@ const char* prov_phase_name(std::int64_t v) {
   return v >= 0 && v < 4 ? names[v] : "?";
 }
 const char* action_kind_name(ActionKind k) {
-  static const char* names[] = {
-      "ReserveQuota", "Nominate", "NominateNextRound", "NominateWorker", "Renominate",
-      "CreateRemoteWorkload", "ReserveQuotaOnWorker", "ProvisioningAccepted", "ProvisioningProvisioned",
-      "ProvisioningFailed", "ProvisioningTimeout", "SelectWorker", "JobStarted", "JobFinished",
-      "SpotReclaim", "CapacityLost", "RefreshSnapshot", "RetryDispatch"};
+  static const char* names[] = {"ReserveQuota",
+                                "Nominate",
+                                "NominateNextRound",
+                                "NominateWorker",
+                                "Renominate",
+                                "CreateRemoteWorkload",
+                                "ReserveQuotaOnWorker",
+                                "ProvisioningAccepted",
+                                "ProvisioningProvisioned",
+                                "ProvisioningFailed",
+                                "ProvisioningTimeout",
+                                "SelectWorker",
+                                "JobStarted",
+                                "JobFinished",
+                                "SpotReclaim",
+                                "CapacityLost",
+                                "RefreshSnapshot",
+                                "RetryDispatch"};
   return names[static_cast<int>(k)];
 }
 

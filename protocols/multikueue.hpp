@@ -81,7 +81,6 @@ class MultiKueue : public model::Instance<MkSpec> {
     KMC_ASSERT(0 <= w && w < p_.W() && 0 <= slot && slot < p_.slots_max && 0 <= r && r < p_.R());
     return (w * p_.slots_max + slot) * p_.R() + r;
   }
-
 };
 
 }  // namespace kmc::protocols

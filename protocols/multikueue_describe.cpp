@@ -10,8 +10,10 @@ namespace {
 
 std::string remote_text(const MultiKueue::State& s, int i) {
   std::string text = remote_phase_name(s.remote[i]);
-  if (s.prov[i] != kProvNone) text += fmt::format(", ProvisioningRequest {}", prov_phase_name(s.prov[i]));
-  if (s.attempts[i] > 0) text += fmt::format(", {} failed attempt{}", s.attempts[i], s.attempts[i] > 1 ? "s" : "");
+  if (s.prov[i] != kProvNone)
+    text += fmt::format(", ProvisioningRequest {}", prov_phase_name(s.prov[i]));
+  if (s.attempts[i] > 0)
+    text += fmt::format(", {} failed attempt{}", s.attempts[i], s.attempts[i] > 1 ? "s" : "");
   if (s.nominated[i]) text += ", nominated";
   return text;
 }
@@ -41,9 +43,12 @@ std::vector<std::pair<std::string, std::string>> MultiKueue::describe(const Stat
     for (std::size_t f = 0; f < cq.flavors.size(); ++f)
       for (int r = 0; r < R; ++r)
         if (cq.nominal[f * R + r] >= 0)
-          out.emplace_back(fmt::format("usage {}/{} {} {}", cluster, cq.name, cq.flavors[f], p_.resources[r]),
-                           fmt::format("{}/{}", quantity(p_.resources[r], s.usage[u(static_cast<int>(q), static_cast<int>(f), r)]),
-                                       quantity(p_.resources[r], cq.nominal[f * R + r])));
+          out.emplace_back(
+              fmt::format("usage {}/{} {} {}", cluster, cq.name, cq.flavors[f], p_.resources[r]),
+              fmt::format("{}/{}",
+                          quantity(p_.resources[r],
+                                   s.usage[u(static_cast<int>(q), static_cast<int>(f), r)]),
+                          quantity(p_.resources[r], cq.nominal[f * R + r])));
   }
   const bool snapshot = p_.dispatcher == Dispatcher::CapacitySnapshot;
   for (int w = 0; w < p_.W(); ++w)
@@ -56,9 +61,11 @@ std::vector<std::pair<std::string, std::string>> MultiKueue::describe(const Stat
           out.emplace_back(fmt::format("snapshot {} {} {}", p_.workers[w], flavor, p_.resources[r]),
                            quantity(p_.resources[r], s.snapshot[c(w, static_cast<int>(slot), r)]));
       }
-  static const char* budget_names[] = {"spot reclaims left", "capacity losses left", "snapshot refreshes left"};
+  static const char* budget_names[] = {"spot reclaims left", "capacity losses left",
+                                       "snapshot refreshes left"};
   for (int b = 0; b < kBudgets; ++b)
-    if (s.budget[b] >= 0 && (b != kSnapshotRefreshes || snapshot)) out.emplace_back(budget_names[b], std::to_string(s.budget[b]));
+    if (s.budget[b] >= 0 && (b != kSnapshotRefreshes || snapshot))
+      out.emplace_back(budget_names[b], std::to_string(s.budget[b]));
   return out;
 }
 

@@ -9,7 +9,8 @@ namespace kmc::protocols {
 
 namespace {
 
-[[noreturn]] void bad(const model::Lever& lever, const std::string& value, const std::string& expected) {
+[[noreturn]] void bad(const model::Lever& lever, const std::string& value,
+                      const std::string& expected) {
   throw model::InputError(
       lever.pos, "matrix." + lever.name,
       fmt::format("'{}' is not a value of this lever; expected {}", value, expected));
@@ -24,15 +25,20 @@ bool boolean(const model::Lever& lever, const std::string& v) {
 int integer(const model::Lever& lever, const std::string& v, int min) {
   int out = 0;
   auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-  if (ec != std::errc() || ptr != v.data() + v.size() || out < min) bad(lever, v, fmt::format("an integer >= {}", min));
+  if (ec != std::errc() || ptr != v.data() + v.size() || out < min)
+    bad(lever, v, fmt::format("an integer >= {}", min));
   return out;
 }
 
 ProvisioningClass provisioning_class(const model::Lever& lever, const std::string& v) {
   if (v.find("check-capacity") != std::string::npos) return ProvisioningClass::CheckCapacity;
-  if (v.find("best-effort-atomic") != std::string::npos) return ProvisioningClass::BestEffortAtomicScaleUp;
-  if (v.find("queued-provisioning") != std::string::npos) return ProvisioningClass::QueuedProvisioning;
-  bad(lever, v, "best-effort-atomic-scaleup, check-capacity or queued-provisioning (a class name containing one)");
+  if (v.find("best-effort-atomic") != std::string::npos)
+    return ProvisioningClass::BestEffortAtomicScaleUp;
+  if (v.find("queued-provisioning") != std::string::npos)
+    return ProvisioningClass::QueuedProvisioning;
+  bad(lever, v,
+      "best-effort-atomic-scaleup, check-capacity or queued-provisioning (a class name containing "
+      "one)");
 }
 
 Dispatcher dispatcher(const model::Lever& lever, const std::string& v) {
@@ -46,8 +52,9 @@ Dispatcher dispatcher(const model::Lever& lever, const std::string& v) {
 
 const std::vector<std::string>& multikueue_lever_names() {
   static const std::vector<std::string> names = {
-      "provisioningClass", "provisioningTimeout", "pin", "maxSnapshotStaleness", "waitForWorkloadAdmitted",
-      "redispatchOnWorkerEviction", "dispatcher", "snapshotRefreshes", "timeoutVsBoot"};
+      "provisioningClass",    "provisioningTimeout",     "pin",
+      "maxSnapshotStaleness", "waitForWorkloadAdmitted", "redispatchOnWorkerEviction",
+      "dispatcher",           "snapshotRefreshes",       "timeoutVsBoot"};
   return names;
 }
 
@@ -70,10 +77,14 @@ void apply_lever(MkParams& p, const model::Lever& lever, const std::string& v) {
   } else if (n == "dispatcher") {
     p.dispatcher = dispatcher(lever, v);
   } else if (n == "timeoutVsBoot") {
-    if (v == "Either") p.timeout_vs_boot = MkParams::TimeoutVsBoot::Either;
-    else if (v == "TimeoutFirst") p.timeout_vs_boot = MkParams::TimeoutVsBoot::TimeoutFirst;
-    else if (v == "BootFirst") p.timeout_vs_boot = MkParams::TimeoutVsBoot::BootFirst;
-    else bad(lever, v, "Either, TimeoutFirst or BootFirst");
+    if (v == "Either")
+      p.timeout_vs_boot = MkParams::TimeoutVsBoot::Either;
+    else if (v == "TimeoutFirst")
+      p.timeout_vs_boot = MkParams::TimeoutVsBoot::TimeoutFirst;
+    else if (v == "BootFirst")
+      p.timeout_vs_boot = MkParams::TimeoutVsBoot::BootFirst;
+    else
+      bad(lever, v, "Either, TimeoutFirst or BootFirst");
   } else if (n == "snapshotRefreshes") {
     p.snapshot_refreshes = integer(lever, v, -1);
   } else {

@@ -1,7 +1,8 @@
 #include "protocols/multikueue_params.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <set>
 
 namespace kmc::protocols {
@@ -17,8 +18,10 @@ using model::SourcePos;
 
 ProvisioningClass class_of(const std::string& name) {
   if (name.find("check-capacity") != std::string::npos) return ProvisioningClass::CheckCapacity;
-  if (name.find("best-effort-atomic") != std::string::npos) return ProvisioningClass::BestEffortAtomicScaleUp;
-  if (name.find("queued-provisioning") != std::string::npos) return ProvisioningClass::QueuedProvisioning;
+  if (name.find("best-effort-atomic") != std::string::npos)
+    return ProvisioningClass::BestEffortAtomicScaleUp;
+  if (name.find("queued-provisioning") != std::string::npos)
+    return ProvisioningClass::QueuedProvisioning;
   return ProvisioningClass::Other;
 }
 
@@ -41,7 +44,8 @@ struct Compiler {
     std::set<std::string> names;
     auto add_cqs = [&](const model::ClusterManifests& m) {
       for (const auto& cq : m.cluster_queues)
-        for (const auto& rg : cq.resource_groups) names.insert(rg.covered_resources.begin(), rg.covered_resources.end());
+        for (const auto& rg : cq.resource_groups)
+          names.insert(rg.covered_resources.begin(), rg.covered_resources.end());
     };
     add_cqs(sc.manager);
     for (const auto& w : sc.workers) add_cqs(w);
@@ -52,7 +56,8 @@ struct Compiler {
   }
 
   int resource_index(const std::string& name) const {
-    return static_cast<int>(std::find(p.resources.begin(), p.resources.end(), name) - p.resources.begin());
+    return static_cast<int>(std::find(p.resources.begin(), p.resources.end(), name) -
+                            p.resources.begin());
   }
 
   // The ClusterQueue a job's LocalQueue points to on cluster w (-1 manager);
@@ -61,13 +66,16 @@ struct Compiler {
     const auto& m = cluster(w);
     const auto* lq = m.find_local_queue(wl.meta.namespace_, wl.queue_name);
     if (!lq) {
-      if (w < 0) fail(wl.meta.pos, "spec.queueName", fmt::format("no LocalQueue {}/{} on the manager", wl.meta.namespace_, wl.queue_name));
+      if (w < 0)
+        fail(wl.meta.pos, "spec.queueName",
+             fmt::format("no LocalQueue {}/{} on the manager", wl.meta.namespace_, wl.queue_name));
       return -1;
     }
     for (std::size_t i = 0; i < p.cqs.size(); ++i)
       if (p.cqs[i].cluster == w && p.cqs[i].name == lq->cluster_queue) return static_cast<int>(i);
     const auto* cq = m.find_cluster_queue(lq->cluster_queue);
-    if (!cq) fail(lq->meta.pos, "spec.clusterQueue", fmt::format("no ClusterQueue {}", lq->cluster_queue));
+    if (!cq)
+      fail(lq->meta.pos, "spec.clusterQueue", fmt::format("no ClusterQueue {}", lq->cluster_queue));
     p.cqs.push_back(compile_cq(w, *cq));
     return static_cast<int>(p.cqs.size() - 1);
   }
@@ -78,20 +86,23 @@ struct Compiler {
 
   CqParams compile_cq(int w, const model::ClusterQueue& cq) {
     if (!cq.cohort.empty())
-      warn(cq.meta.pos, "spec.cohortName", "the MultiKueue protocol does not model cohorts; no borrowing or lending is checked");
+      warn(cq.meta.pos, "spec.cohortName",
+           "the MultiKueue protocol does not model cohorts; no borrowing or lending is checked");
     CqParams q;
     q.cluster = w;
     q.name = cq.meta.name;
     q.strict_fifo = cq.queueing_strategy == model::QueueingStrategy::StrictFIFO;
     if (cq.resource_groups.size() > 1)
-      fail(cq.meta.pos, "spec.resourceGroups", "kmc's MultiKueue protocol models one resource group per ClusterQueue");
+      fail(cq.meta.pos, "spec.resourceGroups",
+           "kmc's MultiKueue protocol models one resource group per ClusterQueue");
     const int R = p.R();
     for (const auto& rg : cq.resource_groups)
       for (const auto& fq : rg.flavors) {
         q.flavors.push_back(fq.name);
         q.nominal.resize(q.flavors.size() * R, -1);
         for (const auto& rq : fq.resources)
-          q.nominal[(q.flavors.size() - 1) * R + resource_index(rq.name)] = rq.nominal_quota.kueue_value(rq.name);
+          q.nominal[(q.flavors.size() - 1) * R + resource_index(rq.name)] =
+              rq.nominal_quota.kueue_value(rq.name);
       }
     p.flavors_max = std::max<int>(p.flavors_max, static_cast<int>(q.flavors.size()));
     compile_checks(w, cq, q);
@@ -103,15 +114,23 @@ struct Compiler {
     for (std::size_t k = 0; k < cq.admission_checks.size(); ++k) {
       const auto& rule = cq.admission_checks[k];
       const auto* ac = m.find_admission_check(rule.name);
-      if (!ac) fail(cq.meta.pos, fmt::format("spec.admissionChecksStrategy.admissionChecks[{}].name", k), fmt::format("no AdmissionCheck {}", rule.name));
+      if (!ac)
+        fail(cq.meta.pos, fmt::format("spec.admissionChecksStrategy.admissionChecks[{}].name", k),
+             fmt::format("no AdmissionCheck {}", rule.name));
       if (ac->controller_name == model::kMultiKueueController) continue;
       if (ac->controller_name != model::kProvisioningController) {
-        warn(ac->meta.pos, "spec.controllerName", fmt::format("the MultiKueue protocol treats check {} ({}) as always Ready", ac->meta.name, ac->controller_name));
+        warn(ac->meta.pos, "spec.controllerName",
+             fmt::format("the MultiKueue protocol treats check {} ({}) as always Ready",
+                         ac->meta.name, ac->controller_name));
         continue;
       }
-      if (w < 0) fail(cq.meta.pos, "spec.admissionChecksStrategy", "a ProvisioningRequest check on the manager ClusterQueue makes it inactive in Kueue");
+      if (w < 0)
+        fail(cq.meta.pos, "spec.admissionChecksStrategy",
+             "a ProvisioningRequest check on the manager ClusterQueue makes it inactive in Kueue");
       const auto* cfg = m.find_provisioning_config(ac->parameters.name);
-      if (!cfg) fail(ac->meta.pos, "spec.parameters.name", fmt::format("no ProvisioningRequestConfig {}", ac->parameters.name));
+      if (!cfg)
+        fail(ac->meta.pos, "spec.parameters.name",
+             fmt::format("no ProvisioningRequestConfig {}", ac->parameters.name));
       q.provisioning = true;
       q.provisioning_class = class_of(cfg->provisioning_class_name);
       q.backoff_limit = cfg->retry_strategy.backoff_limit_count;
@@ -126,12 +145,17 @@ struct Compiler {
       if (a->priority != b->priority) return a->priority > b->priority;
       return a->meta.creation_order < b->meta.creation_order;
     });
-    if (jobs.empty()) fail(SourcePos{sc.dir + "/manager", 0}, "", "the manager has no Jobs or Workloads to dispatch");
-    if (jobs.size() > 16) fail(jobs[16]->meta.pos, "", "kmc checks at most 16 jobs in one scenario");
+    if (jobs.empty())
+      fail(SourcePos{sc.dir + "/manager", 0}, "",
+           "the manager has no Jobs or Workloads to dispatch");
+    if (jobs.size() > 16)
+      fail(jobs[16]->meta.pos, "", "kmc checks at most 16 jobs in one scenario");
     for (const auto* wl : jobs) {
       if (wl->admission || !wl->conditions.empty())
-        warn(wl->meta.pos, "status", "the MultiKueue protocol starts every job Pending; its status is ignored");
-      p.jobs.push_back(wl->meta.namespace_.empty() ? wl->meta.name : wl->meta.namespace_ + "/" + wl->meta.name);
+        warn(wl->meta.pos, "status",
+             "the MultiKueue protocol starts every job Pending; its status is ignored");
+      p.jobs.push_back(wl->meta.namespace_.empty() ? wl->meta.name
+                                                   : wl->meta.namespace_ + "/" + wl->meta.name);
       p.manager_cq.push_back(cq_for(-1, *wl));
       for (const auto& r : p.resources) p.request.push_back(request_of(*wl, r));
     }
@@ -150,7 +174,8 @@ void Compiler::compile_workers() {
     p.workers.push_back(ws.name);
     p.answer.push_back(ws.answer);
   }
-  if (p.W() > 8) fail(sc.fleet.workers[8].pos, "workers", "kmc checks at most 8 workers in one scenario");
+  if (p.W() > 8)
+    fail(sc.fleet.workers[8].pos, "workers", "kmc checks at most 8 workers in one scenario");
   p.worker_flavors.assign(p.W(), {});
   for (int w = 0; w < p.W(); ++w) {
     auto& slots = p.worker_flavors[w];
@@ -164,26 +189,32 @@ void Compiler::compile_dispatch() {
     p.warnings.push_back(model::Diagnostic{pos, field, message});
   };
   const auto& mk = sc.manager.configuration.multi_kueue;
-  const bool builtin = mk.dispatcher_name == model::kDispatcherAllAtOnce || mk.dispatcher_name == model::kDispatcherIncremental;
+  const bool builtin = mk.dispatcher_name == model::kDispatcherAllAtOnce ||
+                       mk.dispatcher_name == model::kDispatcherIncremental;
   if (sc.fleet.dispatcher.policy == model::DispatchPolicy::CapacitySnapshot) {
     p.dispatcher = Dispatcher::CapacitySnapshot;
     if (builtin)
       warn(sc.fleet.pos, "dispatcher.policy",
-           fmt::format("CapacitySnapshot stands for an external dispatcher, but the manager's Configuration names {}; "
-                       "checking the CapacitySnapshot dispatcher", mk.dispatcher_name));
+           fmt::format("CapacitySnapshot stands for an external dispatcher, but the manager's "
+                       "Configuration names {}; "
+                       "checking the CapacitySnapshot dispatcher",
+                       mk.dispatcher_name));
   } else if (mk.dispatcher_name == model::kDispatcherAllAtOnce) {
     p.dispatcher = Dispatcher::AllAtOnce;
   } else if (mk.dispatcher_name == model::kDispatcherIncremental) {
     p.dispatcher = Dispatcher::Incremental;
   } else {
     fail(sc.manager.configuration.pos, "multiKueue.dispatcherName",
-         fmt::format("{} is an external dispatcher; say how it nominates with kmc.yaml dispatcher.policy", mk.dispatcher_name));
+         fmt::format(
+             "{} is an external dispatcher; say how it nominates with kmc.yaml dispatcher.policy",
+             mk.dispatcher_name));
   }
   p.step_size = std::max(1, mk.incremental_step_size);
   p.pin = sc.fleet.dispatcher.pin;
   p.max_staleness = sc.fleet.options.max_snapshot_staleness;
   // MultiKueueConfig order; workers it does not list are never nominated.
-  const model::MultiKueueConfig* config = sc.manager.multikueue_configs.empty() ? nullptr : &sc.manager.multikueue_configs.front();
+  const model::MultiKueueConfig* config =
+      sc.manager.multikueue_configs.empty() ? nullptr : &sc.manager.multikueue_configs.front();
   if (!config) {
     for (int w = 0; w < p.W(); ++w) p.dispatch_order.push_back(w);
     return;
@@ -191,7 +222,8 @@ void Compiler::compile_dispatch() {
   for (std::size_t k = 0; k < config->clusters.size(); ++k) {
     auto it = std::find(p.workers.begin(), p.workers.end(), config->clusters[k]);
     if (it == p.workers.end())
-      fail(config->meta.pos, fmt::format("spec.clusters[{}]", k), fmt::format("cluster {} is not a worker in kmc.yaml", config->clusters[k]));
+      fail(config->meta.pos, fmt::format("spec.clusters[{}]", k),
+           fmt::format("cluster {} is not a worker in kmc.yaml", config->clusters[k]));
     p.dispatch_order.push_back(static_cast<int>(it - p.workers.begin()));
   }
 }
@@ -205,13 +237,20 @@ void Compiler::compile_options() {
   p.timeout_vs_boot = o.timeout_vs_boot == "TimeoutFirst" ? MkParams::TimeoutVsBoot::TimeoutFirst
                       : o.timeout_vs_boot == "BootFirst"  ? MkParams::TimeoutVsBoot::BootFirst
                                                           : MkParams::TimeoutVsBoot::Either;
-  if (o.variant == "pre-8592-select-on-quota-reserved") p.wait_for_admitted = false;
-  else if (o.variant == "pre-8477-no-redispatch-on-worker-eviction") p.redispatch_on_worker_eviction = false;
-  else if (o.variant == "broken-worker-ignores-quota") p.broken_worker_ignores_quota = true;
-  else if (o.variant == "broken-keep-losers") p.broken_keep_losers = true;
+  if (o.variant == "pre-8592-select-on-quota-reserved")
+    p.wait_for_admitted = false;
+  else if (o.variant == "pre-8477-no-redispatch-on-worker-eviction")
+    p.redispatch_on_worker_eviction = false;
+  else if (o.variant == "broken-worker-ignores-quota")
+    p.broken_worker_ignores_quota = true;
+  else if (o.variant == "broken-keep-losers")
+    p.broken_keep_losers = true;
   else if (!o.variant.empty())
-    fail(sc.fleet.pos, "options.variant", fmt::format("unknown variant '{}'; expected one of {}", o.variant, fmt::join(multikueue_variants(), ", ")));
-  for (const auto& worker : sc.workers) p.pods_ready_eviction.push_back(worker.configuration.wait_for_pods_ready.enable);
+    fail(sc.fleet.pos, "options.variant",
+         fmt::format("unknown variant '{}'; expected one of {}", o.variant,
+                     fmt::join(multikueue_variants(), ", ")));
+  for (const auto& worker : sc.workers)
+    p.pods_ready_eviction.push_back(worker.configuration.wait_for_pods_ready.enable);
   const auto& e = sc.fleet.environment;
   p.spot_reclaims = e.spot_reclaims;
   p.capacity_losses = e.capacity_losses;
@@ -233,7 +272,8 @@ void compile_capacity(const model::Scenario& sc, MkParams& p) {
         for (const auto& cq : p.cqs)
           if (cq.cluster == w)
             for (std::size_t f = 0; f < cq.flavors.size(); ++f)
-              if (cq.flavors[f] == flavor && cq.nominal[f * R + r] > 0) cap += cq.nominal[f * R + r];
+              if (cq.flavors[f] == flavor && cq.nominal[f * R + r] > 0)
+                cap += cq.nominal[f * R + r];
         auto fit = spec.capacity.find(flavor);
         if (fit != spec.capacity.end()) {
           auto rit = fit->second.find(p.resources[r]);
@@ -262,7 +302,9 @@ void compile_capacity(const model::Scenario& sc, MkParams& p) {
       auto it = std::find(slots.begin(), slots.end(), cq.flavors[f]);
       if (it == slots.end()) {
         const auto* obj = sc.workers[cq.cluster].find_cluster_queue(cq.name);
-        fail(obj->meta.pos, "spec.resourceGroups", fmt::format("flavor {} is not a ResourceFlavor on {}", cq.flavors[f], p.workers[cq.cluster]));
+        fail(obj->meta.pos, "spec.resourceGroups",
+             fmt::format("flavor {} is not a ResourceFlavor on {}", cq.flavors[f],
+                         p.workers[cq.cluster]));
       }
       cq.flavor_slot[f] = static_cast<int>(it - slots.begin());
     }

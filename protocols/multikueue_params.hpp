@@ -19,44 +19,51 @@ struct CqParams {
   int cluster = -1;
   std::string name;
   std::vector<std::string> flavors;  // preference order (one resource group)
-  std::vector<int> flavor_slot;      // per flavor: index into the worker's capacity slots (-1 on the manager)
-  std::vector<std::int64_t> nominal; // [flavor * R + r]; -1: the flavor does not cover r
+  std::vector<int>
+      flavor_slot;  // per flavor: index into the worker's capacity slots (-1 on the manager)
+  std::vector<std::int64_t> nominal;  // [flavor * R + r]; -1: the flavor does not cover r
   bool strict_fifo = false;
-  bool provisioning = false;         // has a ProvisioningRequest admission check
+  bool provisioning = false;  // has a ProvisioningRequest admission check
   ProvisioningClass provisioning_class = ProvisioningClass::Other;
-  int backoff_limit = 3;             // retryStrategy.backoffLimitCount
+  int backoff_limit = 3;  // retryStrategy.backoffLimitCount
 };
 
 struct MkParams {
-  std::vector<std::string> resources;     // R
-  std::vector<std::string> jobs;          // "namespace/name", in queue order (priority, then creation)
-  std::vector<std::int64_t> request;      // [j * R + r], total for all pods, in Kueue units
-  std::vector<int> manager_cq;            // per job: index into cqs
-  std::vector<std::string> workers;       // W, in kmc.yaml order
+  std::vector<std::string> resources;  // R
+  std::vector<std::string> jobs;       // "namespace/name", in queue order (priority, then creation)
+  std::vector<std::int64_t> request;   // [j * R + r], total for all pods, in Kueue units
+  std::vector<int> manager_cq;         // per job: index into cqs
+  std::vector<std::string> workers;    // W, in kmc.yaml order
   std::vector<std::vector<int>> worker_cq;  // [w][j]: index into cqs, -1: no LocalQueue for j there
-  std::vector<CqParams> cqs;              // manager's first, then each worker's
-  int flavors_max = 1;                    // F: the widest flavor list (state arrays are [cq][F][R])
+  std::vector<CqParams> cqs;                // manager's first, then each worker's
+  int flavors_max = 1;  // F: the widest flavor list (state arrays are [cq][F][R])
   std::vector<std::vector<std::string>> worker_flavors;  // capacity slots per worker
-  int slots_max = 1;                      // S: the most capacity slots of a worker
-  std::vector<std::int64_t> capacity0;    // [w][S][R] physical capacity at start
-  std::vector<std::int64_t> snapshot0;    // [w][S][R] the manager's view at start
-  std::vector<model::AutoscalerAnswer> answer;  // per worker
-  std::vector<int> dispatch_order;        // MultiKueueConfig order, as worker indices
+  int slots_max = 1;                                     // S: the most capacity slots of a worker
+  std::vector<std::int64_t> capacity0;                   // [w][S][R] physical capacity at start
+  std::vector<std::int64_t> snapshot0;                   // [w][S][R] the manager's view at start
+  std::vector<model::AutoscalerAnswer> answer;           // per worker
+  std::vector<int> dispatch_order;  // MultiKueueConfig order, as worker indices
   // Per worker: waitForPodsReady is on, so a job whose pods lose readiness is
   // evicted after recoveryTimeout and requeued. Empty: on everywhere (the v1beta2 default).
   std::vector<bool> pods_ready_eviction;
-  bool evicts_on_pods_not_ready(int w) const { return pods_ready_eviction.empty() || pods_ready_eviction[w]; }
+  bool evicts_on_pods_not_ready(int w) const {
+    return pods_ready_eviction.empty() || pods_ready_eviction[w];
+  }
 
   Dispatcher dispatcher = Dispatcher::AllAtOnce;
   int step_size = 3;
   bool pin = true;
   int max_staleness = -1;
-  bool wait_for_admitted = true;          // MultiKueueWaitForWorkloadAdmitted (#8592)
+  bool wait_for_admitted = true;              // MultiKueueWaitForWorkloadAdmitted (#8592)
   bool redispatch_on_worker_eviction = true;  // MultiKueueRedoAdmissionOnEvictionInWorker (#8477)
   bool provisioning_timeout = false;
-  enum class TimeoutVsBoot { Either, TimeoutFirst, BootFirst } timeout_vs_boot = TimeoutVsBoot::Either;
-  bool broken_worker_ignores_quota = false;   // deliberately broken: must be caught
-  bool broken_keep_losers = false;            // deliberately broken: must be caught
+  enum class TimeoutVsBoot {
+    Either,
+    TimeoutFirst,
+    BootFirst
+  } timeout_vs_boot = TimeoutVsBoot::Either;
+  bool broken_worker_ignores_quota = false;  // deliberately broken: must be caught
+  bool broken_keep_losers = false;           // deliberately broken: must be caught
   int spot_reclaims = 0, capacity_losses = 0, snapshot_refreshes = -1;
   model::Warnings warnings;  // what the scenario says that this protocol does not model
 

@@ -113,7 +113,8 @@ auto MkRules<V>::fits_flavor(const S& s, int cq, int j, int f, const V* own_flav
 template <class V>
 auto MkRules<V>::fits(const S& s, int cq, int j) const -> B {
   B any = val_.truth(false);
-  for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f) any = any || fits_flavor(s, cq, j, f);
+  for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f)
+    any = any || fits_flavor(s, cq, j, f);
   return any;
 }
 
@@ -282,7 +283,8 @@ void MkRules<V>::fail_provisioning(S& s, int j, int w) const {
 
 template <class V>
 void MkRules<V>::capacity_changed(S& s, int w, const B& changed) const {
-  if (p_.dispatcher != Dispatcher::CapacitySnapshot) return;  // only that dispatcher reads snapshots
+  if (p_.dispatcher != Dispatcher::CapacitySnapshot)
+    return;  // only that dispatcher reads snapshots
   const std::int64_t cap = p_.max_staleness >= 0 ? p_.max_staleness + 1 : 1;
   V& st = s.staleness[w];
   st = ite(changed, ite(st + 1 > cap, val_.lit(cap), st + 1), st);

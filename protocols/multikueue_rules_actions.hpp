@@ -73,20 +73,23 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
     case ActionKind::Renominate: {
       B rejected = val_.truth(false);
       for (int o = 0; o < W_; ++o)
-        rejected = rejected || (s.nominated[jw(j, o)] == 1 && s.remote[jw(j, o)] == kRemoteRejected);
+        rejected =
+            rejected || (s.nominated[jw(j, o)] == 1 && s.remote[jw(j, o)] == kRemoteRejected);
       return dispatching && rejected;
     }
     case ActionKind::CreateRemoteWorkload:
       return dispatching && s.nominated[jw(j, w)] == 1 && s.remote[jw(j, w)] == kRemoteNone;
     case ActionKind::SelectWorker: {
       const V& r = s.remote[jw(j, w)];
-      B ready = p_.wait_for_admitted ? r == kRemoteAdmitted : (r == kRemoteQuotaReserved || r == kRemoteAdmitted);
+      B ready = p_.wait_for_admitted ? r == kRemoteAdmitted
+                                     : (r == kRemoteQuotaReserved || r == kRemoteAdmitted);
       return dispatching && ready;
     }
     case ActionKind::RetryDispatch: {
       const V& r = s.remote[jw(j, w)];
       B lost = r == kRemoteNone;
-      if (p_.redispatch_on_worker_eviction) lost = lost || r == kRemotePending || r == kRemoteRejected;
+      if (p_.redispatch_on_worker_eviction)
+        lost = lost || r == kRemotePending || r == kRemoteRejected;
       return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && lost;
     }
     default:
@@ -118,7 +121,8 @@ auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
       if (!check_capacity && answer == model::AutoscalerAnswer::AcceptsThenHangs)
         return val_.truth(false);
       // A timeout shorter than the boot always fires first: no node ever finishes booting.
-      if (!check_capacity && p_.provisioning_timeout && p_.timeout_vs_boot == MkParams::TimeoutVsBoot::TimeoutFirst)
+      if (!check_capacity && p_.provisioning_timeout &&
+          p_.timeout_vs_boot == MkParams::TimeoutVsBoot::TimeoutFirst)
         return val_.truth(false);
       return asked && capacity_fits(s, w, j, s.remote_flavor[i]);
     }
@@ -139,8 +143,10 @@ auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
       return pending;
     }
     case ActionKind::JobStarted: {
-      B nodes = q.provisioning ? s.prov[i] == kProvProvisioned : capacity_fits(s, w, j, s.remote_flavor[i]);
-      return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && s.remote[i] == kRemoteAdmitted && nodes;
+      B nodes = q.provisioning ? s.prov[i] == kProvProvisioned
+                               : capacity_fits(s, w, j, s.remote_flavor[i]);
+      return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && s.remote[i] == kRemoteAdmitted &&
+             nodes;
     }
     default:
       return val_.truth(false);
@@ -162,7 +168,8 @@ auto MkRules<V>::enabled_environment(const S& s, const MkAction& a) const -> B {
     }
     case ActionKind::RefreshSnapshot: {
       B differs = s.staleness[w] > 0;
-      for (int k = 0; k < S_ * R_; ++k) differs = differs || s.snapshot[w * S_ * R_ + k] != s.capacity[w * S_ * R_ + k];
+      for (int k = 0; k < S_ * R_; ++k)
+        differs = differs || s.snapshot[w * S_ * R_ + k] != s.capacity[w * S_ * R_ + k];
       return s.budget[kSnapshotRefreshes] != 0 && differs;
     }
     default:

@@ -18,7 +18,13 @@ namespace kmc::protocols {
 enum ManagerPhase : std::int64_t { kMgrPending, kMgrQuotaReserved, kMgrAdmitted, kMgrFinished };
 // A remote Workload on one worker.
 enum RemotePhase : std::int64_t {
-  kRemoteNone, kRemotePending, kRemoteQuotaReserved, kRemoteAdmitted, kRemoteRunning, kRemoteFinished, kRemoteRejected
+  kRemoteNone,
+  kRemotePending,
+  kRemoteQuotaReserved,
+  kRemoteAdmitted,
+  kRemoteRunning,
+  kRemoteFinished,
+  kRemoteRejected
 };
 // The ProvisioningRequest of a remote that holds worker quota.
 enum ProvPhase : std::int64_t { kProvNone, kProvRequested, kProvAccepted, kProvProvisioned };
@@ -31,20 +37,20 @@ enum Budget : int { kSpotReclaims, kCapacityLosses, kSnapshotRefreshes, kBudgets
 
 template <class V>
 struct MkState {
-  BOOST_HANA_DEFINE_STRUCT(MkState,
-    (std::vector<V>, phase),         // [j] ManagerPhase
-    (std::vector<V>, cluster),       // [j] status.clusterName as a worker index, -1 unset
-    (std::vector<V>, mgr_flavor),    // [j] flavor index reserved on the manager CQ, -1
-    (std::vector<V>, nominated),     // [j][w] 0/1, status.nominatedClusterNames
-    (std::vector<V>, remote),        // [j][w] RemotePhase
-    (std::vector<V>, remote_flavor), // [j][w] flavor index reserved on the worker CQ, -1
-    (std::vector<V>, prov),          // [j][w] ProvPhase
-    (std::vector<V>, attempts),      // [j][w] ProvisioningRequest attempts that failed
-    (std::vector<V>, usage),         // [cq][F][R] quota usage, as Kueue's cache counts it
-    (std::vector<V>, capacity),      // [w][S][R] free physical capacity
-    (std::vector<V>, snapshot),      // [w][S][R] the manager's capacity view
-    (std::vector<V>, staleness),     // [w] capacity changes since the last refresh, capped
-    (std::vector<V>, budget)         // [Budget] environment budget left (-1: unlimited)
+  BOOST_HANA_DEFINE_STRUCT(
+      MkState, (std::vector<V>, phase),  // [j] ManagerPhase
+      (std::vector<V>, cluster),         // [j] status.clusterName as a worker index, -1 unset
+      (std::vector<V>, mgr_flavor),      // [j] flavor index reserved on the manager CQ, -1
+      (std::vector<V>, nominated),       // [j][w] 0/1, status.nominatedClusterNames
+      (std::vector<V>, remote),          // [j][w] RemotePhase
+      (std::vector<V>, remote_flavor),   // [j][w] flavor index reserved on the worker CQ, -1
+      (std::vector<V>, prov),            // [j][w] ProvPhase
+      (std::vector<V>, attempts),        // [j][w] ProvisioningRequest attempts that failed
+      (std::vector<V>, usage),           // [cq][F][R] quota usage, as Kueue's cache counts it
+      (std::vector<V>, capacity),        // [w][S][R] free physical capacity
+      (std::vector<V>, snapshot),        // [w][S][R] the manager's capacity view
+      (std::vector<V>, staleness),       // [w] capacity changes since the last refresh, capped
+      (std::vector<V>, budget)           // [Budget] environment budget left (-1: unlimited)
   );
   // Plain equality for the explicit engine; never instantiated for Z3 terms,
   // whose == builds a formula rather than answering.
@@ -52,24 +58,24 @@ struct MkState {
 };
 
 enum class ActionKind : std::uint8_t {
-  ReserveQuota,            // manager scheduler reserves manager-CQ quota
-  Nominate,                // dispatcher: AllAtOnce (all) or Incremental (first round)
-  NominateNextRound,       // Incremental: the next stepSize clusters
-  NominateWorker,          // capacity-snapshot dispatcher picks a worker
-  Renominate,              // capacity-snapshot dispatcher drops rejected copies
-  CreateRemoteWorkload,    // MultiKueue controller creates the copy on a nominated worker
-  ReserveQuotaOnWorker,    // worker scheduler reserves worker-CQ quota
-  ProvisioningAccepted,    // autoscaler
-  ProvisioningProvisioned, // autoscaler books capacity: check Ready, remote Admitted
-  ProvisioningFailed,      // autoscaler: check Retry (or Rejected past the backoff limit)
-  ProvisioningTimeout,     // kmc option: a long-Accepted request counts as Failed
-  SelectWorker,            // MultiKueue controller: first QuotaReserved/Admitted copy wins
-  JobStarted,              // the selected worker's pods run
-  JobFinished,             // environment: the job completes
-  SpotReclaim,             // environment: a running job's nodes are reclaimed
-  CapacityLost,            // environment: a worker's idle capacity of one slot disappears
-  RefreshSnapshot,         // manager refreshes its capacity view of one worker
-  RetryDispatch,           // MultiKueue check Retry: evict on the manager, requeue, dispatch again
+  ReserveQuota,             // manager scheduler reserves manager-CQ quota
+  Nominate,                 // dispatcher: AllAtOnce (all) or Incremental (first round)
+  NominateNextRound,        // Incremental: the next stepSize clusters
+  NominateWorker,           // capacity-snapshot dispatcher picks a worker
+  Renominate,               // capacity-snapshot dispatcher drops rejected copies
+  CreateRemoteWorkload,     // MultiKueue controller creates the copy on a nominated worker
+  ReserveQuotaOnWorker,     // worker scheduler reserves worker-CQ quota
+  ProvisioningAccepted,     // autoscaler
+  ProvisioningProvisioned,  // autoscaler books capacity: check Ready, remote Admitted
+  ProvisioningFailed,       // autoscaler: check Retry (or Rejected past the backoff limit)
+  ProvisioningTimeout,      // kmc option: a long-Accepted request counts as Failed
+  SelectWorker,             // MultiKueue controller: first QuotaReserved/Admitted copy wins
+  JobStarted,               // the selected worker's pods run
+  JobFinished,              // environment: the job completes
+  SpotReclaim,              // environment: a running job's nodes are reclaimed
+  CapacityLost,             // environment: a worker's idle capacity of one slot disappears
+  RefreshSnapshot,          // manager refreshes its capacity view of one worker
+  RetryDispatch,            // MultiKueue check Retry: evict on the manager, requeue, dispatch again
 };
 const char* action_kind_name(ActionKind k);
 

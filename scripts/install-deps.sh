@@ -3,7 +3,7 @@
 # (so it is quick and offline-safe on a machine that already has them).
 set -euo pipefail
 packages=(g++ cmake make pkg-config libz3-dev libboost-dev libfmt-dev libcli11-dev catch2
-          librapidcheck-dev libyaml-cpp-dev nlohmann-json3-dev)
+          librapidcheck-dev libyaml-cpp-dev nlohmann-json3-dev clang-format)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -42,7 +42,7 @@ struct EngineReplay {
   std::vector<std::string> difference;
   // The property, decided on the engine's state.
   std::string property_check;
-  bool lasso = false;  // a prefix and two turns of the loop were replayed
+  bool lasso = false;     // a prefix and two turns of the loop were replayed
   int lasso_retries = 0;  // retries the engine made in one turn of the loop
   double seconds = 0;
 };
@@ -53,11 +53,12 @@ const char* to_string(EngineReplay::Verdict v);
 // applied): it names jobs and workers and says which gates the engine runs
 // with. Throws model::InputError naming the trace file, line and field for a
 // document that is not a kmc trace of this scenario.
-EngineReplay replay_in_engine(const model::Scenario& scenario, const protocols::MkParams& params, const ItfDocument& itf);
+EngineReplay replay_in_engine(const model::Scenario& scenario, const protocols::MkParams& params,
+                              const ItfDocument& itf);
 // The same for a trace in memory (kmc check --replay-engine), with its replay
 // token: read as its ITF document, but never printed and parsed back.
-EngineReplay replay_in_engine(const model::Scenario& scenario, const protocols::MkParams& params, const Trace& trace,
-                              const std::string& replay_token);
+EngineReplay replay_in_engine(const model::Scenario& scenario, const protocols::MkParams& params,
+                              const Trace& trace, const std::string& replay_token);
 
 std::string to_text(const EngineReplay& r);
 nlohmann::json to_json(const EngineReplay& r);

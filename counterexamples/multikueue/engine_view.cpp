@@ -12,14 +12,19 @@ namespace kmc::cx {
 
 engine::Fleet make_fleet(const model::Scenario& sc, const protocols::MkParams& p) {
   model::ClusterManifests manager = sc.manager;
-  manager.configuration.feature_gates.gates["MultiKueueWaitForWorkloadAdmitted"] = p.wait_for_admitted;
-  manager.configuration.feature_gates.gates["MultiKueueRedoAdmissionOnEvictionInWorker"] = p.redispatch_on_worker_eviction;
+  manager.configuration.feature_gates.gates["MultiKueueWaitForWorkloadAdmitted"] =
+      p.wait_for_admitted;
+  manager.configuration.feature_gates.gates["MultiKueueRedoAdmissionOnEvictionInWorker"] =
+      p.redispatch_on_worker_eviction;
   std::vector<std::pair<std::string, model::ClusterManifests>> workers;
-  for (std::size_t w = 0; w < sc.workers.size(); ++w) workers.emplace_back(sc.fleet.workers[w].name, sc.workers[w]);
+  for (std::size_t w = 0; w < sc.workers.size(); ++w)
+    workers.emplace_back(sc.fleet.workers[w].name, sc.workers[w]);
   return engine::Fleet(manager, workers);
 }
 
-const engine::WorkloadInfo* FleetView::local(int j) const { return f_.manager.find(p_.jobs[j]); }
+const engine::WorkloadInfo* FleetView::local(int j) const {
+  return f_.manager.find(p_.jobs[j]);
+}
 
 const engine::WorkloadInfo* FleetView::remote(int j, int w) const {
   auto it = f_.workers.find(p_.workers[w]);
@@ -40,10 +45,10 @@ using protocols::MultiKueue;
 
 // Phases are named as the protocol's cells name them (MultiKueue::cell_enum).
 std::string manager_phase(const engine::WorkloadInfo* l) {
-  return MultiKueue::cell_enum("phase", l->is_finished()               ? protocols::kMgrFinished
-                                        : l->is_admitted()             ? protocols::kMgrAdmitted
-                                        : l->has_quota_reservation()   ? protocols::kMgrQuotaReserved
-                                                                       : protocols::kMgrPending);
+  return MultiKueue::cell_enum("phase", l->is_finished()             ? protocols::kMgrFinished
+                                        : l->is_admitted()           ? protocols::kMgrAdmitted
+                                        : l->has_quota_reservation() ? protocols::kMgrQuotaReserved
+                                                                     : protocols::kMgrPending);
 }
 
 }  // namespace
@@ -85,7 +90,8 @@ std::string provisioning_phase(const engine::WorkloadInfo& r, const model::Admis
   if (r.job_active && !r.pods_ready) return name(protocols::kProvNone);
   if (s.state == model::CheckState::Ready) return name(protocols::kProvProvisioned);
   if (s.state != model::CheckState::Pending) return name(protocols::kProvNone);
-  return name(s.message.find("is accepted") != std::string::npos ? protocols::kProvAccepted : protocols::kProvRequested);
+  return name(s.message.find("is accepted") != std::string::npos ? protocols::kProvAccepted
+                                                                 : protocols::kProvRequested);
 }
 
 }  // namespace
@@ -102,18 +108,20 @@ std::vector<model::Cell> FleetView::cells(int j, int w) const {
   std::string prov = MultiKueue::cell_enum("prov", protocols::kProvNone);
   std::int64_t attempts = 0;
   if (r != nullptr) {
-    phase = MultiKueue::cell_enum("remote", r->is_finished()              ? protocols::kRemoteFinished
-                                            : !r->obj.active              ? protocols::kRemoteRejected
-                                            : running(j, w)               ? protocols::kRemoteRunning
-                                            : r->is_admitted()            ? protocols::kRemoteAdmitted
-                                            : r->has_quota_reservation()  ? protocols::kRemoteQuotaReserved
-                                                                          : protocols::kRemotePending);
+    phase = MultiKueue::cell_enum("remote", r->is_finished()   ? protocols::kRemoteFinished
+                                            : !r->obj.active   ? protocols::kRemoteRejected
+                                            : running(j, w)    ? protocols::kRemoteRunning
+                                            : r->is_admitted() ? protocols::kRemoteAdmitted
+                                            : r->has_quota_reservation()
+                                                ? protocols::kRemoteQuotaReserved
+                                                : protocols::kRemotePending);
     const std::string check = provisioning_check(j, w);
     if (const auto* s = check.empty() ? nullptr : check_of(*r, check)) {
       if (r->obj.active) prov = provisioning_phase(*r, *s);
       // Each Retry eviction counted one failure; the failure that rejects counts too.
       // (Deactivation resets the Rejected check to Pending, so an inactive copy says it.)
-      const bool failed_now = s->state == model::CheckState::Retry || s->state == model::CheckState::Rejected || !r->obj.active;
+      const bool failed_now = s->state == model::CheckState::Retry ||
+                              s->state == model::CheckState::Rejected || !r->obj.active;
       // The protocol forgets the failures of a finished copy.
       if (!r->is_finished()) attempts = s->retry_count + (failed_now ? 1 : 0);
     }
@@ -124,7 +132,9 @@ std::vector<model::Cell> FleetView::cells(int j, int w) const {
     nominated = std::find(n.begin(), n.end(), p_.workers[w]) != n.end();
   }
   const std::vector<std::string> at{p_.jobs[j], p_.workers[w]};
-  return {{"nominated", at, std::int64_t{nominated ? 1 : 0}}, {"remote", at, phase}, {"prov", at, prov},
+  return {{"nominated", at, std::int64_t{nominated ? 1 : 0}},
+          {"remote", at, phase},
+          {"prov", at, prov},
           {"attempts", at, attempts}};
 }
 
@@ -157,36 +167,42 @@ std::optional<std::string> first_cluster(const engine::Fleet& f, F&& check) {
 }  // namespace
 
 std::optional<std::string> engine_quota_exceeded(const engine::Fleet& f) {
-  return first_cluster(f, [](const std::string& cluster, const engine::Engine& e) -> std::optional<std::string> {
-    for (const auto& cq : e.cluster_queues)
-      for (int fr = 0; fr < e.frs.size(); ++fr)
-        if (e.tree.available_raw(cq.node, fr) < 0)
-          return fmt::format("{}/{} uses {} of {} {}, more than its quota allows", cluster, cq.name,
-                             e.tree.usage(cq.node, fr), e.frs.at(fr).flavor, e.frs.at(fr).resource);
-    return std::nullopt;
-  });
+  return first_cluster(
+      f, [](const std::string& cluster, const engine::Engine& e) -> std::optional<std::string> {
+        for (const auto& cq : e.cluster_queues)
+          for (int fr = 0; fr < e.frs.size(); ++fr)
+            if (e.tree.available_raw(cq.node, fr) < 0)
+              return fmt::format("{}/{} uses {} of {} {}, more than its quota allows", cluster,
+                                 cq.name, e.tree.usage(cq.node, fr), e.frs.at(fr).flavor,
+                                 e.frs.at(fr).resource);
+        return std::nullopt;
+      });
 }
 
 std::optional<std::string> engine_quota_counted_twice(const engine::Fleet& f) {
-  return first_cluster(f, [](const std::string& cluster, const engine::Engine& e) -> std::optional<std::string> {
-    for (std::size_t q = 0; q < e.cluster_queues.size(); ++q) {
-      engine::FrUsage held;
-      for (const auto& w : e.workloads)
-        if (!w.deleted && w.counts_in_cache() && w.cluster_queue == static_cast<int>(q))
-          for (const auto& [fr, v] : w.usage) held[fr] += v;
-      const auto& cq = e.cluster_queues[q];
-      for (int fr = 0; fr < e.frs.size(); ++fr) {
-        const engine::Amount counted = e.tree.usage(cq.node, fr), holders = held.contains(fr) ? held.at(fr) : 0;
-        if (counted != holders)
-          return fmt::format("{}/{} counts {} {} {} in use, but its workloads hold {}", cluster, cq.name, counted,
-                             e.frs.at(fr).flavor, e.frs.at(fr).resource, holders);
-      }
-    }
-    return std::nullopt;
-  });
+  return first_cluster(
+      f, [](const std::string& cluster, const engine::Engine& e) -> std::optional<std::string> {
+        for (std::size_t q = 0; q < e.cluster_queues.size(); ++q) {
+          engine::FrUsage held;
+          for (const auto& w : e.workloads)
+            if (!w.deleted && w.counts_in_cache() && w.cluster_queue == static_cast<int>(q))
+              for (const auto& [fr, v] : w.usage) held[fr] += v;
+          const auto& cq = e.cluster_queues[q];
+          for (int fr = 0; fr < e.frs.size(); ++fr) {
+            const engine::Amount counted = e.tree.usage(cq.node, fr),
+                                 holders = held.contains(fr) ? held.at(fr) : 0;
+            if (counted != holders)
+              return fmt::format("{}/{} counts {} {} {} in use, but its workloads hold {}", cluster,
+                                 cq.name, counted, e.frs.at(fr).flavor, e.frs.at(fr).resource,
+                                 holders);
+          }
+        }
+        return std::nullopt;
+      });
 }
 
-std::optional<std::string> engine_job_on_two_workers(const engine::Fleet& f, const protocols::MkParams& p) {
+std::optional<std::string> engine_job_on_two_workers(const engine::Fleet& f,
+                                                     const protocols::MkParams& p) {
   const FleetView v(f, p);
   for (int j = 0; j < p.J(); ++j) {
     std::vector<std::string> on;
@@ -217,7 +233,8 @@ bool worker_quota_admits(const engine::Fleet& f, const protocols::MkParams& p, i
   const engine::WorkloadInfo* local = f.manager.find(p.jobs[j]);
   if (local == nullptr || p.worker_cq[w][j] < 0) return false;
   engine::Engine probe = f.workers.at(p.workers[w]);
-  if (const engine::WorkloadInfo* old = probe.find(p.jobs[j]); old != nullptr && !old->deleted) return false;
+  if (const engine::WorkloadInfo* old = probe.find(p.jobs[j]); old != nullptr && !old->deleted)
+    return false;
   model::Workload copy;
   copy.meta = local->obj.meta;
   copy.queue_name = local->obj.queue_name;
@@ -231,20 +248,27 @@ bool worker_quota_admits(const engine::Fleet& f, const protocols::MkParams& p, i
 // The environment could still move the job: a ProvisioningRequest of one of
 // its copies that the autoscaler answers (Provisioned with capacity behind
 // it, or Failed, which retries) under the scenario's answer policy.
-bool autoscaler_could_answer(const FleetView& v, const protocols::MkParams& p, const Environment& env, int j, int w) {
+bool autoscaler_could_answer(const FleetView& v, const protocols::MkParams& p,
+                             const Environment& env, int j, int w) {
   const engine::WorkloadInfo* r = v.remote(j, w);
-  if (r == nullptr || !r->has_quota_reservation() || r->is_admitted() || v.provisioning_check(j, w).empty()) return false;
+  if (r == nullptr || !r->has_quota_reservation() || r->is_admitted() ||
+      v.provisioning_check(j, w).empty())
+    return false;
   if (p.provisioning_timeout) return true;
   switch (p.answer[w]) {
-    case model::AutoscalerAnswer::AcceptsThenHangs: return false;
-    case model::AutoscalerAnswer::Any: return true;
-    default: return env.fits(p, j, w);
+    case model::AutoscalerAnswer::AcceptsThenHangs:
+      return false;
+    case model::AutoscalerAnswer::Any:
+      return true;
+    default:
+      return env.fits(p, j, w);
   }
 }
 
 }  // namespace
 
-std::optional<std::string> engine_job_stuck(engine::Fleet f, const protocols::MkParams& p, const Environment& env, int j) {
+std::optional<std::string> engine_job_stuck(engine::Fleet f, const protocols::MkParams& p,
+                                            const Environment& env, int j) {
   const engine::TimeMs start = f.now();
   f.run(start + 24LL * 3600 * 1000);  // every controller, backoff and requeue timer, a virtual day
   const FleetView v(f, p);
@@ -253,12 +277,16 @@ std::optional<std::string> engine_job_stuck(engine::Fleet f, const protocols::Mk
   for (int w = 0; w < p.W(); ++w)
     if (v.running(j, w) || autoscaler_could_answer(v, p, env, j, w)) return std::nullopt;
   // An external dispatcher that does not pin may still nominate another worker.
-  if (p.dispatcher == protocols::Dispatcher::CapacitySnapshot && !p.pin && l->obj.cluster_name.empty()) return std::nullopt;
+  if (p.dispatcher == protocols::Dispatcher::CapacitySnapshot && !p.pin &&
+      l->obj.cluster_name.empty())
+    return std::nullopt;
   for (int w = 0; w < p.W(); ++w) {
     if (!env.fits(p, j, w) || !worker_quota_admits(f, p, j, w)) continue;
-    return fmt::format("after a virtual day of every controller and timer, job {} is {} and never runs, yet {} has "
-                       "the capacity and its scheduler admits a copy now",
-                       p.jobs[j], v.manager_text(j), p.workers[w]);
+    return fmt::format(
+        "after a virtual day of every controller and timer, job {} is {} and never runs, yet {} "
+        "has "
+        "the capacity and its scheduler admits a copy now",
+        p.jobs[j], v.manager_text(j), p.workers[w]);
   }
   return std::nullopt;
 }

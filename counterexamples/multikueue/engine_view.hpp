@@ -22,7 +22,8 @@ engine::Fleet make_fleet(const model::Scenario& sc, const protocols::MkParams& p
 
 class FleetView {
  public:
-  FleetView(const engine::Fleet& fleet, const protocols::MkParams& params) : f_(fleet), p_(params) {}
+  FleetView(const engine::Fleet& fleet, const protocols::MkParams& params)
+      : f_(fleet), p_(params) {}
 
   const engine::WorkloadInfo* local(int j) const;
   const engine::WorkloadInfo* remote(int j, int w) const;  // nullptr: none, or deleted
@@ -52,12 +53,14 @@ class FleetView {
 // Each returns a sentence when the property is violated, nullopt when it holds.
 std::optional<std::string> engine_quota_exceeded(const engine::Fleet& f);
 std::optional<std::string> engine_quota_counted_twice(const engine::Fleet& f);
-std::optional<std::string> engine_job_on_two_workers(const engine::Fleet& f, const protocols::MkParams& p);
+std::optional<std::string> engine_job_on_two_workers(const engine::Fleet& f,
+                                                     const protocols::MkParams& p);
 
 // What the environment could still do, read from the trace's last state: the
 // free physical capacity per worker, which the engine does not model.
 struct Environment {
-  std::map<std::vector<std::string>, std::int64_t> free;  // {worker, flavor, resource} -> Kueue units
+  std::map<std::vector<std::string>, std::int64_t>
+      free;  // {worker, flavor, resource} -> Kueue units
   bool fits(const protocols::MkParams& p, int j, int w) const;
 };
 
@@ -66,6 +69,7 @@ struct Environment {
 // may still do (an autoscaler answer with capacity behind it) would move it,
 // and some worker has both free capacity and, by its own scheduler, quota
 // for it. `f` is consumed (run to the end).
-std::optional<std::string> engine_job_stuck(engine::Fleet f, const protocols::MkParams& p, const Environment& env, int j);
+std::optional<std::string> engine_job_stuck(engine::Fleet f, const protocols::MkParams& p,
+                                            const Environment& env, int j);
 
 }  // namespace kmc::cx

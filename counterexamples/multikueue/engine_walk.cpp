@@ -29,8 +29,14 @@ struct Candidate {
 class Walk {
  public:
   Walk(const model::Scenario& sc, const protocols::MkParams& p)
-      : p_(p), fleet_(make_fleet(sc, p)), view_(fleet_, p_), free_(p.capacity0), snapshot_(p.snapshot0),
-        losses_(p.capacity_losses), refreshes_(p.snapshot_refreshes), staleness_(p.W(), 0) {}
+      : p_(p),
+        fleet_(make_fleet(sc, p)),
+        view_(fleet_, p_),
+        free_(p.capacity0),
+        snapshot_(p.snapshot0),
+        losses_(p.capacity_losses),
+        refreshes_(p.snapshot_refreshes),
+        staleness_(p.W(), 0) {}
 
   EngineLog run(std::uint64_t seed, int max_steps);
 
@@ -76,8 +82,10 @@ bool Walk::fits(const Free& v, int j, int w, int slot) const {
 void Walk::book(int j, int w, int sign) {
   const int slot = sign > 0 ? slot_of(j, w) : booked_.at({j, w});
   for (int r = 0; r < p_.R(); ++r) free_[at(w, slot, r)] -= sign * p_.req(j, r);
-  if (sign > 0) booked_[{j, w}] = slot;
-  else booked_.erase({j, w});
+  if (sign > 0)
+    booked_[{j, w}] = slot;
+  else
+    booked_.erase({j, w});
 }
 
 // Nodes booked for a copy go back to the pool when the copy is deleted or
@@ -93,29 +101,43 @@ void Walk::release_lost_bookings() {
 
 void Walk::post(int j, int w, const std::string& condition) {
   engine::Engine& e = fleet_.worker(p_.workers[w]);
-  e.post(fleet_.now(), engine::ev::ProvisioningRequestCondition{p_.jobs[j], view_.provisioning_check(j, w), condition});
+  e.post(fleet_.now(), engine::ev::ProvisioningRequestCondition{
+                           p_.jobs[j], view_.provisioning_check(j, w), condition});
 }
 
 void Walk::provisioning_candidates(int j, int w, std::vector<Candidate>& out) {
   const engine::WorkloadInfo* r = view_.remote(j, w);
-  if (r == nullptr || !r->has_quota_reservation() || r->is_admitted() || view_.provisioning_check(j, w).empty()) return;
+  if (r == nullptr || !r->has_quota_reservation() || r->is_admitted() ||
+      view_.provisioning_check(j, w).empty())
+    return;
   const model::CellValue prov = view_.value(j, w, "prov");
-  const bool accepted = prov == model::CellValue{protocols::MultiKueue::cell_enum("prov", protocols::kProvAccepted)};
-  const bool requested = prov == model::CellValue{protocols::MultiKueue::cell_enum("prov", protocols::kProvRequested)};
+  const bool accepted =
+      prov == model::CellValue{protocols::MultiKueue::cell_enum("prov", protocols::kProvAccepted)};
+  const bool requested =
+      prov == model::CellValue{protocols::MultiKueue::cell_enum("prov", protocols::kProvRequested)};
   if (!accepted && !requested) return;
   const int cq = p_.worker_cq[w][j];
-  const bool check_capacity = p_.cqs[cq].provisioning_class == protocols::ProvisioningClass::CheckCapacity;
+  const bool check_capacity =
+      p_.cqs[cq].provisioning_class == protocols::ProvisioningClass::CheckCapacity;
   const bool asked = check_capacity ? requested : accepted;
   const bool room = fits(free_, j, w, slot_of(j, w));
   const auto answer = p_.answer[w];
   const std::string args = fmt::format("({}, {})", p_.jobs[j], p_.workers[w]);
-  if (!check_capacity && requested) out.push_back({"ProvisioningAccepted" + args, [=, this] { post(j, w, "Accepted"); }});
+  if (!check_capacity && requested)
+    out.push_back({"ProvisioningAccepted" + args, [=, this] { post(j, w, "Accepted"); }});
   const bool hangs = !check_capacity && answer == model::AutoscalerAnswer::AcceptsThenHangs;
-  const bool timeout_first = !check_capacity && p_.provisioning_timeout && p_.timeout_vs_boot == protocols::MkParams::TimeoutVsBoot::TimeoutFirst;
+  const bool timeout_first = !check_capacity && p_.provisioning_timeout &&
+                             p_.timeout_vs_boot == protocols::MkParams::TimeoutVsBoot::TimeoutFirst;
   if (asked && room && !hangs && !timeout_first)
-    out.push_back({"ProvisioningProvisioned" + args, [=, this] { book(j, w, +1); post(j, w, "Provisioned"); }});
-  const bool may_fail = check_capacity ? !room : answer == model::AutoscalerAnswer::Any || (answer == model::AutoscalerAnswer::Fails && !room);
-  if (asked && may_fail) out.push_back({"ProvisioningFailed" + args, [=, this] { post(j, w, "Failed"); }});
+    out.push_back({"ProvisioningProvisioned" + args, [=, this] {
+                     book(j, w, +1);
+                     post(j, w, "Provisioned");
+                   }});
+  const bool may_fail = check_capacity ? !room
+                                       : answer == model::AutoscalerAnswer::Any ||
+                                             (answer == model::AutoscalerAnswer::Fails && !room);
+  if (asked && may_fail)
+    out.push_back({"ProvisioningFailed" + args, [=, this] { post(j, w, "Failed"); }});
   const bool boot_first = p_.timeout_vs_boot == protocols::MkParams::TimeoutVsBoot::BootFirst;
   if (p_.provisioning_timeout && (!boot_first || !room))
     out.push_back({"ProvisioningTimeout" + args, [=, this] { post(j, w, "Failed"); }});
@@ -124,7 +146,9 @@ void Walk::provisioning_candidates(int j, int w, std::vector<Candidate>& out) {
 // kmc's capacity-snapshot dispatcher, an External dispatcher outside Kueue.
 void Walk::dispatcher_candidates(int j, std::vector<Candidate>& out) {
   engine::WorkloadInfo* l = fleet_.manager.find(p_.jobs[j]);
-  if (l == nullptr || !l->has_quota_reservation() || !l->obj.cluster_name.empty() || l->is_evicted()) return;
+  if (l == nullptr || !l->has_quota_reservation() || !l->obj.cluster_name.empty() ||
+      l->is_evicted())
+    return;
   auto& nominated = l->obj.nominated_cluster_names;
   bool rejected = false;
   for (int w = 0; w < p_.W(); ++w)
@@ -133,7 +157,9 @@ void Walk::dispatcher_candidates(int j, std::vector<Candidate>& out) {
     out.push_back({fmt::format("Renominate({})", p_.jobs[j]), [=, this, &nominated] {
                      std::erase_if(nominated, [&](const std::string& c) {
                        for (int o = 0; o < p_.W(); ++o)
-                         if (p_.workers[o] == c && view_.remote(j, o) != nullptr && !view_.remote(j, o)->obj.active) return true;
+                         if (p_.workers[o] == c && view_.remote(j, o) != nullptr &&
+                             !view_.remote(j, o)->obj.active)
+                           return true;
                        return false;
                      });
                    }});
@@ -164,29 +190,38 @@ std::vector<Candidate> Walk::candidates() {
     for (int w = 0; w < p_.W(); ++w) {
       provisioning_candidates(j, w, out);
       if (view_.running(j, w) && view_.local(j)->obj.cluster_name == p_.workers[w])
-        out.push_back({fmt::format("JobFinished({}, {})", p_.jobs[j], p_.workers[w]), [=, this] {
-                         fleet_.worker(p_.workers[w]).post(fleet_.now(), engine::ev::JobFinished{p_.jobs[j]});
-                       }});
+        out.push_back(
+            {fmt::format("JobFinished({}, {})", p_.jobs[j], p_.workers[w]), [=, this] {
+               fleet_.worker(p_.workers[w]).post(fleet_.now(), engine::ev::JobFinished{p_.jobs[j]});
+             }});
     }
   }
   for (int w = 0; w < p_.W() && snapshot_dispatch; ++w) {
     const int n = p_.slots_max * p_.R();
-    const bool differs = staleness_[w] > 0 || !std::equal(free_.begin() + w * n, free_.begin() + (w + 1) * n, snapshot_.begin() + w * n);
-    if (differs && refreshes_ != 0) out.push_back({"RefreshSnapshot(" + p_.workers[w] + ")", [=, this] {
-                                                     std::copy(free_.begin() + w * n, free_.begin() + (w + 1) * n, snapshot_.begin() + w * n);
-                                                     staleness_[w] = 0;
-                                                     if (refreshes_ > 0) --refreshes_;
-                                                   }});
+    const bool differs =
+        staleness_[w] > 0 ||
+        !std::equal(free_.begin() + w * n, free_.begin() + (w + 1) * n, snapshot_.begin() + w * n);
+    if (differs && refreshes_ != 0)
+      out.push_back({"RefreshSnapshot(" + p_.workers[w] + ")", [=, this] {
+                       std::copy(free_.begin() + w * n, free_.begin() + (w + 1) * n,
+                                 snapshot_.begin() + w * n);
+                       staleness_[w] = 0;
+                       if (refreshes_ > 0) --refreshes_;
+                     }});
   }
   for (int w = 0; w < p_.W(); ++w)
-    for (int slot = 0; slot < static_cast<int>(p_.worker_flavors[w].size()) && losses_ != 0; ++slot) {
+    for (int slot = 0; slot < static_cast<int>(p_.worker_flavors[w].size()) && losses_ != 0;
+         ++slot) {
       bool some = false;
       for (int r = 0; r < p_.R(); ++r) some = some || free_[at(w, slot, r)] > 0;
-      if (some) out.push_back({fmt::format("CapacityLost({}, {})", p_.workers[w], p_.worker_flavors[w][slot]), [=, this] {
-                                 for (int r = 0; r < p_.R(); ++r) free_[at(w, slot, r)] = 0;
-                                 if (losses_ > 0) --losses_;
-                                 if (p_.dispatcher == protocols::Dispatcher::CapacitySnapshot) ++staleness_[w];
-                               }});
+      if (some)
+        out.push_back(
+            {fmt::format("CapacityLost({}, {})", p_.workers[w], p_.worker_flavors[w][slot]),
+             [=, this] {
+               for (int r = 0; r < p_.R(); ++r) free_[at(w, slot, r)] = 0;
+               if (losses_ > 0) --losses_;
+               if (p_.dispatcher == protocols::Dispatcher::CapacitySnapshot) ++staleness_[w];
+             }});
     }
   return out;
 }
@@ -216,7 +251,8 @@ EngineLog Walk::run(std::uint64_t seed, int max_steps) {
       log.steps.push_back(record("time passes"));
       continue;
     }
-    const auto& pick = options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng)];
+    const auto& pick =
+        options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng)];
     pick.apply();
     fleet_.step(fleet_.now());
     release_lost_bookings();
@@ -227,7 +263,8 @@ EngineLog Walk::run(std::uint64_t seed, int max_steps) {
 
 }  // namespace
 
-EngineLog random_walk(const model::Scenario& sc, const protocols::MkParams& p, std::uint64_t seed, int max_steps) {
+EngineLog random_walk(const model::Scenario& sc, const protocols::MkParams& p, std::uint64_t seed,
+                      int max_steps) {
   EngineLog log = Walk(sc, p).run(seed, max_steps);
   log.scenario = sc.dir;
   return log;

@@ -25,8 +25,10 @@
 namespace kmc::cx {
 
 struct LogStep {
-  std::string event;  // "ProvisioningAccepted(team-ml/llm-finetune, us-central1)", "settle", "time passes"
-  model::Cells cells;  // every job's cells (phase, cluster, nominated, remote, prov, attempts), settled
+  std::string
+      event;  // "ProvisioningAccepted(team-ml/llm-finetune, us-central1)", "settle", "time passes"
+  model::Cells
+      cells;  // every job's cells (phase, cluster, nominated, remote, prov, attempts), settled
 };
 
 struct EngineLog {
@@ -35,7 +37,8 @@ struct EngineLog {
   std::vector<LogStep> steps;  // steps[0]: the initial cells
 };
 
-EngineLog random_walk(const model::Scenario& sc, const protocols::MkParams& p, std::uint64_t seed, int max_steps);
+EngineLog random_walk(const model::Scenario& sc, const protocols::MkParams& p, std::uint64_t seed,
+                      int max_steps);
 
 nlohmann::json to_json(const EngineLog& log);
 // The fields a log holds: the job cells of MultiKueue::cell_fields().
@@ -48,8 +51,9 @@ struct Validation {
   std::size_t matched = 0;  // log steps the model explained (the initial cells included)
   std::size_t step = 0;     // the first step it could not explain
   std::string event;
-  std::vector<std::string> unexplained;  // the log's cells at that step that no model state within reach has
-  std::size_t model_actions = 0;         // model actions used to explain the whole log
+  std::vector<std::string>
+      unexplained;  // the log's cells at that step that no model state within reach has
+  std::size_t model_actions = 0;  // model actions used to explain the whole log
 };
 
 // Breadth-first, at most `lookahead` model actions per log step (the engine

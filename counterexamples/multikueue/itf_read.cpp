@@ -7,34 +7,40 @@
 #include <sstream>
 
 #include "counterexamples/token.hpp"
-#include "protocols/multikueue.hpp"
 #include "model/diagnostics.hpp"
+#include "protocols/multikueue.hpp"
 
 namespace kmc::cx {
 
 namespace {
 
 int line_at(const std::string& text, std::size_t offset) {
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(std::min(offset, text.size())), '\n'));
+  return 1 +
+         static_cast<int>(std::count(
+             text.begin(), text.begin() + static_cast<long>(std::min(offset, text.size())), '\n'));
 }
 
 // The line of state i: where its "#meta": {"index": i} is written.
 int line_of_state(const std::string& text, std::size_t i) {
   const std::string needle = fmt::format("\"index\": {}", i);
   std::size_t at = text.find("\"states\"");
-  for (at = text.find(needle, at == std::string::npos ? 0 : at); at != std::string::npos; at = text.find(needle, at + 1)) {
+  for (at = text.find(needle, at == std::string::npos ? 0 : at); at != std::string::npos;
+       at = text.find(needle, at + 1)) {
     const char next = at + needle.size() < text.size() ? text[at + needle.size()] : '\n';
     if (next < '0' || next > '9') return line_at(text, at);
   }
   return 0;
 }
 
-[[noreturn]] void fail(const ItfDocument& d, int line, const std::string& field, const std::string& message) {
+[[noreturn]] void fail(const ItfDocument& d, int line, const std::string& field,
+                       const std::string& message) {
   throw model::InputError({d.file, line}, field, message);
 }
 
-std::string string_at(const ItfDocument& d, const nlohmann::json& obj, const std::string& key, const std::string& field, int line) {
-  if (!obj.is_object() || !obj.contains(key) || !obj.at(key).is_string()) fail(d, line, field, "expected a string");
+std::string string_at(const ItfDocument& d, const nlohmann::json& obj, const std::string& key,
+                      const std::string& field, int line) {
+  if (!obj.is_object() || !obj.contains(key) || !obj.at(key).is_string())
+    fail(d, line, field, "expected a string");
   return obj.at(key).get<std::string>();
 }
 
@@ -44,7 +50,8 @@ int index_of(const std::vector<std::string>& names, const std::string& name) {
 }
 
 std::optional<protocols::ActionKind> kind_of(const std::string& name) {
-  return protocols::MultiKueue::action_kind(name);  // the action table, not a loop over the enum's range
+  return protocols::MultiKueue::action_kind(
+      name);  // the action table, not a loop over the enum's range
 }
 
 // The cells every tool compares must be there for every job and worker of
@@ -60,31 +67,34 @@ void require_job_cells(const ItfDocument& d, const model::Cells& cells, std::siz
     need("phase", {p.jobs[j]});
     need("cluster", {p.jobs[j]});
     for (int w = 0; w < p.W(); ++w)
-      for (const char* field : {"nominated", "remote", "prov", "attempts"}) need(field, {p.jobs[j], p.workers[w]});
+      for (const char* field : {"nominated", "remote", "prov", "attempts"})
+        need(field, {p.jobs[j], p.workers[w]});
   }
 }
 
 // One entry of a field's {"#map": ...}: the key's names, checked against the field's axes.
-std::vector<std::string> read_key(const ItfDocument& d, const nlohmann::json& key, const model::FieldSchema& f,
-                                  const std::string& at, int line) {
+std::vector<std::string> read_key(const ItfDocument& d, const nlohmann::json& key,
+                                  const model::FieldSchema& f, const std::string& at, int line) {
   const std::string axes = fmt::format("{}", fmt::join(f.axes, ", "));
   if (f.axes.size() == 1) {
     if (!key.is_string()) fail(d, line, at, fmt::format("expected a key naming a {}", axes));
     return {key.get<std::string>()};
   }
-  const bool tuple = key.is_object() && key.size() == 1 && key.contains("#tup") && key.at("#tup").is_array();
+  const bool tuple =
+      key.is_object() && key.size() == 1 && key.contains("#tup") && key.at("#tup").is_array();
   if (!tuple || key.at("#tup").size() != f.axes.size())
     fail(d, line, at, fmt::format("expected a key {{\"#tup\": [{}]}}", axes));
   std::vector<std::string> names;
   for (const auto& n : key.at("#tup")) {
-    if (!n.is_string()) fail(d, line, at, fmt::format("expected a key {{\"#tup\": [{}]}} of names", axes));
+    if (!n.is_string())
+      fail(d, line, at, fmt::format("expected a key {{\"#tup\": [{}]}} of names", axes));
     names.push_back(n.get<std::string>());
   }
   return names;
 }
 
-model::CellValue read_value(const ItfDocument& d, const nlohmann::json& v, const model::FieldSchema& f,
-                            const std::string& at, int line) {
+model::CellValue read_value(const ItfDocument& d, const nlohmann::json& v,
+                            const model::FieldSchema& f, const std::string& at, int line) {
   if (f.kind == model::CellKind::Int) {
     if (v.is_number_integer()) return v.get<std::int64_t>();
     if (v.is_object() && v.size() == 1 && v.contains("#bigint") && v.at("#bigint").is_string()) {
@@ -98,17 +108,21 @@ model::CellValue read_value(const ItfDocument& d, const nlohmann::json& v, const
     }
     fail(d, line, at, "expected an integer (a JSON number or {\"#bigint\": \"...\"})");
   }
-  if (!v.is_string()) fail(d, line, at, f.kind == model::CellKind::Enum ? "expected the name of a phase" : "expected a name (\"\" for none)");
+  if (!v.is_string())
+    fail(d, line, at,
+         f.kind == model::CellKind::Enum ? "expected the name of a phase"
+                                         : "expected a name (\"\" for none)");
   const std::string name = v.get<std::string>();
-  if (f.kind == model::CellKind::Enum && std::find(f.values.begin(), f.values.end(), name) == f.values.end())
+  if (f.kind == model::CellKind::Enum &&
+      std::find(f.values.begin(), f.values.end(), name) == f.values.end())
     fail(d, line, at, fmt::format("'{}' is not one of {}", name, fmt::join(f.values, ", ")));
   return name;
 }
 
 }  // namespace
 
-model::Cells read_cells(const ItfDocument& d, const nlohmann::json& vars, const std::string& where, int line,
-                        const std::vector<model::FieldSchema>& fields) {
+model::Cells read_cells(const ItfDocument& d, const nlohmann::json& vars, const std::string& where,
+                        int line, const std::vector<model::FieldSchema>& fields) {
   model::Cells out;
   for (const auto& f : fields) {
     const std::string at = fmt::format("{}.{}", where, f.field);
@@ -120,7 +134,8 @@ model::Cells read_cells(const ItfDocument& d, const nlohmann::json& vars, const 
     if (!var.is_object() || var.size() != 1 || !var.contains("#map") || !var.at("#map").is_array())
       fail(d, line, at, "expected {\"#map\": [[key, value], ...]}");
     for (const auto& entry : var.at("#map")) {
-      if (!entry.is_array() || entry.size() != 2) fail(d, line, at, "expected each #map entry as [key, value]");
+      if (!entry.is_array() || entry.size() != 2)
+        fail(d, line, at, "expected each #map entry as [key, value]");
       auto entity = read_key(d, entry[0], f, at, line);
       auto value = read_value(d, entry[1], f, at, line);
       if (out.find(f.field, entity) != nullptr)
@@ -131,11 +146,14 @@ model::Cells read_cells(const ItfDocument& d, const nlohmann::json& vars, const 
   return out;
 }
 
-model::Cells read_cells(const ItfDocument& d, std::size_t i, const std::vector<model::FieldSchema>& fields) {
-  return read_cells(d, d.doc.at("states").at(i), fmt::format("states[{}]", i), line_of_state(d.text, i), fields);
+model::Cells read_cells(const ItfDocument& d, std::size_t i,
+                        const std::vector<model::FieldSchema>& fields) {
+  return read_cells(d, d.doc.at("states").at(i), fmt::format("states[{}]", i),
+                    line_of_state(d.text, i), fields);
 }
 
-ItfRawStep read_raw_step(const ItfDocument& d, std::size_t i, const std::vector<model::FieldSchema>& fields) {
+ItfRawStep read_raw_step(const ItfDocument& d, std::size_t i,
+                         const std::vector<model::FieldSchema>& fields) {
   const auto& st = d.doc.at("states").at(i);
   const int line = line_of_state(d.text, i);
   const std::string at = fmt::format("states[{}]", i);
@@ -145,8 +163,10 @@ ItfRawStep read_raw_step(const ItfDocument& d, std::size_t i, const std::vector<
   if (st.contains("mbt::nondetPicks")) {
     const auto& picks = st.at("mbt::nondetPicks");
     if (!picks.is_object())
-      fail(d, line, at + ".mbt::nondetPicks", "expected an object such as {\"job\": ..., \"cluster\": ...}");
-    for (const auto& [k, v] : picks.items()) s.picks[k] = string_at(d, picks, k, at + ".mbt::nondetPicks." + k, line);
+      fail(d, line, at + ".mbt::nondetPicks",
+           "expected an object such as {\"job\": ..., \"cluster\": ...}");
+    for (const auto& [k, v] : picks.items())
+      s.picks[k] = string_at(d, picks, k, at + ".mbt::nondetPicks." + k, line);
   }
   s.cells = read_cells(d, i, fields);
   return s;
@@ -165,7 +185,8 @@ ItfStep read_step(const ItfDocument& d, std::size_t i, const protocols::MkParams
   } else if (auto k = kind_of(raw.action)) {
     s.kind = *k;
   } else {
-    fail(d, line, at + ".mbt::actionTaken", fmt::format("'{}' is not a MultiKueue protocol action", raw.action));
+    fail(d, line, at + ".mbt::actionTaken",
+         fmt::format("'{}' is not a MultiKueue protocol action", raw.action));
   }
   auto resolve = [&](const char* key, const std::vector<std::string>& names, const char* what) {
     auto it = raw.picks.find(key);
@@ -173,7 +194,8 @@ ItfStep read_step(const ItfDocument& d, std::size_t i, const protocols::MkParams
     const int index = index_of(names, it->second);
     if (index < 0)
       fail(d, line, fmt::format("{}.mbt::nondetPicks.{}", at, key),
-           fmt::format("no {} '{}' in this scenario ({})", what, it->second, fmt::join(names, ", ")));
+           fmt::format("no {} '{}' in this scenario ({})", what, it->second,
+                       fmt::join(names, ", ")));
     return index;
   };
   s.job = resolve("job", p.jobs, "job");
@@ -205,12 +227,14 @@ ItfDocument load_itf(const std::string& file) {
 }
 
 ItfTrace read_itf_meta(const ItfDocument& d) {
-  if (!d.doc.is_object() || !d.doc.contains("#meta") || !d.doc.contains("states") || !d.doc.at("states").is_array())
+  if (!d.doc.is_object() || !d.doc.contains("#meta") || !d.doc.contains("states") ||
+      !d.doc.at("states").is_array())
     fail(d, 1, "", "not an ITF trace: expected \"#meta\" and a \"states\" array");
   const auto& meta = d.doc.at("#meta");
   ItfTrace t;
   t.property = string_at(d, meta, "property", "#meta.property", 0);
-  if (meta.contains("source") && meta.at("source").is_string()) t.source = meta.at("source").get<std::string>();
+  if (meta.contains("source") && meta.at("source").is_string())
+    t.source = meta.at("source").get<std::string>();
   if (meta.contains("replay") && meta.at("replay").is_string()) {
     t.token = meta.at("replay").get<std::string>();
     std::string why;
@@ -221,8 +245,10 @@ ItfTrace read_itf_meta(const ItfDocument& d) {
     }
   }
   if (meta.contains("levers")) {
-    if (!meta.at("levers").is_object()) fail(d, 0, "#meta.levers", "expected an object of lever settings");
-    for (const auto& [k, v] : meta.at("levers").items()) t.levers[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    if (!meta.at("levers").is_object())
+      fail(d, 0, "#meta.levers", "expected an object of lever settings");
+    for (const auto& [k, v] : meta.at("levers").items())
+      t.levers[k] = v.is_string() ? v.get<std::string>() : v.dump();
   }
   if (d.doc.contains("loop")) {
     if (!d.doc.at("loop").is_number_unsigned()) fail(d, 0, "loop", "expected a state index");
@@ -237,7 +263,8 @@ ItfTrace read_itf(const ItfDocument& d, const protocols::MkParams& p) {
   const auto& states = d.doc.at("states");
   if (states.empty()) fail(d, 0, "states", "the trace has no states");
   for (std::size_t i = 0; i < states.size(); ++i) t.steps.push_back(read_step(d, i, p));
-  if (t.subject >= p.J()) fail(d, 0, "#meta.replay", "the token's subject is not a job of this scenario");
+  if (t.subject >= p.J())
+    fail(d, 0, "#meta.replay", "the token's subject is not a job of this scenario");
   return t;
 }
 

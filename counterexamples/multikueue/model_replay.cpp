@@ -9,7 +9,8 @@
 
 namespace kmc::cx {
 
-std::optional<std::string> model_difference(const protocols::MultiKueue& mk, const ItfDocument& itf) {
+std::optional<std::string> model_difference(const protocols::MultiKueue& mk,
+                                            const ItfDocument& itf) {
   const ItfTrace meta = read_itf_meta(itf);
   std::string why;
   const auto token = parse_token(meta.token, why);
@@ -22,7 +23,8 @@ std::optional<std::string> model_difference(const protocols::MultiKueue& mk, con
   }
   const auto& written = itf.doc.at("states");
   if (written.size() != states.size())
-    return fmt::format("the token's path has {} states, the trace {}", states.size(), written.size());
+    return fmt::format("the token's path has {} states, the trace {}", states.size(),
+                       written.size());
   for (std::size_t i = 0; i < states.size(); ++i) {
     const model::Cells cells = read_cells(itf, i, protocols::MultiKueue::cell_fields());
     for (const auto& c : mk.cells(states[i])) {
@@ -30,8 +32,8 @@ std::optional<std::string> model_difference(const protocols::MultiKueue& mk, con
       const model::CellValue* v = cells.find(c.field, c.entity);
       if (v == nullptr) return fmt::format("state {}: the trace has no {}", i, name);
       if (*v != c.value)
-        return fmt::format("state {}: {} is {} in the model, {} in the trace", i, name, model::to_string(c.value),
-                           model::to_string(*v));
+        return fmt::format("state {}: {} is {} in the model, {} in the trace", i, name,
+                           model::to_string(c.value), model::to_string(*v));
     }
     if (cells.all().size() != mk.cells(states[i]).size())
       return fmt::format("state {}: the trace has cells the model does not", i);

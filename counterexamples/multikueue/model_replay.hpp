@@ -14,6 +14,7 @@ namespace kmc::cx {
 
 // nullopt when the model takes the same path through the same states; else
 // the first difference, in words.
-std::optional<std::string> model_difference(const protocols::MultiKueue& mk, const ItfDocument& itf);
+std::optional<std::string> model_difference(const protocols::MultiKueue& mk,
+                                            const ItfDocument& itf);
 
 }  // namespace kmc::cx

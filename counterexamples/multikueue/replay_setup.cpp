@@ -12,7 +12,8 @@
 
 namespace kmc::cx {
 
-ReplayTarget load_replay_target(const ItfDocument& itf, const std::optional<std::string>& scenario_dir) {
+ReplayTarget load_replay_target(const ItfDocument& itf,
+                                const std::optional<std::string>& scenario_dir) {
   const ItfTrace meta = read_itf_meta(itf);
   std::string dir = scenario_dir ? *scenario_dir : meta.source;
   // A trace kept beside its scenario (the corpus) names it relative to itself.

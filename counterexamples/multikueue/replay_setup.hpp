@@ -21,6 +21,7 @@ struct ReplayTarget {
 
 // Throws model::InputError (exit 3) for a missing scenario, an unknown lever,
 // or a trace whose token names another scenario.
-ReplayTarget load_replay_target(const ItfDocument& itf, const std::optional<std::string>& scenario_dir);
+ReplayTarget load_replay_target(const ItfDocument& itf,
+                                const std::optional<std::string>& scenario_dir);
 
 }  // namespace kmc::cx

@@ -10,8 +10,8 @@
 #include <set>
 #include <unordered_map>
 
-#include "counterexamples/multikueue/engine_walk.hpp"
 #include "counterexamples/itf.hpp"
+#include "counterexamples/multikueue/engine_walk.hpp"
 #include "counterexamples/multikueue/itf_read.hpp"
 #include "model/diagnostics.hpp"
 
@@ -73,7 +73,8 @@ Validation validate_log(const protocols::MultiKueue& mk, const EngineLog& log, i
       v.step = i;
       v.event = log.steps[i].event;
       for (const auto& c : log.steps[i].cells.all())
-        v.unexplained.push_back(fmt::format("{} = {}", model::key_text(c.field, c.entity), model::to_string(c.value)));
+        v.unexplained.push_back(
+            fmt::format("{} = {}", model::key_text(c.field, c.entity), model::to_string(c.value)));
       return v;
     }
     v.matched = i + 1;
@@ -84,9 +85,13 @@ Validation validate_log(const protocols::MultiKueue& mk, const EngineLog& log, i
 
 std::string to_text(const Validation& v) {
   if (v.allowed)
-    return fmt::format("Allowed: the model explains all {} steps of the engine's run ({} model actions).\n", v.matched, v.model_actions);
-  std::string out = fmt::format("Not allowed: the model explains steps 0 to {}, but not step {} ({}): no model state within "
-                                "reach reads\n", v.matched - 1, v.step, v.event);
+    return fmt::format(
+        "Allowed: the model explains all {} steps of the engine's run ({} model actions).\n",
+        v.matched, v.model_actions);
+  std::string out = fmt::format(
+      "Not allowed: the model explains steps 0 to {}, but not step {} ({}): no model state within "
+      "reach reads\n",
+      v.matched - 1, v.step, v.event);
   for (const auto& c : v.unexplained) out += "  " + c + "\n";
   return out;
 }
@@ -95,7 +100,8 @@ const std::vector<model::FieldSchema>& log_fields() {
   static const std::vector<model::FieldSchema> fields = [] {
     std::vector<model::FieldSchema> out;
     for (const auto& f : protocols::MultiKueue::cell_fields())
-      if (f.axes.front() == "job" && f.field != "mgr_flavor" && f.field != "remote_flavor") out.push_back(f);
+      if (f.axes.front() == "job" && f.field != "mgr_flavor" && f.field != "remote_flavor")
+        out.push_back(f);
     return out;
   }();
   return fields;
@@ -104,23 +110,29 @@ const std::vector<model::FieldSchema>& log_fields() {
 // A log's cells are written as an ITF state's variables (itf.cpp).
 nlohmann::json to_json(const EngineLog& log) {
   nlohmann::json steps = nlohmann::json::array();
-  for (const auto& s : log.steps) steps.push_back({{"event", s.event}, {"cells", itf_variables(s.cells.all())}});
-  return {{"kind", "kmc-engine-log"}, {"scenario", log.scenario}, {"seed", log.seed}, {"steps", steps}};
+  for (const auto& s : log.steps)
+    steps.push_back({{"event", s.event}, {"cells", itf_variables(s.cells.all())}});
+  return {
+      {"kind", "kmc-engine-log"}, {"scenario", log.scenario}, {"seed", log.seed}, {"steps", steps}};
 }
 
 EngineLog engine_log_from_json(const nlohmann::json& doc, const std::string& file) {
   auto fail = [&](const std::string& field, const std::string& msg) {
     throw model::InputError({file, 0}, field, msg);
   };
-  if (!doc.is_object() || doc.value("kind", "") != "kmc-engine-log") fail("kind", "not a kmc engine log (expected \"kind\": \"kmc-engine-log\")");
+  if (!doc.is_object() || doc.value("kind", "") != "kmc-engine-log")
+    fail("kind", "not a kmc engine log (expected \"kind\": \"kmc-engine-log\")");
   EngineLog log;
-  if (doc.contains("scenario") && doc["scenario"].is_string()) log.scenario = doc["scenario"].get<std::string>();
-  if (!doc.contains("steps") || !doc["steps"].is_array() || doc["steps"].empty()) fail("steps", "expected a non-empty array");
+  if (doc.contains("scenario") && doc["scenario"].is_string())
+    log.scenario = doc["scenario"].get<std::string>();
+  if (!doc.contains("steps") || !doc["steps"].is_array() || doc["steps"].empty())
+    fail("steps", "expected a non-empty array");
   const ItfDocument d{file, "", {}};
   for (std::size_t i = 0; i < doc["steps"].size(); ++i) {
     const auto& st = doc["steps"][i];
     const std::string at = fmt::format("steps[{}]", i);
-    if (!st.is_object() || !st.contains("cells") || !st["cells"].is_object()) fail(at + ".cells", "expected an object of cells");
+    if (!st.is_object() || !st.contains("cells") || !st["cells"].is_object())
+      fail(at + ".cells", "expected an object of cells");
     LogStep s;
     s.event = st.value("event", "");
     s.cells = read_cells(d, st["cells"], at + ".cells", 0, log_fields());

@@ -1,6 +1,7 @@
+#include "checker/bfs.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "checker/bfs.hpp"
 #include "checker/fixtures.hpp"
 
 using kmc::checker::Bfs;
@@ -11,8 +12,8 @@ TEST_CASE("counters: exact state and transition counts", "[checker][golden]") {
   fixtures::Counters p{2, 3, -1};
   auto r = Bfs(p, CheckOptions{}).run();
   CHECK(r.verdict == Verdict::Verified);
-  CHECK(r.stats.states == 16);        // (3+1)^2
-  CHECK(r.stats.transitions == 24);   // 2 counters x 3 increments x 4 values of the other
+  CHECK(r.stats.states == 16);       // (3+1)^2
+  CHECK(r.stats.transitions == 24);  // 2 counters x 3 increments x 4 values of the other
   CHECK(r.stats.depth == 6);
 
   fixtures::Counters q{3, 2, -1};
@@ -98,7 +99,8 @@ TEST_CASE("a Sometimes property that never holds fails the check", "[checker]") 
   CHECK(v.violation->kind == kmc::model::PropertyKind::Sometimes);
 }
 
-TEST_CASE("stuck: a trap that only unrelated actions can leave is found, with its shortest path", "[checker]") {
+TEST_CASE("stuck: a trap that only unrelated actions can leave is found, with its shortest path",
+          "[checker]") {
   fixtures::Trap p;
   auto r = Bfs(p, CheckOptions{}).run();
   REQUIRE(r.verdict == Verdict::Violated);

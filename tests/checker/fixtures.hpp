@@ -48,12 +48,13 @@ struct Counters {
                                          for (auto x : s.c) t += x;
                                          return t != bad;
                                        }});
-    auto at_limit = Property<State>::sometimes("all-at-limit", "every counter reaches its limit",
-                                               {.holds = [lim = top < 0 ? limit : top](const State& s) {
-                                                 for (auto x : s.c)
-                                                   if (x != lim) return false;
-                                                 return true;
-                                               }});
+    auto at_limit =
+        Property<State>::sometimes("all-at-limit", "every counter reaches its limit",
+                                   {.holds = [lim = top < 0 ? limit : top](const State& s) {
+                                     for (auto x : s.c)
+                                       if (x != lim) return false;
+                                     return true;
+                                   }});
     return {sum, at_limit};
   }
 };
@@ -82,11 +83,21 @@ struct Trap {
   }
   State next(State s, const Action& a) const {
     switch (a.kind) {
-      case ToTrap: s.job = 1; break;
-      case ToGood: s.job = 2; break;
-      case Run: s.job = 3; break;
-      case Escape: s.job = 0; break;
-      case Tick: s.tick = (s.tick + 1) % 3; break;
+      case ToTrap:
+        s.job = 1;
+        break;
+      case ToGood:
+        s.job = 2;
+        break;
+      case Run:
+        s.job = 3;
+        break;
+      case Escape:
+        s.job = 0;
+        break;
+      case Tick:
+        s.tick = (s.tick + 1) % 3;
+        break;
     }
     return s;
   }
@@ -161,7 +172,8 @@ struct Spin {
 // try 0, fail 1, run 2, tick 3.
 struct Retry {
   struct State {
-    BOOST_HANA_DEFINE_STRUCT(State, (std::int64_t, bad), (std::int64_t, done), (std::int64_t, tick));
+    BOOST_HANA_DEFINE_STRUCT(State, (std::int64_t, bad), (std::int64_t, done),
+                             (std::int64_t, tick));
     bool operator==(const State&) const = default;
   };
   enum Kind { Try, Fail, Run, Tick };
@@ -169,7 +181,8 @@ struct Retry {
     Kind kind;
   };
   bool premise_never = false;
-  bool premise_only_while_idle = false;  // the premise fails while the bad copy is tried: Fail starts outside it
+  bool premise_only_while_idle =
+      false;  // the premise fails while the bad copy is tried: Fail starts outside it
 
   std::vector<State> init_states() const { return {State{0, 0, 0}}; }
   void actions(const State& s, std::vector<Action>& out) const {
@@ -196,9 +209,8 @@ struct Retry {
     auto retry = Property<State>::recurrence_free(
         "no-endless-retry", "the job does not retry forever while it could run",
         {.subjects = 1,
-         .premise = [never = premise_never, idle = premise_only_while_idle](const State& s, int) {
-           return !never && !s.done && (!idle || !s.bad);
-         },
+         .premise = [never = premise_never, idle = premise_only_while_idle](
+                        const State& s, int) { return !never && !s.done && (!idle || !s.bad); },
          .step = [](const State& from, const State& to, int) { return from.bad && !to.bad; }});
     return {retry};
   }
@@ -211,7 +223,8 @@ struct Retry {
 // goal, premise, then loop on ticks. Units: run 0, requeue 1, tick 2.
 struct Requeue {
   struct State {
-    BOOST_HANA_DEFINE_STRUCT(State, (std::int64_t, job), (std::int64_t, tick), (std::int64_t, requeued));
+    BOOST_HANA_DEFINE_STRUCT(State, (std::int64_t, job), (std::int64_t, tick),
+                             (std::int64_t, requeued));
     bool operator==(const State&) const = default;
   };
   enum Kind { Run, Requeue_, Tick };

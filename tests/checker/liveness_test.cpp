@@ -28,7 +28,8 @@ TEST_CASE("liveness: without any fairness nothing has to happen at all", "[check
   CHECK(r.assumptions == std::vector<std::string>{"run none", "tick none"});
 }
 
-TEST_CASE("liveness: a fair ticker alone loops forever and the job never runs", "[checker][liveness]") {
+TEST_CASE("liveness: a fair ticker alone loops forever and the job never runs",
+          "[checker][liveness]") {
   fixtures::Spin p;
   auto r = Bfs(p, with(Fairness::None, Fairness::Weak)).run();
   REQUIRE(r.verdict == Verdict::Violated);
@@ -67,7 +68,8 @@ TEST_CASE("liveness: a dead end is a behaviour that stutters forever", "[checker
   CHECK(*r.violation->loop == 1);
 }
 
-TEST_CASE("liveness: a premise that never holds is reported as vacuous, not verified", "[checker][liveness]") {
+TEST_CASE("liveness: a premise that never holds is reported as vacuous, not verified",
+          "[checker][liveness]") {
   fixtures::Spin p;
   p.premise_never = true;
   auto r = Bfs(p, with(Fairness::Weak)).run();

@@ -26,7 +26,8 @@ std::vector<std::string> taken(const fixtures::Retry& p, const kmc::checker::Pat
 
 }  // namespace
 
-TEST_CASE("recurrence: a retry that recurs inside the premise is a lasso", "[checker][recurrence]") {
+TEST_CASE("recurrence: a retry that recurs inside the premise is a lasso",
+          "[checker][recurrence]") {
   fixtures::Retry p;
   auto r = Bfs(p, with(Fairness::None)).run();
   REQUIRE(r.verdict == Verdict::Violated);
@@ -38,12 +39,14 @@ TEST_CASE("recurrence: a retry that recurs inside the premise is a lasso", "[che
   CHECK(taken(p, r.violation->path) == std::vector<std::string>{"Try", "Fail"});
   auto states = Bfs<fixtures::Retry>::replay(p, r.violation->path);
   CHECK(states.back() == states[*r.violation->loop]);
-  CHECK(r.assumptions == std::vector<std::string>{"try none", "fail none", "run none", "tick none"});
+  CHECK(r.assumptions ==
+        std::vector<std::string>{"try none", "fail none", "run none", "tick none"});
   // Stuck detection is not switched on for a recurrence: only the property asked for is reported.
   CHECK(r.properties.size() == 1);
 }
 
-TEST_CASE("recurrence: the loop meets every fairness requirement as well as retrying", "[checker][recurrence]") {
+TEST_CASE("recurrence: the loop meets every fairness requirement as well as retrying",
+          "[checker][recurrence]") {
   fixtures::Retry p;
   auto r = Bfs(p, with(Fairness::None, Fairness::Weak)).run();
   REQUIRE(r.verdict == Verdict::Violated);
@@ -54,15 +57,18 @@ TEST_CASE("recurrence: the loop meets every fairness requirement as well as retr
   CHECK(states.back() == states[*r.violation->loop]);
 }
 
-TEST_CASE("recurrence: weak fairness of the way out, enabled throughout, excludes the endless retry",
-          "[checker][recurrence]") {
+TEST_CASE(
+    "recurrence: weak fairness of the way out, enabled throughout, excludes the endless retry",
+    "[checker][recurrence]") {
   fixtures::Retry p;
   CHECK(Bfs(p, with(Fairness::Weak)).run().verdict == Verdict::Verified);
   CHECK(Bfs(p, with(Fairness::Strong, Fairness::Weak)).run().verdict == Verdict::Verified);
 }
 
-TEST_CASE("recurrence: retries that start outside the premise do not count, nor do premise loops that retry nothing",
-          "[checker][recurrence]") {
+TEST_CASE(
+    "recurrence: retries that start outside the premise do not count, nor do premise loops that "
+    "retry nothing",
+    "[checker][recurrence]") {
   fixtures::Retry p;
   p.premise_only_while_idle = true;
   // The premise holds forever on the ticker's loop, and the job retries forever
@@ -71,7 +77,8 @@ TEST_CASE("recurrence: retries that start outside the premise do not count, nor 
   CHECK(r.verdict == Verdict::Verified);
 }
 
-TEST_CASE("recurrence: a premise that never holds is reported as vacuous, not verified", "[checker][recurrence]") {
+TEST_CASE("recurrence: a premise that never holds is reported as vacuous, not verified",
+          "[checker][recurrence]") {
   fixtures::Retry p;
   p.premise_never = true;
   auto r = Bfs(p, with(Fairness::None)).run();
@@ -80,21 +87,24 @@ TEST_CASE("recurrence: a premise that never holds is reported as vacuous, not ve
   CHECK(!r.violation->loop);
 }
 
-TEST_CASE("recurrence: a bound that stops the search says Incomplete when no lasso was found", "[checker][recurrence]") {
+TEST_CASE("recurrence: a bound that stops the search says Incomplete when no lasso was found",
+          "[checker][recurrence]") {
   fixtures::Retry p;
   auto o = with(Fairness::Weak);
   o.max_depth = 1;
   CHECK(Bfs(p, o).run().verdict == Verdict::Incomplete);
 }
 
-TEST_CASE("recurrence: a replayed lasso confirms, and a loop that retries nothing does not", "[checker][recurrence]") {
+TEST_CASE("recurrence: a replayed lasso confirms, and a loop that retries nothing does not",
+          "[checker][recurrence]") {
   fixtures::Retry p;
   auto r = Bfs(p, with(Fairness::None)).run();
   REQUIRE(r.violation);
   const auto prop = p.properties()[0];
   const auto states = Bfs<fixtures::Retry>::replay(p, r.violation->path);
   CHECK(kmc::checker::loop_start(p, states) == *r.violation->loop);
-  const kmc::checker::FairnessPlan none{{Fairness::None, Fairness::None, Fairness::None, Fairness::None}, false};
+  const kmc::checker::FairnessPlan none{
+      {Fairness::None, Fairness::None, Fairness::None, Fairness::None}, false};
   const auto confirmed = kmc::checker::confirm_violation(p, prop, 0, none, r.violation->path);
   REQUIRE(confirmed);
   CHECK(confirmed->shape == kmc::checker::Shape::Loop);

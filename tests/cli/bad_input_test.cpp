@@ -1,6 +1,5 @@
 // Every kind of mistake is exit 3 and names the place; none crashes or passes.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 
@@ -13,7 +12,8 @@ namespace {
 // A copy of examples/gpu-hunter with one file replaced, in a temp folder.
 std::string scenario_with(const std::string& rel, const std::string& text) {
   static int n = 0;
-  const fs::path dir = fs::temp_directory_path() / ("kmc-bad-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+  const fs::path dir = fs::temp_directory_path() /
+                       ("kmc-bad-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
   fs::remove_all(dir);
   fs::copy(fs::path(KMC_SOURCE_DIR) / "examples/gpu-hunter", dir, fs::copy_options::recursive);
   std::ofstream(dir / rel) << text;
@@ -42,7 +42,8 @@ TEST_CASE("usage mistakes are exit 3", "[cli][bad-input]") {
   CHECK(prop.err.find("unknown property 'no-such-thing'") != std::string::npos);
   auto token = kmc("check examples/gpu-hunter --replay kmc1:zz");
   CHECK(token.code == 3);
-  auto steps = kmc("check examples/gpu-hunter --replay kmc1:f550bc54:no-stuck-job:0:0:0.0.0.0.0.0.0.9");
+  auto steps =
+      kmc("check examples/gpu-hunter --replay kmc1:f550bc54:no-stuck-job:0:0:0.0.0.0.0.0.0.9");
   CHECK(steps.code == 3);
 }
 
@@ -77,21 +78,25 @@ TEST_CASE("a bad quantity names the value", "[cli][bad-input]") {
 }
 
 TEST_CASE("broken YAML names the line", "[cli][bad-input]") {
-  auto dir = scenario_with("manager/broken.yaml", "apiVersion: kueue.x-k8s.io/v1beta2\nkind: [unclosed\n");
+  auto dir =
+      scenario_with("manager/broken.yaml", "apiVersion: kueue.x-k8s.io/v1beta2\nkind: [unclosed\n");
   auto r = kmc("check " + dir);
   CHECK(r.code == 3);
   CHECK(r.err.find("manager/broken.yaml:") != std::string::npos);
 }
 
 TEST_CASE("an unknown variant lists the known ones", "[cli][bad-input]") {
-  auto dir = replace_in("kmc.yaml", "options: {provisioningTimeout: false}", "options: {provisioningTimeout: false, variant: pre-1234}");
+  auto dir = replace_in("kmc.yaml", "options: {provisioningTimeout: false}",
+                        "options: {provisioningTimeout: false, variant: pre-1234}");
   auto r = kmc("check " + dir);
   CHECK(r.code == 3);
   CHECK(r.err.find("pre-8592-select-on-quota-reserved") != std::string::npos);
 }
 
-TEST_CASE("a bound that makes no sense is exit 3, never a fallback to kmc.yaml", "[cli][bad-input]") {
-  for (const char* bad : {"--max-states -5", "--max-depth -9", "--time-limit -1", "--time-limit nan", "--threads -1"}) {
+TEST_CASE("a bound that makes no sense is exit 3, never a fallback to kmc.yaml",
+          "[cli][bad-input]") {
+  for (const char* bad : {"--max-states -5", "--max-depth -9", "--time-limit -1",
+                          "--time-limit nan", "--threads -1"}) {
     INFO(bad);
     auto r = kmc(std::string("check examples/gpu-hunter ") + bad);
     CHECK(r.code == 3);
@@ -100,12 +105,15 @@ TEST_CASE("a bound that makes no sense is exit 3, never a fallback to kmc.yaml",
   CHECK(kmc("matrix examples/gpu-hunter --time-limit -1").code == 3);
 }
 
-TEST_CASE("kmc.yaml names its protocol; an unknown one names file and line", "[cli][bad-input][protocol]") {
+TEST_CASE("kmc.yaml names its protocol; an unknown one names file and line",
+          "[cli][bad-input][protocol]") {
   auto dir = replace_in("kmc.yaml", "kind: Fleet\n", "kind: Fleet\nprotocol: kueue-admision\n");
   auto r = kmc("check " + dir);
   CHECK(r.code == 3);
-  CHECK(r.err.find("kmc.yaml:4: protocol: unknown protocol 'kueue-admision'; expected one of multikueue") !=
-        std::string::npos);
+  CHECK(
+      r.err.find(
+          "kmc.yaml:4: protocol: unknown protocol 'kueue-admision'; expected one of multikueue") !=
+      std::string::npos);
   auto named = replace_in("kmc.yaml", "kind: Fleet\n", "kind: Fleet\nprotocol: multikueue\n");
   CHECK(kmc("check " + named).code == 1);  // the default, named: the same GPU Hunter deadlock
 }

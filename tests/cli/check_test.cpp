@@ -1,7 +1,6 @@
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <regex>
 
 #include "cli/run_kmc.hpp"
@@ -10,22 +9,27 @@ namespace {
 
 // Timing figures change run to run; everything else is approved text.
 std::string normalize(const std::string& text) {
-  return std::regex_replace(text, std::regex(R"((Stats: [0-9]+ states, [0-9]+ transitions, depth [0-9]+;).*)"), "$1 <timing>");
+  return std::regex_replace(
+      text, std::regex(R"((Stats: [0-9]+ states, [0-9]+ transitions, depth [0-9]+;).*)"),
+      "$1 <timing>");
 }
 
 void approve(const std::string& name, const std::string& text) {
-  const std::string approved = std::string(KMC_SOURCE_DIR) + "/tests/approval/" + name + ".approved.txt";
+  const std::string approved =
+      std::string(KMC_SOURCE_DIR) + "/tests/approval/" + name + ".approved.txt";
   const std::string got = normalize(text);
   const std::string want = slurp(approved);
   if (got != want) {
     std::ofstream(std::string(KMC_SOURCE_DIR) + "/tests/approval/" + name + ".received.txt") << got;
-    FAIL("output differs from " << approved << "; see the .received.txt beside it and approve it on purpose");
+    FAIL("output differs from " << approved
+                                << "; see the .received.txt beside it and approve it on purpose");
   }
 }
 
 }  // namespace
 
-TEST_CASE("kmc check examples/gpu-hunter reports the stuck job with the talk's trace", "[cli][approval]") {
+TEST_CASE("kmc check examples/gpu-hunter reports the stuck job with the talk's trace",
+          "[cli][approval]") {
   auto r = kmc("check examples/gpu-hunter");
   CHECK(r.code == 1);
   approve("check-gpu-hunter", r.out);
@@ -65,7 +69,8 @@ TEST_CASE("--trace-out writes the ITF trace and the replay token re-runs it", "[
   auto again = kmc("check examples/gpu-hunter --replay " + token);
   CHECK(again.code == 1);
   CHECK(again.out.find("the violation reproduces") != std::string::npos);
-  CHECK(again.out.find("State 5: <ProvisioningAccepted(team-ml/llm-finetune, us-central1)>") != std::string::npos);
+  CHECK(again.out.find("State 5: <ProvisioningAccepted(team-ml/llm-finetune, us-central1)>") !=
+        std::string::npos);
   // The same path in the fixed fleet is refused: it is another scenario.
   auto other = kmc("check examples/gpu-hunter-fixed --replay " + token);
   CHECK(other.code == 3);
@@ -75,7 +80,8 @@ TEST_CASE("--trace-out writes the ITF trace and the replay token re-runs it", "[
 TEST_CASE("a bound ends in Incomplete and exit 2, never Verified", "[cli]") {
   auto r = kmc("check examples/gpu-hunter-fixed --max-depth 3");
   CHECK(r.code == 2);
-  CHECK(r.out.find("Result: Incomplete (stopped by max-depth 3; nothing is proven)") != std::string::npos);
+  CHECK(r.out.find("Result: Incomplete (stopped by max-depth 3; nothing is proven)") !=
+        std::string::npos);
   auto s = kmc("check examples/gpu-hunter-fixed --max-states 10 --output json");
   CHECK(s.code == 2);
   CHECK(nlohmann::json::parse(s.out)["incomplete"] == "max-states 10");
@@ -91,30 +97,40 @@ TEST_CASE("the result does not depend on --threads", "[cli]") {
 }
 
 TEST_CASE("--property narrows the check", "[cli]") {
-  auto r = kmc("check examples/gpu-hunter --property no-job-on-two-workers --property some-job-runs");
+  auto r =
+      kmc("check examples/gpu-hunter --property no-job-on-two-workers --property some-job-runs");
   CHECK(r.code == 0);
   CHECK(r.out.find("no-stuck-job") == std::string::npos);
 }
 
-TEST_CASE("--no-shrink prints the checker's own trace and no shrinking paragraph", "[cli][shrink]") {
+TEST_CASE("--no-shrink prints the checker's own trace and no shrinking paragraph",
+          "[cli][shrink]") {
   auto shrunk = kmc("check examples/gpu-hunter");
   auto raw = kmc("check examples/gpu-hunter --no-shrink");
   CHECK(raw.code == 1);
   CHECK(shrunk.out.find("Shrinking kept all 5 steps") != std::string::npos);
   CHECK(raw.out.find("Shrinking kept") == std::string::npos);
-  CHECK(raw.out.find("State 5: <ProvisioningAccepted(team-ml/llm-finetune, us-central1)>") != std::string::npos);
+  CHECK(raw.out.find("State 5: <ProvisioningAccepted(team-ml/llm-finetune, us-central1)>") !=
+        std::string::npos);
   auto j = nlohmann::json::parse(kmc("check examples/gpu-hunter --output json").out);
   CHECK(j["shrink"]["stepsBefore"] == 5);
   CHECK(j["shrink"]["stepsAfter"] == 5);
   CHECK(j["shrink"]["scenario"].is_null());
-  CHECK(nlohmann::json::parse(kmc("check examples/gpu-hunter --no-shrink --output json").out)["shrink"].is_null());
-  CHECK(kmc("check examples/gpu-hunter --no-shrink --shrink-scenario /tmp/x").code != 0);  // they contradict
+  CHECK(nlohmann::json::parse(
+            kmc("check examples/gpu-hunter --no-shrink --output json").out)["shrink"]
+            .is_null());
+  CHECK(kmc("check examples/gpu-hunter --no-shrink --shrink-scenario /tmp/x").code !=
+        0);  // they contradict
 }
 
-TEST_CASE("--shrink-scenario leaves out the worker the deadlock does not need, and the token replays there", "[cli][shrink]") {
+TEST_CASE(
+    "--shrink-scenario leaves out the worker the deadlock does not need, and the token replays "
+    "there",
+    "[cli][shrink]") {
   const std::string dir = "/tmp/kmc-cli-shrunk-" + std::to_string(::getpid());
   std::filesystem::remove_all(dir);
-  auto r = kmc("check examples/gpu-hunter-three-workers --shrink-scenario " + dir + " --output json");
+  auto r =
+      kmc("check examples/gpu-hunter-three-workers --shrink-scenario " + dir + " --output json");
   REQUIRE(r.code == 1);
   auto j = nlohmann::json::parse(r.out);
   CHECK(j["shrink"]["droppedWorkers"] == nlohmann::json::array({"europe-west4"}));
@@ -126,7 +142,8 @@ TEST_CASE("--shrink-scenario leaves out the worker the deadlock does not need, a
   CHECK(again.code == 1);
   CHECK(again.out.find("the violation reproduces") != std::string::npos);
   // The original folder refuses the token: it is another scenario.
-  CHECK(kmc("check examples/gpu-hunter-three-workers --replay " + j["replay"].get<std::string>()).code == 3);
+  CHECK(kmc("check examples/gpu-hunter-three-workers --replay " + j["replay"].get<std::string>())
+            .code == 3);
   // The folder is never written over.
   CHECK(kmc("check examples/gpu-hunter-three-workers --shrink-scenario " + dir).code == 3);
   std::filesystem::remove_all(dir);

@@ -1,8 +1,7 @@
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "cli/run_kmc.hpp"
 
@@ -36,34 +35,42 @@ TEST_CASE("kmc matrix: golden verdicts for the GPU Hunter levers", "[cli][matrix
   // No combination retries forever here: the stuck rows freeze the job (a hang,
   // not a thrash), and every retry loop ends once the fair refresh corrects the view.
   REQUIRE(rows[0]["properties"].size() == 7);
-  for (std::size_t row = 1; row <= 32; ++row) CHECK(verdict(rows, row, "no-endless-retry") == "Verified");
+  for (std::size_t row = 1; row <= 32; ++row)
+    CHECK(verdict(rows, row, "no-endless-retry") == "Verified");
   int violated = 0;
   for (const auto& row : rows)
-    for (const auto& [name, cell] : row["properties"].items()) violated += cell["verdict"] == "Violated";
+    for (const auto& [name, cell] : row["properties"].items())
+      violated += cell["verdict"] == "Violated";
   CHECK(violated == 6);  // three stuck rows, each also failing eventually-runs
 }
 
-TEST_CASE("kmc matrix: golden verdicts for endless retry (gpu-hunter-retry)", "[cli][matrix][golden][recurrence]") {
+TEST_CASE("kmc matrix: golden verdicts for endless retry (gpu-hunter-retry)",
+          "[cli][matrix][golden][recurrence]") {
   auto r = kmc("matrix examples/gpu-hunter-retry --output json");
   CHECK(r.code == 1);
   const auto rows = nlohmann::json::parse(r.out)["rows"];
   REQUIRE(rows.size() == 48);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& l = rows[i]["levers"];
-    const bool best_effort = l["provisioningClass"] == "best-effort-atomic-scaleup", timeout = l["provisioningTimeout"] == "true";
+    const bool best_effort = l["provisioningClass"] == "best-effort-atomic-scaleup",
+               timeout = l["provisioningTimeout"] == "true";
     const bool pinned = l["pin"] == "true", never_refreshed = l["snapshotRefreshes"] == "0";
-    // Too short a timeout abandons every node about to boot (check-capacity boots nothing to abandon);
-    // a pin on a view that never refreshes sends every retry back to the exhausted region (a timeout or
-    // check-capacity makes that a retry; best-effort alone hangs instead).
+    // Too short a timeout abandons every node about to boot (check-capacity boots nothing to
+    // abandon); a pin on a view that never refreshes sends every retry back to the exhausted region
+    // (a timeout or check-capacity makes that a retry; best-effort alone hangs instead).
     const bool too_short = best_effort && timeout && l["timeoutVsBoot"] == "TimeoutFirst";
     const bool thrash = pinned && never_refreshed && (timeout || !best_effort);
     const bool hang = best_effort && !timeout && pinned;
     INFO("row " << i + 1 << ": " << l.dump());
-    CHECK(verdict(rows, i + 1, "no-endless-retry") == (too_short || thrash ? "Violated" : "Verified"));
+    CHECK(verdict(rows, i + 1, "no-endless-retry") ==
+          (too_short || thrash ? "Violated" : "Verified"));
     CHECK(verdict(rows, i + 1, "no-stuck-job") == (hang ? "Violated" : "Verified"));
-    CHECK(verdict(rows, i + 1, "eventually-runs") == (too_short || thrash || hang ? "Violated" : "Verified"));
-    // Nothing can ever run when no node may finish booting, or when the pin never leaves the stale region.
-    CHECK(verdict(rows, i + 1, "some-job-runs") == (too_short || (pinned && never_refreshed) ? "Violated" : "Verified"));
+    CHECK(verdict(rows, i + 1, "eventually-runs") ==
+          (too_short || thrash || hang ? "Violated" : "Verified"));
+    // Nothing can ever run when no node may finish booting, or when the pin never leaves the stale
+    // region.
+    CHECK(verdict(rows, i + 1, "some-job-runs") ==
+          (too_short || (pinned && never_refreshed) ? "Violated" : "Verified"));
   }
 }
 
@@ -87,7 +94,8 @@ TEST_CASE("kmc matrix: markdown table with a trace per violated cell", "[cli][ma
   std::filesystem::remove_all(out);
   auto r = kmc("matrix examples/gpu-hunter --property no-stuck-job --out " + out);
   CHECK(r.code == 1);
-  CHECK(r.out.find("| provisioningClass | provisioningTimeout | pin | maxSnapshotStaleness | waitForWorkloadAdmitted | no-stuck-job |") == 0);
+  CHECK(r.out.find("| provisioningClass | provisioningTimeout | pin | maxSnapshotStaleness | "
+                   "waitForWorkloadAdmitted | no-stuck-job |") == 0);
   CHECK(r.out.find("|---|---|---|---|---|---|") != std::string::npos);
   CHECK(std::filesystem::exists(out + "/row1-no-stuck-job.itf.json"));
   CHECK(r.out.find("32 combinations x 1 properties") != std::string::npos);

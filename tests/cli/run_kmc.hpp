@@ -2,13 +2,14 @@
 // stdout, stderr and exit code.
 #pragma once
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <cstdlib>
 
 struct Run {
   int code = -1;
@@ -27,13 +28,16 @@ inline std::string slurp(const std::string& path) {
 inline std::string temp_path(const std::string& name) {
   static int n = 0;
   const char* tmp = std::getenv("TMPDIR");
-  return std::string(tmp && *tmp ? tmp : "/tmp") + "/kmc-" + std::to_string(::getpid()) + "-" + std::to_string(n++) + "-" + name;
+  return std::string(tmp && *tmp ? tmp : "/tmp") + "/kmc-" + std::to_string(::getpid()) + "-" +
+         std::to_string(n++) + "-" + name;
 }
 
 inline Run kmc(const std::string& args) {
   static int n = 0;
-  const std::string base = "/tmp/kmc-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++);
-  const std::string cmd = std::string(KMC_BINARY) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  const std::string base =
+      "/tmp/kmc-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++);
+  const std::string cmd =
+      std::string(KMC_BINARY) + " " + args + " >" + base + ".out 2>" + base + ".err";
   const int status = std::system(cmd.c_str());
   Run r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -1,13 +1,13 @@
 // `kmc validate`: the engine's own runs must be behaviours of the model.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "run_kmc.hpp"
 
 TEST_CASE("random engine walks validate against the model") {
-  for (const char* ex : {"gpu-hunter", "gpu-hunter-fixed", "gpu-hunter-three-workers", "gpu-hunter-spot-race"}) {
+  for (const char* ex :
+       {"gpu-hunter", "gpu-hunter-fixed", "gpu-hunter-three-workers", "gpu-hunter-spot-race"}) {
     const Run r = kmc(std::string("validate --walk examples/") + ex + " --walks 25 --steps 40");
     INFO(ex << "\n" << r.out << r.err);
     CHECK(r.code == 0);
@@ -17,7 +17,9 @@ TEST_CASE("random engine walks validate against the model") {
 
 TEST_CASE("an engine log with a step the model cannot take is reported at that step") {
   const std::string log = temp_path("validate.json");
-  REQUIRE(kmc("validate --walk examples/gpu-hunter-fixed --seed 2 --steps 40 --log-out " + log).code == 0);
+  REQUIRE(
+      kmc("validate --walk examples/gpu-hunter-fixed --seed 2 --steps 40 --log-out " + log).code ==
+      0);
   REQUIRE(kmc("validate " + log).code == 0);
   nlohmann::json doc = nlohmann::json::parse(slurp(log));
   REQUIRE(doc["steps"].size() > 4);
@@ -38,7 +40,8 @@ TEST_CASE("an engine log with a step the model cannot take is reported at that s
   r = kmc("validate " + log);
   CHECK(r.code == 3);
   INFO(r.err);
-  CHECK(r.err.find("steps[3].cells.remote: 'QuotaReserved, nominated' is not one of") != std::string::npos);
+  CHECK(r.err.find("steps[3].cells.remote: 'QuotaReserved, nominated' is not one of") !=
+        std::string::npos);
   cells["remote"]["#map"][0][1] = "None";
   cells.erase("attempts");
   std::ofstream(log) << doc.dump(2);

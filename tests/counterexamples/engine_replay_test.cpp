@@ -2,11 +2,12 @@
 // deadlock reproduces, a hand-edited impossible decision diverges at its
 // step, a deliberately broken protocol's trace diverges where the engine
 // (Kueue) refuses the bug, and malformed traces are input errors.
+#include "counterexamples/multikueue/engine_replay.hpp"
+
 #include <catch2/catch.hpp>
 #include <set>
 
 #include "checker/bfs.hpp"
-#include "counterexamples/multikueue/engine_replay.hpp"
 #include "counterexamples/itf.hpp"
 #include "counterexamples/multikueue/model_replay.hpp"
 #include "counterexamples/scenario_id.hpp"
@@ -27,7 +28,8 @@ struct Made {
 };
 
 // kmc check's path, in process: the first violation of `property`, as ITF.
-Made trace_of(const std::string& dir, const std::string& property, const std::string& variant = "") {
+Made trace_of(const std::string& dir, const std::string& property,
+              const std::string& variant = "") {
   Made m{model::load_scenario(dir), {}, {}};
   m.scenario.fleet.options.variant = variant;
   m.params = protocols::compile_multikueue(m.scenario);
@@ -41,13 +43,16 @@ Made trace_of(const std::string& dir, const std::string& property, const std::st
   auto t = cx::make_trace(mk, r.violation->path);
   t.property = property;
   t.loop = r.violation->loop;
-  const auto token = cx::format_token(cx::Token{cx::scenario_id(mk), property, r.violation->subject, r.violation->path});
+  const auto token = cx::format_token(
+      cx::Token{cx::scenario_id(mk), property, r.violation->subject, r.violation->path});
   const std::string text = cx::to_itf(t, dir, token).dump(2);
   m.itf = cx::parse_itf("test.itf.json", text);
   return m;
 }
 
-cx::EngineReplay replay(const Made& m) { return cx::replay_in_engine(m.scenario, m.params, m.itf); }
+cx::EngineReplay replay(const Made& m) {
+  return cx::replay_in_engine(m.scenario, m.params, m.itf);
+}
 
 // The value of one entry of a field's {"#map": ...} in an ITF state.
 nlohmann::json& entry(nlohmann::json& state, const std::string& field, const nlohmann::json& key) {
@@ -57,7 +62,9 @@ nlohmann::json& entry(nlohmann::json& state, const std::string& field, const nlo
   throw;
 }
 
-nlohmann::json tup(std::vector<std::string> names) { return {{"#tup", names}}; }
+nlohmann::json tup(std::vector<std::string> names) {
+  return {{"#tup", names}};
+}
 
 }  // namespace
 
@@ -96,16 +103,20 @@ TEST_CASE("an edited final state that the engine does not reach diverges at that
   CHECK(r.verdict == cx::EngineReplay::Verdict::Diverged);
   CHECK(r.step == 5);
   REQUIRE(r.difference.size() == 2);
-  CHECK(r.difference[0] == "remote[team-ml/llm-finetune, us-central1]: trace Admitted, engine QuotaReserved");
-  CHECK(r.difference[1] == "prov[team-ml/llm-finetune, us-central1]: trace Provisioned, engine Accepted");
+  CHECK(r.difference[0] ==
+        "remote[team-ml/llm-finetune, us-central1]: trace Admitted, engine QuotaReserved");
+  CHECK(r.difference[1] ==
+        "prov[team-ml/llm-finetune, us-central1]: trace Provisioned, engine Accepted");
 }
 
 TEST_CASE("ITF values are typed: integers for quantities, enum names for phases") {
   const Made m = trace_of("examples/gpu-hunter", "no-stuck-job");
   const auto& doc = m.itf.doc;
-  for (const char* field : {"phase", "cluster", "nominated", "remote", "prov", "attempts", "usage", "capacity", "snapshot", "budget"})
+  for (const char* field : {"phase", "cluster", "nominated", "remote", "prov", "attempts", "usage",
+                            "capacity", "snapshot", "budget"})
     CHECK(std::find(doc["vars"].begin(), doc["vars"].end(), field) != doc["vars"].end());
-  const std::set<std::string> remote_phases = {"None", "Pending", "QuotaReserved", "Admitted", "Running", "Finished", "Rejected"};
+  const std::set<std::string> remote_phases = {"None",    "Pending",  "QuotaReserved", "Admitted",
+                                               "Running", "Finished", "Rejected"};
   for (const auto& st : doc["states"]) {
     for (const auto& e : st["usage"]["#map"]) {
       REQUIRE(e[0]["#tup"].size() == 3);
@@ -119,7 +130,8 @@ TEST_CASE("ITF values are typed: integers for quantities, enum names for phases"
   }
   // 768Gi of memory is written in Kueue's units (bytes), a number, not "768Gi".
   auto last = doc["states"].back();
-  CHECK(entry(last, "capacity", tup({"us-central1", "h100", "memory"})) == 768LL * 1024 * 1024 * 1024);
+  CHECK(entry(last, "capacity", tup({"us-central1", "h100", "memory"})) ==
+        768LL * 1024 * 1024 * 1024);
   CHECK(entry(last, "usage", tup({"manager/gpu-cq", "h100", "nvidia.com/gpu"})) == 8);
   CHECK(entry(last, "remote", tup({"team-ml/llm-finetune", "us-central1"})) == "QuotaReserved");
   CHECK(entry(last, "prov", tup({"team-ml/llm-finetune", "us-central1"})) == "Accepted");
@@ -143,11 +155,13 @@ TEST_CASE("malformed traces are input errors naming the field") {
   const Made m = trace_of("examples/gpu-hunter", "no-stuck-job");
   Made bad = m;
   bad.itf.doc["states"][2]["mbt::nondetPicks"]["cluster"] = "mars";
-  CHECK_THROWS_WITH(replay(bad), Catch::Contains("states[2].mbt::nondetPicks.cluster") && Catch::Contains("mars"));
+  CHECK_THROWS_WITH(replay(bad), Catch::Contains("states[2].mbt::nondetPicks.cluster") &&
+                                     Catch::Contains("mars"));
   bad = m;
   bad.itf.doc["states"][1]["mbt::actionTaken"] = "Teleport";
   CHECK_THROWS_WITH(replay(bad), Catch::Contains("states[1].mbt::actionTaken"));
-  CHECK_THROWS_WITH(cx::parse_itf("t.json", "{\n  \"states\": [\n  }"), Catch::Contains("t.json:3"));
+  CHECK_THROWS_WITH(cx::parse_itf("t.json", "{\n  \"states\": [\n  }"),
+                    Catch::Contains("t.json:3"));
 }
 
 TEST_CASE("a missing or mistyped cell is an input error naming the state and the field") {
@@ -160,20 +174,29 @@ TEST_CASE("a missing or mistyped cell is an input error naming the state and the
     return bad;
   };
   const Made no_field = with([](nlohmann::json& st) { st.erase("remote"); });
-  CHECK_THROWS_WITH(replay(no_field), Catch::Contains("t.itf.json:") && Catch::Contains("states[3].remote: missing"));
-  const Made english = with([&](nlohmann::json& st) { entry(st, "remote", at) = "QuotaReserved, nominated"; });
-  CHECK_THROWS_WITH(replay(english), Catch::Contains("states[3].remote") && Catch::Contains("is not one of"));
+  CHECK_THROWS_WITH(replay(no_field),
+                    Catch::Contains("t.itf.json:") && Catch::Contains("states[3].remote: missing"));
+  const Made english =
+      with([&](nlohmann::json& st) { entry(st, "remote", at) = "QuotaReserved, nominated"; });
+  CHECK_THROWS_WITH(replay(english),
+                    Catch::Contains("states[3].remote") && Catch::Contains("is not one of"));
   const Made text_usage = with([](nlohmann::json& st) { st["usage"]["#map"][0][1] = "8/16"; });
-  CHECK_THROWS_WITH(replay(text_usage), Catch::Contains("states[3].usage") && Catch::Contains("expected an integer"));
-  const Made flat_key = with([](nlohmann::json& st) { st["remote"]["#map"][0][0] = "team-ml/llm-finetune @us-central1"; });
-  CHECK_THROWS_WITH(replay(flat_key), Catch::Contains("states[3].remote") && Catch::Contains("#tup"));
+  CHECK_THROWS_WITH(replay(text_usage),
+                    Catch::Contains("states[3].usage") && Catch::Contains("expected an integer"));
+  const Made flat_key = with(
+      [](nlohmann::json& st) { st["remote"]["#map"][0][0] = "team-ml/llm-finetune @us-central1"; });
+  CHECK_THROWS_WITH(replay(flat_key),
+                    Catch::Contains("states[3].remote") && Catch::Contains("#tup"));
   const Made no_entry = with([](nlohmann::json& st) { st["prov"]["#map"].erase(0); });
-  CHECK_THROWS_WITH(replay(no_entry), Catch::Contains("states[3].prov") && Catch::Contains("no value for prov[team-ml/llm-finetune"));
+  CHECK_THROWS_WITH(replay(no_entry),
+                    Catch::Contains("states[3].prov") &&
+                        Catch::Contains("no value for prov[team-ml/llm-finetune"));
   // The model replay reads the same cells: a changed value is a difference, not a crash.
   const Made changed = with([](nlohmann::json& st) { st["attempts"]["#map"][0][1] = 2; });
   const auto diff = cx::model_difference(protocols::MultiKueue(m.params), changed.itf);
   REQUIRE(diff);
-  CHECK(*diff == "state 3: attempts[team-ml/llm-finetune, us-central1] is 0 in the model, 2 in the trace");
+  CHECK(*diff ==
+        "state 3: attempts[team-ml/llm-finetune, us-central1] is 0 in the model, 2 in the trace");
 }
 
 TEST_CASE("an in-memory trace replays as its ITF document does") {
@@ -184,7 +207,8 @@ TEST_CASE("an in-memory trace replays as its ITF document does") {
   REQUIRE(token);
   auto t = cx::make_trace(mk, token->path);
   t.property = "no-stuck-job";
-  const auto r = cx::replay_in_engine(m.scenario, m.params, t, m.itf.doc["#meta"]["replay"].get<std::string>());
+  const auto r = cx::replay_in_engine(m.scenario, m.params, t,
+                                      m.itf.doc["#meta"]["replay"].get<std::string>());
   CHECK(r.verdict == cx::EngineReplay::Verdict::Reproduced);
   CHECK(r.steps.size() == 5);
 }

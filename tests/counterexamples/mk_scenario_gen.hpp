@@ -17,7 +17,8 @@ namespace mk_gen {
 
 using namespace kmc::model;
 
-inline ObjectMeta meta(const std::string& name, const std::string& ns = "", std::int64_t order = 0) {
+inline ObjectMeta meta(const std::string& name, const std::string& ns = "",
+                       std::int64_t order = 0) {
   ObjectMeta m;
   m.name = name;
   m.namespace_ = ns;
@@ -28,7 +29,10 @@ inline ObjectMeta meta(const std::string& name, const std::string& ns = "", std:
 inline ClusterQueue gpu_cq(std::int64_t gpus, const std::string& check) {
   ClusterQueue cq;
   cq.meta.name = "gpu-cq";
-  cq.resource_groups = {ResourceGroup{{"nvidia.com/gpu"}, {FlavorQuotas{"h100", {ResourceQuota{"nvidia.com/gpu", Quantity::from_units(gpus), {}, {}}}}}}};
+  cq.resource_groups = {ResourceGroup{
+      {"nvidia.com/gpu"},
+      {FlavorQuotas{"h100",
+                    {ResourceQuota{"nvidia.com/gpu", Quantity::from_units(gpus), {}, {}}}}}}};
   cq.admission_checks = {AdmissionCheckRule{check, {}}};
   return cq;
 }
@@ -52,7 +56,8 @@ inline ClusterManifests worker(bool check_capacity) {
   m.admission_checks.push_back(ac);
   ProvisioningRequestConfig cfg;
   cfg.meta.name = "prov-config";
-  cfg.provisioning_class_name = check_capacity ? "check-capacity.autoscaling.x-k8s.io" : "best-effort-atomic-scaleup.autoscaling.x-k8s.io";
+  cfg.provisioning_class_name = check_capacity ? "check-capacity.autoscaling.x-k8s.io"
+                                               : "best-effort-atomic-scaleup.autoscaling.x-k8s.io";
   m.provisioning_request_configs.push_back(cfg);
   return m;
 }
@@ -91,9 +96,11 @@ inline rc::Gen<Drawn> scenario() {
     MultiKueueConfig config;
     config.meta.name = "gpu-fleet";
     for (int w = 0; w < W; ++w) {
-      const std::int64_t capacity = *rc::gen::weightedElement<std::int64_t>({{1, 0}, {1, 4}, {2, 8}});
-      const auto answer = *rc::gen::element(AutoscalerAnswer::Provisions, AutoscalerAnswer::Fails,
-                                            AutoscalerAnswer::AcceptsThenHangs, AutoscalerAnswer::Any);
+      const std::int64_t capacity =
+          *rc::gen::weightedElement<std::int64_t>({{1, 0}, {1, 4}, {2, 8}});
+      const auto answer =
+          *rc::gen::element(AutoscalerAnswer::Provisions, AutoscalerAnswer::Fails,
+                            AutoscalerAnswer::AcceptsThenHangs, AutoscalerAnswer::Any);
       const bool check_capacity = *rc::gen::weightedElement<bool>({{1, true}, {3, false}});
       WorkerSpec spec;
       spec.name = spec.region = names[w];
@@ -105,8 +112,9 @@ inline rc::Gen<Drawn> scenario() {
       sc.manager.multikueue_clusters.push_back(MultiKueueCluster{meta(names[w]), true});
       const bool stale = snapshot && *rc::gen::arbitrary<bool>();
       if (stale) sc.fleet.snapshot[names[w]]["h100"]["nvidia.com/gpu"] = Quantity::from_units(8);
-      d.about += fmt::format("{}: {} GPUs, answer {}, {}{}; ", names[w], capacity, static_cast<int>(answer),
-                             check_capacity ? "check-capacity" : "best-effort", stale ? ", stale view 8" : "");
+      d.about += fmt::format(
+          "{}: {} GPUs, answer {}, {}{}; ", names[w], capacity, static_cast<int>(answer),
+          check_capacity ? "check-capacity" : "best-effort", stale ? ", stale view 8" : "");
     }
     sc.manager.multikueue_configs.push_back(config);
     for (int j = 0; j < J; ++j) {
@@ -120,8 +128,9 @@ inline rc::Gen<Drawn> scenario() {
       sc.fleet.environment.snapshot_refreshes = *rc::gen::inRange(0, 2);
     }
     sc.fleet.options.provisioning_timeout = *rc::gen::arbitrary<bool>();
-    d.about += fmt::format("dispatcher {}, pin {}, timeout {}", snapshot ? "CapacitySnapshot" : "AllAtOnce",
-                           sc.fleet.dispatcher.pin, sc.fleet.options.provisioning_timeout);
+    d.about += fmt::format("dispatcher {}, pin {}, timeout {}",
+                           snapshot ? "CapacitySnapshot" : "AllAtOnce", sc.fleet.dispatcher.pin,
+                           sc.fleet.options.provisioning_timeout);
     return d;
   });
 }

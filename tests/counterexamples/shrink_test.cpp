@@ -1,18 +1,19 @@
-#include <catch2/catch.hpp>
+#include "counterexamples/shrink.hpp"
+
 #include <fmt/format.h>
 #include <rapidcheck.h>
 
 #include <boost/hana.hpp>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <set>
+#include <sstream>
 
 #include "checker/fixtures.hpp"
 #include "counterexamples/mk_scenario_gen.hpp"
 #include "counterexamples/multikueue/shrink_entities.hpp"
-#include "counterexamples/shrink.hpp"
 #include "invariants/multikueue_registry.hpp"
 #include "model/checked.hpp"
 #include "protocols/multikueue_levers.hpp"
@@ -56,8 +57,9 @@ struct Pair {
   std::vector<std::pair<std::string, std::string>> describe(const State&) const { return {}; }
   std::vector<std::pair<std::string, std::string>> picks(const Action&) const { return {}; }
   kmc::model::Property<State> not_both() const {
-    return kmc::model::Property<State>::always("not-both", "a and b are never both set",
-                                               {.holds = [](const State& s) { return !(s.a && s.b); }});
+    return kmc::model::Property<State>::always(
+        "not-both", "a and b are never both set",
+        {.holds = [](const State& s) { return !(s.a && s.b); }});
   }
 };
 
@@ -76,29 +78,37 @@ struct Touch {
     if (s.touches < 2) out.push_back({0}), out.push_back({1});
   }
   State next(State s, const Action& a) const { return State{s.touches + 1, a.cluster}; }
-  std::string action_name(const Action& a) const { return a.cluster == 0 ? "Touch(a)" : "Touch(b)"; }
+  std::string action_name(const Action& a) const {
+    return a.cluster == 0 ? "Touch(a)" : "Touch(b)";
+  }
   std::uint64_t fingerprint(const State& s) const { return kmc::model::fingerprint(s); }
   std::vector<std::pair<std::string, std::string>> describe(const State&) const { return {}; }
   std::vector<std::pair<std::string, std::string>> picks(const Action& a) const {
     return {{"cluster", a.cluster == 0 ? "a" : "b"}};
   }
   kmc::model::Property<State> once() const {
-    return kmc::model::Property<State>::always("touched-once", "nothing is touched twice",
-                                               {.holds = [](const State& s) { return s.touches < 2; }});
+    return kmc::model::Property<State>::always(
+        "touched-once", "nothing is touched twice",
+        {.holds = [](const State& s) { return s.touches < 2; }});
   }
 };
 
 // The checker's toys with describe/picks, so traces can be built from them.
 template <class Toy>
 struct Described : Toy {
-  std::vector<std::pair<std::string, std::string>> describe(const typename Toy::State&) const { return {}; }
-  std::vector<std::pair<std::string, std::string>> picks(const typename Toy::Action&) const { return {}; }
+  std::vector<std::pair<std::string, std::string>> describe(const typename Toy::State&) const {
+    return {};
+  }
+  std::vector<std::pair<std::string, std::string>> picks(const typename Toy::Action&) const {
+    return {};
+  }
 };
 
 // The path that takes these actions, by name.
 template <class P>
 Path path_of(const P& p, const std::vector<std::string>& names) {
-  const auto any = kmc::model::Property<typename P::State>::always("any", "", {.holds = [](const auto&) { return true; }});
+  const auto any = kmc::model::Property<typename P::State>::always(
+      "any", "", {.holds = [](const auto&) { return true; }});
   auto path = kmc::cx::replayer(p, any, Violation{}, {}).path_of(names);
   REQUIRE(path);
   return *path;
@@ -122,7 +132,8 @@ TEST_CASE("ddmin finds the two elements that fail together", "[shrink][ddmin]") 
   CHECK(kept == std::vector<std::size_t>{2, 5});
   CHECK(tests < 40);
   CHECK(kmc::cx::ddmin(3, [](const auto&) { return true; }).empty());  // nothing at all still fails
-  CHECK(kmc::cx::ddmin(1, [](const auto& c) { return c.size() == 1; }) == std::vector<std::size_t>{0});
+  CHECK(kmc::cx::ddmin(1, [](const auto& c) { return c.size() == 1; }) ==
+        std::vector<std::size_t>{0});
 }
 
 TEST_CASE("dropping actions keeps SetA and SetB and nothing else", "[shrink][actions]") {
@@ -135,33 +146,41 @@ TEST_CASE("dropping actions keeps SetA and SetB and nothing else", "[shrink][act
   CHECK(s.report.steps_before == 6);
   CHECK(s.report.steps_after == 2);
   CHECK(s.report.dropped_actions == std::vector<std::string>{"Noise", "Noise", "Noise", "Noise"});
-  CHECK(kmc::cx::describe(s.report) == "Shrunk from 6 steps to 2: dropped Noise, Noise, Noise, Noise.\n");
+  CHECK(kmc::cx::describe(s.report) ==
+        "Shrunk from 6 steps to 2: dropped Noise, Noise, Noise, Noise.\n");
 }
 
 TEST_CASE("a minimal trace comes back as it is", "[shrink][actions]") {
   const Pair p;
   const Path path = path_of(p, {"SetB", "SetA"});
-  const auto s = kmc::cx::shrink_actions(p, p.not_both(), Violation{"not-both", PropertyKind::Always, Shape::Reached, path, "", -1, {}}, {});
+  const auto s = kmc::cx::shrink_actions(
+      p, p.not_both(),
+      Violation{"not-both", PropertyKind::Always, Shape::Reached, path, "", -1, {}}, {});
   CHECK(s.violation.path.choices == path.choices);
   CHECK(s.report.dropped_actions.empty());
-  CHECK(kmc::cx::describe(s.report) == "Shrinking kept all 2 steps: the violation needs every one of them.\n");
+  CHECK(kmc::cx::describe(s.report) ==
+        "Shrinking kept all 2 steps: the violation needs every one of them.\n");
 }
 
 TEST_CASE("a pick moves to a cluster the trace already uses", "[shrink][picks]") {
   const Touch p;
   const Path path = path_of(p, {"Touch(a)", "Touch(b)"});
-  const auto s = kmc::cx::shrink_actions(p, p.once(), Violation{"touched-once", PropertyKind::Always, Shape::Reached, path, "", -1, {}}, {});
+  const auto s = kmc::cx::shrink_actions(
+      p, p.once(),
+      Violation{"touched-once", PropertyKind::Always, Shape::Reached, path, "", -1, {}}, {});
   CHECK(names_of(p, s.violation.path) == std::vector<std::string>{"Touch(a)", "Touch(a)"});
   CHECK(s.report.changed_picks == std::vector<std::string>{"Touch(b) -> Touch(a)"});
   CHECK(s.report.steps_after == 2);
-  CHECK(kmc::cx::describe(s.report) == "Shrinking kept all 2 steps: changed Touch(b) -> Touch(a).\n");
+  CHECK(kmc::cx::describe(s.report) ==
+        "Shrinking kept all 2 steps: changed Touch(b) -> Touch(a).\n");
 }
 
 TEST_CASE("a stuck job keeps only the step into the trap", "[shrink][actions][stuck]") {
   const Described<fixtures::Trap> p;
   const auto prop = p.properties()[0];
   const Path path = path_of(p, {"Tick", "Tick", "ToTrap", "Tick"});
-  const auto s = kmc::cx::shrink_actions(p, prop, Violation{prop.name(), PropertyKind::StuckFree, Shape::Stuck, path, "", 0, {}}, {});
+  const auto s = kmc::cx::shrink_actions(
+      p, prop, Violation{prop.name(), PropertyKind::StuckFree, Shape::Stuck, path, "", 0, {}}, {});
   CHECK(names_of(p, s.violation.path) == std::vector<std::string>{"ToTrap"});
   CHECK(s.violation.subject == 0);
 }
@@ -170,7 +189,8 @@ TEST_CASE("a lasso loses a redundant lap and keeps a closed, fair loop", "[shrin
   Described<fixtures::Spin> p;
   p.run_only_on_even_tick = true;
   const auto prop = p.properties()[0];
-  // (0,0) -Tick-> (0,1) -Tick-> (0,0) -Tick-> (0,1) -Tick-> (0,0): two laps of a loop back to state 0.
+  // (0,0) -Tick-> (0,1) -Tick-> (0,0) -Tick-> (0,1) -Tick-> (0,0): two laps of a loop back to state
+  // 0.
   const Path path = path_of(p, {"Tick", "Tick", "Tick", "Tick"});
   const Violation v{prop.name(), PropertyKind::LeadsTo, Shape::Loop, path, "", 0, 0};
   const kmc::cx::FairnessPlan weak{{Fairness::Weak, Fairness::Weak}, false};
@@ -194,7 +214,8 @@ TEST_CASE("a stutter keeps the step that stops the behaviour", "[shrink][lasso]"
   const auto prop = p.properties()[0];
   const Path path = path_of(p, {"Tick", "Tick", "Tick", "Park"});
   const kmc::cx::FairnessPlan weak{{Fairness::Weak, Fairness::Weak}, false};
-  const auto s = kmc::cx::shrink_actions(p, prop, Violation{prop.name(), PropertyKind::LeadsTo, Shape::Stutter, path, "", 0, 4}, weak);
+  const auto s = kmc::cx::shrink_actions(
+      p, prop, Violation{prop.name(), PropertyKind::LeadsTo, Shape::Stutter, path, "", 0, 4}, weak);
   CHECK(names_of(p, s.violation.path) == std::vector<std::string>{"Park"});
   CHECK(s.violation.loop == std::size_t{1});
 }
@@ -223,13 +244,15 @@ kmc::checker::CheckOptions small(const MultiKueue& mk) {
 // property evaluated directly, without the shrinker's own check.
 bool still_violated(const MultiKueue& mk, const Violation& v, const kmc::checker::CheckOptions& o) {
   const auto props = kmc::invariants::multikueue_properties(mk);
-  const auto& prop = *std::find_if(props.begin(), props.end(), [&](const auto& p) { return p.name() == v.property; });
+  const auto& prop = *std::find_if(props.begin(), props.end(),
+                                   [&](const auto& p) { return p.name() == v.property; });
   const auto states = kmc::checker::replay(mk, v.path);
   using kmc::model::rule;
-  if (prop.kind() == PropertyKind::Always) return !rule<kmc::model::Always>(prop).holds(states.back());
+  if (prop.kind() == PropertyKind::Always)
+    return !rule<kmc::model::Always>(prop).holds(states.back());
   if (prop.kind() == PropertyKind::StuckFree)
-    return kmc::checker::confirm_stuck(mk, states.back(), rule<kmc::model::StuckFree>(prop), v.subject) ==
-           kmc::checker::StuckCheck::Stuck;
+    return kmc::checker::confirm_stuck(mk, states.back(), rule<kmc::model::StuckFree>(prop),
+                                       v.subject) == kmc::checker::StuckCheck::Stuck;
   if (!v.loop) return false;
   const std::size_t loop = *v.loop, last = states.size() - 1;
   if (!(states[loop] == states[last])) return false;
@@ -237,10 +260,13 @@ bool still_violated(const MultiKueue& mk, const Violation& v, const kmc::checker
     const auto& lt = rule<kmc::model::LeadsTo>(prop);
     bool from_premise = false;  // a premise state after which the goal never holds
     for (std::size_t i = 0; i <= last; ++i) {
-      if (lt.goal(states[i], v.subject)) from_premise = false;
-      else if (lt.premise(states[i], v.subject)) from_premise = true;
+      if (lt.goal(states[i], v.subject))
+        from_premise = false;
+      else if (lt.premise(states[i], v.subject))
+        from_premise = true;
     }
-    for (std::size_t i = loop; i <= last; ++i) from_premise = from_premise && !lt.goal(states[i], v.subject);
+    for (std::size_t i = loop; i <= last; ++i)
+      from_premise = from_premise && !lt.goal(states[i], v.subject);
     if (!from_premise) return false;
   } else if (prop.kind() == PropertyKind::RecurrenceFree) {
     const auto& rf = rule<kmc::model::RecurrenceFree>(prop);
@@ -278,7 +304,8 @@ bool still_violated(const MultiKueue& mk, const Violation& v, const kmc::checker
 
 }  // namespace
 
-TEST_CASE("shrinking never returns a trace that no longer violates the property", "[shrink][rapidcheck]") {
+TEST_CASE("shrinking never returns a trace that no longer violates the property",
+          "[shrink][rapidcheck]") {
   CHECK(rc::check("random small fleets: the shrunk trace still violates, and is no longer", [] {
     const auto drawn = *mk_gen::scenario();
     RC_LOG() << drawn.about << "\n";
@@ -286,10 +313,13 @@ TEST_CASE("shrinking never returns a trace that no longer violates the property"
     const auto props = kmc::invariants::multikueue_properties(mk);
     auto options = small(mk);
     options.properties = kmc::invariants::default_properties(mk);
-    options.properties.push_back(*rc::gen::element<std::string>("no-stuck-job", "eventually-runs", "no-endless-retry"));
-    const auto result = kmc::checker::Bfs(kmc::model::Checked<MultiKueue>{mk, props}, options).run();
+    options.properties.push_back(
+        *rc::gen::element<std::string>("no-stuck-job", "eventually-runs", "no-endless-retry"));
+    const auto result =
+        kmc::checker::Bfs(kmc::model::Checked<MultiKueue>{mk, props}, options).run();
     RC_CLASSIFY(result.violation.has_value(), "violated");
-    if (!result.violation || (result.violation->path.choices.empty() && !result.violation->loop)) return;
+    if (!result.violation || (result.violation->path.choices.empty() && !result.violation->loop))
+      return;
     const auto& v = *result.violation;
     RC_CLASSIFY(true, v.property);
     kmc::cx::MkShrinkOptions o;
@@ -303,8 +333,10 @@ TEST_CASE("shrinking never returns a trace that no longer violates the property"
     RC_ASSERT(s.report.steps_after == s.violation.path.choices.size());
     RC_ASSERT(still_violated(s.protocol, s.violation, per_family(s.protocol)));
     // The reduced scenario is what the shrunk trace belongs to.
-    RC_ASSERT(MultiKueue(kmc::protocols::compile_multikueue(s.scenario)).identity() == s.protocol.identity());
-    if (v.subject >= 0) RC_ASSERT(s.protocol.params().jobs[s.violation.subject] == mk.params().jobs[v.subject]);
+    RC_ASSERT(MultiKueue(kmc::protocols::compile_multikueue(s.scenario)).identity() ==
+              s.protocol.identity());
+    if (v.subject >= 0)
+      RC_ASSERT(s.protocol.params().jobs[s.violation.subject] == mk.params().jobs[v.subject]);
   }));
 }
 
@@ -328,7 +360,8 @@ struct Example {
 // cli/fairness.cpp's plan: the protocol's defaults overridden by kmc.yaml's
 // fairness:, per action instance up to 64 instances (test_counterexamples
 // does not link cli/, so the few lines are repeated here).
-std::function<kmc::checker::CheckOptions(const MultiKueue&)> planned(const kmc::model::Fleet& fleet) {
+std::function<kmc::checker::CheckOptions(const MultiKueue&)> planned(
+    const kmc::model::Fleet& fleet) {
   return [fleet](const MultiKueue& mk) {
     auto o = per_family(mk);
     const auto names = mk.families();
@@ -356,7 +389,8 @@ Example check_example(const std::string& name, std::vector<std::string> properti
 
 }  // namespace
 
-TEST_CASE("the GPU Hunter trace is already minimal: 5 steps, both workers and the job needed", "[shrink][examples]") {
+TEST_CASE("the GPU Hunter trace is already minimal: 5 steps, both workers and the job needed",
+          "[shrink][examples]") {
   const auto c = check_example("gpu-hunter");
   REQUIRE(c.result.violation);
   kmc::cx::MkShrinkOptions o;
@@ -383,8 +417,10 @@ TEST_CASE("a reduced scenario written as files loads into the same protocol", "[
   CHECK(MultiKueue(kmc::protocols::compile_multikueue(again)).identity() ==
         MultiKueue(kmc::protocols::compile_multikueue(kmc::cx::reduce(sc, r))).identity());
   // Untouched files are copied byte for byte.
-  CHECK(slurp_file(to + "/manager/queues.yaml") == slurp_file(kSource + "/examples/gpu-hunter-three-workers/manager/queues.yaml"));
-  CHECK_THROWS_AS(kmc::cx::write_reduced_scenario(sc, r, to), kmc::model::InputError);  // never over a folder with files
+  CHECK(slurp_file(to + "/manager/queues.yaml") ==
+        slurp_file(kSource + "/examples/gpu-hunter-three-workers/manager/queues.yaml"));
+  CHECK_THROWS_AS(kmc::cx::write_reduced_scenario(sc, r, to),
+                  kmc::model::InputError);  // never over a folder with files
   std::filesystem::remove_all(to);
 }
 
@@ -413,9 +449,11 @@ void figure(const std::string& what, const kmc::model::Scenario& sc, const Multi
   const auto a = kmc::cx::shrink_multikueue(sc, mk, v, o);
   o.drop_entities = true;
   const auto e = kmc::cx::shrink_multikueue(sc, mk, v, o);
-  fmt::print("{:<52} {:<18} {:>3} -> {:>3} ({:.3f} s), entities -> {:>3} ({:.3f} s, {} re-checks)  {}", what,
-             v.property == property ? property : property + "=" + v.property, a.report.steps_before, a.report.steps_after,
-             a.report.seconds, e.report.steps_after, e.report.seconds, e.report.rechecks, kmc::cx::describe(e.report));
+  fmt::print(
+      "{:<52} {:<18} {:>3} -> {:>3} ({:.3f} s), entities -> {:>3} ({:.3f} s, {} re-checks)  {}",
+      what, v.property == property ? property : property + "=" + v.property, a.report.steps_before,
+      a.report.steps_after, a.report.seconds, e.report.steps_after, e.report.seconds,
+      e.report.rechecks, kmc::cx::describe(e.report));
 }
 
 }  // namespace
@@ -424,15 +462,17 @@ void figure(const std::string& what, const kmc::model::Scenario& sc, const Multi
 // (test_counterexamples "[.figures]"): per example and per kmc matrix cell,
 // the checker's steps, after dropping actions, and after leaving out entities.
 TEST_CASE("figures: steps before and after shrinking, per example and matrix cell", "[.figures]") {
-  for (const std::string name : {"gpu-hunter", "gpu-hunter-fixed", "gpu-hunter-retry", "gpu-hunter-spot-race",
-                                 "gpu-hunter-three-workers", "three-workers"}) {
+  for (const std::string name :
+       {"gpu-hunter", "gpu-hunter-fixed", "gpu-hunter-retry", "gpu-hunter-spot-race",
+        "gpu-hunter-three-workers", "three-workers"}) {
     const auto sc = kmc::model::load_scenario(kSource + "/examples/" + name);
     const MultiKueue mk(kmc::protocols::compile_multikueue(sc));
     kmc::cx::MkShrinkOptions o;
     o.options = planned(sc.fleet);
     for (const auto& col : columns(mk)) figure(name, sc, mk, col, o);
   }
-  for (const std::string name : {"gpu-hunter", "gpu-hunter-retry", "gpu-hunter-spot-race", "gpu-hunter-three-workers"}) {
+  for (const std::string name :
+       {"gpu-hunter", "gpu-hunter-retry", "gpu-hunter-spot-race", "gpu-hunter-three-workers"}) {
     const auto sc = kmc::model::load_scenario(kSource + "/examples/" + name);
     const auto& levers = sc.fleet.matrix;
     std::vector<std::size_t> pick(levers.size(), 0);
@@ -441,11 +481,13 @@ TEST_CASE("figures: steps before and after shrinking, per example and matrix cel
       o.options = planned(sc.fleet);
       o.compile = [&levers, pick](const kmc::model::Scenario& reduced) {
         auto p = kmc::protocols::compile_multikueue(reduced);
-        for (std::size_t i = 0; i < levers.size(); ++i) kmc::protocols::apply_lever(p, levers[i], levers[i].values[pick[i]]);
+        for (std::size_t i = 0; i < levers.size(); ++i)
+          kmc::protocols::apply_lever(p, levers[i], levers[i].values[pick[i]]);
         return p;
       };
       const MultiKueue mk(o.compile(sc));
-      for (const auto& col : columns(mk)) figure(fmt::format("matrix {} row{}", name, row), sc, mk, col, o);
+      for (const auto& col : columns(mk))
+        figure(fmt::format("matrix {} row{}", name, row), sc, mk, col, o);
       std::size_t i = levers.size();
       while (i-- > 0 && ++pick[i] == levers[i].values.size()) pick[i] = 0;
       if (i == static_cast<std::size_t>(-1)) break;

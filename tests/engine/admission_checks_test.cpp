@@ -42,7 +42,8 @@ TEST_CASE("a check keeps the workload QuotaReserved until Ready", "[engine][chec
   CHECK(state_of(e, "job") == "Admitted");
 }
 
-TEST_CASE("ProvisioningRequest Failed maps to Retry: quota released, backoff, re-reserved", "[engine][checks]") {
+TEST_CASE("ProvisioningRequest Failed maps to Retry: quota released, backoff, re-reserved",
+          "[engine][checks]") {
   Engine e(with_provisioning_check(3).m);
   e.run();
   const TimeMs failed_at = e.now() + 5000;
@@ -69,9 +70,8 @@ TEST_CASE("ProvisioningRequest condition mapping", "[engine][checks]") {
     bool active;
   };
   const Row rows[] = {
-      {"Provisioned", 3, "Admitted", true},
-      {"Accepted", 3, "QuotaReserved", true},
-      {"Failed", 0, "Pending", false},          // Rejected: deactivated, never requeued
+      {"Provisioned", 3, "Admitted", true},     {"Accepted", 3, "QuotaReserved", true},
+      {"Failed", 0, "Pending", false},           // Rejected: deactivated, never requeued
       {"CapacityRevoked", 3, "Pending", false},  // Rejected
       {"BookingExpired", 3, "Pending", true},    // not Admitted yet: like Failed, Retry
   };
@@ -86,7 +86,8 @@ TEST_CASE("ProvisioningRequest condition mapping", "[engine][checks]") {
   }
 }
 
-TEST_CASE("a ProvisioningRequest that is not needed makes the check Ready at once", "[engine][checks]") {
+TEST_CASE("a ProvisioningRequest that is not needed makes the check Ready at once",
+          "[engine][checks]") {
   Cluster c = with_provisioning_check(3);
   c.m.provisioning_request_configs[0].managed_resources = {"example.com/fpga"};
   Engine e(c.m);

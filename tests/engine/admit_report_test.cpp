@@ -10,7 +10,8 @@
 using namespace kmc::engine;
 
 TEST_CASE("admit: JSON contract on a two-team GPU cohort", "[engine][report]") {
-  const auto m = kmc::model::load_cluster_manifests({std::string(KMC_SOURCE_DIR) + "/tests/engine/fixtures/gpu-cohort"});
+  const auto m = kmc::model::load_cluster_manifests(
+      {std::string(KMC_SOURCE_DIR) + "/tests/engine/fixtures/gpu-cohort"});
   Engine e(m);
   const long cycles = e.run();
   const nlohmann::json j = to_json(make_report(e, cycles));
@@ -24,7 +25,8 @@ TEST_CASE("admit: JSON contract on a two-team GPU cohort", "[engine][report]") {
   // team-b lends nothing (lendingLimit 0), so team-a has 8 GPUs: 6 used, 6 more requested.
   CHECK(j["workloads"][1]["state"] == "Pending");
   CHECK(j["workloads"][1]["message"] ==
-        "couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in flavor h100, "
+        "couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in "
+        "flavor h100, "
         "4 more needed");
   REQUIRE(j["clusterQueues"].size() == 2);
   CHECK(j["clusterQueues"][0]["name"] == "team-a");

@@ -1,7 +1,6 @@
 // Fair sharing (kueue-semantics.md §4.7), table-driven: DRS values with
 // weights (0 included), the tournament across cohorts, fair preemption.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "engine/drs.hpp"
@@ -13,7 +12,9 @@ namespace model = kmc::model;
 
 namespace {
 
-model::Quantity weight_milli(std::int64_t milli) { return model::Quantity{milli}; }
+model::Quantity weight_milli(std::int64_t milli) {
+  return model::Quantity{milli};
+}
 
 Cluster fair_cluster() {
   Cluster c;
@@ -22,7 +23,9 @@ Cluster fair_cluster() {
   return c;
 }
 
-int node(const Engine& e, const std::string& cq) { return e.cluster_queues[static_cast<size_t>(e.cq_index(cq))].node; }
+int node(const Engine& e, const std::string& cq) {
+  return e.cluster_queues[static_cast<size_t>(e.cq_index(cq))].node;
+}
 
 std::string preempted_reason(const Engine& e, const std::string& name) {
   const model::Condition* c = e.find("ns/" + name)->condition("Preempted");
@@ -35,8 +38,8 @@ TEST_CASE("DRS: borrowed over lendable, per resource, divided by the weight", "[
   struct Row {
     const char* name;
     std::int64_t weight_milli;
-    std::int64_t usage_cpu;     // on cq "a" (nominal 10 cpu); the cohort's subtree holds 20
-    double want_share;          // PreciseWeightedShare
+    std::int64_t usage_cpu;  // on cq "a" (nominal 10 cpu); the cohort's subtree holds 20
+    double want_share;       // PreciseWeightedShare
     bool want_borrowing;
   };
   const Row rows[] = {
@@ -51,10 +54,12 @@ TEST_CASE("DRS: borrowed over lendable, per resource, divided by the weight", "[
   for (const Row& r : rows) {
     CAPTURE(r.name);
     Cluster c = fair_cluster();
-    c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})}).fair_sharing_weight = weight_milli(r.weight_milli);
+    c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})}).fair_sharing_weight =
+        weight_milli(r.weight_milli);
     c.cq("b", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
     Engine e(c.m);
-    const Amount usage = std::string(r.name).starts_with("borrows 1 milli") ? 10001 : r.usage_cpu * 1000;
+    const Amount usage =
+        std::string(r.name).starts_with("borrows 1 milli") ? 10001 : r.usage_cpu * 1000;
     e.tree.add_usage(node(e, "a"), e.frs.find("default", "cpu"), usage);
     const Drs d = dominant_resource_share(e, e.tree, node(e, "a"));
     CHECK(d.borrowing == r.want_borrowing);
@@ -67,11 +72,16 @@ TEST_CASE("DRS: borrowed over lendable, per resource, divided by the weight", "[
   }
 }
 
-TEST_CASE("DRS: dominant resource, flavors summed per resource, roots never borrow", "[engine][fair]") {
+TEST_CASE("DRS: dominant resource, flavors summed per resource, roots never borrow",
+          "[engine][fair]") {
   Cluster c = fair_cluster();
   c.flavor("spot");
-  c.cq("a", "co", {group({"cpu", "memory"}, {{"default", {{"cpu", 4}, {"memory", 10}}}, {"spot", {{"cpu", 4}, {"memory", 10}}}})});
-  c.cq("b", "co", {group({"cpu", "memory"}, {{"default", {{"cpu", 4}, {"memory", 10}}}, {"spot", {{"cpu", 4}, {"memory", 10}}}})});
+  c.cq("a", "co",
+       {group({"cpu", "memory"}, {{"default", {{"cpu", 4}, {"memory", 10}}},
+                                  {"spot", {{"cpu", 4}, {"memory", 10}}}})});
+  c.cq("b", "co",
+       {group({"cpu", "memory"}, {{"default", {{"cpu", 4}, {"memory", 10}}},
+                                  {"spot", {{"cpu", 4}, {"memory", 10}}}})});
   c.cq("alone", "", {group({"cpu"}, {{"default", {{"cpu", 1}}}})});
   Engine e(c.m);
   const int a = node(e, "a");
@@ -91,7 +101,8 @@ TEST_CASE("DRS: dominant resource, flavors summed per resource, roots never borr
   CHECK_FALSE(dominant_resource_share(e, e.tree, node(e, "alone")).borrowing);
 }
 
-TEST_CASE("CompareDRS: weight-0 borrowers after every finite share, then by unweighted ratio", "[engine][fair]") {
+TEST_CASE("CompareDRS: weight-0 borrowers after every finite share, then by unweighted ratio",
+          "[engine][fair]") {
   Drs finite_high{1.0, 900, "cpu", true, {}};
   Drs zero_small{0.0, 10, "cpu", true, {}};
   Drs zero_big{0.0, 20, "cpu", true, {}};
@@ -101,12 +112,14 @@ TEST_CASE("CompareDRS: weight-0 borrowers after every finite share, then by unwe
   CHECK(compare_drs(zero_small, zero_big) < 0);
   CHECK(compare_drs(zero_not_borrowing, finite_high) < 0);
   CHECK(compare_drs(Drs{2.0, 300, "cpu", true, {}}, Drs{1.0, 150, "cpu", true, {}}) == 0);
-  // Borrowing with nothing lendable: ratio 0, yet borrowing (IsBorrowing, #9738); weight 0 makes it +Inf.
+  // Borrowing with nothing lendable: ratio 0, yet borrowing (IsBorrowing, #9738); weight 0 makes it
+  // +Inf.
   Drs zero_ratio{0.0, 0, "", true, {}};
   CHECK(std::isinf(zero_ratio.precise_weighted_share()));
 }
 
-TEST_CASE("tournament: the lower share after admission goes first; weight 0 goes last", "[engine][fair]") {
+TEST_CASE("tournament: the lower share after admission goes first; weight 0 goes last",
+          "[engine][fair]") {
   // One cycle, two borrowers, room for one: classical order would take the older "wa".
   struct Row {
     const char* name;
@@ -126,8 +139,10 @@ TEST_CASE("tournament: the lower share after admission goes first; weight 0 goes
     Cluster c = fair_cluster();
     c.m.configuration.fair_sharing.enable = r.fair_sharing;
     c.cq("lender", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
-    c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 0}}}})}).fair_sharing_weight = weight_milli(r.weight_a_milli);
-    c.cq("b", "co", {group({"cpu"}, {{"default", {{"cpu", 0}}}})}).fair_sharing_weight = weight_milli(r.weight_b_milli);
+    c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 0}}}})}).fair_sharing_weight =
+        weight_milli(r.weight_a_milli);
+    c.cq("b", "co", {group({"cpu"}, {{"default", {{"cpu", 0}}}})}).fair_sharing_weight =
+        weight_milli(r.weight_b_milli);
     c.wl("wa", "a", 0, {{"cpu", 6}});
     c.wl("wb", "b", 0, {{"cpu", 6}});
     Engine e(c.m);
@@ -174,7 +189,8 @@ TEST_CASE("tournament across two child cohorts of one root", "[engine][fair]") {
   }
 }
 
-TEST_CASE("tournament: FairSharingPrioritizeNonBorrowing puts a non-borrowing entry first", "[engine][fair]") {
+TEST_CASE("tournament: FairSharingPrioritizeNonBorrowing puts a non-borrowing entry first",
+          "[engine][fair]") {
   // "a" borrows memory heavily (DRS 18/20 -> 900) but its new entry only needs cpu
   // within nominal; "b" would borrow 4 of 24 lendable cpu (167). The lender's cpu
   // is in use, so only a's 4 cpu are free: room for one entry.
@@ -200,7 +216,8 @@ TEST_CASE("tournament: FairSharingPrioritizeNonBorrowing puts a non-borrowing en
   }
 }
 
-TEST_CASE("fair preemption: strategies S2-a, S2-b and the within-nominal bypass", "[engine][fair]") {
+TEST_CASE("fair preemption: strategies S2-a, S2-b and the within-nominal bypass",
+          "[engine][fair]") {
   // Cohort of 12 cpu: a (4), b (4), lender (4, idle). b holds two 4-cpu
   // workloads (borrows 4: DRS 333); a holds 4 and asks for 2 more (DRS 167 after).
   struct Row {
@@ -219,7 +236,8 @@ TEST_CASE("fair preemption: strategies S2-a, S2-b and the within-nominal bypass"
     CAPTURE(r.name);
     Cluster c = fair_cluster();
     c.m.configuration.fair_sharing.preemption_strategies = r.strategies;
-    c.m.configuration.feature_gates.gates["FairSharingPreemptWithinNominal"] = r.within_nominal_gate;
+    c.m.configuration.feature_gates.gates["FairSharingPreemptWithinNominal"] =
+        r.within_nominal_gate;
     c.cq("lender", "co", {group({"cpu"}, {{"default", {{"cpu", 4}}}})});
     auto& a = c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 4}}}})});
     a.preemption.reclaim_within_cohort = model::ReclaimWithinCohortPolicy::Any;
@@ -244,14 +262,15 @@ TEST_CASE("fair preemption: strategies S2-a, S2-b and the within-nominal bypass"
   }
 }
 
-TEST_CASE("fair preemption: a preemptor within nominal reclaims regardless of shares", "[engine][fair]") {
+TEST_CASE("fair preemption: a preemptor within nominal reclaims regardless of shares",
+          "[engine][fair]") {
   // b borrows 8 with four 2-cpu workloads; a asks for its whole nominal (4).
   for (bool gate : {true, false}) {
     CAPTURE(gate);
     Cluster c = fair_cluster();
     c.m.configuration.feature_gates.gates["FairSharingPreemptWithinNominal"] = gate;
-    c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 4}}}})}).preemption.reclaim_within_cohort =
-        model::ReclaimWithinCohortPolicy::Any;
+    c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 4}}}})})
+        .preemption.reclaim_within_cohort = model::ReclaimWithinCohortPolicy::Any;
     c.cq("b", "co", {group({"cpu"}, {{"default", {{"cpu", 4}}}})});
     for (int i = 1; i <= 4; ++i) c.wl("b" + std::to_string(i), "b", 0, {{"cpu", 2}});
     Engine e(c.m);
@@ -269,7 +288,8 @@ TEST_CASE("fair preemption: a preemptor within nominal reclaims regardless of sh
   }
 }
 
-TEST_CASE("fair preemption: the most unfair cohort is entered first (almost-LCA shares)", "[engine][fair]") {
+TEST_CASE("fair preemption: the most unfair cohort is entered first (almost-LCA shares)",
+          "[engine][fair]") {
   // root: lender (8) + left{a (4), a2 (0)} + right{b (0)}. a2 borrows 2, b borrows 6.
   // a asks for 6 (2 short). From the root, right (6/12 = 500) outranks left
   // (8/12 = 333 with the incoming workload): a victim comes from b, not from a2,
@@ -279,8 +299,8 @@ TEST_CASE("fair preemption: the most unfair cohort is entered first (almost-LCA 
   c.cohort("left", "root");
   c.cohort("right", "root");
   c.cq("lender", "root", {group({"cpu"}, {{"default", {{"cpu", 8}}}})});
-  c.cq("a", "left", {group({"cpu"}, {{"default", {{"cpu", 4}}}})}).preemption.reclaim_within_cohort =
-      model::ReclaimWithinCohortPolicy::Any;
+  c.cq("a", "left", {group({"cpu"}, {{"default", {{"cpu", 4}}}})})
+      .preemption.reclaim_within_cohort = model::ReclaimWithinCohortPolicy::Any;
   c.cq("a2", "left", {group({"cpu"}, {{"default", {{"cpu", 0}}}})});
   c.cq("b", "right", {group({"cpu"}, {{"default", {{"cpu", 0}}}})});
   c.wl("a2-run", "a2", 0, {{"cpu", 2}});

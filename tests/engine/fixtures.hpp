@@ -12,7 +12,9 @@
 
 namespace kmc::engine::testing {
 
-inline model::Quantity units(std::int64_t n) { return model::Quantity::from_units(n); }
+inline model::Quantity units(std::int64_t n) {
+  return model::Quantity::from_units(n);
+}
 
 struct Quota {
   std::string resource;
@@ -24,7 +26,8 @@ struct FlavorQuota {
   std::vector<Quota> quotas;
 };
 
-inline model::ResourceGroup group(std::vector<std::string> covered, std::vector<FlavorQuota> flavors) {
+inline model::ResourceGroup group(std::vector<std::string> covered,
+                                  std::vector<FlavorQuota> flavors) {
   model::ResourceGroup g;
   g.covered_resources = std::move(covered);
   for (auto& f : flavors) {
@@ -60,7 +63,8 @@ struct Cluster {
     return *this;
   }
   // A ClusterQueue with one LocalQueue "lq-<name>" in namespace "ns".
-  model::ClusterQueue& cq(const std::string& name, const std::string& cohort, std::vector<model::ResourceGroup> groups) {
+  model::ClusterQueue& cq(const std::string& name, const std::string& cohort,
+                          std::vector<model::ResourceGroup> groups) {
     model::ClusterQueue q;
     q.meta.name = name;
     q.cohort = cohort;
@@ -83,7 +87,8 @@ struct Cluster {
   }
   // A workload in namespace "ns" queued to lq-<cq>; creation order is its position.
   model::Workload& wl(const std::string& name, const std::string& cq, std::int32_t priority,
-                      std::vector<std::pair<std::string, std::int64_t>> per_pod, std::int32_t count = 1) {
+                      std::vector<std::pair<std::string, std::int64_t>> per_pod,
+                      std::int32_t count = 1) {
     model::Workload w;
     w.meta.name = name;
     w.meta.namespace_ = "ns";
@@ -100,8 +105,10 @@ struct Cluster {
 };
 
 // A workload created now, through the engine (as the API server would).
-inline model::Workload make_workload(const std::string& name, const std::string& cq, std::int32_t priority,
-                                     std::vector<std::pair<std::string, std::int64_t>> per_pod, std::int32_t count = 1) {
+inline model::Workload make_workload(const std::string& name, const std::string& cq,
+                                     std::int32_t priority,
+                                     std::vector<std::pair<std::string, std::int64_t>> per_pod,
+                                     std::int32_t count = 1) {
   Cluster c;
   return c.wl(name, cq, priority, std::move(per_pod), count);
 }
@@ -116,7 +123,8 @@ inline std::string state_of(const Engine& e, const std::string& name) {
   return "Pending";
 }
 
-inline std::string flavor_of(const Engine& e, const std::string& name, const std::string& resource) {
+inline std::string flavor_of(const Engine& e, const std::string& name,
+                             const std::string& resource) {
   const WorkloadInfo* w = e.find("ns/" + name);
   if (w == nullptr || !w->obj.admission) return "";
   return w->obj.admission->pod_set_assignments.at(0).flavors.at(resource);

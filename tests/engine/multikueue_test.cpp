@@ -1,9 +1,10 @@
 // MultiKueue in one engine (kueue-semantics.md §6): a manager and workers
 // with their own queues; first admitted copy wins, re-dispatch on Retry,
 // workerLostTimeout, Incremental rounds.
+#include "engine/multikueue.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "engine/multikueue.hpp"
 #include "fixtures.hpp"
 
 using namespace kmc::engine;
@@ -16,7 +17,8 @@ namespace {
 Cluster manager(const std::vector<std::string>& clusters) {
   Cluster c;
   c.flavor("default");
-  c.cq("main", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})}).admission_checks.push_back({"mk", {}});
+  c.cq("main", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})})
+      .admission_checks.push_back({"mk", {}});
   model::AdmissionCheck ac;
   ac.meta.name = "mk";
   ac.controller_name = model::kMultiKueueController;
@@ -31,12 +33,14 @@ Cluster manager(const std::vector<std::string>& clusters) {
 
 // Worker: CQ "main" (4 cpu), preempting lower priorities; optionally busy with a
 // local job of `busy_s` seconds (0: none, -1: forever).
-std::pair<std::string, model::ClusterManifests> worker(const std::string& name, std::int64_t busy_s) {
+std::pair<std::string, model::ClusterManifests> worker(const std::string& name,
+                                                       std::int64_t busy_s) {
   Cluster c;
   c.flavor("default");
   c.cq("main", "", {group({"cpu"}, {{"default", {{"cpu", 4}}}})}).preemption.within_cluster_queue =
       model::WithinClusterQueuePolicy::LowerPriority;
-  if (busy_s != 0) c.wl("local-" + name, "main", 0, {{"cpu", 4}}).runtime_s = busy_s > 0 ? busy_s : 0;
+  if (busy_s != 0)
+    c.wl("local-" + name, "main", 0, {{"cpu", 4}}).runtime_s = busy_s > 0 ? busy_s : 0;
   return {name, c.m};
 }
 
@@ -57,7 +61,8 @@ bool has_remote(Fleet& f, const std::string& cluster, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("multikueue: AllAtOnce copies to every worker; the first admitted copy wins", "[engine][multikueue]") {
+TEST_CASE("multikueue: AllAtOnce copies to every worker; the first admitted copy wins",
+          "[engine][multikueue]") {
   // w1 is busy for 10 s, w2 for 5 s: the copy on w2 is admitted first, at 6 s
   // (the worker's parked workloads are requeued 1 s after quota is released).
   Fleet f(manager({"w1", "w2"}).m, {worker("w1", 10), worker("w2", 5)});
@@ -66,7 +71,8 @@ TEST_CASE("multikueue: AllAtOnce copies to every worker; the first admitted copy
   f.run(t0);
   CHECK(state_of(f.manager, "train") == "QuotaReserved");
   CHECK(mk_state(f, "train").state == model::CheckState::Pending);
-  CHECK(f.manager.find("ns/train")->obj.nominated_cluster_names == std::vector<std::string>{"w1", "w2"});
+  CHECK(f.manager.find("ns/train")->obj.nominated_cluster_names ==
+        std::vector<std::string>{"w1", "w2"});
   CHECK(has_remote(f, "w1", "train"));
   CHECK(has_remote(f, "w2", "train"));
   f.run(t0 + 5999);
@@ -87,7 +93,8 @@ TEST_CASE("multikueue: AllAtOnce copies to every worker; the first admitted copy
   CHECK_FALSE(has_remote(f, "w2", "train"));
 }
 
-TEST_CASE("multikueue: the selected copy evicted on its worker re-dispatches", "[engine][multikueue]") {
+TEST_CASE("multikueue: the selected copy evicted on its worker re-dispatches",
+          "[engine][multikueue]") {
   // w1 is busy for 30 s; the copy runs on w2 until a higher-priority local job preempts it.
   Fleet f(manager({"w1", "w2"}).m, {worker("w1", 30), worker("w2", 0)});
   const TimeMs t0 = f.now();
@@ -111,7 +118,8 @@ TEST_CASE("multikueue: the selected copy evicted on its worker re-dispatches", "
   CHECK_FALSE(has_remote(f, "w2", "train"));
 }
 
-TEST_CASE("multikueue: workerLostTimeout before re-dispatching away from a lost worker", "[engine][multikueue]") {
+TEST_CASE("multikueue: workerLostTimeout before re-dispatching away from a lost worker",
+          "[engine][multikueue]") {
   Cluster m = manager({"w1", "w2"});
   m.m.configuration.multi_kueue.worker_lost_timeout_s = 60;
   Fleet f(m.m, {worker("w1", 5), worker("w2", 0)});
@@ -125,11 +133,13 @@ TEST_CASE("multikueue: workerLostTimeout before re-dispatching away from a lost 
   f.run(t0 + 70000);
   CHECK(mk_state(f, "train").retry_count == 1);
   CHECK(f.manager.find("ns/train")->obj.cluster_name == "w1");
-  // The lost worker keeps running its copy: nothing reached it (the duplicate the checker looks for).
+  // The lost worker keeps running its copy: nothing reached it (the duplicate the checker looks
+  // for).
   CHECK(state_of(f.worker("w2"), "train") == "Admitted");
 }
 
-TEST_CASE("multikueue: Incremental nominates stepSize clusters per 5-minute round", "[engine][multikueue]") {
+TEST_CASE("multikueue: Incremental nominates stepSize clusters per 5-minute round",
+          "[engine][multikueue]") {
   Cluster m = manager({"w1", "w2", "w3"});
   m.m.configuration.multi_kueue.dispatcher_name = model::kDispatcherIncremental;
   m.m.configuration.multi_kueue.incremental_step_size = 1;

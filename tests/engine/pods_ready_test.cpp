@@ -34,7 +34,8 @@ std::string quota_reason(const Engine& e, const std::string& name) {
 }
 }  // namespace
 
-TEST_CASE("blockAdmission holds a second Fit entry until the first is PodsReady", "[engine][podsready]") {
+TEST_CASE("blockAdmission holds a second Fit entry until the first is PodsReady",
+          "[engine][podsready]") {
   struct Row {
     const char* name;
     bool block;
@@ -63,7 +64,8 @@ TEST_CASE("blockAdmission holds a second Fit entry until the first is PodsReady"
   }
 }
 
-TEST_CASE("blockAdmission: a not-ready workload in one CQ stops admissions in another", "[engine][podsready]") {
+TEST_CASE("blockAdmission: a not-ready workload in one CQ stops admissions in another",
+          "[engine][podsready]") {
   Cluster c = two_queues(true);
   c.wl("first", "a", 0, {{"cpu", 2}});
   Engine e(c.m, manual_pods_ready());
@@ -77,7 +79,8 @@ TEST_CASE("blockAdmission: a not-ready workload in one CQ stops admissions in an
   CHECK(state_of(e, "late") == "Admitted");
 }
 
-TEST_CASE("blockAdmission + a check Pending forever stalls every ClusterQueue (ยง8 item 6)", "[engine][podsready]") {
+TEST_CASE("blockAdmission + a check Pending forever stalls every ClusterQueue (ยง8 item 6)",
+          "[engine][podsready]") {
   Cluster c = two_queues(true);
   c.m.cluster_queues[0].admission_checks.push_back({"hang", {}});
   kmc::model::AdmissionCheck ac;
@@ -92,7 +95,8 @@ TEST_CASE("blockAdmission + a check Pending forever stalls every ClusterQueue (ย
   CHECK(state_of(e, "other") == "Pending");
   CHECK(quota_reason(e, "other") == "Waiting");
   CHECK(e.events.empty());  // nothing left that could ever wake the scheduler
-  e.post(e.now() + 1000, ev::AdmissionCheckUpdate{"ns/held", "hang", kmc::model::CheckState::Ready, {}, ""});
+  e.post(e.now() + 1000,
+         ev::AdmissionCheckUpdate{"ns/held", "hang", kmc::model::CheckState::Ready, {}, ""});
   e.run();
   CHECK(state_of(e, "held") == "Admitted");
   CHECK(state_of(e, "other") == "Admitted");
@@ -100,7 +104,8 @@ TEST_CASE("blockAdmission + a check Pending forever stalls every ClusterQueue (ย
 
 TEST_CASE("blockAdmission does not stop preemptions", "[engine][podsready]") {
   Cluster c = two_queues(true);
-  c.m.cluster_queues[0].preemption.within_cluster_queue = kmc::model::WithinClusterQueuePolicy::LowerPriority;
+  c.m.cluster_queues[0].preemption.within_cluster_queue =
+      kmc::model::WithinClusterQueuePolicy::LowerPriority;
   c.wl("low", "a", 0, {{"cpu", 10}});
   Engine e(c.m, manual_pods_ready());
   e.run(-1, 0);
@@ -110,7 +115,8 @@ TEST_CASE("blockAdmission does not stop preemptions", "[engine][podsready]") {
   CHECK(state_of(e, "high") == "Admitted");  // the victim left the cache, so no block
 }
 
-TEST_CASE("recoveryTimeout: PodsReady True then False evicts after the recovery deadline", "[engine][podsready]") {
+TEST_CASE("recoveryTimeout: PodsReady True then False evicts after the recovery deadline",
+          "[engine][podsready]") {
   struct Row {
     const char* name;
     std::vector<std::pair<TimeMs, bool>> pods;  // (at, ready?) after the start at 0
@@ -118,13 +124,20 @@ TEST_CASE("recoveryTimeout: PodsReady True then False evicts after the recovery 
     bool evicted;
   };
   const Row rows[] = {
-      {"never recovers: evicted at failure + recoveryTimeout", {{1 * kMinute, false}}, 6 * kMinute, true},
+      {"never recovers: evicted at failure + recoveryTimeout",
+       {{1 * kMinute, false}},
+       6 * kMinute,
+       true},
       {"not yet at the deadline", {{1 * kMinute, false}}, 6 * kMinute - 1, false},
       {"recovers in time", {{1 * kMinute, false}, {3 * kMinute, true}}, 20 * kMinute, false},
       {"the first episode's timer does not fire in the second",
-       {{1 * kMinute, false}, {3 * kMinute, true}, {4 * kMinute, false}}, 9 * kMinute - 1, false},
-      {"the second episode's own deadline", {{1 * kMinute, false}, {3 * kMinute, true}, {4 * kMinute, false}},
-       9 * kMinute, true},
+       {{1 * kMinute, false}, {3 * kMinute, true}, {4 * kMinute, false}},
+       9 * kMinute - 1,
+       false},
+      {"the second episode's own deadline",
+       {{1 * kMinute, false}, {3 * kMinute, true}, {4 * kMinute, false}},
+       9 * kMinute,
+       true},
   };
   for (const Row& row : rows) {
     DYNAMIC_SECTION(row.name) {
@@ -135,20 +148,24 @@ TEST_CASE("recoveryTimeout: PodsReady True then False evicts after the recovery 
       e.run(-1, 0);
       REQUIRE(e.find("ns/job")->condition("PodsReady")->reason == "Started");
       for (const auto& [at, ready] : row.pods) {
-        if (ready) e.post(at, ev::PodsReady{"ns/job"});
-        else e.post(at, ev::PodsNotReady{"ns/job"});
+        if (ready)
+          e.post(at, ev::PodsReady{"ns/job"});
+        else
+          e.post(at, ev::PodsNotReady{"ns/job"});
       }
       e.run(-1, row.check_at);
       const WorkloadInfo* w = e.find("ns/job");
       const auto* evicted = w->condition("Evicted");
       CHECK((evicted != nullptr && evicted->reason == "PodsReadyTimeout") == row.evicted);
       CHECK(state_of(e, "job") == (row.evicted ? "Pending" : "Admitted"));
-      if (!row.evicted && row.pods.size() == 2) CHECK(w->condition("PodsReady")->reason == "Recovered");
+      if (!row.evicted && row.pods.size() == 2)
+        CHECK(w->condition("PodsReady")->reason == "Recovered");
     }
   }
 }
 
-TEST_CASE("requeuingStrategy.backoffLimitCount deactivates after the last requeue", "[engine][podsready]") {
+TEST_CASE("requeuingStrategy.backoffLimitCount deactivates after the last requeue",
+          "[engine][podsready]") {
   Cluster c = two_queues(false);
   c.m.configuration.wait_for_pods_ready.backoff_limit_count = 1;
   c.wl("job", "a", 0, {{"cpu", 2}});
@@ -178,7 +195,8 @@ TEST_CASE("the dump says when blockAdmission stalls the scheduler", "[engine][po
   CHECK(e.dump().find("scheduler blocked") == std::string::npos);
 }
 
-TEST_CASE("blockAdmission: entries after the blocked one wait untouched, one admission per wake-up", "[engine][podsready]") {
+TEST_CASE("blockAdmission: entries after the blocked one wait untouched, one admission per wake-up",
+          "[engine][podsready]") {
   Cluster c = two_queues(true);
   c.cq("c", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
   c.wl("first", "a", 0, {{"cpu", 2}});

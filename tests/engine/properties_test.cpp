@@ -1,8 +1,9 @@
 // Random quota trees and workload streams: no admission ever takes a
 // ClusterQueue or cohort past what its quotas allow, and the cache's usage is
 // always the sum of the requests of the workloads holding quota.
-#include <catch2/catch.hpp>
 #include <rapidcheck.h>
+
+#include <catch2/catch.hpp>
 
 #include "engine/engine.hpp"
 #include "fixtures.hpp"
@@ -29,7 +30,8 @@ Cluster random_cluster() {
       if (*rc::gen::arbitrary<bool>()) q.lending_limit = *rc::gen::inRange(0, 10);
       fq.push_back({f, {q}});
     }
-    c.cq("q" + std::to_string(i), "co" + std::to_string(*rc::gen::inRange(0, cohorts)), {group({"cpu"}, fq)});
+    c.cq("q" + std::to_string(i), "co" + std::to_string(*rc::gen::inRange(0, cohorts)),
+         {group({"cpu"}, fq)});
   }
   const int wls = *rc::gen::inRange(0, 25);
   for (int i = 0; i < wls; ++i) {

@@ -1,8 +1,9 @@
 // Quota arithmetic (kueue-semantics.md §3), including its worked examples.
+#include "engine/quota_tree.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "engine/amount.hpp"
-#include "engine/quota_tree.hpp"
 
 using namespace kmc::engine;
 
@@ -73,6 +74,6 @@ TEST_CASE("height of cohorts and the borrowing level in a two-level tree", "[eng
   CHECK(t.node(left).height == 1);
   CHECK(t.node(root).height == 2);
   CHECK(t.lowest_subtree_that_fits(a, 0, 4).first == 0);
-  CHECK(t.lowest_subtree_that_fits(a, 0, 8) == std::pair{1, true});   // fits in "left"
+  CHECK(t.lowest_subtree_that_fits(a, 0, 8) == std::pair{1, true});    // fits in "left"
   CHECK(t.lowest_subtree_that_fits(a, 0, 12) == std::pair{2, false});  // needs the root
 }

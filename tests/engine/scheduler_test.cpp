@@ -9,7 +9,8 @@ using namespace kmc::engine::testing;
 using kmc::model::ReclaimWithinCohortPolicy;
 using kmc::model::WithinClusterQueuePolicy;
 
-TEST_CASE("borrowing within a cohort: only one of two borrowers fits in one cycle", "[engine][scheduler]") {
+TEST_CASE("borrowing within a cohort: only one of two borrowers fits in one cycle",
+          "[engine][scheduler]") {
   Cluster c;
   c.flavor("default");
   c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
@@ -22,11 +23,13 @@ TEST_CASE("borrowing within a cohort: only one of two borrowers fits in one cycl
   CHECK(s.admitted == 1);
   CHECK(state_of(e, "wa") == "Admitted");  // earlier creation wins at equal priority and borrowing
   CHECK(state_of(e, "wb") == "Pending");
-  CHECK(e.find("ns/wb")->pending_message == "Workload no longer fits after processing another workload");
+  CHECK(e.find("ns/wb")->pending_message ==
+        "Workload no longer fits after processing another workload");
   CHECK(e.tree.usage(e.cluster_queues[0].node, 0) == 15000);  // cpu counts in milli-units
 }
 
-TEST_CASE("a workload within nominal goes before a borrower in the same cycle", "[engine][scheduler]") {
+TEST_CASE("a workload within nominal goes before a borrower in the same cycle",
+          "[engine][scheduler]") {
   Cluster c;
   c.flavor("default");
   c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
@@ -53,11 +56,13 @@ TEST_CASE("lending limits in hierarchical cohorts", "[engine][scheduler]") {
   CHECK(state_of(e, "fits") == "Admitted");
   CHECK(state_of(e, "too-big") == "Pending");
   CHECK(e.find("ns/too-big")->pending_message ==
-        "couldn't assign flavors to pod set main: insufficient quota for cpu in flavor default, previously "
+        "couldn't assign flavors to pod set main: insufficient quota for cpu in flavor default, "
+        "previously "
         "considered podsets requests (0) + current podset request (5) > maximum capacity (4)");
 }
 
-TEST_CASE("flavor fungibility: the first flavor that fits, even by borrowing, is taken", "[engine][scheduler]") {
+TEST_CASE("flavor fungibility: the first flavor that fits, even by borrowing, is taken",
+          "[engine][scheduler]") {
   Cluster c;
   c.flavor("on-demand").flavor("spot");
   c.cq("a", "co", {group({"cpu"}, {{"on-demand", {{"cpu", 2}}}, {"spot", {{"cpu", 10}}}})});
@@ -69,7 +74,8 @@ TEST_CASE("flavor fungibility: the first flavor that fits, even by borrowing, is
     CHECK(flavor_of(e, "w", "cpu") == "on-demand");
   }
   SECTION("whenCanBorrow=TryNextFlavor prefers spot within nominal") {
-    c.m.cluster_queues[0].flavor_fungibility.when_can_borrow = kmc::model::WhenCanBorrow::TryNextFlavor;
+    c.m.cluster_queues[0].flavor_fungibility.when_can_borrow =
+        kmc::model::WhenCanBorrow::TryNextFlavor;
     Engine e(c.m);
     e.run();
     CHECK(flavor_of(e, "w", "cpu") == "spot");
@@ -104,7 +110,8 @@ TEST_CASE("StrictFIFO blocks behind its head, BestEffortFIFO does not", "[engine
   }
 }
 
-TEST_CASE("preemption withinClusterQueue LowerPriority with a minimal victim set", "[engine][preemption]") {
+TEST_CASE("preemption withinClusterQueue LowerPriority with a minimal victim set",
+          "[engine][preemption]") {
   Cluster c;
   c.flavor("default");
   auto& q = c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
@@ -129,7 +136,8 @@ TEST_CASE("preemption withinClusterQueue LowerPriority with a minimal victim set
   CHECK(state_of(e, "old-big") == "Pending");
 }
 
-TEST_CASE("preemption withinClusterQueue Never leaves the higher priority waiting", "[engine][preemption]") {
+TEST_CASE("preemption withinClusterQueue Never leaves the higher priority waiting",
+          "[engine][preemption]") {
   Cluster c;
   c.flavor("default");
   c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
@@ -141,10 +149,12 @@ TEST_CASE("preemption withinClusterQueue Never leaves the higher priority waitin
   CHECK(state_of(e, "low") == "Admitted");
   CHECK(state_of(e, "high") == "Pending");
   CHECK(e.find("ns/high")->pending_message ==
-        "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default, 4 more needed");
+        "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor "
+        "default, 4 more needed");
 }
 
-TEST_CASE("reclaimWithinCohort: a queue takes back its nominal quota from a borrower", "[engine][preemption]") {
+TEST_CASE("reclaimWithinCohort: a queue takes back its nominal quota from a borrower",
+          "[engine][preemption]") {
   Cluster c;
   c.flavor("default");
   auto& a = c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
@@ -172,7 +182,8 @@ TEST_CASE("reclaimWithinCohort: a queue takes back its nominal quota from a borr
   }
 }
 
-TEST_CASE("borrowWithinCohort: preempt a lower priority borrower while borrowing", "[engine][preemption]") {
+TEST_CASE("borrowWithinCohort: preempt a lower priority borrower while borrowing",
+          "[engine][preemption]") {
   Cluster c;
   c.flavor("default");
   auto& a = c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 4}}}})});
@@ -188,7 +199,8 @@ TEST_CASE("borrowWithinCohort: preempt a lower priority borrower while borrowing
     e.run();
     CHECK(state_of(e, "a-big") == "Admitted");
     REQUIRE(e.find("ns/b-borrower")->condition("Preempted") != nullptr);
-    CHECK(e.find("ns/b-borrower")->condition("Preempted")->reason == "InCohortReclaimWhileBorrowing");
+    CHECK(e.find("ns/b-borrower")->condition("Preempted")->reason ==
+          "InCohortReclaimWhileBorrowing");
   }
   SECTION("maxPriorityThreshold below the victim's priority forbids it") {
     a.preemption.borrow_within_cohort = kmc::model::BorrowWithinCohortPolicy::LowerPriority;
@@ -209,7 +221,8 @@ TEST_CASE("borrowWithinCohort: preempt a lower priority borrower while borrowing
   }
 }
 
-TEST_CASE("overlapping preemption targets: the second preemptor is skipped in that cycle", "[engine][preemption]") {
+TEST_CASE("overlapping preemption targets: the second preemptor is skipped in that cycle",
+          "[engine][preemption]") {
   Cluster c;
   c.flavor("default");
   auto& a = c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 5}}}})});
@@ -227,7 +240,8 @@ TEST_CASE("overlapping preemption targets: the second preemptor is skipped in th
   CHECK(s.preempted == 1);
   // pb's targets overlap pa's: recomputed; with the victim gone it fits, so DeferredFit.
   CHECK(e.find("ns/pb")->pending_message ==
-        "Workload has overlapping preemption targets with another workload, but will fit after these preemptions complete");
+        "Workload has overlapping preemption targets with another workload, but will fit after "
+        "these preemptions complete");
   e.run();
   CHECK(state_of(e, "pa") == "Admitted");
   CHECK(state_of(e, "pb") == "Admitted");

@@ -40,14 +40,16 @@ TEST_CASE("Hold vs HoldAndDrain on ClusterQueues and LocalQueues", "[engine][sto
     bool local;
     StopPolicy policy;
     const char* running_after;
-    const char* evicted_reason;   // of `running`, "" if not evicted
+    const char* evicted_reason;  // of `running`, "" if not evicted
     const char* reserved_message;
   };
   const Row rows[] = {
-      {"CQ Hold keeps the admitted one", false, StopPolicy::Hold, "Admitted", "", "ClusterQueue a is stopped"},
-      {"CQ HoldAndDrain evicts it", false, StopPolicy::HoldAndDrain, "Pending", "ClusterQueueStopped",
+      {"CQ Hold keeps the admitted one", false, StopPolicy::Hold, "Admitted", "",
        "ClusterQueue a is stopped"},
-      {"LQ Hold keeps the admitted one", true, StopPolicy::Hold, "Admitted", "", "LocalQueue lq-a is stopped"},
+      {"CQ HoldAndDrain evicts it", false, StopPolicy::HoldAndDrain, "Pending",
+       "ClusterQueueStopped", "ClusterQueue a is stopped"},
+      {"LQ Hold keeps the admitted one", true, StopPolicy::Hold, "Admitted", "",
+       "LocalQueue lq-a is stopped"},
       {"LQ HoldAndDrain evicts it", true, StopPolicy::HoldAndDrain, "Pending", "LocalQueueStopped",
        "LocalQueue lq-a is stopped"},
   };
@@ -55,7 +57,8 @@ TEST_CASE("Hold vs HoldAndDrain on ClusterQueues and LocalQueues", "[engine][sto
     DYNAMIC_SECTION(row.name) {
       Engine e(held_and_running().m);
       e.run(-1, e.now());  // both reserve quota at the load instant (1s: creation order 1)
-      e.post(2000, ev::AdmissionCheckUpdate{"ns/running", "manual", kmc::model::CheckState::Ready, {}, ""});
+      e.post(2000, ev::AdmissionCheckUpdate{
+                       "ns/running", "manual", kmc::model::CheckState::Ready, {}, ""});
       e.run(-1, 2000);
       REQUIRE(state_of(e, "running") == "Admitted");
       REQUIRE(state_of(e, "reserved") == "QuotaReserved");
@@ -63,7 +66,8 @@ TEST_CASE("Hold vs HoldAndDrain on ClusterQueues and LocalQueues", "[engine][sto
       e.run(-1, 60'000);
       CHECK(state_of(e, "running") == row.running_after);
       const auto* ev = e.find("ns/running")->condition("Evicted");
-      CHECK((ev != nullptr && ev->status == "True" ? ev->reason : std::string()) == row.evicted_reason);
+      CHECK((ev != nullptr && ev->status == "True" ? ev->reason : std::string()) ==
+            row.evicted_reason);
       const auto* qr = e.find("ns/reserved")->condition("QuotaReserved");
       CHECK(state_of(e, "reserved") == "Pending");
       CHECK(qr->reason == "Suspended");
@@ -73,12 +77,14 @@ TEST_CASE("Hold vs HoldAndDrain on ClusterQueues and LocalQueues", "[engine][sto
       e.post(70'000, stop(row.local, StopPolicy::None));
       e.run(-1, 80'000);
       CHECK(state_of(e, "reserved") == "QuotaReserved");
-      CHECK(state_of(e, "running") == (row.evicted_reason[0] != '\0' ? "QuotaReserved" : "Admitted"));
+      CHECK(state_of(e, "running") ==
+            (row.evicted_reason[0] != '\0' ? "QuotaReserved" : "Admitted"));
     }
   }
 }
 
-TEST_CASE("a stopped LocalQueue's workloads are not scheduled; its CQ's other LocalQueues are", "[engine][stoppolicy]") {
+TEST_CASE("a stopped LocalQueue's workloads are not scheduled; its CQ's other LocalQueues are",
+          "[engine][stoppolicy]") {
   Cluster c;
   c.flavor("default");
   c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
@@ -100,7 +106,8 @@ TEST_CASE("a stopped LocalQueue's workloads are not scheduled; its CQ's other Lo
   CHECK(state_of(e, "held") == "Admitted");
 }
 
-TEST_CASE("a ClusterQueue loaded with stopPolicy admits nothing until resumed", "[engine][stoppolicy]") {
+TEST_CASE("a ClusterQueue loaded with stopPolicy admits nothing until resumed",
+          "[engine][stoppolicy]") {
   Cluster c;
   c.flavor("default");
   c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})}).stop_policy = StopPolicy::Hold;

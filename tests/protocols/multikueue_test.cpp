@@ -1,10 +1,11 @@
+#include "protocols/multikueue.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "checker/bfs.hpp"
 #include "invariants/multikueue_registry.hpp"
-#include "model/checked.hpp"
 #include "mk_fixtures.hpp"
-#include "protocols/multikueue.hpp"
+#include "model/checked.hpp"
 
 using kmc::checker::Bfs;
 using kmc::checker::CheckOptions;
@@ -22,13 +23,15 @@ Result check(const MultiKueue& p, CheckOptions opts = {}) {
 
 std::vector<std::string> trace_names(const MultiKueue& p, const Result& r) {
   std::vector<std::string> names;
-  for (const auto& a : kmc::checker::replay_actions(p, r.violation->path)) names.push_back(p.action_name(a));
+  for (const auto& a : kmc::checker::replay_actions(p, r.violation->path))
+    names.push_back(p.action_name(a));
   return names;
 }
 
 }  // namespace
 
-TEST_CASE("gpu-hunter: the accept-then-hang is found with the talk's trace", "[protocols][multikueue]") {
+TEST_CASE("gpu-hunter: the accept-then-hang is found with the talk's trace",
+          "[protocols][multikueue]") {
   MultiKueue p(mk_fixtures::gpu_hunter());
   auto r = check(p);
   REQUIRE(r.verdict == Verdict::Violated);
@@ -40,7 +43,8 @@ TEST_CASE("gpu-hunter: the accept-then-hang is found with the talk's trace", "[p
                                  "ReserveQuotaOnWorker(team-a/train-0, us-central1)",
                                  "ProvisioningAccepted(team-a/train-0, us-central1)",
                              });
-  CHECK(r.violation->detail == "job team-a/train-0 can never change again, yet asia-southeast1 could run it now");
+  CHECK(r.violation->detail ==
+        "job team-a/train-0 can never change again, yet asia-southeast1 could run it now");
 }
 
 TEST_CASE("gpu-hunter with the talk's layered fixes verifies", "[protocols][multikueue]") {
@@ -50,8 +54,9 @@ TEST_CASE("gpu-hunter with the talk's layered fixes verifies", "[protocols][mult
   for (auto& pr : r.properties) CHECK(pr.verdict == Verdict::Verified);
 }
 
-TEST_CASE("K25: selecting on QuotaReserved (before #8592) strands the job; waiting for Admitted does not",
-          "[protocols][multikueue]") {
+TEST_CASE(
+    "K25: selecting on QuotaReserved (before #8592) strands the job; waiting for Admitted does not",
+    "[protocols][multikueue]") {
   auto params = mk_fixtures::gpu_hunter();
   params.dispatcher = kmc::protocols::Dispatcher::AllAtOnce;
   params.wait_for_admitted = true;
@@ -62,10 +67,12 @@ TEST_CASE("K25: selecting on QuotaReserved (before #8592) strands the job; waiti
   REQUIRE(r.verdict == Verdict::Violated);
   CHECK(r.violation->property == "no-stuck-job");
   auto names = trace_names(old, r);
-  CHECK(std::find(names.begin(), names.end(), "SelectWorker(team-a/train-0, us-central1)") != names.end());
+  CHECK(std::find(names.begin(), names.end(), "SelectWorker(team-a/train-0, us-central1)") !=
+        names.end());
 }
 
-TEST_CASE("deliberately broken: a worker that ignores its quota is caught", "[protocols][multikueue][broken]") {
+TEST_CASE("deliberately broken: a worker that ignores its quota is caught",
+          "[protocols][multikueue][broken]") {
   auto params = mk_fixtures::fleet(1, 2, 8, 16);  // two 8-GPU jobs, one 8-GPU worker
   params.broken_worker_ignores_quota = true;
   auto r = check(MultiKueue(params));
@@ -73,7 +80,8 @@ TEST_CASE("deliberately broken: a worker that ignores its quota is caught", "[pr
   CHECK(r.violation->property == "cluster-queue-within-quota");
 }
 
-TEST_CASE("deliberately broken: keeping the losing copies double-counts worker quota", "[protocols][multikueue][broken]") {
+TEST_CASE("deliberately broken: keeping the losing copies double-counts worker quota",
+          "[protocols][multikueue][broken]") {
   auto params = mk_fixtures::fleet(2, 1, 8, 16);
   params.broken_keep_losers = true;
   auto r = check(MultiKueue(params));
@@ -89,8 +97,9 @@ TEST_CASE("golden state counts for small configurations", "[protocols][multikueu
   // 476 until JobFinished deleted the finished copy (and its failed-attempt
   // count), as Kueue's reconcileGroup does: `kmc validate` caught the drift.
   // Finished states that differed only by the finished copy's attempts merged.
-  CHECK(check(MultiKueue(mk_fixtures::gpu_hunter_fixed())).stats.states == 458);  // the timeout also covers unanswered requests
-  CHECK(check(MultiKueue(mk_fixtures::fleet(2, 1, 8, 16))).stats.states == 33);   // AllAtOnce
+  CHECK(check(MultiKueue(mk_fixtures::gpu_hunter_fixed())).stats.states ==
+        458);  // the timeout also covers unanswered requests
+  CHECK(check(MultiKueue(mk_fixtures::fleet(2, 1, 8, 16))).stats.states == 33);  // AllAtOnce
   CHECK(check(MultiKueue(mk_fixtures::fleet(2, 2, 8, 16))).stats.states == 560);
   auto incremental = mk_fixtures::fleet(3, 1, 8, 16);
   incremental.dispatcher = kmc::protocols::Dispatcher::Incremental;
@@ -115,7 +124,8 @@ std::vector<kmc::checker::Fairness> defaults(const MultiKueue& p) {
 
 }  // namespace
 
-TEST_CASE("liveness: the fixes need an autoscaler that eventually answers", "[protocols][multikueue][liveness]") {
+TEST_CASE("liveness: the fixes need an autoscaler that eventually answers",
+          "[protocols][multikueue][liveness]") {
   MultiKueue p(mk_fixtures::gpu_hunter_fixed());
   // An adversarial autoscaler may never answer asia-southeast1: the job times
   // out and retries forever. The talk's "can still thrash", made precise.
@@ -130,7 +140,8 @@ TEST_CASE("liveness: the fixes need an autoscaler that eventually answers", "[pr
   CHECK(check(p, liveness(fair)).verdict == Verdict::Verified);
 }
 
-TEST_CASE("liveness: the unfixed fleet never runs the job, whatever is fair", "[protocols][multikueue][liveness]") {
+TEST_CASE("liveness: the unfixed fleet never runs the job, whatever is fair",
+          "[protocols][multikueue][liveness]") {
   MultiKueue p(mk_fixtures::gpu_hunter());
   auto fair = defaults(p);
   fair[4] = kmc::checker::Fairness::Strong;
