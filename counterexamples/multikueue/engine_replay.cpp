@@ -157,13 +157,7 @@ Outcome Replayer::dispatch_step(const ItfStep& s) {
       return {true, fmt::format("the external dispatcher wrote nominatedClusterNames [{}]",
                                 fmt::join(nominated, ", "))};
     case ActionKind::Renominate: {
-      std::erase_if(nominated, [&](const std::string& c) {
-        for (int o = 0; o < p_.W(); ++o)
-          if (p_.workers[o] == c && view_.remote(j, o) != nullptr &&
-              !view_.remote(j, o)->obj.active)
-            return true;
-        return false;
-      });
+      view_.drop_rejected(nominated, j);
       reconcile(j);
       return {
           true,

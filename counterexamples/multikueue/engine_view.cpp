@@ -291,4 +291,12 @@ std::optional<std::string> engine_job_stuck(engine::Fleet f, const protocols::Mk
   return std::nullopt;
 }
 
+void FleetView::drop_rejected(std::vector<std::string>& nominated, int j) const {
+  std::erase_if(nominated, [&](const std::string& c) {
+    for (int o = 0; o < p_.W(); ++o)
+      if (p_.workers[o] == c && remote(j, o) != nullptr && !remote(j, o)->obj.active) return true;
+    return false;
+  });
+}
+
 }  // namespace kmc::cx

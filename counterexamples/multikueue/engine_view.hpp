@@ -43,6 +43,9 @@ class FleetView {
   bool running(int j, int w) const;
   // The ProvisioningRequest check of a worker's copy, or "".
   std::string provisioning_check(int j, int w) const;
+  // What the capacity-snapshot dispatcher's Renominate does to job j's
+  // nominatedClusterNames: it drops the workers whose copy was deactivated (Rejected).
+  void drop_rejected(std::vector<std::string>& nominated, int j) const;
 
  private:
   const engine::Fleet& f_;

@@ -154,15 +154,8 @@ void Walk::dispatcher_candidates(int j, std::vector<Candidate>& out) {
   for (int w = 0; w < p_.W(); ++w)
     if (const auto* r = view_.remote(j, w); r != nullptr && !r->obj.active) rejected = true;
   if (rejected) {
-    out.push_back({fmt::format("Renominate({})", p_.jobs[j]), [=, this, &nominated] {
-                     std::erase_if(nominated, [&](const std::string& c) {
-                       for (int o = 0; o < p_.W(); ++o)
-                         if (p_.workers[o] == c && view_.remote(j, o) != nullptr &&
-                             !view_.remote(j, o)->obj.active)
-                           return true;
-                       return false;
-                     });
-                   }});
+    out.push_back({fmt::format("Renominate({})", p_.jobs[j]),
+                   [=, this, &nominated] { view_.drop_rejected(nominated, j); }});
   }
   if (p_.pin && !nominated.empty()) return;
   for (int w : p_.dispatch_order) {
