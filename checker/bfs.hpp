@@ -1,10 +1,19 @@
 // Breadth-first explicit-state search, generic over model::Protocol.
 //
-// Level-synchronous and deterministic: each level is cut into chunks; threads
-// expand a chunk's states in parallel (successors, fingerprints, property
-// predicates, read-only seen-set lookups), then one thread merges the chunk's
-// successors in frontier order. State indices, counts, verdicts and the
-// (shortest) counterexample are therefore the same for every thread count.
+// States live packed (model/packing.hpp): the frontier is one buffer of
+// fixed-size words per level, the seen-set holds 8-byte fingerprints
+// (checker/seen_set.hpp), and a state is unpacked into a reused scratch
+// State only to expand it, so the hot path allocates nothing per successor.
+//
+// Level-synchronous and deterministic. Each level is cut into chunks; a
+// chunk's states are shared among a persistent pool of workers, which
+// expand their share (successors, packing, fingerprints, read-only
+// seen-set lookups), keep one copy of each successor new to their share,
+// and evaluate the properties on it once. Then every worker inserts the
+// fingerprints of its own seen-set shards in frontier order, and new states
+// are numbered in that order, their words going straight into the next
+// level. So the first copy of a state, its index, the counts, the verdicts
+// and the shortest counterexample are the same for every thread count.
 #pragma once
 
 #include <algorithm>
@@ -15,17 +24,20 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "checker/confirm.hpp"
-#include "checker/fingerprint_store.hpp"
 #include "checker/graph.hpp"
 #include "checker/liveness.hpp"
+#include "checker/memory.hpp"
 #include "checker/recurrence.hpp"
 #include "checker/replay.hpp"
 #include "checker/result.hpp"
+#include "checker/seen_set.hpp"
 #include "checker/stuck.hpp"
+#include "checker/worker_pool.hpp"
+#include "model/fingerprint.hpp"
+#include "model/packing.hpp"
 #include "model/protocol.hpp"
 
 namespace kmc::checker {
@@ -34,12 +46,13 @@ struct Progress {
   std::uint64_t states, transitions;
   int depth;
   double seconds;
+  std::size_t rss_bytes;  // the process's resident memory now
 };
 
 struct CheckOptions {
-  std::vector<std::string> properties;  // empty: all
-  int max_depth = -1;                   // -1: none
-  std::uint64_t max_states = 10'000'000;
+  std::vector<std::string> properties;    // empty: all
+  int max_depth = -1;                     // -1: none
+  std::uint64_t max_states = 10'000'000;  // stored states, exactly: never more
   double time_limit_s = 600;
   int threads = 1;
   std::function<void(const Progress&)> progress;  // called about once a second
@@ -47,6 +60,9 @@ struct CheckOptions {
       fairness;  // per action family (protocol.families()), or per instance; missing: none
   bool per_instance = false;  // fairness[i] is for protocol.instance(a) == i, not family(a)
   std::vector<std::string> fairness_labels;  // printed with liveness verdicts; default: per family
+  // A built-in safety property, "deadlock": a reachable state where no action
+  // is enabled, unless the protocol's valid_end(s) says the run may end there.
+  bool deadlock = false;
 
   FairnessPlan fairness_plan() const { return FairnessPlan{fairness, per_instance}; }
 };
@@ -57,8 +73,11 @@ class Bfs {
   using State = typename P::State;
   using Action = typename P::Action;
 
-  Bfs(const P& protocol, CheckOptions options) : p_(protocol), opt_(std::move(options)) {
+  Bfs(const P& protocol, CheckOptions options)
+      : p_(protocol), opt_(std::move(options)), packing_(packing_of(protocol)) {
     select_properties();
+    reset_peak_resident();
+    base_rss_ = resident_bytes();
   }
 
   Result run();
@@ -68,27 +87,62 @@ class Bfs {
   static std::vector<State> replay(const P& p, const Path& path);
 
  private:
-  struct Succ {
-    std::uint32_t parent_pos;  // position of the parent in the chunk
+  // A successor that was not in the seen-set when its chunk was expanded,
+  // kept once per worker's share, with its properties evaluated.
+  struct Candidate {
+    std::uint32_t parent_pos;  // in the level
     std::uint32_t choice;
-    std::uint64_t fp;
-    std::optional<std::uint32_t> known;                   // index when already stored
-    std::uint64_t changes = 0;                            // StuckFree subjects this edge changes
+    std::uint32_t index = SeenSet::kAbsent;               // once numbered (its first copy's)
     std::uint64_t always_failed = 0, sometimes_held = 0;  // property bits
     std::uint64_t should_move = 0;
     std::uint64_t holds = 0;  // LeadsTo premise/goal bits, then RecurrenceFree premise bits
-    std::uint64_t marks = 0;  // RecurrenceFree subjects whose step this edge is
-    std::uint8_t family = 0;
-    State state;
   };
-  struct Node {
-    std::uint32_t index;
-    State state;
+  // Every successor, when the explored graph is kept.
+  struct Edge {
+    std::uint32_t parent_pos, choice;
+    std::uint32_t target;  // a state index, or (local) a candidate of the same part
+    bool local;
+    std::uint8_t family;
+    std::uint64_t changes;  // StuckFree subjects this edge changes
+    std::uint64_t marks;    // RecurrenceFree subjects whose step this edge is
   };
+  // One worker's share of a chunk, and its scratch space, reused for every chunk.
+  struct Part {
+    std::vector<Candidate> cands;
+    std::vector<std::uint64_t> fps;    // per candidate
+    std::vector<std::uint8_t> fresh;   // per candidate: the state's first copy in frontier order
+    std::vector<std::uint64_t> words;  // per candidate: its packed state
+    std::vector<Edge> edges;
+    std::uint64_t transitions = 0;
+    std::uint32_t deadlock = SeenSet::kAbsent;  // the first parent stuck short of a valid end
+    std::vector<std::uint64_t> local_fp;        // fingerprint -> candidate, for this chunk
+    std::vector<std::uint32_t> local_id;
+    State cur{}, succ{};
+    std::vector<Action> actions;
+    std::vector<std::uint64_t> parent_keys, keys, packed;
+  };
+
+  static model::Packing packing_of(const P& p) {
+    if constexpr (requires { p.packing(); })
+      return p.packing();
+    else
+      return model::Packing::reflected(p.init_states().front());
+  }
+  std::uint64_t hash(const std::uint64_t* words) const {
+    model::Hasher h;
+    for (std::size_t w = 0; w < packing_.words(); ++w) h.word(words[w]);
+    return model::mix64(h.h);
+  }
+  bool valid_end(const State& s) const {
+    if constexpr (requires { p_.valid_end(s); })
+      return p_.valid_end(s);
+    else
+      return false;
+  }
 
   void select_properties();
   void add_property(const model::Property<State>& prop);
-  void evaluate(const State& s, Succ& out) const;
+  void evaluate(const State& s, Candidate& out) const;
   void subject_keys(const State& s, std::vector<std::uint64_t>& out) const;
   std::uint64_t step_marks(const State& from, const State& to) const;
   void next_into(const State& s, const Action& a, State& out) const {
@@ -97,25 +151,34 @@ class Bfs {
     else
       out = p_.next(s, a);
   }
-  void expand(const std::vector<Node>& chunk, std::size_t lo, std::size_t hi,
-              std::vector<Succ>& out) const;
-  void expand_parallel(const std::vector<Node>& chunk, std::vector<Succ>& out) const;
-  bool add_initial(State s, std::uint32_t init_index, std::vector<Node>& frontier);
-  bool merge(const std::vector<Node>& chunk, std::vector<Succ>& succs, std::vector<Node>& next);
-  bool record(std::uint32_t index, const Succ& s);
+  std::uint32_t local_candidate(Part& part, std::uint64_t fp) const;
+  void expand(Part& part, std::size_t lo, std::size_t hi) const;
+  void insert_shards(int worker);
+  bool number(std::string& bound);
+  void place(int worker);
+  void resolve(int worker);
+  void append_edges();
+  bool chunk(std::size_t lo, std::size_t hi, std::string& bound);
+  bool add_initial(const State& s, std::uint32_t init_index);
+  bool depth_bound();
+  bool record(std::uint32_t index, const Candidate& c);
+  bool deadlock_at(std::uint32_t index);
   Path path_to(std::uint32_t index) const;
   Result finish(std::string incomplete_reason);
   bool out_of_time() const;
   void report_progress(int depth, bool force);
 
+  static constexpr std::size_t kChunk = 8192;  // states per chunk, for every thread count
+
   const P& p_;
   CheckOptions opt_;
+  model::Packing packing_;
   std::vector<model::Property<State>> always_, sometimes_, stuck_, leads_to_, recurrence_;
   std::vector<int> leads_to_offset_;  // first premise/goal bit pair of each LeadsTo property
   int leads_to_pairs_ = 0;
   std::vector<int> recurrence_offset_;  // first subject bit of each RecurrenceFree property
   int recurrence_subjects_ = 0;
-  // Recurrence premise bits follow the leads-to pairs in Succ::holds.
+  // Recurrence premise bits follow the leads-to pairs in Candidate::holds.
   int recurrence_premise_bit(int subject_bit) const { return 2 * leads_to_pairs_ + subject_bit; }
   bool keep_graph() const { return !stuck_.empty() || live(); }
   bool live() const { return !leads_to_.empty() || !recurrence_.empty(); }
@@ -124,7 +187,7 @@ class Bfs {
   std::uint8_t family_of(const Action& a) const {
     return static_cast<std::uint8_t>(fairness_unit(p_, a, opt_.per_instance));
   }
-  void add_state(const Succ& s);
+  void add_state(const Candidate& c);
   void check_liveness();
   void check_leads_to();
   void check_recurrence();
@@ -133,18 +196,22 @@ class Bfs {
   std::vector<int> stuck_offset_;  // first subject bit of each StuckFree property
   int stuck_subjects_ = 0;
 
-  FingerprintStore seen_;
+  std::optional<SeenSet> seen_;
+  std::optional<WorkerPool> pool_;
+  std::vector<Part> parts_;
+  std::vector<std::uint64_t> level_, next_;  // packed states of this level and the next
+  std::uint32_t level_base_ = 0, next_base_ = 0, chunk_lo_ = 0;  // first index of each
+  std::uint32_t stored_ = 0;                                     // states numbered so far
   std::vector<std::uint32_t> parent_;  // per state; the root's parent is itself
-  std::vector<std::uint32_t> choice_;  // per state: action index in the parent, or init index
+  std::vector<std::uint16_t> choice_;  // per state: action index in the parent, or init index
   ExploredGraph graph_;
-  mutable std::vector<std::uint64_t> chunk_enabled_;
-  bool complete_ = false;  // the search ended without a bound or a violation  // per chunk
-                           // position: families enabled there
+  mutable std::vector<std::uint64_t> chunk_enabled_;  // per chunk position: families enabled there
+  bool complete_ = false;  // the search ended without a bound or a violation
   std::vector<std::optional<std::uint32_t>> witness_;  // per Sometimes property
   std::optional<Violation> violation_;
-  mutable std::vector<std::vector<Succ>> parts_;
   std::uint64_t transitions_ = 0;
   int depth_ = 0;
+  std::size_t base_rss_ = 0;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point last_progress_ = start_;
 };
@@ -200,7 +267,7 @@ void Bfs<P>::select_properties() {
 }
 
 template <model::Protocol P>
-void Bfs<P>::evaluate(const State& s, Succ& out) const {
+void Bfs<P>::evaluate(const State& s, Candidate& out) const {
   for (std::size_t i = 0; i < always_.size(); ++i)
     if (!model::rule<model::Always>(always_[i]).holds(s))
       out.always_failed |= std::uint64_t{1} << i;
@@ -245,11 +312,11 @@ std::uint64_t Bfs<P>::enabled_families(const std::vector<Action>& actions) const
 }
 
 template <model::Protocol P>
-void Bfs<P>::add_state(const Succ& s) {
+void Bfs<P>::add_state(const Candidate& c) {
   if (!keep_graph()) return;
   graph_.expanded.push_back(false);
-  if (!stuck_.empty()) graph_.should_move.push_back(s.should_move);
-  if (live()) graph_.enabled.push_back(0), graph_.holds.push_back(s.holds);
+  if (!stuck_.empty()) graph_.should_move.push_back(c.should_move);
+  if (live()) graph_.enabled.push_back(0), graph_.holds.push_back(c.holds);
 }
 
 // Every stuck subject's key, in bit order; computed once per state, not per edge.
@@ -262,73 +329,11 @@ void Bfs<P>::subject_keys(const State& s, std::vector<std::uint64_t>& out) const
 }
 
 template <model::Protocol P>
-void Bfs<P>::expand(const std::vector<Node>& chunk, std::size_t lo, std::size_t hi,
-                    std::vector<Succ>& out) const {
-  std::vector<Action> actions;
-  std::vector<std::uint64_t> parent_keys, keys;
-  State scratch{};
-  for (std::size_t pos = lo; pos < hi; ++pos) {
-    actions.clear();
-    p_.actions(chunk[pos].state, actions);
-    if (!stuck_.empty()) subject_keys(chunk[pos].state, parent_keys);
-    if (live()) chunk_enabled_[pos] = enabled_families(actions);
-    for (std::uint32_t c = 0; c < actions.size(); ++c) {
-      // Most successors are already stored: build each in a reused scratch
-      // state (no allocation) and copy out only the new ones.
-      next_into(chunk[pos].state, actions[c], scratch);
-      Succ s{static_cast<std::uint32_t>(pos),
-             c,
-             p_.fingerprint(scratch),
-             std::nullopt,
-             0,
-             0,
-             0,
-             0,
-             0,
-             0,
-             family_of(actions[c]),
-             State{}};
-      s.known = seen_.find(s.fp);
-      if (!stuck_.empty()) {
-        subject_keys(scratch, keys);
-        for (std::size_t b = 0; b < keys.size(); ++b)
-          if (keys[b] != parent_keys[b]) s.changes |= std::uint64_t{1} << b;
-      }
-      if (!recurrence_.empty()) s.marks = step_marks(chunk[pos].state, scratch);
-      if (!s.known) {
-        evaluate(scratch, s);
-        s.state = scratch;
-      }
-      out.push_back(std::move(s));
-    }
-  }
-}
-
-template <model::Protocol P>
-void Bfs<P>::expand_parallel(const std::vector<Node>& chunk, std::vector<Succ>& out) const {
-  const std::size_t threads = std::max(1, opt_.threads);
-  if (live()) chunk_enabled_.assign(chunk.size(), 0);
-  if (threads == 1 || chunk.size() < 64) return expand(chunk, 0, chunk.size(), out);
-  auto& parts = parts_;  // per-thread buffers, kept across chunks so they stop reallocating
-  parts.resize(threads);
-  for (auto& part : parts) part.clear();
-  std::vector<std::thread> pool;
-  const std::size_t step = (chunk.size() + threads - 1) / threads;
-  for (std::size_t t = 0; t < threads; ++t) {
-    const std::size_t lo = std::min(chunk.size(), t * step), hi = std::min(chunk.size(), lo + step);
-    pool.emplace_back([&, t, lo, hi] { expand(chunk, lo, hi, parts[t]); });
-  }
-  for (auto& th : pool) th.join();
-  for (auto& part : parts)
-    for (auto& s : part) out.push_back(std::move(s));
-}
-
-template <model::Protocol P>
-bool Bfs<P>::record(std::uint32_t index, const Succ& s) {
+bool Bfs<P>::record(std::uint32_t index, const Candidate& c) {
   for (std::size_t i = 0; i < sometimes_.size(); ++i)
-    if ((s.sometimes_held >> i & 1) && !witness_[i]) witness_[i] = index;
-  if (s.always_failed == 0 || violation_) return violation_.has_value();
-  const int first = std::countr_zero(s.always_failed);
+    if ((c.sometimes_held >> i & 1) && !witness_[i]) witness_[i] = index;
+  if (c.always_failed == 0 || violation_) return violation_.has_value();
+  const int first = std::countr_zero(c.always_failed);
   violation_ = Violation{
       always_[first].name(), model::PropertyKind::Always, Shape::Reached, path_to(index), "", -1,
       std::nullopt};
@@ -336,55 +341,53 @@ bool Bfs<P>::record(std::uint32_t index, const Succ& s) {
 }
 
 template <model::Protocol P>
-bool Bfs<P>::add_initial(State s, std::uint32_t init_index, std::vector<Node>& frontier) {
-  Succ succ{0, 0, p_.fingerprint(s), std::nullopt, 0, 0, 0, 0, 0, 0, 0, std::move(s)};
-  evaluate(succ.state, succ);
-  const auto [index, inserted] = seen_.insert(succ.fp);
-  if (!inserted) return false;
-  parent_.push_back(index);
-  choice_.push_back(init_index);
-  add_state(succ);
-  frontier.push_back(Node{index, succ.state});
-  return record(index, succ);
+bool Bfs<P>::deadlock_at(std::uint32_t index) {
+  if (!violation_)
+    violation_ = Violation{"deadlock",
+                           model::PropertyKind::Always,
+                           Shape::Reached,
+                           path_to(index),
+                           "no action is enabled, and the protocol does not end here",
+                           -1,
+                           std::nullopt};
+  return true;
 }
 
 template <model::Protocol P>
-bool Bfs<P>::merge(const std::vector<Node>& chunk, std::vector<Succ>& succs,
-                   std::vector<Node>& next) {
-  bool stop = false;
-  for (auto& s : succs) {
-    ++transitions_;
-    const std::uint32_t from = chunk[s.parent_pos].index;
-    std::uint32_t index;
-    bool inserted = false;
-    if (s.known) {
-      index = *s.known;
-    } else {
-      std::tie(index, inserted) = seen_.insert(s.fp);
+bool Bfs<P>::add_initial(const State& s, std::uint32_t init_index) {
+  std::vector<std::uint64_t> words(packing_.words());
+  packing_.pack(s, words.data());
+  const std::uint64_t fp = hash(words.data());
+  if (seen_->insert(fp, stored_) != SeenSet::kAbsent) return false;
+  Candidate c{0, init_index};
+  evaluate(s, c);
+  const std::uint32_t index = stored_++;
+  parent_.push_back(index);
+  choice_.push_back(static_cast<std::uint16_t>(init_index));
+  add_state(c);
+  next_.insert(next_.end(), words.begin(), words.end());
+  return record(index, c);
+}
+
+// At the depth bound: the bound matters only if some state on it could still move.
+template <model::Protocol P>
+bool Bfs<P>::depth_bound() {
+  Part& part = parts_[0];
+  const std::size_t n = level_.size() / packing_.words();
+  bool bounded = false;
+  for (std::size_t pos = 0; pos < n; ++pos) {
+    packing_.unpack(level_.data() + pos * packing_.words(), part.cur);
+    part.actions.clear();
+    p_.actions(part.cur, part.actions);
+    const auto index = static_cast<std::uint32_t>(level_base_ + pos);
+    if (!part.actions.empty()) {
+      bounded = true;
+      continue;
     }
-    if (inserted) {
-      parent_.push_back(from);
-      choice_.push_back(s.choice);
-      add_state(s);
-      if (record(index, s)) stop = true;
-      next.push_back(Node{index, std::move(s.state)});
-    }
-    if (keep_graph()) {
-      if (s.marks) {
-        graph_.marked_edge.push_back(static_cast<std::uint32_t>(graph_.from.size()));
-        graph_.marked_subjects.push_back(s.marks);
-      }
-      graph_.from.push_back(from);
-      graph_.to.push_back(index);
-      if (!stuck_.empty()) graph_.changes.push_back(s.changes);
-      if (live()) graph_.choice.push_back(s.choice), graph_.family.push_back(s.family);
-    }
+    if (opt_.deadlock && !valid_end(part.cur)) return deadlock_at(index), false;
+    if (keep_graph()) graph_.expanded[index] = true;
   }
-  for (std::size_t pos = 0; pos < chunk.size() && keep_graph(); ++pos) {
-    graph_.expanded[chunk[pos].index] = true;
-    if (live()) graph_.enabled[chunk[pos].index] = chunk_enabled_[pos];
-  }
-  return stop;
+  return bounded;
 }
 
 template <model::Protocol P>
@@ -411,56 +414,41 @@ void Bfs<P>::report_progress(int depth, bool force) {
   const auto now = std::chrono::steady_clock::now();
   if (!force && now - last_progress_ < std::chrono::seconds(1)) return;
   last_progress_ = now;
-  opt_.progress(Progress{seen_.size(), transitions_, depth,
-                         std::chrono::duration<double>(now - start_).count()});
+  opt_.progress(Progress{stored_, transitions_, depth,
+                         std::chrono::duration<double>(now - start_).count(), resident_bytes()});
 }
 
 template <model::Protocol P>
 Result Bfs<P>::run() {
-  std::vector<Node> frontier, next, chunk;
-  std::vector<Succ> succs;  // reused for every chunk
+  seen_.emplace(keep_graph());
+  pool_.emplace(std::max(1, opt_.threads));
+  parts_.resize(pool_->size());
   bool stop = false;
   std::uint32_t init_index = 0;
-  for (auto& s : p_.init_states()) stop = add_initial(std::move(s), init_index++, frontier) || stop;
-  constexpr std::size_t kChunk = 2048;
+  for (const auto& s : p_.init_states()) stop = add_initial(s, init_index++) || stop;
   std::string bound;
-  while (!frontier.empty() && !stop) {
+  while (!stop) {
+    level_.swap(next_);
+    next_.clear();
+    level_base_ = next_base_;
+    next_base_ = stored_;
+    const std::size_t n = next_base_ - level_base_;
+    if (n == 0) break;
     if (opt_.max_depth >= 0 && depth_ >= opt_.max_depth) {
-      // The bound only matters if some state on it could still move.
-      std::vector<Action> actions;
-      for (const auto& n : frontier) {
-        actions.clear();
-        p_.actions(n.state, actions);
-        if (!actions.empty()) {
-          bound = "max-depth " + std::to_string(opt_.max_depth);
-          break;
-        }
-        if (keep_graph()) graph_.expanded[n.index] = true;
-      }
+      if (depth_bound()) bound = "max-depth " + std::to_string(opt_.max_depth);
       break;
     }
-    next.clear();
-    std::size_t pos = 0;
-    for (; pos < frontier.size() && !stop; pos += kChunk) {
-      if (seen_.size() >= opt_.max_states) {
-        bound = "max-states " + std::to_string(opt_.max_states);
-        break;
-      }
+    for (std::size_t lo = 0; lo < n && !stop; lo += kChunk) {
       if (out_of_time()) {
         bound = "time-limit " + std::to_string(static_cast<int>(opt_.time_limit_s)) + "s";
         break;
       }
-      chunk.assign(
-          std::make_move_iterator(frontier.begin() + pos),
-          std::make_move_iterator(frontier.begin() + std::min(frontier.size(), pos + kChunk)));
-      succs.clear();
-      expand_parallel(chunk, succs);
-      stop = merge(chunk, succs, next);
+      stop = chunk(lo, std::min(n, lo + kChunk), bound);
+      if (!bound.empty()) break;
       report_progress(depth_, false);
     }
     if (!bound.empty()) break;
-    frontier.swap(next);
-    if (!frontier.empty()) ++depth_;
+    if (stored_ > next_base_) ++depth_;
   }
   return finish(bound);
 }
@@ -468,3 +456,4 @@ Result Bfs<P>::run() {
 }  // namespace kmc::checker
 
 #include "checker/bfs_finish.hpp"
+#include "checker/bfs_level.hpp"

@@ -140,14 +140,15 @@ Result Bfs<P>::finish(std::string bound) {
   if (r.verdict == Verdict::Incomplete) r.incomplete_reason = bound.empty() ? "stopped" : bound;
 
   Stats& st = r.stats;
-  st.states = seen_.size();
+  st.states = stored_;
   st.transitions = transitions_;
   st.depth = depth_;
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   st.states_per_s = st.seconds > 0 ? st.states / st.seconds : 0;
-  const double bytes = static_cast<double>(seen_.bytes() + parent_.size() * sizeof(std::uint32_t) +
-                                           choice_.size() * sizeof(std::uint32_t) + graph_.bytes());
-  st.bytes_per_state = st.states ? bytes / st.states : 0;
+  // What the process really grew by during the search, per stored state.
+  st.peak_rss_bytes = peak_resident_bytes();
+  const double grown = st.peak_rss_bytes > base_rss_ ? double(st.peak_rss_bytes - base_rss_) : 0.0;
+  st.bytes_per_state = st.states ? grown / st.states : 0;
   const double n = static_cast<double>(st.states);
   st.collision_probability = std::min(1.0, n * n / std::ldexp(1.0, 65));
   report_progress(depth_, true);

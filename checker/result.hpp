@@ -20,7 +20,10 @@ struct Stats {
   int depth = 0;                  // deepest BFS level reached
   double seconds = 0;
   double states_per_s = 0;
-  double bytes_per_state = 0;        // seen-set, parent links and edges, per stored state
+  // The growth of the process's peak resident memory during the search, per
+  // stored state (checker/memory.hpp): what it really cost, not an estimate.
+  double bytes_per_state = 0;
+  std::size_t peak_rss_bytes = 0;    // the process's peak resident memory
   double collision_probability = 0;  // that a 64-bit fingerprint collision hid a state
 };
 

@@ -41,10 +41,10 @@ int exit_code_of(checker::Verdict v) {
 
 std::string stats_line(const checker::Stats& s) {
   return fmt::format(
-      "{} states, {} transitions, depth {}; {:.3f} s, {:.0f} states/s, {:.1f} bytes/state, "
-      "fingerprint collision probability {:.1e}",
+      "{} states, {} transitions, depth {}; {:.3f} s, {:.0f} states/s, {:.1f} bytes/state "
+      "(peak RSS {} MiB), fingerprint collision probability {:.1e}",
       s.states, s.transitions, s.depth, s.seconds, s.states_per_s, s.bytes_per_state,
-      s.collision_probability);
+      s.peak_rss_bytes >> 20, s.collision_probability);
 }
 
 std::string render_text(const CheckOutcome& o) {
@@ -138,6 +138,7 @@ nlohmann::json render_json(const CheckOutcome& o) {
                 {"seconds", s.seconds},
                 {"statesPerSecond", s.states_per_s},
                 {"bytesPerState", s.bytes_per_state},
+                {"peakRssBytes", s.peak_rss_bytes},
                 {"collisionProbability", s.collision_probability}};
   nlohmann::json warnings = nlohmann::json::array();
   for (const auto& w : o.warnings) warnings.push_back(w.to_string());

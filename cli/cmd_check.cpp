@@ -54,8 +54,9 @@ cx::CheckRequest request_of(const CheckArgs& a) {
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   r.progress = [](const checker::Progress& p) {
     if (p.seconds < 1.0) return;  // only runs over a second report progress
-    fmt::print(stderr, "progress: {} states, {} transitions, depth {}, {:.0f} states/s\n", p.states,
-               p.transitions, p.depth, p.seconds > 0 ? p.states / p.seconds : 0.0);
+    fmt::print(stderr, "progress: {} states, {} transitions, depth {}, {:.0f} states/s, {} MiB\n",
+               p.states, p.transitions, p.depth, p.seconds > 0 ? p.states / p.seconds : 0.0,
+               p.rss_bytes >> 20);
   };
   r.replay_token = a.replay;
   r.shrink = !a.no_shrink;

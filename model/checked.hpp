@@ -31,6 +31,11 @@ struct Checked {
   std::string action_name(const Action& a) const { return protocol.action_name(a); }
   std::uint64_t fingerprint(const State& s) const { return protocol.fingerprint(s); }
   std::vector<Property<State>> properties() const { return props; }
+  // The packed encoding and the valid end states, when the protocol declares them.
+  decltype(auto) packing() const requires requires(const P& p) { p.packing(); }
+  { return protocol.packing(); }
+  bool valid_end(const State& s) const requires requires(const P& p) { p.valid_end(s); }
+  { return protocol.valid_end(s); }
   // Action families, for fairness, when the protocol has them.
   int family(const Action& a) const requires requires(const P& p) { p.family(a); }
   { return protocol.family(a); }

@@ -65,7 +65,9 @@ void hash_append(Hasher& hs, const T& v) {
   } else {
     static_assert(boost::hana::Struct<T>::value,
                   "fingerprint: reflect the type with BOOST_HANA_DEFINE_STRUCT");
-    boost::hana::for_each(boost::hana::members(v), [&](const auto& m) { hash_append(hs, m); });
+    // Accessors, not hana::members: members() copies every field.
+    boost::hana::for_each(boost::hana::accessors<T>(),
+                          [&](const auto& acc) { hash_append(hs, boost::hana::second(acc)(v)); });
   }
 }
 

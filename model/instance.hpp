@@ -13,6 +13,7 @@
 
 #include "model/assert.hpp"
 #include "model/fingerprint.hpp"
+#include "model/packing.hpp"
 #include "model/spec.hpp"
 
 namespace kmc::model {
@@ -27,7 +28,10 @@ class Instance {
   using Rules = typename S::template Rules<std::int64_t>;
 
   explicit Instance(Params params)
-      : p_(std::move(params)), layout_(S::layout(p_)), candidates_(S::candidates(p_)) {
+      : p_(std::move(params)),
+        layout_(S::layout(p_)),
+        packing_(Packing::of(layout_)),
+        candidates_(S::candidates(p_)) {
     for (const auto& a : candidates_) {
       KMC_ASSERT_MSG(a.id == static_cast<int>(family_.size()), "a candidate's id is its index");
       family_.push_back(layout_.actions.at(S::ref(p_, a).kind).family);
@@ -52,6 +56,8 @@ class Instance {
     Rules(p_, ExplicitValues{}).apply_in_place(out, a);
   }
   std::uint64_t fingerprint(const State& s) const { return model::fingerprint(s); }
+  // The fixed-size encoding the checker stores, from the layout's declared ranges.
+  const Packing& packing() const { return packing_; }
 
   // "Kind(arg, arg)", in the scenario's names.
   std::string action_name(const Action& a) const {
@@ -144,6 +150,7 @@ class Instance {
 
   Params p_;
   Layout layout_;
+  Packing packing_;
   std::vector<Action> candidates_;
   std::vector<int> family_;  // per candidate
 };

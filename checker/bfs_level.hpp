@@ -1,0 +1,204 @@
+// One chunk of a BFS level: expand in parallel, insert by seen-set shard in
+// parallel, number the new states in frontier order, place them in the next
+// level, and record the explored graph. Included by bfs.hpp only.
+#pragma once
+
+#include <cstring>
+
+namespace kmc::checker {
+
+// The candidate of this part with fingerprint fp, or a new one's id
+// (cands.size()) after reserving its slot: duplicates within a worker's
+// share are neither copied nor checked again.
+template <model::Protocol P>
+std::uint32_t Bfs<P>::local_candidate(Part& part, std::uint64_t fp) const {
+  const std::uint64_t k = fp == 0 ? 1 : fp;
+  if ((part.cands.size() + 1) * 2 > part.local_fp.size()) {  // keep the load under 0.5
+    const std::size_t size = std::max<std::size_t>(4096, part.local_fp.size() * 2);
+    part.local_fp.assign(size, 0);
+    part.local_id.assign(size, 0);
+    for (std::uint32_t id = 0; id < part.cands.size(); ++id) {
+      const std::uint64_t f = part.fps[id] == 0 ? 1 : part.fps[id];
+      std::size_t i = f & (size - 1);
+      while (part.local_fp[i] != 0) i = (i + 1) & (size - 1);
+      part.local_fp[i] = f, part.local_id[i] = id;
+    }
+  }
+  const std::size_t mask = part.local_fp.size() - 1;
+  std::size_t i = k & mask;
+  while (part.local_fp[i] != 0 && part.local_fp[i] != k) i = (i + 1) & mask;
+  if (part.local_fp[i] == k) return part.local_id[i];
+  part.local_fp[i] = k;
+  part.local_id[i] = static_cast<std::uint32_t>(part.cands.size());
+  return part.local_id[i];
+}
+
+template <model::Protocol P>
+void Bfs<P>::expand(Part& part, std::size_t lo, std::size_t hi) const {
+  const std::size_t words = packing_.words();
+  part.cands.clear(), part.fps.clear(), part.fresh.clear(), part.words.clear();
+  part.edges.clear();
+  part.transitions = 0;
+  part.deadlock = SeenSet::kAbsent;
+  std::fill(part.local_fp.begin(), part.local_fp.end(), 0);
+  part.packed.resize(words);
+  for (std::size_t pos = lo; pos < hi; ++pos) {
+    packing_.unpack(level_.data() + pos * words, part.cur);
+    part.actions.clear();
+    p_.actions(part.cur, part.actions);
+    if (part.actions.empty() && opt_.deadlock && part.deadlock == SeenSet::kAbsent &&
+        !valid_end(part.cur))
+      part.deadlock = static_cast<std::uint32_t>(pos);
+    if (!stuck_.empty()) subject_keys(part.cur, part.parent_keys);
+    if (live()) chunk_enabled_[pos - chunk_lo_] = enabled_families(part.actions);
+    part.transitions += part.actions.size();
+    for (std::uint32_t c = 0; c < part.actions.size(); ++c) {
+      // The successor is built in a reused scratch state, packed and
+      // fingerprinted; only one that is new to this share is copied out.
+      next_into(part.cur, part.actions[c], part.succ);
+      packing_.pack(part.succ, part.packed.data());
+      const std::uint64_t fp = hash(part.packed.data());
+      std::uint32_t target = seen_->find(fp);
+      const bool local = target == SeenSet::kAbsent;
+      if (local) {
+        target = local_candidate(part, fp);
+        if (target == part.cands.size()) {
+          Candidate cand{static_cast<std::uint32_t>(pos), c};
+          evaluate(part.succ, cand);
+          part.cands.push_back(cand);
+          part.fps.push_back(fp);
+          part.words.insert(part.words.end(), part.packed.begin(), part.packed.end());
+        }
+      }
+      if (!keep_graph()) continue;
+      Edge e{static_cast<std::uint32_t>(pos), c, target, local, family_of(part.actions[c]), 0, 0};
+      if (!stuck_.empty()) {
+        subject_keys(part.succ, part.keys);
+        for (std::size_t b = 0; b < part.keys.size(); ++b)
+          if (part.keys[b] != part.parent_keys[b]) e.changes |= std::uint64_t{1} << b;
+      }
+      if (!recurrence_.empty()) e.marks = step_marks(part.cur, part.succ);
+      part.edges.push_back(e);
+    }
+  }
+  part.fresh.assign(part.cands.size(), 0);
+}
+
+// Worker w owns the shards s with s % workers == w; it inserts their
+// fingerprints in frontier order (parts in order, candidates in order), so
+// the first copy of each new state is the one serial search would keep.
+template <model::Protocol P>
+void Bfs<P>::insert_shards(int worker) {
+  const int workers = pool_->size();
+  for (auto& part : parts_)
+    for (std::size_t i = 0; i < part.fps.size(); ++i)
+      if (SeenSet::shard_of(part.fps[i] == 0 ? 1 : part.fps[i]) % workers == worker)
+        part.fresh[i] = seen_->insert(part.fps[i], SeenSet::kPresent) == SeenSet::kAbsent;
+}
+
+// Serial and cheap: new states get the next indices in frontier order, and
+// the first of them to break a property stops the search after this chunk.
+// Stores at most max_states states: a new state beyond the bound is a bound hit.
+template <model::Protocol P>
+bool Bfs<P>::number(std::string& bound) {
+  bool stop = false;
+  for (auto& part : parts_)
+    for (std::size_t i = 0; i < part.cands.size(); ++i) {
+      if (!part.fresh[i]) continue;
+      if (stored_ >= opt_.max_states) {
+        bound = "max-states " + std::to_string(opt_.max_states);
+        part.fresh[i] = 0;
+        continue;
+      }
+      Candidate& c = part.cands[i];
+      if (c.choice > 0xFFFF)
+        throw std::length_error("checker: more than 65536 actions enabled in one state");
+      c.index = stored_++;
+      parent_.push_back(level_base_ + c.parent_pos);
+      choice_.push_back(static_cast<std::uint16_t>(c.choice));
+      add_state(c);
+      stop = record(c.index, c) || stop;
+    }
+  next_.resize(static_cast<std::size_t>(stored_ - next_base_) * packing_.words());
+  return stop;
+}
+
+// Each worker copies its part's new states into the next level and, when
+// the graph is kept, sets the index of its shards' new fingerprints.
+template <model::Protocol P>
+void Bfs<P>::place(int worker) {
+  const std::size_t words = packing_.words();
+  Part& part = parts_[worker];
+  for (std::size_t i = 0; i < part.cands.size(); ++i)
+    if (part.fresh[i])
+      std::memcpy(next_.data() + (part.cands[i].index - next_base_) * words,
+                  part.words.data() + i * words, words * sizeof(std::uint64_t));
+  if (!keep_graph()) return;
+  const int workers = pool_->size();
+  for (auto& p : parts_)
+    for (std::size_t i = 0; i < p.fps.size(); ++i)
+      if (p.fresh[i] && SeenSet::shard_of(p.fps[i] == 0 ? 1 : p.fps[i]) % workers == worker)
+        seen_->set(p.fps[i], p.cands[i].index);
+}
+
+// A later copy of a new state takes its first copy's index, read back from
+// the seen-set once every first copy has one.
+template <model::Protocol P>
+void Bfs<P>::resolve(int worker) {
+  Part& part = parts_[worker];
+  for (std::size_t i = 0; i < part.cands.size(); ++i)
+    if (!part.fresh[i]) part.cands[i].index = seen_->find(part.fps[i]);
+}
+
+template <model::Protocol P>
+void Bfs<P>::append_edges() {
+  for (auto& part : parts_)
+    for (const auto& e : part.edges) {
+      const std::uint32_t from = level_base_ + e.parent_pos;
+      const std::uint32_t to = e.local ? part.cands[e.target].index : e.target;
+      KMC_ASSERT_MSG(to < stored_, "every edge ends in a numbered state");
+      if (e.marks) {
+        graph_.marked_edge.push_back(static_cast<std::uint32_t>(graph_.from.size()));
+        graph_.marked_subjects.push_back(e.marks);
+      }
+      graph_.from.push_back(from);
+      graph_.to.push_back(to);
+      if (!stuck_.empty()) graph_.changes.push_back(e.changes);
+      if (live()) graph_.choice.push_back(e.choice), graph_.family.push_back(e.family);
+    }
+}
+
+// Expands level positions [lo, hi); true when a property is violated.
+template <model::Protocol P>
+bool Bfs<P>::chunk(std::size_t lo, std::size_t hi, std::string& bound) {
+  const int workers = pool_->size();
+  chunk_lo_ = static_cast<std::uint32_t>(lo);
+  if (live()) chunk_enabled_.assign(hi - lo, 0);
+  const std::size_t share = (hi - lo + workers - 1) / workers;
+  pool_->run([&](int w) {
+    const std::size_t a = std::min(hi, lo + w * share), b = std::min(hi, a + share);
+    expand(parts_[w], a, b);
+  });
+  bool stop = false;
+  for (auto& part : parts_) {
+    transitions_ += part.transitions;
+    // The shallowest stuck state is a parent of this chunk: it precedes every new state.
+    if (part.deadlock != SeenSet::kAbsent && !stop) stop = deadlock_at(level_base_ + part.deadlock);
+  }
+  pool_->run([&](int w) { insert_shards(w); });
+  stop = number(bound) || stop;
+  pool_->run([&](int w) { place(w); });
+  if (!keep_graph()) return stop;
+  // A bound hit in this chunk leaves some successors unnumbered: its parents
+  // stay unexpanded (they may move), and their edges are not recorded.
+  if (!bound.empty()) return stop;
+  pool_->run([&](int w) { resolve(w); });
+  append_edges();
+  for (std::size_t pos = lo; pos < hi; ++pos) {
+    graph_.expanded[level_base_ + pos] = true;
+    if (live()) graph_.enabled[level_base_ + pos] = chunk_enabled_[pos - lo];
+  }
+  return stop;
+}
+
+}  // namespace kmc::checker

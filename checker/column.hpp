@@ -1,0 +1,74 @@
+// Append-only arrays in fixed blocks, for what the search keeps per state
+// and per edge. Growing never copies and never holds old and new storage at
+// once: the peak is what the column holds plus one block, where a
+// std::vector's doubling needs up to three times what it holds, exactly
+// when memory is shortest.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace kmc::checker {
+
+template <class T>
+class Column {
+ public:
+  static constexpr std::size_t kBlockBits = 16;
+  static constexpr std::size_t kBlock = std::size_t{1} << kBlockBits;
+
+  void push_back(const T& v) {
+    if ((size_ & (kBlock - 1)) == 0 && size_ >> kBlockBits == blocks_.size())
+      blocks_.push_back(std::make_unique<T[]>(kBlock));
+    (*this)[size_++] = v;
+  }
+  T& operator[](std::size_t i) { return blocks_[i >> kBlockBits][i & (kBlock - 1)]; }
+  const T& operator[](std::size_t i) const { return blocks_[i >> kBlockBits][i & (kBlock - 1)]; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  std::size_t bytes() const { return blocks_.size() * kBlock * sizeof(T); }
+
+  class const_iterator {
+   public:
+    const_iterator(const Column* c, std::size_t i) : c_(c), i_(i) {}
+    const T& operator*() const { return (*c_)[i_]; }
+    const_iterator& operator++() { return ++i_, *this; }
+    bool operator!=(const const_iterator& o) const { return i_ != o.i_; }
+
+   private:
+    const Column* c_;
+    std::size_t i_;
+  };
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size_}; }
+
+ private:
+  std::vector<std::unique_ptr<T[]>> blocks_;
+  std::size_t size_ = 0;
+};
+
+// A column of bit sets stored in as few bytes as its widest value needs
+// (1, 2, 4 or 8): a stuck subject per job, and most fleets have few jobs.
+class BitsColumn {
+ public:
+  void set_bits(int bits) { width_ = bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : 8; }
+  void push_back(std::uint64_t v) {
+    for (std::size_t b = 0; b < width_; ++b)
+      bytes_.push_back(static_cast<std::uint8_t>(v >> 8 * b));
+  }
+  std::uint64_t operator[](std::size_t i) const {
+    std::uint64_t v = 0;
+    for (std::size_t b = 0; b < width_; ++b) v |= std::uint64_t{bytes_[i * width_ + b]} << 8 * b;
+    return v;
+  }
+  std::size_t size() const { return bytes_.size() / width_; }
+  bool empty() const { return bytes_.empty(); }
+  std::size_t bytes() const { return bytes_.bytes(); }
+
+ private:
+  std::size_t width_ = 8;
+  Column<std::uint8_t> bytes_;
+};
+
+}  // namespace kmc::checker
