@@ -117,6 +117,11 @@ class Rules {
     return val_.truth(false);
   }
 
+  // By value, for the symbolic search (checker/symbolic_reach.hpp), which applies every candidate.
+  State<V> apply(State<V> s, const Action& a) const {
+    apply_in_place(s, a);
+    return s;
+  }
   void apply_in_place(State<V>& s, const Action& a) const {
     using kmc::model::ite;
     const int j = a.job, w = a.worker;
