@@ -117,9 +117,10 @@ class Bfs {
     std::uint32_t deadlock = SeenSet::kAbsent;  // the first parent stuck short of a valid end
     std::vector<std::uint64_t> local_fp;        // fingerprint -> candidate, for this chunk
     std::vector<std::uint32_t> local_id;
-    State cur{}, succ{};
+    State cur{};
+    std::vector<State> succs;  // one parent's successors; each keeps its storage
     std::vector<Action> actions;
-    std::vector<std::uint64_t> parent_keys, keys, packed;
+    std::vector<std::uint64_t> parent_keys, keys, packed, succ_fps;
   };
 
   static model::Packing packing_of(const P& p) {

@@ -41,7 +41,6 @@ void Bfs<P>::expand(Part& part, std::size_t lo, std::size_t hi) const {
   part.transitions = 0;
   part.deadlock = SeenSet::kAbsent;
   std::fill(part.local_fp.begin(), part.local_fp.end(), 0);
-  part.packed.resize(words);
   for (std::size_t pos = lo; pos < hi; ++pos) {
     packing_.unpack(level_.data() + pos * words, part.cur);
     part.actions.clear();
@@ -52,32 +51,43 @@ void Bfs<P>::expand(Part& part, std::size_t lo, std::size_t hi) const {
     if (!stuck_.empty()) subject_keys(part.cur, part.parent_keys);
     if (live()) chunk_enabled_[pos - chunk_lo_] = enabled_families(part.actions);
     part.transitions += part.actions.size();
-    for (std::uint32_t c = 0; c < part.actions.size(); ++c) {
-      // The successor is built in a reused scratch state, packed and
-      // fingerprinted; only one that is new to this share is copied out.
-      next_into(part.cur, part.actions[c], part.succ);
-      packing_.pack(part.succ, part.packed.data());
-      const std::uint64_t fp = hash(part.packed.data());
+    // All successors first, each built in a reused scratch state, packed and
+    // fingerprinted, with its seen-set slot prefetched: the lookups that
+    // follow then wait on memory together, not one after another.
+    const std::size_t n = part.actions.size();
+    if (part.succs.size() < n) part.succs.resize(n);
+    part.packed.resize(n * words);
+    part.succ_fps.resize(n);
+    for (std::size_t c = 0; c < n; ++c) {
+      next_into(part.cur, part.actions[c], part.succs[c]);
+      packing_.pack(part.succs[c], part.packed.data() + c * words);
+      part.succ_fps[c] = hash(part.packed.data() + c * words);
+      seen_->prefetch(part.succ_fps[c]);
+    }
+    for (std::uint32_t c = 0; c < n; ++c) {
+      const State& succ = part.succs[c];
+      const std::uint64_t fp = part.succ_fps[c];
       std::uint32_t target = seen_->find(fp);
       const bool local = target == SeenSet::kAbsent;
-      if (local) {
+      if (local) {  // only a successor new to this share is copied out and checked
         target = local_candidate(part, fp);
         if (target == part.cands.size()) {
           Candidate cand{static_cast<std::uint32_t>(pos), c};
-          evaluate(part.succ, cand);
+          evaluate(succ, cand);
           part.cands.push_back(cand);
           part.fps.push_back(fp);
-          part.words.insert(part.words.end(), part.packed.begin(), part.packed.end());
+          const auto* w = part.packed.data() + c * words;
+          part.words.insert(part.words.end(), w, w + words);
         }
       }
       if (!keep_graph()) continue;
       Edge e{static_cast<std::uint32_t>(pos), c, target, local, family_of(part.actions[c]), 0, 0};
       if (!stuck_.empty()) {
-        subject_keys(part.succ, part.keys);
+        subject_keys(succ, part.keys);
         for (std::size_t b = 0; b < part.keys.size(); ++b)
           if (part.keys[b] != part.parent_keys[b]) e.changes |= std::uint64_t{1} << b;
       }
-      if (!recurrence_.empty()) e.marks = step_marks(part.cur, part.succ);
+      if (!recurrence_.empty()) e.marks = step_marks(part.cur, succ);
       part.edges.push_back(e);
     }
   }

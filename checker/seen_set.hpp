@@ -28,6 +28,12 @@ class SeenSet {
   // kAbsent, or the stored index (kPresent when indices are not kept). Safe
   // from any number of threads while nobody inserts.
   std::uint32_t find(std::uint64_t fp) const;
+  // Starts loading fp's first slot, so that a find() a little later does not wait on memory.
+  void prefetch(std::uint64_t fp) const {
+    const std::uint64_t k = key(fp);
+    const Shard& s = shards_[shard_of(k)];
+    __builtin_prefetch(s.fp.data() + (k & (s.fp.size() - 1)));
+  }
   // Adds fp with `value` unless present; returns kAbsent when it added it,
   // else what is stored. Only the owner of fp's shard may call it.
   std::uint32_t insert(std::uint64_t fp, std::uint32_t value);

@@ -22,20 +22,11 @@ using spin_peer::PeerState;
 
 namespace {
 
-// Whether checker::CheckOptions can look for deadlocks yet (it is being added
-// beside this work); a template, so that naming a missing member is no error.
-template <class O>
-constexpr bool has_deadlock_option = requires(O o) {
-  o.deadlock;
-};
-constexpr bool kDeadlockOption = has_deadlock_option<kmc::checker::CheckOptions>;
-
-template <class O = kmc::checker::CheckOptions>
 kmc::checker::Result check(const std::string& config, bool deadlock = true) {
   const Peer peer(spin_peer::parse_config(config));
-  O o;
+  kmc::checker::CheckOptions o;
   o.max_states = 1'000'000;
-  if constexpr (has_deadlock_option<O>) o.deadlock = deadlock;
+  o.deadlock = deadlock;
   return kmc::checker::Bfs(peer, o).run();
 }
 
@@ -137,10 +128,7 @@ TEST_CASE("spin peer: the cross-check rows with deadlocks, counted", "[bench][sp
     CHECK(explore(config).deadlocks == 0);
 }
 
-// A known gap until checker::CheckOptions has `deadlock`: then the tag drops
-// by itself and the test must pass.
-TEST_CASE("spin peer: the checker reports the deadlocks as `deadlock`",
-          kDeadlockOption ? "[bench][spin_peer]" : "[bench][spin_peer][!shouldfail]") {
+TEST_CASE("spin peer: the checker reports the deadlocks as `deadlock`", "[bench][spin_peer]") {
   for (const char* config :
        {"J=2,W=2,C0=0,S0=8", "J=3,W=2,MODE=1,PRC=0,PRTIMEOUT=0,RECL=1,C0=4,S0=8,Q1=4"}) {
     INFO(config);
