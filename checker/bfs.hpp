@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/column.hpp"
 #include "checker/confirm.hpp"
 #include "checker/graph.hpp"
 #include "checker/liveness.hpp"
@@ -76,6 +77,7 @@ class Bfs {
   Bfs(const P& protocol, CheckOptions options)
       : p_(protocol), opt_(std::move(options)), packing_(packing_of(protocol)) {
     select_properties();
+    return_large_blocks();
     reset_peak_resident();
     base_rss_ = resident_bytes();
   }
@@ -200,11 +202,11 @@ class Bfs {
   std::optional<SeenSet> seen_;
   std::optional<WorkerPool> pool_;
   std::vector<Part> parts_;
-  std::vector<std::uint64_t> level_, next_;  // packed states of this level and the next
+  Rows level_, next_;  // packed states of this level and the next
   std::uint32_t level_base_ = 0, next_base_ = 0, chunk_lo_ = 0;  // first index of each
   std::uint32_t stored_ = 0;                                     // states numbered so far
-  std::vector<std::uint32_t> parent_;  // per state; the root's parent is itself
-  std::vector<std::uint16_t> choice_;  // per state: action index in the parent, or init index
+  Column<std::uint32_t> parent_;  // per state; the root's parent is itself
+  Column<std::uint16_t> choice_;  // per state: action index in the parent, or init index
   ExploredGraph graph_;
   mutable std::vector<std::uint64_t> chunk_enabled_;  // per chunk position: families enabled there
   bool complete_ = false;  // the search ended without a bound or a violation
@@ -265,6 +267,8 @@ void Bfs<P>::select_properties() {
   if (always_.size() > 64 || sometimes_.size() > 64 || stuck_subjects_ > 64)
     throw std::invalid_argument("checker: at most 64 properties of a kind and 64 stuck subjects");
   witness_.assign(sometimes_.size(), std::nullopt);
+  graph_.changes.set_bits(stuck_subjects_);
+  graph_.should_move.set_bits(stuck_subjects_);
 }
 
 template <model::Protocol P>
@@ -366,7 +370,7 @@ bool Bfs<P>::add_initial(const State& s, std::uint32_t init_index) {
   parent_.push_back(index);
   choice_.push_back(static_cast<std::uint16_t>(init_index));
   add_state(c);
-  next_.insert(next_.end(), words.begin(), words.end());
+  next_.push_back(words.data());
   return record(index, c);
 }
 
@@ -374,10 +378,10 @@ bool Bfs<P>::add_initial(const State& s, std::uint32_t init_index) {
 template <model::Protocol P>
 bool Bfs<P>::depth_bound() {
   Part& part = parts_[0];
-  const std::size_t n = level_.size() / packing_.words();
+  const std::size_t n = level_.size();
   bool bounded = false;
   for (std::size_t pos = 0; pos < n; ++pos) {
-    packing_.unpack(level_.data() + pos * packing_.words(), part.cur);
+    packing_.unpack(level_.row(pos), part.cur);
     part.actions.clear();
     p_.actions(part.cur, part.actions);
     const auto index = static_cast<std::uint32_t>(level_base_ + pos);
@@ -422,6 +426,8 @@ void Bfs<P>::report_progress(int depth, bool force) {
 template <model::Protocol P>
 Result Bfs<P>::run() {
   seen_.emplace(keep_graph());
+  level_.set_width(packing_.words());
+  next_.set_width(packing_.words());
   pool_.emplace(std::max(1, opt_.threads));
   parts_.resize(pool_->size());
   bool stop = false;

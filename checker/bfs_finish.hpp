@@ -17,9 +17,8 @@ void Bfs<P>::check_liveness() {
 // such (a violation), never as Verified. Unknown when a bound may have hidden it.
 template <model::Protocol P>
 bool Bfs<P>::vacuous(const model::Property<State>& prop, int subject, std::uint64_t premise_bit) {
-  if (std::any_of(graph_.holds.begin(), graph_.holds.end(),
-                  [&](auto h) { return h & premise_bit; }))
-    return false;
+  for (std::size_t s = 0; s < graph_.holds.size(); ++s)
+    if (graph_.holds[s] & premise_bit) return false;
   if (complete_)
     violation_ = Violation{
         prop.name(), prop.kind(), Shape::Vacuous, Path{}, story(Shape::Vacuous, prop.kind()),
@@ -69,6 +68,11 @@ void Bfs<P>::check_recurrence() {
 
 template <model::Protocol P>
 Result Bfs<P>::finish(std::string bound) {
+  // The search's own structures go before the graph analyses build theirs,
+  // so those reuse the memory instead of adding to the peak.
+  seen_.reset();
+  level_ = Rows{}, next_ = Rows{};
+  parts_.clear();
   Result r;
   const bool complete = bound.empty() && !violation_;
   complete_ = complete;

@@ -42,7 +42,7 @@ void Bfs<P>::expand(Part& part, std::size_t lo, std::size_t hi) const {
   part.deadlock = SeenSet::kAbsent;
   std::fill(part.local_fp.begin(), part.local_fp.end(), 0);
   for (std::size_t pos = lo; pos < hi; ++pos) {
-    packing_.unpack(level_.data() + pos * words, part.cur);
+    packing_.unpack(level_.row(pos), part.cur);
     part.actions.clear();
     p_.actions(part.cur, part.actions);
     if (part.actions.empty() && opt_.deadlock && part.deadlock == SeenSet::kAbsent &&
@@ -129,7 +129,7 @@ bool Bfs<P>::number(std::string& bound) {
       add_state(c);
       stop = record(c.index, c) || stop;
     }
-  next_.resize(static_cast<std::size_t>(stored_ - next_base_) * packing_.words());
+  next_.resize(stored_ - next_base_);
   return stop;
 }
 
@@ -141,8 +141,8 @@ void Bfs<P>::place(int worker) {
   Part& part = parts_[worker];
   for (std::size_t i = 0; i < part.cands.size(); ++i)
     if (part.fresh[i])
-      std::memcpy(next_.data() + (part.cands[i].index - next_base_) * words,
-                  part.words.data() + i * words, words * sizeof(std::uint64_t));
+      std::memcpy(next_.row(part.cands[i].index - next_base_), part.words.data() + i * words,
+                  words * sizeof(std::uint64_t));
   if (!keep_graph()) return;
   const int workers = pool_->size();
   for (auto& p : parts_)
@@ -167,11 +167,13 @@ void Bfs<P>::append_edges() {
       const std::uint32_t from = level_base_ + e.parent_pos;
       const std::uint32_t to = e.local ? part.cands[e.target].index : e.target;
       KMC_ASSERT_MSG(to < stored_, "every edge ends in a numbered state");
+      if (graph_.to.size() >= 0xFFFFFFFF)
+        throw std::length_error("checker: more than 2^32 edges in the explored graph");
+      graph_.open(from);
       if (e.marks) {
-        graph_.marked_edge.push_back(static_cast<std::uint32_t>(graph_.from.size()));
+        graph_.marked_edge.push_back(static_cast<std::uint32_t>(graph_.to.size()));
         graph_.marked_subjects.push_back(e.marks);
       }
-      graph_.from.push_back(from);
       graph_.to.push_back(to);
       if (!stuck_.empty()) graph_.changes.push_back(e.changes);
       if (live()) graph_.choice.push_back(e.choice), graph_.family.push_back(e.family);

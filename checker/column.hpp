@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace kmc::checker {
@@ -46,6 +47,43 @@ class Column {
  private:
   std::vector<std::unique_ptr<T[]>> blocks_;
   std::size_t size_ = 0;
+};
+
+// Fixed-width rows of 64-bit words (packed states) in blocks of whole rows:
+// a BFS level. clear() keeps the blocks, so the next level reuses them.
+class Rows {
+ public:
+  static constexpr std::size_t kRowsPerBlock = 4096;
+
+  void set_width(std::size_t words) { width_ = words; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  void clear() { size_ = 0; }
+  void resize(std::size_t rows) {
+    while (blocks_.size() * kRowsPerBlock < rows)
+      blocks_.push_back(std::make_unique<std::uint64_t[]>(kRowsPerBlock * width_));
+    size_ = rows;
+  }
+  std::uint64_t* row(std::size_t i) {
+    return blocks_[i / kRowsPerBlock].get() + (i % kRowsPerBlock) * width_;
+  }
+  const std::uint64_t* row(std::size_t i) const {
+    return blocks_[i / kRowsPerBlock].get() + (i % kRowsPerBlock) * width_;
+  }
+  void push_back(const std::uint64_t* words) {
+    resize(size_ + 1);
+    std::memcpy(row(size_ - 1), words, width_ * sizeof(std::uint64_t));
+  }
+  void swap(Rows& o) noexcept {
+    blocks_.swap(o.blocks_);
+    std::swap(size_, o.size_);
+    std::swap(width_, o.width_);
+  }
+  std::size_t bytes() const { return blocks_.size() * kRowsPerBlock * width_ * 8; }
+
+ private:
+  std::vector<std::unique_ptr<std::uint64_t[]>> blocks_;
+  std::size_t size_ = 0, width_ = 1;
 };
 
 // A column of bit sets stored in as few bytes as its widest value needs

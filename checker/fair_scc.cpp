@@ -9,13 +9,12 @@ Adjacency out_edges(const ExploredGraph& g, const std::vector<char>& in) {
   const std::size_t n = g.enabled.size();
   Adjacency a;
   a.start.assign(n + 1, 0);
-  for (std::size_t e = 0; e < g.from.size(); ++e)
-    if (in[g.from[e]] && in[g.to[e]]) ++a.start[g.from[e] + 1];
-  for (std::size_t i = 0; i < n; ++i) a.start[i + 1] += a.start[i];
-  a.edges.resize(a.start[n]);
-  std::vector<std::uint32_t> fill(a.start.begin(), a.start.end() - 1);
-  for (std::size_t e = 0; e < g.from.size(); ++e)
-    if (in[g.from[e]] && in[g.to[e]]) a.edges[fill[g.from[e]]++] = static_cast<std::uint32_t>(e);
+  for (std::uint32_t s = 0; s < n; ++s) {
+    a.start[s + 1] = a.start[s];
+    if (!in[s]) continue;
+    for (auto e = g.edges_begin(s); e < g.edges_end(s); ++e)
+      if (in[g.to[e]]) a.edges.push_back(e), ++a.start[s + 1];
+  }
   return a;
 }
 
@@ -149,7 +148,7 @@ std::optional<std::vector<std::uint32_t>> path_to(const ExploredGraph& g, const 
     work.pop_front();
     if (goal(v)) {
       std::vector<std::uint32_t> edges;
-      for (auto u = v; u != from; u = g.from[via[u]]) edges.push_back(via[u]);
+      for (auto u = v; u != from; u = g.from(via[u])) edges.push_back(via[u]);
       std::reverse(edges.begin(), edges.end());
       return edges;
     }

@@ -33,7 +33,8 @@ std::vector<char> can_reach(const ExploredGraph& g, const scc::Adjacency& adj,
   for (auto e : adj.edges) ++rstart[g.to[e] + 1];
   for (std::size_t i = 0; i < n; ++i) rstart[i + 1] += rstart[i];
   std::vector<std::uint32_t> fill(rstart.begin(), rstart.end() - 1);
-  for (auto e : adj.edges) rfrom[fill[g.to[e]]++] = g.from[e];
+  for (std::uint32_t s = 0; s < n; ++s)
+    for (auto k = adj.start[s]; k < adj.start[s + 1]; ++k) rfrom[fill[g.to[adj.edges[k]]]++] = s;
   while (!work.empty()) {
     const auto v = work.back();
     work.pop_back();

@@ -1,5 +1,7 @@
 #include "checker/memory.hpp"
 
+#include <malloc.h>
+
 #include <fstream>
 #include <string>
 
@@ -24,6 +26,11 @@ std::size_t resident_bytes() {
 }
 std::size_t peak_resident_bytes() {
   return status_kb("VmHWM");
+}
+
+void return_large_blocks() {
+  static const bool once = [] { return mallopt(M_MMAP_THRESHOLD, 64 * 1024) == 1; }();
+  (void)once;
 }
 
 bool reset_peak_resident() {

@@ -17,19 +17,19 @@ std::optional<Lasso> find_recurrence(const ExploredGraph& g, const RecurrenceQue
   std::vector<std::uint32_t> inner;
   for (std::size_t k = 0; k < g.marked_edge.size(); ++k) {
     const auto e = g.marked_edge[k];
-    if ((g.marked_subjects[k] & sbit) && fair[g.from[e]] != scc::kNone &&
-        fair[g.from[e]] == fair[g.to[e]])
+    if ((g.marked_subjects[k] & sbit) && fair[g.from(e)] != scc::kNone &&
+        fair[g.from(e)] == fair[g.to[e]])
       inner.push_back(e);
   }
   if (inner.empty()) return std::nullopt;
   std::vector<std::uint32_t> accepting;  // component ids
-  for (auto e : inner) accepting.push_back(fair[g.from[e]]);
+  for (auto e : inner) accepting.push_back(fair[g.from(e)]);
   std::sort(accepting.begin(), accepting.end());
   std::uint32_t c = 0;
   while (!std::binary_search(accepting.begin(), accepting.end(), fair[c])) ++c;
   std::vector<std::uint32_t> here;
   for (auto e : inner)
-    if (fair[g.from[e]] == fair[c]) here.push_back(e);
+    if (fair[g.from(e)] == fair[c]) here.push_back(e);
   return Lasso{c, {}, scc::fair_cycle(g, fair, c, q.fairness, here)};
 }
 

@@ -19,7 +19,8 @@ Reverse reverse_of(const ExploredGraph& g) {
   for (std::size_t i = 0; i < n; ++i) r.start[i + 1] += r.start[i];
   r.from.resize(g.to.size());
   std::vector<std::uint32_t> fill(r.start.begin(), r.start.end() - 1);
-  for (std::size_t e = 0; e < g.to.size(); ++e) r.from[fill[g.to[e]]++] = g.from[e];
+  for (std::uint32_t s = 0; s < n; ++s)
+    for (auto e = g.edges_begin(s); e < g.edges_end(s); ++e) r.from[fill[g.to[e]]++] = s;
   return r;
 }
 
@@ -41,8 +42,12 @@ std::optional<StuckFinding> find_stuck(const ExploredGraph& g, int subjects) {
     };
     for (std::size_t s = 0; s < n; ++s)
       if (!g.expanded[s]) mark(static_cast<std::uint32_t>(s));
-    for (std::size_t e = 0; e < g.from.size(); ++e)
-      if (g.changes[e] & bit) mark(g.from[e]);
+    for (std::uint32_t s = 0; s < n; ++s)
+      for (auto e = g.edges_begin(s); e < g.edges_end(s); ++e)
+        if (g.changes[e] & bit) {
+          mark(s);
+          break;
+        }
     while (!work.empty()) {
       const std::uint32_t v = work.back();
       work.pop_back();

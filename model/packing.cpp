@@ -6,15 +6,34 @@
 
 namespace kmc::model {
 
+CellPlan CellPlan::of(std::int64_t lo, std::int64_t hi, std::int64_t step) {
+  if (step < 1 || hi < lo)
+    throw std::logic_error("packing: a cell range needs lo <= hi and a step of 1 or more");
+  CellPlan c;
+  c.lo = lo, c.step = step;
+  const auto count = (static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo)) /
+                     static_cast<std::uint64_t>(step);
+  c.bits = static_cast<int>(std::bit_width(count));
+  c.shift = std::countr_zero(static_cast<std::uint64_t>(step));
+  const std::uint64_t odd = static_cast<std::uint64_t>(step) >> c.shift;
+  std::uint64_t inv = odd;  // Newton's iteration doubles the correct low bits: 3, 6, ..., 96
+  for (int i = 0; i < 5; ++i) inv *= 2 - odd * inv;
+  KMC_ASSERT_MSG(odd * inv == 1, "the inverse of an odd number modulo 2^64");
+  c.inverse = inv;
+  return c;
+}
+
 Packing::Packing(std::vector<PackedField> fields) : fields_(std::move(fields)) {
   packing_detail::Cursor at;
+  auto place = [&](int bits) {
+    KMC_ASSERT_MSG(bits >= 0 && bits <= 64, "a value fits one word");
+    if (bits == 0) return;
+    at.advance(bits);
+    at.shift += bits;
+  };
   for (const auto& f : fields_) {
-    KMC_ASSERT_MSG(f.bits >= 0 && f.bits <= 64, "a value fits one word");
-    if (f.bits == 0) continue;
-    for (std::size_t i = 0; i < f.cells; ++i) {
-      at.advance(f.bits);
-      at.shift += f.bits;
-    }
+    KMC_ASSERT_MSG(f.plan.empty() || f.plan.size() == f.cells, "one plan per cell, or none");
+    for (std::size_t i = 0; i < f.cells; ++i) place(f.plan.empty() ? f.bits : f.plan[i].bits);
   }
   words_ = at.word + 1;  // at least one, so a state always has an address in a buffer
 }
@@ -26,8 +45,22 @@ Packing Packing::of(const Layout& layout) {
       throw std::logic_error("packing: field " + f.name + " declares hi " + std::to_string(f.hi) +
                              " below lo " + std::to_string(f.lo));
     const auto span = static_cast<std::uint64_t>(f.hi) - static_cast<std::uint64_t>(f.lo);
-    fields.push_back(
-        PackedField{f.name, layout.size(f), static_cast<int>(std::bit_width(span)), f.lo});
+    PackedField packed{f.name, layout.size(f), static_cast<int>(std::bit_width(span)), f.lo, {}};
+    if (f.range_of) {
+      // Cells in row-major order of the field's axes, padding included.
+      std::vector<int> at(f.axes.size(), 0);
+      for (std::size_t i = 0; i < packed.cells; ++i) {
+        std::size_t rest = i;
+        for (std::size_t k = f.axes.size(); k-- > 0;) {
+          const auto extent = static_cast<std::size_t>(layout.axes[f.axes[k]].extent());
+          at[k] = static_cast<int>(rest % extent);
+          rest /= extent;
+        }
+        const CellRange r = f.range_of(at);
+        packed.plan.push_back(CellPlan::of(r.lo, r.hi, r.step));
+      }
+    }
+    fields.push_back(std::move(packed));
   }
   return Packing(std::move(fields));
 }
@@ -37,6 +70,14 @@ void Packing::out_of_range(const PackedField& f, std::size_t cell, std::int64_t 
   throw std::logic_error("packing: " + f.name + "[" + std::to_string(cell) +
                          "] = " + std::to_string(v) + " lies outside the declared range from " +
                          std::to_string(f.lo) + " (" + std::to_string(f.bits) + " bits)");
+}
+
+void Packing::off_plan(const PackedField& f, std::size_t cell, std::int64_t v) const {
+  const CellPlan& c = f.plan[cell];
+  throw std::logic_error("packing: " + f.name + "[" + std::to_string(cell) +
+                         "] = " + std::to_string(v) + " is not " + std::to_string(c.lo) +
+                         " plus a multiple of " + std::to_string(c.step) + " in " +
+                         std::to_string(c.bits) + " bits, as its cell range declares");
 }
 
 void Packing::wrong_length(const PackedField& f, std::size_t length) const {

@@ -22,11 +22,25 @@
 
 namespace kmc::model {
 
+// How one value is stored: (value - lo) / step in `bits` bits. The division
+// is exact, so it is a shift and a multiplication by the inverse of step's
+// odd part (modulo 2^64); a value that is not lo plus a multiple of step
+// lands above the mask and is caught like any value out of range.
+struct CellPlan {
+  int bits = 64;  // 0..64; 0: the value is always lo
+  std::int64_t lo = 0;
+  std::int64_t step = 1;
+  int shift = 0;              // step's trailing zero bits
+  std::uint64_t inverse = 1;  // of step's odd part, modulo 2^64
+  static CellPlan of(std::int64_t lo, std::int64_t hi, std::int64_t step);
+};
+
 struct PackedField {
   std::string name;
   std::size_t cells = 1;  // values in the State member (1 for a scalar member)
-  int bits = 64;          // 0..64; 0: the value is always lo
+  int bits = 64;          // every cell alike: 0..64; 0: the value is always lo
   std::int64_t lo = 0;
+  std::vector<CellPlan> plan;  // or one plan per cell (CellRange), when the spec gives them
 };
 
 class Packing {
@@ -50,6 +64,7 @@ class Packing {
 
  private:
   [[noreturn]] void out_of_range(const PackedField& f, std::size_t cell, std::int64_t v) const;
+  [[noreturn]] void off_plan(const PackedField& f, std::size_t cell, std::int64_t v) const;
   [[noreturn]] void wrong_length(const PackedField& f, std::size_t length) const;
 
   std::vector<PackedField> fields_;
@@ -84,8 +99,11 @@ Packing Packing::reflected(const State& sample) {
   boost::hana::for_each(boost::hana::accessors<State>(), [&](const auto& acc) {
     const auto& m = boost::hana::second(acc)(sample);
     using M = std::decay_t<decltype(m)>;
-    PackedField f{boost::hana::to<const char*>(boost::hana::first(acc)), 1, 64,
-                  std::numeric_limits<std::int64_t>::min()};
+    PackedField f{boost::hana::to<const char*>(boost::hana::first(acc)),
+                  1,
+                  64,
+                  std::numeric_limits<std::int64_t>::min(),
+                  {}};
     if constexpr (packing_detail::IsVector<M>::value) f.cells = m.size();
     fields.push_back(std::move(f));
   });
@@ -97,7 +115,20 @@ void Packing::pack(const State& s, std::uint64_t* out) const {
   for (std::size_t w = 0; w < words_; ++w) out[w] = 0;
   packing_detail::Cursor at;
   std::size_t k = 0;
+  auto put_planned = [&](const PackedField& f, std::size_t cell, std::int64_t v) {
+    const CellPlan& c = f.plan[cell];
+    const std::uint64_t x = static_cast<std::uint64_t>(v) - static_cast<std::uint64_t>(c.lo);
+    const std::uint64_t q = (x >> c.shift) * c.inverse;
+    if (v < c.lo || (x & ((std::uint64_t{1} << c.shift) - 1)) != 0 ||
+        (c.bits < 64 && q > packing_detail::mask(c.bits)))
+      off_plan(f, cell, v);
+    if (c.bits == 0) return;
+    at.advance(c.bits);
+    out[at.word] |= q << at.shift;
+    at.shift += c.bits;
+  };
   auto put = [&](const PackedField& f, std::size_t cell, std::int64_t v) {
+    if (!f.plan.empty()) return put_planned(f, cell, v);
     if (f.bits == 0) {
       if (v != f.lo) out_of_range(f, cell, v);
       return;
@@ -126,6 +157,13 @@ template <class State>
 void Packing::unpack(const std::uint64_t* in, State& s) const {
   packing_detail::Cursor at;
   std::size_t k = 0;
+  auto get_planned = [&](const CellPlan& c) -> std::int64_t {
+    if (c.bits == 0) return c.lo;
+    at.advance(c.bits);
+    const std::uint64_t q = (in[at.word] >> at.shift) & packing_detail::mask(c.bits);
+    at.shift += c.bits;
+    return c.lo + static_cast<std::int64_t>(q) * c.step;
+  };
   auto get = [&](const PackedField& f) -> std::int64_t {
     if (f.bits == 0) return f.lo;
     at.advance(f.bits);
@@ -139,6 +177,11 @@ void Packing::unpack(const std::uint64_t* in, State& s) const {
     using M = std::decay_t<decltype(m)>;
     if constexpr (packing_detail::IsVector<M>::value) {
       m.resize(f.cells);  // allocates once per scratch state, then never
+      if (!f.plan.empty()) {
+        for (std::size_t i = 0; i < f.cells; ++i)
+          m[i] = static_cast<typename M::value_type>(get_planned(f.plan[i]));
+        return;
+      }
       for (auto& v : m) v = static_cast<typename M::value_type>(get(f));
     } else {
       m = static_cast<M>(get(f));

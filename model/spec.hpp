@@ -47,6 +47,14 @@ enum class FieldKind {
   Flag,   // 0 or 1
 };
 
+// A narrower range for one cell of a field: its values are lo, lo + step,
+// ..., up to hi. Quantities in Kueue's units (bytes of memory) need 40 bits
+// over a field's whole range, but a cell takes only multiples of its jobs'
+// requests up to what exists there, which packs in a few bits.
+struct CellRange {
+  std::int64_t lo = 0, hi = 0, step = 1;
+};
+
 // One state field: a flat vector indexed by its axes in row-major order.
 struct Field {
   std::string name;       // the State member's name, also the trace cell's field
@@ -63,6 +71,8 @@ struct Field {
   // ClusterQueue's); -1: none, the value has no name.
   std::function<int(const std::vector<int>&)> index_parent;
   bool optional = false;  // present only under some parameters: a trace reader does not require it
+  // Per cell, by its per-axis indices (padding included), a range within lo..hi; unset: lo..hi.
+  std::function<CellRange(const std::vector<int>&)> range_of;
 };
 
 // One kind of action: its name, the axes its arguments index (in order), the

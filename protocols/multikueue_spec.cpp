@@ -1,6 +1,7 @@
 #include "protocols/multikueue_spec.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "model/assert.hpp"
 #include "model/fingerprint.hpp"
@@ -99,6 +100,54 @@ std::int64_t usage_max(const MkParams& p) {
   return out;
 }
 
+// Every request of r is a multiple of this, and so is every usage of r.
+std::int64_t request_step(const MkParams& p, int r) {
+  std::int64_t g = 0;
+  for (int j = 0; j < p.J(); ++j) g = std::gcd(g, p.req(j, r));
+  return g > 0 ? g : 1;
+}
+
+// What cq can hold of r at most: each job once in each place it may reserve
+// there (its manager ClusterQueue, its copy on each worker).
+std::int64_t cq_usage_max(const MkParams& p, int cq, int r) {
+  std::int64_t most = 0;
+  for (int j = 0; j < p.J(); ++j) {
+    int places = p.manager_cq[j] == cq ? 1 : 0;
+    for (int w = 0; w < p.W(); ++w) places += p.worker_cq[w][j] == cq ? 1 : 0;
+    most += places * p.req(j, r);
+  }
+  return most;
+}
+
+// Per-cell ranges of the quantity fields, which pack them in a few bits
+// each instead of 40 (model::CellRange): usage is a sum of requests; free
+// capacity is what a slot started with less requests, or 0 after a loss; a
+// snapshot is its first value or a copy of the capacity, and never changes
+// where no dispatcher reads it.
+void narrow_quantities(const MkParams& p, bool viewed, model::Field& usage, model::Field& capacity,
+                       model::Field& snapshot) {
+  std::vector<std::int64_t> step(p.R());
+  for (int r = 0; r < p.R(); ++r) step[r] = request_step(p, r);
+  usage.range_of = [p, step](const std::vector<int>& at) {
+    const int cq = at[0], f = at[1], r = at[2];
+    if (f >= static_cast<int>(p.cqs[cq].flavors.size())) return model::CellRange{0, 0, 1};
+    return model::CellRange{0, cq_usage_max(p, cq, r), step[r]};
+  };
+  auto cell = [S = p.slots_max, R = p.R()](const std::vector<int>& at) {
+    return (static_cast<std::size_t>(at[0]) * S + at[1]) * R + at[2];
+  };
+  capacity.range_of = [c0 = p.capacity0, step, cell](const std::vector<int>& at) {
+    const std::int64_t start = c0[cell(at)];
+    return model::CellRange{0, start, std::gcd(start, step[at[2]])};
+  };
+  snapshot.range_of = [c0 = p.capacity0, s0 = p.snapshot0, step, cell,
+                       viewed](const std::vector<int>& at) {
+    const std::int64_t view = s0[cell(at)], start = c0[cell(at)];
+    if (!viewed) return model::CellRange{view, view, 1};
+    return model::CellRange{0, std::max(view, start), std::gcd(std::gcd(view, start), step[at[2]])};
+  };
+}
+
 std::vector<model::Field> fields(const MkParams& p) {
   const int W = p.W(), F = p.flavors_max;
   int backoff = 0;
@@ -156,20 +205,16 @@ std::vector<model::Field> fields(const MkParams& p) {
   budgets.present = [viewed](const std::vector<int>& at) {
     return at[0] != kSnapshotRefreshes || viewed;
   };
-  return {
-      phase,
-      cluster,
-      mgr_flavor,
-      field("nominated", {kAxisJob, kAxisWorker}, FieldKind::Flag, 0, 1),
-      remote,
-      remote_flavor,
-      prov,
-      field("attempts", {kAxisJob, kAxisWorker}, FieldKind::Int, 0, backoff + 1),
-      usage,
-      field("capacity", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max),
-      snapshot,
-      staleness,
-      budgets};
+  auto capacity =
+      field("capacity", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max);
+  narrow_quantities(p, viewed, usage, capacity, snapshot);
+  return {phase,      cluster,
+          mgr_flavor, field("nominated", {kAxisJob, kAxisWorker}, FieldKind::Flag, 0, 1),
+          remote,     remote_flavor,
+          prov,       field("attempts", {kAxisJob, kAxisWorker}, FieldKind::Int, 0, backoff + 1),
+          usage,      capacity,
+          snapshot,   staleness,
+          budgets};
 }
 
 }  // namespace

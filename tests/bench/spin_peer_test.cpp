@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -216,4 +217,35 @@ TEST_CASE("spin peer: config names", "[bench][spin_peer]") {
     CHECK_THROWS_AS(spin_peer::parse_config(bad), std::invalid_argument);
   CHECK_THROWS_AS(spin_peer::spin_flags(spin_peer::parse_config("W2J2,BROKEN=1")),
                   std::invalid_argument);
+}
+
+// Many chunks of 8192 states, so the workers' shares, the parallel insertion
+// by shard and the numbering in frontier order are all exercised.
+TEST_CASE("spin peer: counts and the counterexample do not depend on the thread count",
+          "[bench][spin_peer]") {
+  for (const char* config : {"W2J3", "J=3,W=2,MODE=1,PRC=0,PRTIMEOUT=0,RECL=1,C0=4,S0=8,Q1=4"}) {
+    INFO(config);
+    const Peer peer(spin_peer::parse_config(config));
+    std::optional<kmc::checker::Result> base;
+    for (int threads : {1, 2, 3, 4}) {
+      INFO(threads);
+      kmc::checker::CheckOptions o;
+      o.deadlock = true;
+      o.threads = threads;
+      const auto r = kmc::checker::Bfs(peer, o).run();
+      if (!base) {
+        base = r;
+        continue;
+      }
+      CHECK(r.verdict == base->verdict);
+      CHECK(r.stats.states == base->stats.states);
+      CHECK(r.stats.transitions == base->stats.transitions);
+      CHECK(r.stats.depth == base->stats.depth);
+      CHECK(r.violation.has_value() == base->violation.has_value());
+      if (r.violation && base->violation) {
+        CHECK(r.violation->property == base->violation->property);
+        CHECK(r.violation->path.choices == base->violation->path.choices);
+      }
+    }
+  }
 }

@@ -75,6 +75,23 @@ TEST_CASE("bounds end in Incomplete, never Verified", "[checker]") {
   CHECK(Bfs(p, time).run().verdict == Verdict::Incomplete);
 }
 
+TEST_CASE("--max-states is exact: at most N stored, and N = the state space is Verified",
+          "[checker]") {
+  fixtures::Counters p{2, 3, -1};  // 16 states
+  for (std::uint64_t n : {1, 5, 15}) {
+    CheckOptions o;
+    o.max_states = n;
+    const auto r = Bfs(p, o).run();
+    CHECK(r.stats.states == n);
+    CHECK(r.verdict == Verdict::Incomplete);
+  }
+  CheckOptions all;
+  all.max_states = 16;
+  const auto r = Bfs(p, all).run();
+  CHECK(r.stats.states == 16);
+  CHECK(r.verdict == Verdict::Verified);
+}
+
 TEST_CASE("a depth bound at the last level is not a bound", "[checker]") {
   fixtures::Counters p{2, 3, -1};
   CheckOptions depth;

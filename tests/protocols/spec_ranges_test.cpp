@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "model/fingerprint.hpp"
+#include "model/packing.hpp"
 #include "model/scenario.hpp"
 #include "model/spec.hpp"
 #include "protocols/multikueue.hpp"
@@ -40,6 +41,18 @@ std::vector<std::string> example_names() {
   return out;
 }
 
+// A flat index's per-axis indices, in row-major order.
+std::vector<int> indices(const kmc::model::Layout& layout, const kmc::model::Field& f,
+                         std::size_t i) {
+  std::vector<int> at(f.axes.size());
+  for (std::size_t k = f.axes.size(); k-- > 0;) {
+    const auto extent = static_cast<std::size_t>(layout.axes[f.axes[k]].extent());
+    at[k] = static_cast<int>(i % extent);
+    i /= extent;
+  }
+  return at;
+}
+
 // "usage[5] (clusterQueue 1, flavor 0, resource 1)": the flat index and its per-axis indices.
 std::string where(const kmc::model::Layout& layout, const kmc::model::Field& f, std::size_t i) {
   std::vector<std::size_t> at(f.axes.size());
@@ -58,7 +71,8 @@ std::string where(const kmc::model::Layout& layout, const kmc::model::Field& f, 
 // Appends one line per value outside its field's range and per field of the
 // wrong length (the members' order is the layout's: model::Instance asserts it).
 void check_state(const std::string& example, const kmc::model::Layout& layout,
-                 const MultiKueue::State& s, std::vector<std::string>& failures) {
+                 const kmc::model::Packing& packing, const MultiKueue::State& s,
+                 std::vector<std::string>& failures) {
   std::size_t k = 0;
   hana::for_each(hana::accessors<MultiKueue::State>(), [&](const auto& acc) {
     const kmc::model::Field& f = layout.fields.at(k++);
@@ -66,12 +80,29 @@ void check_state(const std::string& example, const kmc::model::Layout& layout,
     if (values.size() != layout.size(f) && failures.size() < kFailuresMax)
       failures.push_back(example + ": " + f.name + " has " + std::to_string(values.size()) +
                          " values, its axes say " + std::to_string(layout.size(f)));
-    for (std::size_t i = 0; i < values.size(); ++i)
+    for (std::size_t i = 0; i < values.size(); ++i) {
       if ((values[i] < f.lo || values[i] > f.hi) && failures.size() < kFailuresMax)
         failures.push_back(example + ": " + where(layout, f, i) + " = " +
                            std::to_string(values[i]) + ", outside the declared [" +
                            std::to_string(f.lo) + ", " + std::to_string(f.hi) + "]");
+      if (!f.range_of || failures.size() >= kFailuresMax) continue;
+      // The cell's own range, which packs it (model::CellRange): lo + k * step up to hi.
+      const auto r = f.range_of(indices(layout, f, i));
+      if (values[i] < r.lo || values[i] > r.hi || (values[i] - r.lo) % r.step != 0)
+        failures.push_back(example + ": " + where(layout, f, i) + " = " +
+                           std::to_string(values[i]) + ", not in the cell's range " +
+                           std::to_string(r.lo) + " + k*" + std::to_string(r.step) + " up to " +
+                           std::to_string(r.hi));
+    }
   });
+  // Packing is exact: the words give back the same state (when the lengths are right).
+  if (!failures.empty()) return;
+  std::vector<std::uint64_t> words(packing.words());
+  packing.pack(s, words.data());
+  MultiKueue::State back{};
+  packing.unpack(words.data(), back);
+  if (!(back == s) && failures.size() < kFailuresMax)
+    failures.push_back(example + ": a state does not survive packing and unpacking");
 }
 
 struct Explored {
@@ -93,7 +124,7 @@ Explored explore(const std::string& example, const MultiKueue& p,
   while (!frontier.empty()) {
     const MultiKueue::State s = std::move(frontier.front());
     frontier.pop_front();
-    check_state(example, p.layout(), s, failures);
+    check_state(example, p.layout(), p.packing(), s, failures);
     ++checked;
     actions.clear();
     p.actions(s, actions);
@@ -155,7 +186,7 @@ TEST_CASE("a value outside its declared range is named by example, field, index 
   usage->hi = -1;  // no value fits: every usage cell is reported, the first one first
   MultiKueue::State s = p.init_states().front();
   std::vector<std::string> failures;
-  check_state("gpu-hunter", narrowed, s, failures);
+  check_state("gpu-hunter", narrowed, p.packing(), s, failures);
   REQUIRE_FALSE(failures.empty());
   CHECK(failures.front() ==
         "gpu-hunter: usage[0] (clusterQueue 0, flavor 0, resource 0) = 0, outside the declared [0, "
@@ -164,7 +195,7 @@ TEST_CASE("a value outside its declared range is named by example, field, index 
   const std::size_t jobs = s.phase.size();
   s.phase.pop_back();  // a field shorter than its axes say
   failures.clear();
-  check_state("gpu-hunter", p.layout(), s, failures);
+  check_state("gpu-hunter", p.layout(), p.packing(), s, failures);
   CHECK(failures == std::vector<std::string>{"gpu-hunter: phase has " + std::to_string(jobs - 1) +
                                              " values, its axes say " + std::to_string(jobs)});
 }
