@@ -108,8 +108,10 @@ class Bfs {
     std::uint64_t changes;  // StuckFree subjects this edge changes
     std::uint64_t marks;    // RecurrenceFree subjects whose step this edge is
   };
-  // One worker's share of a chunk, and its scratch space, reused for every chunk.
-  struct Part {
+  // What one block of a chunk's states produced, in frontier order. Blocks
+  // are small and taken by whichever worker is free, so uneven states do not
+  // leave a thread idle; the merge reads them in order, so it stays serial order.
+  struct alignas(64) Share {  // its own cache lines: workers fill shares side by side
     std::vector<Candidate> cands;
     std::vector<std::uint64_t> fps;    // per candidate
     std::vector<std::uint8_t> fresh;   // per candidate: the state's first copy in frontier order
@@ -117,8 +119,11 @@ class Bfs {
     std::vector<Edge> edges;
     std::uint64_t transitions = 0;
     std::uint32_t deadlock = SeenSet::kAbsent;  // the first parent stuck short of a valid end
-    std::vector<std::uint64_t> local_fp;        // fingerprint -> candidate, for this chunk
+    std::vector<std::uint64_t> local_fp;        // fingerprint -> candidate, for this block
     std::vector<std::uint32_t> local_id;
+  };
+  // A worker's scratch space, reused for every block.
+  struct alignas(64) Scratch {
     State cur{};
     std::vector<State> succs;  // one parent's successors; each keeps its storage
     std::vector<Action> actions;
@@ -154,8 +159,9 @@ class Bfs {
     else
       out = p_.next(s, a);
   }
-  std::uint32_t local_candidate(Part& part, std::uint64_t fp) const;
-  void expand(Part& part, std::size_t lo, std::size_t hi) const;
+  std::uint32_t local_candidate(Share& part, std::uint64_t fp) const;
+  void reset(Share& part) const;
+  void expand(Scratch& scratch, Share& part, std::size_t lo, std::size_t hi) const;
   void insert_shards(int worker);
   bool number(std::string& bound);
   void place(int worker);
@@ -172,6 +178,7 @@ class Bfs {
   void report_progress(int depth, bool force);
 
   static constexpr std::size_t kChunk = 8192;  // states per chunk, for every thread count
+  static constexpr std::size_t kBlock = 128;   // states per share of a chunk
 
   const P& p_;
   CheckOptions opt_;
@@ -201,8 +208,9 @@ class Bfs {
 
   std::optional<SeenSet> seen_;
   std::optional<WorkerPool> pool_;
-  std::vector<Part> parts_;
-  Rows level_, next_;  // packed states of this level and the next
+  std::vector<Share> parts_;      // per block of the chunk
+  std::vector<Scratch> scratch_;  // per worker
+  Rows level_, next_;             // packed states of this level and the next
   std::uint32_t level_base_ = 0, next_base_ = 0, chunk_lo_ = 0;  // first index of each
   std::uint32_t stored_ = 0;                                     // states numbered so far
   Column<std::uint32_t> parent_;  // per state; the root's parent is itself
@@ -377,7 +385,7 @@ bool Bfs<P>::add_initial(const State& s, std::uint32_t init_index) {
 // At the depth bound: the bound matters only if some state on it could still move.
 template <model::Protocol P>
 bool Bfs<P>::depth_bound() {
-  Part& part = parts_[0];
+  Scratch& part = scratch_[0];
   const std::size_t n = level_.size();
   bool bounded = false;
   for (std::size_t pos = 0; pos < n; ++pos) {
@@ -429,7 +437,8 @@ Result Bfs<P>::run() {
   level_.set_width(packing_.words());
   next_.set_width(packing_.words());
   pool_.emplace(std::max(1, opt_.threads));
-  parts_.resize(pool_->size());
+  scratch_.resize(pool_->size());
+  parts_.resize(kChunk / kBlock);
   bool stop = false;
   std::uint32_t init_index = 0;
   for (const auto& s : p_.init_states()) stop = add_initial(s, init_index++) || stop;

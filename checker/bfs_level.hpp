@@ -3,6 +3,7 @@
 // level, and record the explored graph. Included by bfs.hpp only.
 #pragma once
 
+#include <atomic>
 #include <cstring>
 
 namespace kmc::checker {
@@ -11,7 +12,7 @@ namespace kmc::checker {
 // (cands.size()) after reserving its slot: duplicates within a worker's
 // share are neither copied nor checked again.
 template <model::Protocol P>
-std::uint32_t Bfs<P>::local_candidate(Part& part, std::uint64_t fp) const {
+std::uint32_t Bfs<P>::local_candidate(Share& part, std::uint64_t fp) const {
   const std::uint64_t k = fp == 0 ? 1 : fp;
   if ((part.cands.size() + 1) * 2 > part.local_fp.size()) {  // keep the load under 0.5
     const std::size_t size = std::max<std::size_t>(4096, part.local_fp.size() * 2);
@@ -34,39 +35,44 @@ std::uint32_t Bfs<P>::local_candidate(Part& part, std::uint64_t fp) const {
 }
 
 template <model::Protocol P>
-void Bfs<P>::expand(Part& part, std::size_t lo, std::size_t hi) const {
-  const std::size_t words = packing_.words();
+void Bfs<P>::reset(Share& part) const {
   part.cands.clear(), part.fps.clear(), part.fresh.clear(), part.words.clear();
   part.edges.clear();
   part.transitions = 0;
   part.deadlock = SeenSet::kAbsent;
   std::fill(part.local_fp.begin(), part.local_fp.end(), 0);
+}
+
+template <model::Protocol P>
+void Bfs<P>::expand(Scratch& scratch, Share& part, std::size_t lo, std::size_t hi) const {
+  const std::size_t words = packing_.words();
+  reset(part);
   for (std::size_t pos = lo; pos < hi; ++pos) {
-    packing_.unpack(level_.row(pos), part.cur);
-    part.actions.clear();
-    p_.actions(part.cur, part.actions);
-    if (part.actions.empty() && opt_.deadlock && part.deadlock == SeenSet::kAbsent &&
-        !valid_end(part.cur))
+    packing_.unpack(level_.row(pos), scratch.cur);
+    scratch.actions.clear();
+    p_.actions(scratch.cur, scratch.actions);
+    if (scratch.actions.empty() && opt_.deadlock && part.deadlock == SeenSet::kAbsent &&
+        !valid_end(scratch.cur))
       part.deadlock = static_cast<std::uint32_t>(pos);
-    if (!stuck_.empty()) subject_keys(part.cur, part.parent_keys);
-    if (live()) chunk_enabled_[pos - chunk_lo_] = enabled_families(part.actions);
-    part.transitions += part.actions.size();
+    if (!stuck_.empty()) subject_keys(scratch.cur, scratch.parent_keys);
+    if (live()) chunk_enabled_[pos - chunk_lo_] = enabled_families(scratch.actions);
+    part.transitions += scratch.actions.size();
     // All successors first, each built in a reused scratch state, packed and
     // fingerprinted, with its seen-set slot prefetched: the lookups that
     // follow then wait on memory together, not one after another.
-    const std::size_t n = part.actions.size();
-    if (part.succs.size() < n) part.succs.resize(n);
-    part.packed.resize(n * words);
-    part.succ_fps.resize(n);
+    const std::size_t n = scratch.actions.size();
+    if (scratch.succs.size() < n) scratch.succs.resize(n);
+    scratch.packed.resize(n * words);
+    scratch.succ_fps.resize(n);
     for (std::size_t c = 0; c < n; ++c) {
-      next_into(part.cur, part.actions[c], part.succs[c]);
-      packing_.pack(part.succs[c], part.packed.data() + c * words);
-      part.succ_fps[c] = hash(part.packed.data() + c * words);
-      seen_->prefetch(part.succ_fps[c]);
+      next_into(scratch.cur, scratch.actions[c], scratch.succs[c]);
+      packing_.pack(scratch.succs[c], scratch.packed.data() + c * words);
+      scratch.succ_fps[c] = hash(scratch.packed.data() + c * words);
+      seen_->prefetch(scratch.succ_fps[c]);
     }
     for (std::uint32_t c = 0; c < n; ++c) {
-      const State& succ = part.succs[c];
-      const std::uint64_t fp = part.succ_fps[c];
+      const State& succ = scratch.succs[c];
+      const std::uint64_t fp = scratch.succ_fps[c];
       std::uint32_t target = seen_->find(fp);
       const bool local = target == SeenSet::kAbsent;
       if (local) {  // only a successor new to this share is copied out and checked
@@ -76,18 +82,19 @@ void Bfs<P>::expand(Part& part, std::size_t lo, std::size_t hi) const {
           evaluate(succ, cand);
           part.cands.push_back(cand);
           part.fps.push_back(fp);
-          const auto* w = part.packed.data() + c * words;
+          const auto* w = scratch.packed.data() + c * words;
           part.words.insert(part.words.end(), w, w + words);
         }
       }
       if (!keep_graph()) continue;
-      Edge e{static_cast<std::uint32_t>(pos), c, target, local, family_of(part.actions[c]), 0, 0};
+      Edge e{static_cast<std::uint32_t>(pos), c, target, local,
+             family_of(scratch.actions[c]),   0, 0};
       if (!stuck_.empty()) {
-        subject_keys(succ, part.keys);
-        for (std::size_t b = 0; b < part.keys.size(); ++b)
-          if (part.keys[b] != part.parent_keys[b]) e.changes |= std::uint64_t{1} << b;
+        subject_keys(succ, scratch.keys);
+        for (std::size_t b = 0; b < scratch.keys.size(); ++b)
+          if (scratch.keys[b] != scratch.parent_keys[b]) e.changes |= std::uint64_t{1} << b;
       }
-      if (!recurrence_.empty()) e.marks = step_marks(part.cur, succ);
+      if (!recurrence_.empty()) e.marks = step_marks(scratch.cur, succ);
       part.edges.push_back(e);
     }
   }
@@ -138,13 +145,15 @@ bool Bfs<P>::number(std::string& bound) {
 template <model::Protocol P>
 void Bfs<P>::place(int worker) {
   const std::size_t words = packing_.words();
-  Part& part = parts_[worker];
-  for (std::size_t i = 0; i < part.cands.size(); ++i)
-    if (part.fresh[i])
-      std::memcpy(next_.row(part.cands[i].index - next_base_), part.words.data() + i * words,
-                  words * sizeof(std::uint64_t));
-  if (!keep_graph()) return;
   const int workers = pool_->size();
+  for (std::size_t b = worker; b < parts_.size(); b += workers) {
+    const Share& part = parts_[b];
+    for (std::size_t i = 0; i < part.cands.size(); ++i)
+      if (part.fresh[i])
+        std::memcpy(next_.row(part.cands[i].index - next_base_), part.words.data() + i * words,
+                    words * sizeof(std::uint64_t));
+  }
+  if (!keep_graph()) return;
   for (auto& p : parts_)
     for (std::size_t i = 0; i < p.fps.size(); ++i)
       if (p.fresh[i] && SeenSet::shard_of(p.fps[i] == 0 ? 1 : p.fps[i]) % workers == worker)
@@ -155,9 +164,11 @@ void Bfs<P>::place(int worker) {
 // the seen-set once every first copy has one.
 template <model::Protocol P>
 void Bfs<P>::resolve(int worker) {
-  Part& part = parts_[worker];
-  for (std::size_t i = 0; i < part.cands.size(); ++i)
-    if (!part.fresh[i]) part.cands[i].index = seen_->find(part.fps[i]);
+  for (std::size_t b = worker; b < parts_.size(); b += pool_->size()) {
+    Share& part = parts_[b];
+    for (std::size_t i = 0; i < part.cands.size(); ++i)
+      if (!part.fresh[i]) part.cands[i].index = seen_->find(part.fps[i]);
+  }
 }
 
 template <model::Protocol P>
@@ -183,13 +194,14 @@ void Bfs<P>::append_edges() {
 // Expands level positions [lo, hi); true when a property is violated.
 template <model::Protocol P>
 bool Bfs<P>::chunk(std::size_t lo, std::size_t hi, std::string& bound) {
-  const int workers = pool_->size();
   chunk_lo_ = static_cast<std::uint32_t>(lo);
   if (live()) chunk_enabled_.assign(hi - lo, 0);
-  const std::size_t share = (hi - lo + workers - 1) / workers;
+  const std::size_t blocks = (hi - lo + kBlock - 1) / kBlock;
+  for (std::size_t b = blocks; b < parts_.size(); ++b) reset(parts_[b]);
+  std::atomic<std::size_t> next{0};
   pool_->run([&](int w) {
-    const std::size_t a = std::min(hi, lo + w * share), b = std::min(hi, a + share);
-    expand(parts_[w], a, b);
+    for (std::size_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < blocks;)
+      expand(scratch_[w], parts_[b], lo + b * kBlock, std::min(hi, lo + (b + 1) * kBlock));
   });
   bool stop = false;
   for (auto& part : parts_) {

@@ -18,14 +18,14 @@ namespace {
 using protocols::MultiKueue;
 
 std::uint64_t job_key(const MultiKueue& p, const MultiKueue::State& s, int j) {
-  model::Hasher h;
+  model::KeyHasher h;  // computed for every edge: the cheap hash
   for (auto v : {s.phase[j], s.cluster[j], s.mgr_flavor[j]}) h.word(static_cast<std::uint64_t>(v));
   for (int w = 0; w < p.params().W(); ++w) {
     const int i = p.jw(j, w);
     for (auto v : {s.nominated[i], s.remote[i], s.remote_flavor[i], s.prov[i], s.attempts[i]})
       h.word(static_cast<std::uint64_t>(v));
   }
-  return model::mix64(h.h);
+  return h.done();
 }
 
 }  // namespace

@@ -34,6 +34,16 @@ struct Hasher {
   void word(std::uint64_t x) { h = mix64(h ^ (x * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL)); }
 };
 
+// For keys the checker compares on every edge (a stuck subject's state):
+// one multiplication per word, a full mix at the end. Each step is a
+// bijection of the running value for a given word, so two sequences of
+// equal length that differ in one word never collide.
+struct KeyHasher {
+  std::uint64_t h = kFingerprintSeed;
+  void word(std::uint64_t x) { h = (h ^ x) * 0x9e3779b97f4a7c15ULL; }
+  std::uint64_t done() const { return mix64(h); }
+};
+
 template <class T>
 void hash_append(Hasher& hs, const T& v);
 

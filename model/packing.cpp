@@ -65,14 +65,14 @@ Packing Packing::of(const Layout& layout) {
   return Packing(std::move(fields));
 }
 
-void Packing::out_of_range(const PackedField& f, std::size_t cell, std::int64_t v) const {
-  // The protocol broke its own declaration; storing the value would merge distinct states.
-  throw std::logic_error("packing: " + f.name + "[" + std::to_string(cell) +
-                         "] = " + std::to_string(v) + " lies outside the declared range from " +
-                         std::to_string(f.lo) + " (" + std::to_string(f.bits) + " bits)");
-}
+namespace packing_detail {
 
-void Packing::off_plan(const PackedField& f, std::size_t cell, std::int64_t v) const {
+void out_of_range(const PackedField& f, std::size_t cell, std::int64_t v) {
+  // The protocol broke its own declaration; storing the value would merge distinct states.
+  if (f.plan.empty())
+    throw std::logic_error("packing: " + f.name + "[" + std::to_string(cell) +
+                           "] = " + std::to_string(v) + " lies outside the declared range from " +
+                           std::to_string(f.lo) + " (" + std::to_string(f.bits) + " bits)");
   const CellPlan& c = f.plan[cell];
   throw std::logic_error("packing: " + f.name + "[" + std::to_string(cell) +
                          "] = " + std::to_string(v) + " is not " + std::to_string(c.lo) +
@@ -80,9 +80,11 @@ void Packing::off_plan(const PackedField& f, std::size_t cell, std::int64_t v) c
                          std::to_string(c.bits) + " bits, as its cell range declares");
 }
 
-void Packing::wrong_length(const PackedField& f, std::size_t length) const {
+void wrong_length(const PackedField& f, std::size_t length) {
   throw std::logic_error("packing: " + f.name + " has " + std::to_string(length) +
                          " values, the layout says " + std::to_string(f.cells));
 }
+
+}  // namespace packing_detail
 
 }  // namespace kmc::model

@@ -63,10 +63,6 @@ class Packing {
   void unpack(const std::uint64_t* in, State& s) const;
 
  private:
-  [[noreturn]] void out_of_range(const PackedField& f, std::size_t cell, std::int64_t v) const;
-  [[noreturn]] void off_plan(const PackedField& f, std::size_t cell, std::int64_t v) const;
-  [[noreturn]] void wrong_length(const PackedField& f, std::size_t length) const;
-
   std::vector<PackedField> fields_;
   std::size_t words_ = 0;
 };
@@ -110,45 +106,90 @@ Packing Packing::reflected(const State& sample) {
   return Packing(std::move(fields));
 }
 
+namespace packing_detail {
+
+[[noreturn]] void out_of_range(const PackedField& f, std::size_t cell, std::int64_t v);
+[[noreturn]] void wrong_length(const PackedField& f, std::size_t length);
+
+// One field's values, in plain loops the compiler keeps inline (the hot path
+// of the search: every successor is packed).
+inline void put(const PackedField& f, const std::int64_t* v, std::size_t n, Cursor& at,
+                std::uint64_t* out) {
+  if (n != f.cells) wrong_length(f, n);
+  if (!f.plan.empty()) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const CellPlan& c = f.plan[i];
+      const std::uint64_t x = static_cast<std::uint64_t>(v[i]) - static_cast<std::uint64_t>(c.lo);
+      const std::uint64_t q = (x >> c.shift) * c.inverse;
+      if (v[i] < c.lo || (x & ((std::uint64_t{1} << c.shift) - 1)) != 0 ||
+          (c.bits < 64 && q > mask(c.bits)))
+        out_of_range(f, i, v[i]);
+      if (c.bits == 0) continue;
+      at.advance(c.bits);
+      out[at.word] |= q << at.shift;
+      at.shift += c.bits;
+    }
+    return;
+  }
+  const int bits = f.bits;
+  const std::uint64_t m = mask(bits), lo = static_cast<std::uint64_t>(f.lo);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t u = static_cast<std::uint64_t>(v[i]) - lo;
+    if (v[i] < f.lo || u > m) out_of_range(f, i, v[i]);
+    if (bits == 0) continue;
+    at.advance(bits);
+    out[at.word] |= u << at.shift;
+    at.shift += bits;
+  }
+}
+
+inline void get(const PackedField& f, const std::uint64_t* in, std::int64_t* v, Cursor& at) {
+  if (!f.plan.empty()) {
+    for (std::size_t i = 0; i < f.cells; ++i) {
+      const CellPlan& c = f.plan[i];
+      if (c.bits == 0) {
+        v[i] = c.lo;
+        continue;
+      }
+      at.advance(c.bits);
+      const std::uint64_t q = (in[at.word] >> at.shift) & mask(c.bits);
+      at.shift += c.bits;
+      v[i] = c.lo + static_cast<std::int64_t>(q) * c.step;
+    }
+    return;
+  }
+  const int bits = f.bits;
+  const std::uint64_t m = mask(bits), lo = static_cast<std::uint64_t>(f.lo);
+  for (std::size_t i = 0; i < f.cells; ++i) {
+    if (bits == 0) {
+      v[i] = f.lo;
+      continue;
+    }
+    at.advance(bits);
+    v[i] = static_cast<std::int64_t>(((in[at.word] >> at.shift) & m) + lo);
+    at.shift += bits;
+  }
+}
+
+}  // namespace packing_detail
+
 template <class State>
 void Packing::pack(const State& s, std::uint64_t* out) const {
   for (std::size_t w = 0; w < words_; ++w) out[w] = 0;
   packing_detail::Cursor at;
   std::size_t k = 0;
-  auto put_planned = [&](const PackedField& f, std::size_t cell, std::int64_t v) {
-    const CellPlan& c = f.plan[cell];
-    const std::uint64_t x = static_cast<std::uint64_t>(v) - static_cast<std::uint64_t>(c.lo);
-    const std::uint64_t q = (x >> c.shift) * c.inverse;
-    if (v < c.lo || (x & ((std::uint64_t{1} << c.shift) - 1)) != 0 ||
-        (c.bits < 64 && q > packing_detail::mask(c.bits)))
-      off_plan(f, cell, v);
-    if (c.bits == 0) return;
-    at.advance(c.bits);
-    out[at.word] |= q << at.shift;
-    at.shift += c.bits;
-  };
-  auto put = [&](const PackedField& f, std::size_t cell, std::int64_t v) {
-    if (!f.plan.empty()) return put_planned(f, cell, v);
-    if (f.bits == 0) {
-      if (v != f.lo) out_of_range(f, cell, v);
-      return;
-    }
-    const std::uint64_t u = static_cast<std::uint64_t>(v) - static_cast<std::uint64_t>(f.lo);
-    if (v < f.lo || u > packing_detail::mask(f.bits)) out_of_range(f, cell, v);
-    at.advance(f.bits);
-    out[at.word] |= u << at.shift;
-    at.shift += f.bits;
-  };
   // Accessors, not hana::members: members() copies every field.
   boost::hana::for_each(boost::hana::accessors<State>(), [&](const auto& acc) {
     const auto& m = boost::hana::second(acc)(s);
     const PackedField& f = fields_[k++];
     using M = std::decay_t<decltype(m)>;
     if constexpr (packing_detail::IsVector<M>::value) {
-      if (m.size() != f.cells) wrong_length(f, m.size());
-      for (std::size_t i = 0; i < m.size(); ++i) put(f, i, static_cast<std::int64_t>(m[i]));
+      static_assert(std::is_same_v<typename M::value_type, std::int64_t>,
+                    "packing: state fields are vectors of std::int64_t");
+      packing_detail::put(f, m.data(), m.size(), at, out);
     } else {
-      put(f, 0, static_cast<std::int64_t>(m));
+      const auto v = static_cast<std::int64_t>(m);
+      packing_detail::put(f, &v, 1, at, out);
     }
   });
 }
@@ -157,34 +198,17 @@ template <class State>
 void Packing::unpack(const std::uint64_t* in, State& s) const {
   packing_detail::Cursor at;
   std::size_t k = 0;
-  auto get_planned = [&](const CellPlan& c) -> std::int64_t {
-    if (c.bits == 0) return c.lo;
-    at.advance(c.bits);
-    const std::uint64_t q = (in[at.word] >> at.shift) & packing_detail::mask(c.bits);
-    at.shift += c.bits;
-    return c.lo + static_cast<std::int64_t>(q) * c.step;
-  };
-  auto get = [&](const PackedField& f) -> std::int64_t {
-    if (f.bits == 0) return f.lo;
-    at.advance(f.bits);
-    const std::uint64_t u = (in[at.word] >> at.shift) & packing_detail::mask(f.bits);
-    at.shift += f.bits;
-    return static_cast<std::int64_t>(u + static_cast<std::uint64_t>(f.lo));
-  };
   boost::hana::for_each(boost::hana::accessors<State>(), [&](const auto& acc) {
     auto& m = boost::hana::second(acc)(s);
     const PackedField& f = fields_[k++];
     using M = std::decay_t<decltype(m)>;
     if constexpr (packing_detail::IsVector<M>::value) {
       m.resize(f.cells);  // allocates once per scratch state, then never
-      if (!f.plan.empty()) {
-        for (std::size_t i = 0; i < f.cells; ++i)
-          m[i] = static_cast<typename M::value_type>(get_planned(f.plan[i]));
-        return;
-      }
-      for (auto& v : m) v = static_cast<typename M::value_type>(get(f));
+      packing_detail::get(f, in, m.data(), at);
     } else {
-      m = static_cast<M>(get(f));
+      std::int64_t v = 0;
+      packing_detail::get(f, in, &v, at);
+      m = static_cast<M>(v);
     }
   });
 }
