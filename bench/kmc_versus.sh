@@ -33,7 +33,8 @@ for ((i = 0; i < runs; i++)); do
       exit 1
     fi
     states=$(sed -n 's/^Stats: \([0-9]*\) states.*/\1/p' "$work/out")
-    awk -v s="$states" '{printf "%.2f %.1f %s\n", $1 + $2, $3 / 1024, s}' "$work/time" >>"$work/$side"
+    # time -o writes "Command exited with non-zero status N" first when N is not 0.
+    tail -1 "$work/time" | awk -v s="$states" '{printf "%.2f %.1f %s\n", $1 + $2, $3 / 1024, s}' >>"$work/$side"
   done
 done
 

@@ -6,22 +6,68 @@ namespace kmc::checker {
 
 namespace {
 
-// CSR of the reverse graph, built once for all subjects.
-struct Reverse {
-  std::vector<std::uint32_t> start, from;
-};
+constexpr std::uint32_t kNone = 0xFFFFFFFF;
 
-Reverse reverse_of(const ExploredGraph& g) {
+// Per state, the subjects some path from it can change (or all of them,
+// where a path reaches a state the search never expanded). Within a strongly
+// connected component every state reaches every other, so the set is the
+// component's: the changes of its edges, and the sets of the components its
+// edges lead to. Tarjan's algorithm finishes a component only after every
+// component it reaches, so one forward pass gives every set, for all
+// subjects at once, with no reverse graph (which would cost 4 bytes an edge).
+std::vector<std::uint64_t> movable(const ExploredGraph& g) {
   const std::size_t n = g.should_move.size();
-  Reverse r;
-  r.start.assign(n + 1, 0);
-  for (auto v : g.to) ++r.start[v + 1];
-  for (std::size_t i = 0; i < n; ++i) r.start[i + 1] += r.start[i];
-  r.from.resize(g.to.size());
-  std::vector<std::uint32_t> fill(r.start.begin(), r.start.end() - 1);
-  for (std::uint32_t s = 0; s < n; ++s)
-    for (auto e = g.edges_begin(s); e < g.edges_end(s); ++e) r.from[fill[g.to[e]]++] = s;
-  return r;
+  std::vector<std::uint32_t> index(n, kNone), low(n, 0), stack;
+  std::vector<std::uint64_t> mask(n, 0);  // a state's own edges, then its component's set
+  std::vector<char> on_stack(n, 0);
+  struct Frame {
+    std::uint32_t v, e;
+  };
+  std::vector<Frame> call;
+  std::uint32_t next = 0;
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (index[root] != kNone) continue;
+    auto enter = [&](std::uint32_t v) {
+      index[v] = low[v] = next++;
+      stack.push_back(v), on_stack[v] = 1;
+      if (!g.expanded[v]) mask[v] = ~std::uint64_t{0};  // its future is unknown
+      call.push_back({v, g.edges_begin(v)});
+    };
+    enter(root);
+    while (!call.empty()) {
+      Frame& f = call.back();
+      if (f.e < g.edges_end(f.v)) {
+        const std::uint32_t e = f.e++, w = g.to[e];
+        mask[f.v] |= g.changes[e];
+        if (index[w] == kNone) {
+          enter(w);
+        } else if (on_stack[w]) {
+          low[f.v] = std::min(low[f.v], index[w]);
+        } else {
+          mask[f.v] |= mask[w];  // a finished component: its set is final
+        }
+        continue;
+      }
+      const std::uint32_t v = f.v;
+      call.pop_back();
+      if (!call.empty()) {
+        const std::uint32_t u = call.back().v;
+        low[u] = std::min(low[u], low[v]);
+        if (low[v] != index[v]) continue;
+      } else if (low[v] != index[v]) {
+        continue;
+      }
+      // v roots a component: its set is the union over its states, given to each.
+      std::uint64_t set = 0;
+      auto it = stack.end();
+      do set |= mask[*--it];
+      while (*it != v);
+      for (auto k = it; k != stack.end(); ++k) mask[*k] = set, on_stack[*k] = 0;
+      stack.erase(it, stack.end());
+      if (!call.empty()) mask[call.back().v] |= set;  // the edge into v's component
+    }
+  }
+  return mask;
 }
 
 }  // namespace
@@ -29,39 +75,12 @@ Reverse reverse_of(const ExploredGraph& g) {
 std::optional<StuckFinding> find_stuck(const ExploredGraph& g, int subjects) {
   const std::size_t n = g.should_move.size();
   if (n == 0 || subjects == 0) return std::nullopt;
-  const Reverse rev = reverse_of(g);
-  std::optional<StuckFinding> best;
-  std::vector<char> can_move(n);
-  std::vector<std::uint32_t> work;
-  for (int i = 0; i < subjects; ++i) {
-    const std::uint64_t bit = std::uint64_t{1} << i;
-    std::fill(can_move.begin(), can_move.end(), 0);
-    work.clear();
-    auto mark = [&](std::uint32_t s) {
-      if (!can_move[s]) can_move[s] = 1, work.push_back(s);
-    };
-    for (std::size_t s = 0; s < n; ++s)
-      if (!g.expanded[s]) mark(static_cast<std::uint32_t>(s));
-    for (std::uint32_t s = 0; s < n; ++s)
-      for (auto e = g.edges_begin(s); e < g.edges_end(s); ++e)
-        if (g.changes[e] & bit) {
-          mark(s);
-          break;
-        }
-    while (!work.empty()) {
-      const std::uint32_t v = work.back();
-      work.pop_back();
-      for (auto k = rev.start[v]; k < rev.start[v + 1]; ++k) mark(rev.from[k]);
-    }
-    for (std::size_t s = 0; s < n; ++s) {
-      if (best && s >= best->state) break;
-      if ((g.should_move[s] & bit) && !can_move[s]) {
-        best = StuckFinding{static_cast<std::uint32_t>(s), i};
-        break;
-      }
-    }
-  }
-  return best;
+  const auto can_move = movable(g);
+  const std::uint64_t all = subjects >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << subjects) - 1;
+  for (std::uint32_t s = 0; s < n; ++s)
+    if (const std::uint64_t frozen = g.should_move[s] & ~can_move[s] & all)
+      return StuckFinding{s, std::countr_zero(frozen)};
+  return std::nullopt;
 }
 
 }  // namespace kmc::checker
