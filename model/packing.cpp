@@ -14,6 +14,7 @@ CellPlan CellPlan::of(std::int64_t lo, std::int64_t hi, std::int64_t step) {
   const auto count = (static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo)) /
                      static_cast<std::uint64_t>(step);
   c.bits = static_cast<int>(std::bit_width(count));
+  c.most = count;
   c.shift = std::countr_zero(static_cast<std::uint64_t>(step));
   const std::uint64_t odd = static_cast<std::uint64_t>(step) >> c.shift;
   std::uint64_t inv = odd;  // Newton's iteration doubles the correct low bits: 3, 6, ..., 96
@@ -45,7 +46,8 @@ Packing Packing::of(const Layout& layout) {
       throw std::logic_error("packing: field " + f.name + " declares hi " + std::to_string(f.hi) +
                              " below lo " + std::to_string(f.lo));
     const auto span = static_cast<std::uint64_t>(f.hi) - static_cast<std::uint64_t>(f.lo);
-    PackedField packed{f.name, layout.size(f), static_cast<int>(std::bit_width(span)), f.lo, {}};
+    PackedField packed{f.name, layout.size(f), static_cast<int>(std::bit_width(span)), f.lo, {},
+                       span};
     if (f.range_of) {
       // Cells in row-major order of the field's axes, padding included.
       std::vector<int> at(f.axes.size(), 0);

@@ -10,6 +10,7 @@
 // wrong answer, so pack() checks every value in every build and throws.
 #pragma once
 
+#include <algorithm>
 #include <boost/hana.hpp>
 #include <cstdint>
 #include <limits>
@@ -32,6 +33,7 @@ struct CellPlan {
   std::int64_t step = 1;
   int shift = 0;              // step's trailing zero bits
   std::uint64_t inverse = 1;  // of step's odd part, modulo 2^64
+  std::uint64_t most = 0;     // (hi - lo) / step: the largest stored value
   static CellPlan of(std::int64_t lo, std::int64_t hi, std::int64_t step);
 };
 
@@ -41,6 +43,7 @@ struct PackedField {
   int bits = 64;          // every cell alike: 0..64; 0: the value is always lo
   std::int64_t lo = 0;
   std::vector<CellPlan> plan;  // or one plan per cell (CellRange), when the spec gives them
+  std::uint64_t most = ~std::uint64_t{0};  // hi - lo, when declared: the largest stored value
 };
 
 class Packing {
@@ -121,8 +124,7 @@ inline void put(const PackedField& f, const std::int64_t* v, std::size_t n, Curs
       const CellPlan& c = f.plan[i];
       const std::uint64_t x = static_cast<std::uint64_t>(v[i]) - static_cast<std::uint64_t>(c.lo);
       const std::uint64_t q = (x >> c.shift) * c.inverse;
-      if (v[i] < c.lo || (x & ((std::uint64_t{1} << c.shift) - 1)) != 0 ||
-          (c.bits < 64 && q > mask(c.bits)))
+      if (v[i] < c.lo || (x & ((std::uint64_t{1} << c.shift) - 1)) != 0 || q > c.most)
         out_of_range(f, i, v[i]);
       if (c.bits == 0) continue;
       at.advance(c.bits);
@@ -132,7 +134,7 @@ inline void put(const PackedField& f, const std::int64_t* v, std::size_t n, Curs
     return;
   }
   const int bits = f.bits;
-  const std::uint64_t m = mask(bits), lo = static_cast<std::uint64_t>(f.lo);
+  const std::uint64_t m = std::min(mask(bits), f.most), lo = static_cast<std::uint64_t>(f.lo);
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t u = static_cast<std::uint64_t>(v[i]) - lo;
     if (v[i] < f.lo || u > m) out_of_range(f, i, v[i]);
