@@ -178,7 +178,16 @@ class Bfs {
   void report_progress(int depth, bool force);
 
   static constexpr std::size_t kChunk = 8192;  // states per chunk, for every thread count
-  static constexpr std::size_t kBlock = 128;   // states per share of a chunk
+  // States per share of a chunk: about four shares per worker, so none waits
+  // long on another, and no smaller than this, so duplicates within a share
+  // are still dropped before they are copied or checked. Shares change no
+  // result (the merge reads them in frontier order), so their size may
+  // follow the thread count; the chunk's may not.
+  static constexpr std::size_t kBlockMin = 128;
+  std::size_t block() const {
+    const auto workers = static_cast<std::size_t>(pool_->size());
+    return workers == 1 ? kChunk : std::max(kBlockMin, kChunk / (4 * workers));
+  }
 
   const P& p_;
   CheckOptions opt_;
@@ -438,7 +447,7 @@ Result Bfs<P>::run() {
   next_.set_width(packing_.words());
   pool_.emplace(std::max(1, opt_.threads));
   scratch_.resize(pool_->size());
-  parts_.resize(kChunk / kBlock);
+  parts_.resize((kChunk + block() - 1) / block());
   bool stop = false;
   std::uint32_t init_index = 0;
   for (const auto& s : p_.init_states()) stop = add_initial(s, init_index++) || stop;

@@ -196,12 +196,12 @@ template <model::Protocol P>
 bool Bfs<P>::chunk(std::size_t lo, std::size_t hi, std::string& bound) {
   chunk_lo_ = static_cast<std::uint32_t>(lo);
   if (live()) chunk_enabled_.assign(hi - lo, 0);
-  const std::size_t blocks = (hi - lo + kBlock - 1) / kBlock;
+  const std::size_t size = block(), blocks = (hi - lo + size - 1) / size;
   for (std::size_t b = blocks; b < parts_.size(); ++b) reset(parts_[b]);
   std::atomic<std::size_t> next{0};
   pool_->run([&](int w) {
     for (std::size_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < blocks;)
-      expand(scratch_[w], parts_[b], lo + b * kBlock, std::min(hi, lo + (b + 1) * kBlock));
+      expand(scratch_[w], parts_[b], lo + b * size, std::min(hi, lo + (b + 1) * size));
   });
   bool stop = false;
   for (auto& part : parts_) {
