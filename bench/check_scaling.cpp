@@ -36,15 +36,7 @@ kmc::checker::Result run(const kmc::protocols::MkParams& params, double limit_s,
   return kmc::checker::Bfs(checked, o).run();
 }
 
-// The talk's fleet grown: worker 0 has no GPUs, the others 8 idle each;
-// AllAtOnce (Kueue's default); jobs of 4 GPUs; manager quota = the workers' sum.
-kmc::protocols::MkParams grown(int workers, int jobs) {
-  auto p = mk_fixtures::fleet(workers, jobs, 4, 8 * workers);
-  p.capacity0.assign(workers, 8);
-  p.capacity0[0] = 0;
-  p.snapshot0 = p.capacity0;
-  return p;
-}
+using mk_fixtures::grown;
 
 void row(const std::string& name, const kmc::checker::Result& r) {
   const auto& s = r.stats;

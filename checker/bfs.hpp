@@ -449,9 +449,16 @@ Result Bfs<P>::run() {
   scratch_.resize(pool_->size());
   parts_.resize((kChunk + block() - 1) / block());
   bool stop = false;
-  std::uint32_t init_index = 0;
-  for (const auto& s : p_.init_states()) stop = add_initial(s, init_index++) || stop;
   std::string bound;
+  std::uint32_t init_index = 0;
+  for (const auto& s : p_.init_states()) {
+    if (stored_ >= opt_.max_states) {  // the bound leaves no room (--max-states 0, or few)
+      bound = "max-states " + std::to_string(opt_.max_states);
+      break;
+    }
+    stop = add_initial(s, init_index++) || stop;
+  }
+  if (!bound.empty()) return finish(bound);
   while (!stop) {
     level_.swap(next_);
     next_.clear();

@@ -78,7 +78,7 @@ TEST_CASE("bounds end in Incomplete, never Verified", "[checker]") {
 TEST_CASE("--max-states is exact: at most N stored, and N = the state space is Verified",
           "[checker]") {
   fixtures::Counters p{2, 3, -1};  // 16 states
-  for (std::uint64_t n : {1, 5, 15}) {
+  for (std::uint64_t n : {0, 1, 5, 15}) {
     CheckOptions o;
     o.max_states = n;
     const auto r = Bfs(p, o).run();

@@ -74,4 +74,15 @@ inline MkParams gpu_hunter_fixed() {
   return p;
 }
 
+// The talk's fleet grown (bench/check_scaling's series): worker 0 has no
+// GPUs, the others 8 idle each; AllAtOnce (Kueue's default); jobs of 4 GPUs;
+// manager quota = the workers' sum.
+inline MkParams grown(int workers, int jobs) {
+  auto p = fleet(workers, jobs, 4, 8 * workers);
+  p.capacity0.assign(workers, 8);
+  p.capacity0[0] = 0;
+  p.snapshot0 = p.capacity0;
+  return p;
+}
+
 }  // namespace mk_fixtures

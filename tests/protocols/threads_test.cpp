@@ -18,14 +18,7 @@ using kmc::protocols::MultiKueue;
 
 namespace {
 
-// Worker 0 has no GPUs (the exhausted region), the others 8 each.
-kmc::protocols::MkParams grown(int workers, int jobs) {
-  auto p = mk_fixtures::fleet(workers, jobs, 4, 8 * workers);
-  p.capacity0.assign(workers, 8);
-  p.capacity0[0] = 0;
-  p.snapshot0 = p.capacity0;
-  return p;
-}
+using mk_fixtures::grown;
 
 Result check(const MultiKueue& p, int threads, bool liveness) {
   kmc::model::Checked<MultiKueue> checked{p, kmc::invariants::multikueue_properties(p)};
