@@ -64,9 +64,13 @@ void Bfs<P>::expand(Scratch& scratch, Share& part, std::size_t lo, std::size_t h
     if (scratch.succs.size() < n) scratch.succs.resize(n);
     scratch.packed.resize(n * words);
     scratch.succ_fps.resize(n);
+    const std::uint64_t* parent = level_.row(pos);
     for (std::size_t c = 0; c < n; ++c) {
       next_into(scratch.cur, scratch.actions[c], scratch.succs[c]);
-      packing_.pack(scratch.succs[c], scratch.packed.data() + c * words);
+      // Only the fields the action changed are packed again.
+      packing_.repack(scratch.cur, parent, scratch.succs[c], scratch.packed.data() + c * words);
+      // (tests/protocols/spec_ranges_test.cpp checks it against pack() on every edge of every
+      // example.)
       scratch.succ_fps[c] = hash(scratch.packed.data() + c * words);
       seen_->prefetch(scratch.succ_fps[c]);
     }

@@ -26,15 +26,23 @@ CellPlan CellPlan::of(std::int64_t lo, std::int64_t hi, std::int64_t step) {
 
 Packing::Packing(std::vector<PackedField> fields) : fields_(std::move(fields)) {
   packing_detail::Cursor at;
-  auto place = [&](int bits) {
+  auto place = [&](int bits, std::vector<std::pair<std::size_t, std::uint64_t>>& bits_of) {
     KMC_ASSERT_MSG(bits >= 0 && bits <= 64, "a value fits one word");
     if (bits == 0) return;
     at.advance(bits);
+    const std::uint64_t m = packing_detail::mask(bits) << at.shift;
+    if (!bits_of.empty() && bits_of.back().first == at.word)
+      bits_of.back().second |= m;
+    else
+      bits_of.emplace_back(at.word, m);
     at.shift += bits;
   };
   for (const auto& f : fields_) {
     KMC_ASSERT_MSG(f.plan.empty() || f.plan.size() == f.cells, "one plan per cell, or none");
-    for (std::size_t i = 0; i < f.cells; ++i) place(f.plan.empty() ? f.bits : f.plan[i].bits);
+    start_.push_back(at);
+    bits_.emplace_back();
+    for (std::size_t i = 0; i < f.cells; ++i)
+      place(f.plan.empty() ? f.bits : f.plan[i].bits, bits_.back());
   }
   words_ = at.word + 1;  // at least one, so a state always has an address in a buffer
 }

@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "model/spec.hpp"
@@ -46,6 +47,23 @@ struct PackedField {
   std::uint64_t most = ~std::uint64_t{0};  // hi - lo, when declared: the largest stored value
 };
 
+namespace packing_detail {
+
+// Where the next value goes: values fill a word from bit 0 and never straddle two.
+struct Cursor {
+  std::size_t word = 0;
+  int shift = 0;
+  void advance(int bits) {
+    if (shift + bits > 64) ++word, shift = 0;
+  }
+};
+
+inline std::uint64_t mask(int bits) {
+  return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+}
+
+}  // namespace packing_detail
+
 class Packing {
  public:
   Packing() = default;
@@ -64,10 +82,18 @@ class Packing {
   void pack(const State& s, std::uint64_t* out) const;
   template <class State>
   void unpack(const std::uint64_t* in, State& s) const;
+  // pack(s, out) when `from` packs to from_words: only the fields s changed
+  // are packed again (an action touches few), the rest is copied.
+  template <class State>
+  void repack(const State& from, const std::uint64_t* from_words, const State& s,
+              std::uint64_t* out) const;
 
  private:
   std::vector<PackedField> fields_;
   std::size_t words_ = 0;
+  std::vector<packing_detail::Cursor> start_;  // per field: where its first value goes
+  // per field: the bits it occupies, as (word, mask) pairs
+  std::vector<std::vector<std::pair<std::size_t, std::uint64_t>>> bits_;
 };
 
 namespace packing_detail {
@@ -76,19 +102,6 @@ template <class T>
 struct IsVector : std::false_type {};
 template <class T>
 struct IsVector<std::vector<T>> : std::true_type {};
-
-// Where the next value goes: values fill a word from bit 0 and never straddle two.
-struct Cursor {
-  std::size_t word = 0;
-  int shift = 0;
-  void advance(int bits) {
-    if (shift + bits > 64) ++word, shift = 0;
-  }
-};
-
-inline std::uint64_t mask(int bits) {
-  return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-}
 
 }  // namespace packing_detail
 
@@ -192,6 +205,27 @@ void Packing::pack(const State& s, std::uint64_t* out) const {
     } else {
       const auto v = static_cast<std::int64_t>(m);
       packing_detail::put(f, &v, 1, at, out);
+    }
+  });
+}
+
+template <class State>
+void Packing::repack(const State& from, const std::uint64_t* from_words, const State& s,
+                     std::uint64_t* out) const {
+  std::copy(from_words, from_words + words_, out);
+  std::size_t k = 0;
+  boost::hana::for_each(boost::hana::accessors<State>(), [&](const auto& acc) {
+    const auto& m = boost::hana::second(acc)(s);
+    const std::size_t field = k++;
+    if (m == boost::hana::second(acc)(from)) return;
+    for (const auto& [word, bits] : bits_[field]) out[word] &= ~bits;
+    packing_detail::Cursor at = start_[field];
+    using M = std::decay_t<decltype(m)>;
+    if constexpr (packing_detail::IsVector<M>::value) {
+      packing_detail::put(fields_[field], m.data(), m.size(), at, out);
+    } else {
+      const auto v = static_cast<std::int64_t>(m);
+      packing_detail::put(fields_[field], &v, 1, at, out);
     }
   });
 }

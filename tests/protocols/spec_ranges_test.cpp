@@ -128,8 +128,16 @@ Explored explore(const std::string& example, const MultiKueue& p,
     ++checked;
     actions.clear();
     p.actions(s, actions);
+    std::vector<std::uint64_t> from(p.packing().words()), whole(from.size()), part(from.size());
+    p.packing().pack(s, from.data());
     for (const auto& a : actions) {
       auto t = p.next(s, a);
+      // The checker repacks only the fields an action changed: it must equal the whole packing.
+      p.packing().pack(t, whole.data());
+      p.packing().repack(s, from.data(), t, part.data());
+      if (whole != part && failures.size() < kFailuresMax)
+        failures.push_back(example + ": repacking " + p.action_name(a) +
+                           "'s changed fields differs from packing the whole state");
       const std::uint64_t fp = p.fingerprint(t);
       if (seen.size() >= kStatesMax) {
         dropped = dropped || !seen.contains(fp);
