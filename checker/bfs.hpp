@@ -102,7 +102,7 @@ class Bfs {
   // Every successor, when the explored graph is kept.
   struct Edge {
     std::uint32_t parent_pos, choice;
-    std::uint32_t target;  // a state index, or (local) a candidate of the same part
+    std::uint32_t target;  // a state index, or (local) a candidate of the same share
     bool local;
     std::uint8_t family;
     std::uint64_t changes;  // StuckFree subjects this edge changes
@@ -217,7 +217,7 @@ class Bfs {
 
   std::optional<SeenSet> seen_;
   std::optional<WorkerPool> pool_;
-  std::vector<Share> parts_;      // per block of the chunk
+  std::vector<Share> shares_;     // per block of the chunk
   std::vector<Scratch> scratch_;  // per worker
   Rows level_, next_;             // packed states of this level and the next
   std::uint32_t level_base_ = 0, next_base_ = 0, chunk_lo_ = 0;  // first index of each
@@ -447,7 +447,7 @@ Result Bfs<P>::run() {
   next_.set_width(packing_.words());
   pool_.emplace(std::max(1, opt_.threads));
   scratch_.resize(pool_->size());
-  parts_.resize((kChunk + block() - 1) / block());
+  shares_.resize((kChunk + block() - 1) / block());
   bool stop = false;
   std::string bound;
   std::uint32_t init_index = 0;

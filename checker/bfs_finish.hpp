@@ -72,7 +72,7 @@ Result Bfs<P>::finish(std::string bound) {
   // so those reuse the memory instead of adding to the peak.
   seen_.reset();
   level_ = Rows{}, next_ = Rows{};
-  parts_.clear();
+  shares_.clear();
   Result r;
   const bool complete = bound.empty() && !violation_;
   complete_ = complete;

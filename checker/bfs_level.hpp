@@ -8,7 +8,7 @@
 
 namespace kmc::checker {
 
-// The candidate of this part with fingerprint fp, or a new one's id
+// The candidate of this share with fingerprint fp, or a new one's id
 // (cands.size()) after reserving its slot: duplicates within a worker's
 // share are neither copied nor checked again.
 template <model::Protocol P>
@@ -106,12 +106,12 @@ void Bfs<P>::expand(Scratch& scratch, Share& part, std::size_t lo, std::size_t h
 }
 
 // Worker w owns the shards s with s % workers == w; it inserts their
-// fingerprints in frontier order (parts in order, candidates in order), so
+// fingerprints in frontier order (shares in order, candidates in order), so
 // the first copy of each new state is the one serial search would keep.
 template <model::Protocol P>
 void Bfs<P>::insert_shards(int worker) {
   const int workers = pool_->size();
-  for (auto& part : parts_)
+  for (auto& part : shares_)
     for (std::size_t i = 0; i < part.fps.size(); ++i)
       if (SeenSet::shard_of(part.fps[i] == 0 ? 1 : part.fps[i]) % workers == worker)
         part.fresh[i] = seen_->insert(part.fps[i], SeenSet::kPresent) == SeenSet::kAbsent;
@@ -123,7 +123,7 @@ void Bfs<P>::insert_shards(int worker) {
 template <model::Protocol P>
 bool Bfs<P>::number(std::string& bound) {
   bool stop = false;
-  for (auto& part : parts_)
+  for (auto& part : shares_)
     for (std::size_t i = 0; i < part.cands.size(); ++i) {
       if (!part.fresh[i]) continue;
       if (stored_ >= opt_.max_states) {
@@ -144,21 +144,21 @@ bool Bfs<P>::number(std::string& bound) {
   return stop;
 }
 
-// Each worker copies its part's new states into the next level and, when
+// Each worker copies its shares' new states into the next level and, when
 // the graph is kept, sets the index of its shards' new fingerprints.
 template <model::Protocol P>
 void Bfs<P>::place(int worker) {
   const std::size_t words = packing_.words();
   const int workers = pool_->size();
-  for (std::size_t b = worker; b < parts_.size(); b += workers) {
-    const Share& part = parts_[b];
+  for (std::size_t b = worker; b < shares_.size(); b += workers) {
+    const Share& part = shares_[b];
     for (std::size_t i = 0; i < part.cands.size(); ++i)
       if (part.fresh[i])
         std::memcpy(next_.row(part.cands[i].index - next_base_), part.words.data() + i * words,
                     words * sizeof(std::uint64_t));
   }
   if (!keep_graph()) return;
-  for (auto& p : parts_)
+  for (auto& p : shares_)
     for (std::size_t i = 0; i < p.fps.size(); ++i)
       if (p.fresh[i] && SeenSet::shard_of(p.fps[i] == 0 ? 1 : p.fps[i]) % workers == worker)
         seen_->set(p.fps[i], p.cands[i].index);
@@ -168,8 +168,8 @@ void Bfs<P>::place(int worker) {
 // the seen-set once every first copy has one.
 template <model::Protocol P>
 void Bfs<P>::resolve(int worker) {
-  for (std::size_t b = worker; b < parts_.size(); b += pool_->size()) {
-    Share& part = parts_[b];
+  for (std::size_t b = worker; b < shares_.size(); b += pool_->size()) {
+    Share& part = shares_[b];
     for (std::size_t i = 0; i < part.cands.size(); ++i)
       if (!part.fresh[i]) part.cands[i].index = seen_->find(part.fps[i]);
   }
@@ -177,7 +177,7 @@ void Bfs<P>::resolve(int worker) {
 
 template <model::Protocol P>
 void Bfs<P>::append_edges() {
-  for (auto& part : parts_)
+  for (auto& part : shares_)
     for (const auto& e : part.edges) {
       const std::uint32_t from = level_base_ + e.parent_pos;
       const std::uint32_t to = e.local ? part.cands[e.target].index : e.target;
@@ -201,14 +201,14 @@ bool Bfs<P>::chunk(std::size_t lo, std::size_t hi, std::string& bound) {
   chunk_lo_ = static_cast<std::uint32_t>(lo);
   if (live()) chunk_enabled_.assign(hi - lo, 0);
   const std::size_t size = block(), blocks = (hi - lo + size - 1) / size;
-  for (std::size_t b = blocks; b < parts_.size(); ++b) reset(parts_[b]);
+  for (std::size_t b = blocks; b < shares_.size(); ++b) reset(shares_[b]);
   std::atomic<std::size_t> next{0};
   pool_->run([&](int w) {
     for (std::size_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < blocks;)
-      expand(scratch_[w], parts_[b], lo + b * size, std::min(hi, lo + (b + 1) * size));
+      expand(scratch_[w], shares_[b], lo + b * size, std::min(hi, lo + (b + 1) * size));
   });
   bool stop = false;
-  for (auto& part : parts_) {
+  for (auto& part : shares_) {
     transitions_ += part.transitions;
     // The shallowest stuck state is a parent of this chunk: it precedes every new state.
     if (part.deadlock != SeenSet::kAbsent && !stop) stop = deadlock_at(level_base_ + part.deadlock);

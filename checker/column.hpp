@@ -28,7 +28,6 @@ class Column {
   const T& operator[](std::size_t i) const { return blocks_[i >> kBlockBits][i & (kBlock - 1)]; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  std::size_t bytes() const { return blocks_.size() * kBlock * sizeof(T); }
 
   class const_iterator {
    public:
@@ -79,7 +78,6 @@ class Rows {
     std::swap(size_, o.size_);
     std::swap(width_, o.width_);
   }
-  std::size_t bytes() const { return blocks_.size() * kRowsPerBlock * width_ * 8; }
 
  private:
   std::vector<std::unique_ptr<std::uint64_t[]>> blocks_;
@@ -102,7 +100,6 @@ class BitsColumn {
   }
   std::size_t size() const { return bytes_.size() / width_; }
   bool empty() const { return bytes_.empty(); }
-  std::size_t bytes() const { return bytes_.bytes(); }
 
  private:
   std::size_t width_ = 8;

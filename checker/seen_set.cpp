@@ -75,10 +75,4 @@ std::size_t SeenSet::size() const {
   return n;
 }
 
-std::size_t SeenSet::bytes() const {
-  std::size_t n = 0;
-  for (const auto& s : shards_) n += s.fp.size() * 8 + s.index.size() * 4;
-  return n;
-}
-
 }  // namespace kmc::checker

@@ -41,7 +41,6 @@ class SeenSet {
   void set(std::uint64_t fp, std::uint32_t value);
 
   std::size_t size() const;
-  std::size_t bytes() const;
 
  private:
   struct Shard {
