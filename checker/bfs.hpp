@@ -211,6 +211,7 @@ class Bfs {
   void check_leads_to();
   void check_recurrence();
   bool vacuous(const model::Property<State>& prop, int subject, std::uint64_t premise_bit);
+  bool premise_seen_ = false;  // the property being checked has a subject whose premise holds
   void lasso_violation(const model::Property<State>& prop, int subject, const Lasso& lasso);
   std::vector<int> stuck_offset_;  // first subject bit of each StuckFree property
   int stuck_subjects_ = 0;

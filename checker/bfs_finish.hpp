@@ -14,12 +14,15 @@ void Bfs<P>::check_liveness() {
 }
 
 // A premise that never holds makes the property say nothing: reported as
-// such (a violation), never as Verified. Unknown when a bound may have hidden it.
+// such (a violation), never as Verified. Per subject, a premise that never
+// holds says nothing about that subject (a workload that is never within its
+// guarantee); the property is vacuous only when it holds for none of them.
+// Unknown when a bound may have hidden it.
 template <model::Protocol P>
 bool Bfs<P>::vacuous(const model::Property<State>& prop, int subject, std::uint64_t premise_bit) {
   for (std::size_t s = 0; s < graph_.holds.size(); ++s)
     if (graph_.holds[s] & premise_bit) return false;
-  if (complete_)
+  if (complete_ && subject == prop.subjects() - 1 && !premise_seen_)
     violation_ = Violation{
         prop.name(), prop.kind(), Shape::Vacuous, Path{}, story(Shape::Vacuous, prop.kind()),
         subject,     std::nullopt};
@@ -42,8 +45,10 @@ template <model::Protocol P>
 void Bfs<P>::check_leads_to() {
   for (std::size_t k = 0; k < leads_to_.size() && !violation_; ++k)
     for (int i = 0; i < leads_to_[k].subjects() && !violation_; ++i) {
+      if (i == 0) premise_seen_ = false;
       const int pair = leads_to_offset_[k] + i;
       if (vacuous(leads_to_[k], i, std::uint64_t{1} << (2 * pair))) continue;
+      premise_seen_ = true;
       auto lasso = find_lasso(graph_, LeadsToQuery{2 * pair, 2 * pair + 1, opt_.fairness});
       if (!lasso) continue;
       lasso_violation(leads_to_[k], i, *lasso);
@@ -54,8 +59,10 @@ template <model::Protocol P>
 void Bfs<P>::check_recurrence() {
   for (std::size_t k = 0; k < recurrence_.size() && !violation_; ++k)
     for (int i = 0; i < recurrence_[k].subjects() && !violation_; ++i) {
+      if (i == 0) premise_seen_ = false;
       const int bit = recurrence_offset_[k] + i, premise = recurrence_premise_bit(bit);
       if (vacuous(recurrence_[k], i, std::uint64_t{1} << premise)) continue;
+      premise_seen_ = true;
       auto lasso = find_recurrence(graph_, RecurrenceQuery{premise, bit, opt_.fairness});
       if (!lasso) continue;
       lasso_violation(recurrence_[k], i, *lasso);
