@@ -85,7 +85,7 @@ int emit(const CheckArgs& a, const cx::CheckOutcome& o) {
 
 int run_check(const CheckArgs& a) {
   if (a.output != "text" && a.output != "json") usage_error("--output", "must be text or json");
-  const model::Scenario sc = model::load_scenario(a.dir);
+  const model::Scenario sc = load_checked_scenario(a.dir);
   const ProtocolEntry& protocol = protocol_of(sc);
   return emit(a, protocol.check(sc, request_of(a)));
 }

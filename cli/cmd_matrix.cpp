@@ -128,9 +128,12 @@ int run_matrix(const MatrixArgs& a) {
   if (!(a.time_limit_s >= 0 && a.time_limit_s < 1e9))
     throw model::InputError({}, "--time-limit", "must be a number of seconds, 0 or more");
   const auto start = std::chrono::steady_clock::now();
-  const model::Scenario sc = model::load_scenario(a.dir);
-  protocol_of(sc);  // an unknown protocol is exit 3; matrix levers are MultiKueue's
-                    // (protocols/multikueue_levers.hpp)
+  const model::Scenario sc = load_checked_scenario(a.dir);
+  // Matrix levers are MultiKueue's (protocols/multikueue_levers.hpp).
+  if (protocol_of(sc).name != "multikueue")
+    throw model::InputError(sc.fleet.protocol_pos, "protocol",
+                            "kmc matrix turns MultiKueue's levers; it does not run protocol " +
+                                sc.fleet.protocol + " yet (use kmc check with options.variant)");
   const auto base = protocols::compile_multikueue(sc);
   const auto& levers = sc.fleet.matrix;
   if (levers.empty())

@@ -45,6 +45,15 @@ cx::EngineLog read_log(const std::string& file) {
   return cx::engine_log_from_json(doc, file);
 }
 
+// Engine logs are MultiKueue's (counterexamples/multikueue/validate.cpp).
+void require_multikueue(const model::Scenario& sc) {
+  if (sc.fleet.protocol != "multikueue")
+    throw model::InputError(
+        sc.fleet.protocol_pos, "protocol",
+        "kmc validate checks MultiKueue engine logs; it does not run protocol " +
+            sc.fleet.protocol + " yet");
+}
+
 int validate_file(const ValidateArgs& a) {
   const cx::EngineLog log = read_log(a.log);
   const std::string dir = a.scenario.empty() ? log.scenario : a.scenario;
@@ -52,6 +61,7 @@ int validate_file(const ValidateArgs& a) {
     throw model::InputError({a.log, 0}, "scenario",
                             "the log names no scenario; pass --scenario DIR");
   const model::Scenario sc = model::load_scenario(dir);
+  require_multikueue(sc);
   const protocols::MultiKueue mk(protocols::compile_multikueue(sc));
   const cx::Validation v = cx::validate_log(mk, log, a.lookahead);
   std::cout << cx::to_text(v);
@@ -60,6 +70,7 @@ int validate_file(const ValidateArgs& a) {
 
 int validate_walks(const ValidateArgs& a) {
   const model::Scenario sc = model::load_scenario(a.walk);
+  require_multikueue(sc);
   const protocols::MkParams params = protocols::compile_multikueue(sc);
   const protocols::MultiKueue mk(params);
   int failed = 0;

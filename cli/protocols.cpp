@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 
+#include "counterexamples/kueue_admission/pipeline.hpp"
 #include "counterexamples/multikueue/pipeline.hpp"
 
 namespace kmc::cli {
@@ -16,20 +18,36 @@ const std::vector<ProtocolEntry>& protocol_table() {
        [](const model::Scenario& sc, const cx::CheckRequest& req) {
          return cx::check_multikueue(sc, req);
        }},
+      {"kueue-admission",
+       "Kueue admission in one cluster: quotas, cohorts, borrowing, preemption, queueing",
+       [](const model::Scenario& sc, const cx::CheckRequest& req) {
+         return cx::check_kueue_admission(sc, req);
+       }},
   };
   return table;
 }
 
 const ProtocolEntry& protocol_of(const model::Scenario& scenario) {
+  return protocol_of(scenario.fleet);
+}
+
+model::Scenario load_checked_scenario(const std::string& dir) {
+  const std::string fleet = dir + "/kmc.yaml";
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(fleet, ec)) protocol_of(model::load_fleet(fleet));
+  return model::load_scenario(dir);
+}
+
+const ProtocolEntry& protocol_of(const model::Fleet& fleet) {
   const auto& table = protocol_table();
-  const auto& name = scenario.fleet.protocol;
+  const auto& name = fleet.protocol;
   auto it = std::find_if(table.begin(), table.end(),
                          [&](const ProtocolEntry& e) { return e.name == name; });
   if (it != table.end()) return *it;
   std::vector<std::string> names;
   for (const auto& e : table) names.push_back(e.name);
   throw model::InputError(
-      scenario.fleet.protocol_pos, "protocol",
+      fleet.protocol_pos, "protocol",
       fmt::format("unknown protocol '{}'; expected one of {}", name, fmt::join(names, ", ")));
 }
 

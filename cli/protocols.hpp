@@ -22,6 +22,12 @@ const std::vector<ProtocolEntry>& protocol_table();
 
 // The entry kmc.yaml's `protocol:` names; an unknown name is an InputError
 // naming kmc.yaml's line.
+const ProtocolEntry& protocol_of(const model::Fleet& fleet);
 const ProtocolEntry& protocol_of(const model::Scenario& scenario);
+
+// A scenario folder, loaded once its kmc.yaml names a known protocol: which
+// folders a scenario has depends on the protocol, so an unknown name is
+// reported before a folder it would need is found missing.
+model::Scenario load_checked_scenario(const std::string& dir);
 
 }  // namespace kmc::cli

@@ -62,6 +62,7 @@ struct EnvironmentBudgets {
   std::int32_t spot_reclaims = 0;        // running jobs' nodes reclaimed
   std::int32_t capacity_losses = 0;      // idle capacity disappearing from a worker
   std::int32_t snapshot_refreshes = -1;  // -1: unlimited
+  std::int32_t stuck_terminating = 0;  // kueue-admission: victims whose pods get stuck terminating
 };
 
 struct CheckSpec {
@@ -94,6 +95,9 @@ struct Fleet {
   std::string protocol = "multikueue";
   SourcePos protocol_pos;
   std::string manager = "manager";
+  // The folder of the cluster the manifests describe: manager/ for
+  // MultiKueue, `cluster:` (default cluster/) for a single-cluster protocol.
+  std::string cluster_dir = "manager";
   std::vector<WorkerSpec> workers;
   std::map<std::string, FlavorResources>
       snapshot;  // manager's initial view per worker; missing: the truth

@@ -60,10 +60,13 @@ void read_options(const YamlNode& node, Warnings& w, Fleet& fleet) {
 }
 
 void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
-  check_keys(node, {.modeled = {"spotReclaims", "capacityLosses", "snapshotRefreshes"}}, w);
+  check_keys(
+      node,
+      {.modeled = {"spotReclaims", "capacityLosses", "snapshotRefreshes", "stuckTerminating"}}, w);
   EnvironmentBudgets& e = fleet.environment;
   if (node["spotReclaims"].present()) e.spot_reclaims = node["spotReclaims"].int32(0);
   if (node["capacityLosses"].present()) e.capacity_losses = node["capacityLosses"].int32(0);
+  if (node["stuckTerminating"].present()) e.stuck_terminating = node["stuckTerminating"].int32(0);
   if (node["snapshotRefreshes"].present())
     e.snapshot_refreshes = node["snapshotRefreshes"].int32(-1);
 }
@@ -101,10 +104,11 @@ Fleet load_fleet(const std::string& path) {
                      "expected exactly one YAML document (a kmc Fleet)");
   const YamlNode& root = documents.front();
   Warnings unused;  // every key below is modeled: check_keys never warns here
-  check_keys(root,
-             {.modeled = {"apiVersion", "kind", "protocol", "manager", "workers", "snapshot",
-                          "dispatcher", "options", "environment", "check", "fairness", "matrix"}},
-             unused);
+  check_keys(
+      root,
+      {.modeled = {"apiVersion", "kind", "protocol", "manager", "cluster", "workers", "snapshot",
+                   "dispatcher", "options", "environment", "check", "fairness", "matrix"}},
+      unused);
   const YamlNode api_version = require(root, "apiVersion");
   if (api_version.str() != kFleetApiVersion)
     api_version.fail(
@@ -118,15 +122,31 @@ Fleet load_fleet(const std::string& path) {
     fleet.protocol_pos = root["protocol"].pos();
   }
   if (root["manager"].present()) fleet.manager = root["manager"].str();
+  // A single-cluster protocol names its one cluster's folder; MultiKueue a
+  // manager and its workers.
+  if (root["cluster"].present()) {
+    if (fleet.protocol == "multikueue")
+      root["cluster"].fail(
+          "the multikueue protocol checks a manager and workers; write manager: "
+          "and workers:, or protocol: kueue-admission for one cluster");
+    if (root["manager"].present()) root["cluster"].fail("give cluster: or manager:, not both");
+  }
+  if (fleet.protocol != "multikueue") {
+    fleet.cluster_dir = root["cluster"].present() ? root["cluster"].str() : "cluster";
+    if (fleet.cluster_dir.empty() || fleet.cluster_dir.find('/') != std::string::npos)
+      root["cluster"].fail("must name a folder next to kmc.yaml");
+  }
   std::set<std::string> names;
-  for (const auto& item : require(root, "workers").items()) {
+  for (const auto& item :
+       (fleet.protocol == "multikueue" ? require(root, "workers") : root["workers"]).items()) {
     WorkerSpec worker = read_worker(item, unused);
     if (worker.name == fleet.manager) item["name"].fail("a worker cannot share the manager's name");
     if (!names.insert(worker.name).second)
       item["name"].fail(fmt::format("worker '{}' is listed twice", worker.name));
     fleet.workers.push_back(std::move(worker));
   }
-  if (fleet.workers.empty()) root["workers"].fail("a fleet needs at least one worker");
+  if (fleet.workers.empty() && fleet.protocol == "multikueue")
+    root["workers"].fail("a fleet needs at least one worker");
   for (const auto& e : root["snapshot"].entries()) {
     if (!names.contains(e.key))
       throw InputError({path, e.key_line}, e.value.path(),

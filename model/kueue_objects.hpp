@@ -28,8 +28,9 @@ struct ObjectMeta {
   std::string namespace_;  // empty for cluster-scoped objects
   Labels labels;
   Labels annotations;
-  std::int64_t creation_order = 0;  // creationTimestamp as seconds when given, else load order
-  SourcePos pos;                    // where the object starts
+  std::int64_t creation_order = 0;       // creationTimestamp as seconds when given, else load order
+  std::vector<std::string> owner_kinds;  // metadata.ownerReferences[*].kind ("Job", "Pod", ...)
+  SourcePos pos;                         // where the object starts
 };
 
 struct Toleration {

@@ -84,6 +84,8 @@ ObjectMeta read_meta(const YamlNode& object, ReadContext& ctx, bool namespaced,
   meta.annotations = read_labels(metadata["annotations"]);
   const YamlNode created = metadata["creationTimestamp"];
   meta.creation_order = created.present() ? parse_rfc3339_s(created) : ctx.load_index;
+  for (const auto& owner : metadata["ownerReferences"].items())
+    if (owner["kind"].present()) meta.owner_kinds.push_back(owner["kind"].str());
   return meta;
 }
 

@@ -86,7 +86,7 @@ Scenario load_scenario(const std::string& dir) {
   if (!fs::is_regular_file(fleet_file, ec))
     throw InputError({fleet_file, 0}, "", "required file is missing (the fleet description)");
   s.fleet = load_fleet(fleet_file);
-  s.manager = load_cluster_folder(join(dir, "manager"), {dir, 0}, "");
+  s.manager = load_cluster_folder(join(dir, s.fleet.cluster_dir), {dir, 0}, "");
   validate_cluster_references(s.manager, s.manager.warnings);
   for (std::size_t i = 0; i < s.fleet.workers.size(); ++i) {
     const WorkerSpec& w = s.fleet.workers[i];

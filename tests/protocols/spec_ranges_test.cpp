@@ -1,4 +1,4 @@
-// The packing contract of the MultiKueue definition: in every shipped
+// The packing contract of every protocol definition: in every shipped
 // example, every reachable state's every field holds values within the
 // range its layout declares, and is as long as the field's axes say. Packed
 // states (the Speed issue) and range-bounded symbolic states (the SMT issue)
@@ -18,6 +18,7 @@
 #include "model/packing.hpp"
 #include "model/scenario.hpp"
 #include "model/spec.hpp"
+#include "protocols/kueue_admission/spec.hpp"
 #include "protocols/multikueue.hpp"
 #include "protocols/multikueue_params.hpp"
 
@@ -70,11 +71,12 @@ std::string where(const kmc::model::Layout& layout, const kmc::model::Field& f, 
 
 // Appends one line per value outside its field's range and per field of the
 // wrong length (the members' order is the layout's: model::Instance asserts it).
+template <class State>
 void check_state(const std::string& example, const kmc::model::Layout& layout,
-                 const kmc::model::Packing& packing, const MultiKueue::State& s,
+                 const kmc::model::Packing& packing, const State& s,
                  std::vector<std::string>& failures) {
   std::size_t k = 0;
-  hana::for_each(hana::accessors<MultiKueue::State>(), [&](const auto& acc) {
+  hana::for_each(hana::accessors<State>(), [&](const auto& acc) {
     const kmc::model::Field& f = layout.fields.at(k++);
     const auto& values = hana::second(acc)(s);
     if (values.size() != layout.size(f) && failures.size() < kFailuresMax)
@@ -99,7 +101,7 @@ void check_state(const std::string& example, const kmc::model::Layout& layout,
   if (!failures.empty()) return;
   std::vector<std::uint64_t> words(packing.words());
   packing.pack(s, words.data());
-  MultiKueue::State back{};
+  State back{};
   packing.unpack(words.data(), back);
   if (!(back == s) && failures.size() < kFailuresMax)
     failures.push_back(example + ": a state does not survive packing and unpacking");
@@ -112,17 +114,17 @@ struct Explored {
 
 // Breadth-first from the initial state, checking every state once, up to kStatesMax states
 // (the first ones in breadth-first order).
-Explored explore(const std::string& example, const MultiKueue& p,
-                 std::vector<std::string>& failures) {
+template <class P>
+Explored explore(const std::string& example, const P& p, std::vector<std::string>& failures) {
   std::unordered_set<std::uint64_t> seen;
-  std::deque<MultiKueue::State> frontier;
+  std::deque<typename P::State> frontier;
   for (auto& s : p.init_states())
     if (seen.insert(p.fingerprint(s)).second) frontier.push_back(std::move(s));
-  std::vector<MultiKueue::Action> actions;
+  std::vector<typename P::Action> actions;
   std::size_t checked = 0;
   bool dropped = false;  // a successor left unseen because the bound was reached
   while (!frontier.empty()) {
-    const MultiKueue::State s = std::move(frontier.front());
+    const typename P::State s = std::move(frontier.front());
     frontier.pop_front();
     check_state(example, p.layout(), p.packing(), s, failures);
     ++checked;
@@ -156,10 +158,13 @@ TEST_CASE("every reachable state of every example lies within its layout's decla
   const auto names = example_names();
   REQUIRE(std::find(names.begin(), names.end(), "gpu-hunter") != names.end());
   for (const auto& name : names) {
-    const MultiKueue p(kmc::protocols::compile_multikueue(
-        kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/" + name)));
+    const auto sc = kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/" + name);
     std::vector<std::string> failures;
-    const Explored explored = explore(name, p, failures);
+    const Explored explored =
+        sc.fleet.protocol == "kueue-admission"
+            ? explore(name, kmc::protocols::ka::Instance(kmc::protocols::ka::compile_admission(sc)),
+                      failures)
+            : explore(name, MultiKueue(kmc::protocols::compile_multikueue(sc)), failures);
     std::string report;
     for (const auto& f : failures) report += "\n" + f;
     INFO(name << ": " << explored.states << " states checked"
@@ -172,9 +177,12 @@ TEST_CASE("every reachable state of every example lies within its layout's decla
 TEST_CASE("each enum field of the layout names every value of its range",
           "[protocols][spec][ranges]") {
   for (const auto& name : example_names()) {
-    const MultiKueue p(kmc::protocols::compile_multikueue(
-        kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/" + name)));
-    for (const auto& f : p.layout().fields) {
+    const auto sc = kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/" + name);
+    const auto layout =
+        sc.fleet.protocol == "kueue-admission"
+            ? kmc::protocols::ka::Spec::layout(kmc::protocols::ka::compile_admission(sc))
+            : MultiKueue(kmc::protocols::compile_multikueue(sc)).layout();
+    for (const auto& f : layout.fields) {
       INFO(name << ": " << f.name << " [" << f.lo << ", " << f.hi << "]");
       CHECK(f.lo <= f.hi);
       if (f.kind == kmc::model::FieldKind::Enum)

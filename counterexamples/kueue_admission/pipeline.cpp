@@ -1,0 +1,36 @@
+#include "counterexamples/kueue_admission/pipeline.hpp"
+
+#include <fmt/format.h>
+
+#include "counterexamples/pipeline_core.hpp"
+#include "invariants/admission_registry.hpp"
+
+namespace kmc::cx {
+
+namespace {
+
+std::string summarize(const protocols::ka::AdmissionParams& p) {
+  std::vector<std::string> cqs;
+  for (const auto& q : p.cqs) cqs.push_back(q.quota.name);
+  return fmt::format("Kueue admission: {} workload{}, {} ClusterQueue{} ({}), {} cohort{}", p.W(),
+                     p.W() == 1 ? "" : "s", p.Q(), p.Q() == 1 ? "" : "s", fmt::join(cqs, ", "),
+                     p.C(), p.C() == 1 ? "" : "s");
+}
+
+}  // namespace
+
+CheckOutcome check_kueue_admission(const model::Scenario& sc, const CheckRequest& req) {
+  if (req.warn)  // before compiling, which may refuse the scenario
+    for (const auto& w : sc.warnings) req.warn(w);
+  const protocols::ka::Instance ka(protocols::ka::compile_admission(sc));
+  if (req.warn)
+    for (const auto& w : ka.params().warnings) req.warn(w);
+  Hooks hooks;
+  hooks.summary = summarize(ka.params());
+  auto o = check_instance(ka, invariants::admission_properties(ka), sc, req, hooks);
+  o.warnings = sc.warnings;
+  o.warnings.insert(o.warnings.end(), ka.params().warnings.begin(), ka.params().warnings.end());
+  return o;
+}
+
+}  // namespace kmc::cx

@@ -1,0 +1,59 @@
+// The guarantee (seed 3's first signal; L1, L3): a workload that fits its
+// ClusterQueue's nominal quota, after what it may preempt, is admitted.
+// As stuck-freedom: no state from which nothing ever changes such a
+// workload's phase (a victim that never stops, K13). As liveness, under the
+// run's fairness: every such workload is eventually admitted.
+#include <fmt/format.h>
+
+#include "invariants/admission_registry.hpp"
+#include "protocols/kueue_admission/observe.hpp"
+
+namespace kmc::invariants {
+
+namespace {
+
+std::string explain(const protocols::ka::AdmissionParams& p, const AdmissionInstance::State& s,
+                    int w) {
+  static const char* phases[] = {"Pending", "Inadmissible",     "Admitted",
+                                 "Evicted", "StuckTerminating", "Finished"};
+  const auto& wl = p.workloads[w];
+  return fmt::format("{} ({}) fits ClusterQueue {}'s nominal quota after what it may preempt",
+                     wl.name, phases[s.phase[w]], p.cqs[wl.cq].quota.name);
+}
+
+}  // namespace
+
+AdmissionProperty guarantee_not_stuck(const AdmissionInstance& p) {
+  const auto* params = &p.params();
+  return AdmissionProperty::stuck_free(
+      "guarantee-not-stuck",
+      "no workload within its ClusterQueue's guarantee waits forever whatever happens",
+      {.subjects = params->W(),
+       .key = [](const AdmissionInstance::State& s,
+                 int w) { return static_cast<std::uint64_t>(s.phase[w]); },
+       .should_move =
+           [params](const AdmissionInstance::State& s, int w) {
+             return protocols::ka::guaranteed(protocols::ka::Scheduler(*params), s, w);
+           }},
+      [params](const AdmissionInstance::State& s, int w) { return explain(*params, s, w); });
+}
+
+AdmissionProperty guarantee_eventually_admitted(const AdmissionInstance& p) {
+  const auto* params = &p.params();
+  return AdmissionProperty::leads_to(
+      "guarantee-eventually-admitted",
+      "every workload within its ClusterQueue's guarantee is eventually admitted",
+      {.subjects = params->W(),
+       .premise =
+           [params](const AdmissionInstance::State& s, int w) {
+             return protocols::ka::guaranteed(protocols::ka::Scheduler(*params), s, w);
+           },
+       .goal =
+           [](const AdmissionInstance::State& s, int w) {
+             return s.phase[w] == protocols::ka::kAdmitted ||
+                    s.phase[w] == protocols::ka::kFinished;
+           }},
+      [params](const AdmissionInstance::State& s, int w) { return explain(*params, s, w); });
+}
+
+}  // namespace kmc::invariants

@@ -1,0 +1,35 @@
+// L2, no preemption livelock (K14): victims are not preempted over and over
+// while a workload within its guarantee is never admitted. Before #7157 a
+// preemptor could lose the quota its victims freed to a workload ahead of
+// it, and preempt them again, forever.
+#include "invariants/admission_registry.hpp"
+#include "protocols/kueue_admission/observe.hpp"
+
+namespace kmc::invariants {
+
+AdmissionProperty no_preemption_livelock(const AdmissionInstance& p) {
+  const auto* params = &p.params();
+  using protocols::ka::kAdmitted;
+  using protocols::ka::kEvicted;
+  using protocols::ka::kPending;
+  return AdmissionProperty::recurrence_free(
+      "no-preemption-livelock",
+      "no workload within its guarantee waits forever while others are preempted again and again",
+      {.subjects = params->W(),
+       .premise =
+           [params](const AdmissionInstance::State& s, int w) {
+             return protocols::ka::guaranteed(protocols::ka::Scheduler(*params), s, w);
+           },
+       // A step that preempts: some admitted workload is evicted (or, its
+       // quota going at once, put back in its queue) by the scheduler.
+       .step =
+           [params](const AdmissionInstance::State& from, const AdmissionInstance::State& to, int) {
+             for (int v = 0; v < params->W(); ++v)
+               if (from.phase[v] == kAdmitted &&
+                   (to.phase[v] == kEvicted || to.phase[v] == kPending))
+                 return true;
+             return false;
+           }});
+}
+
+}  // namespace kmc::invariants

@@ -1,0 +1,135 @@
+// One scheduling cycle (kueue-semantics.md §2.2, §2.5; scheduler.go's
+// schedule and processEntry): every ClusterQueue's head nominated against
+// one snapshot, the entries in the classical iterator's order, each
+// re-checked against the snapshot as earlier entries changed it.
+#include <algorithm>
+
+#include "protocols/kueue_admission/scheduler.hpp"
+
+namespace kmc::protocols::ka {
+
+namespace {
+
+struct Entry {
+  int w;
+  Assignment a;
+};
+
+bool overlaps(const std::vector<int>& targets, const std::vector<bool>& preempted) {
+  return std::any_of(targets.begin(), targets.end(), [&](int t) { return preempted[t]; });
+}
+
+}  // namespace
+
+void Scheduler::cycle(XState& s) const {
+  const int W = p_.W();
+  const std::vector<bool> none(W, false);
+  Snapshot snap = snapshot(s);
+  std::vector<Entry> entries;
+  for (int cq = 0; cq < p_.Q(); ++cq) {
+    const int w = head(s, cq);
+    if (w >= 0) entries.push_back({w, assign(s, snap, w, none)});
+  }
+  // makeClassicalIterator: lower borrowing first, then priority, then the
+  // queue-order timestamp (and the name, for a deterministic order).
+  std::sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+    if (a.a.borrow != b.a.borrow) return a.a.borrow < b.a.borrow;
+    const auto& x = p_.workloads[a.w];
+    const auto& y = p_.workloads[b.w];
+    if (x.priority != y.priority) return x.priority > y.priority;
+    if (x.created != y.created) return x.created < y.created;
+    return x.name < y.name;
+  });
+
+  std::vector<bool> preempted(W, false);
+  std::vector<int> freed;  // ClusterQueues whose quota a victim released: requeued at the end
+  // Requeueing after the cycle: NoFit and no candidates park a
+  // BestEffortFIFO workload until its tree changes; everything else that
+  // was nominated is requeued at once (FailedAfterNomination, PendingPreemption).
+  auto park = [&](int w) {
+    if (!p_.cqs[p_.workloads[w].cq].strict_fifo) s.phase[w] = kInadmissible;
+  };
+  auto stick = [&](int w) {
+    const int cq = p_.workloads[w].cq;
+    if (!p_.cqs[cq].strict_fifo && p_.sticky_head) s.sticky[cq] = w;
+  };
+  for (auto& [w, a] : entries) {
+    const auto& wl = p_.workloads[w];
+    if (a.mode == Mode::NoFit) {
+      park(w);
+      continue;
+    }
+    if (a.mode == Mode::Preempt && a.targets.empty()) {
+      park(w);
+      // Unless the ClusterQueue can always reclaim, it keeps what it could
+      // use of its quota for the rest of the cycle (resourcesToReserve).
+      if (p_.cqs[wl.cq].reclaim != Reclaim::Any) {
+        std::vector<std::int64_t> keep(p_.R(), 0);
+        for (int r = 0; r < p_.R(); ++r) {
+          const int fr = p_.fr(a.flavor, r);
+          const std::int64_t q = tree_.nominal(wl.cq, fr), u = snap.usage(wl.cq, fr);
+          const std::int64_t bl = tree_.borrowing_limit(wl.cq, fr);
+          keep[r] = a.borrow > 0 ? (bl == kNoLimit ? wl.req[r] : std::min(wl.req[r], q + bl - u))
+                                 : std::max<std::int64_t>(0, std::min(wl.req[r], q - u));
+          keep[r] = std::max<std::int64_t>(0, keep[r]);
+        }
+        snap.add(wl.cq, a.flavor, keep, +1);
+      }
+      continue;
+    }
+    if (a.mode == Mode::Preempt && overlaps(a.targets, preempted) &&
+        !p_.broken_double_count_victims) {
+      if (!p_.recompute_on_overlap) continue;  // skipped: requeued at once
+      // Re-plan with this cycle's victims gone, on the nominated flavor.
+      Snapshot without = snap;
+      for (int v = 0; v < W; ++v)
+        if (preempted[v])
+          without.add(p_.workloads[v].cq, static_cast<int>(s.flavor[v]), p_.workloads[v].req, -1);
+      Assignment again = assign(s, without, w, preempted, a.flavor);
+      if (again.mode == Mode::Fit) again.mode = Mode::DeferredFit;
+      if (again.mode == Mode::NoFit || (again.mode == Mode::Preempt && again.targets.empty()))
+        continue;  // skipped
+      a = again;
+    }
+    // fits: this entry's usage on the projected snapshot, every victim of
+    // the cycle and its own targets gone.
+    Snapshot projected = snap;
+    for (int v = 0; v < W; ++v) {
+      const bool own = std::find(a.targets.begin(), a.targets.end(), v) != a.targets.end();
+      const bool counted = p_.broken_double_count_victims ? own : (preempted[v] || own);
+      if (counted)
+        projected.add(p_.workloads[v].cq, static_cast<int>(s.flavor[v]), p_.workloads[v].req, -1);
+    }
+    if (!fits_in(projected, wl.cq, usage_cells(w, a.flavor), true)) continue;  // skipped
+    for (int t : a.targets) preempted[t] = true;
+    snap.add(wl.cq, a.flavor, wl.req, +1);
+    if (a.mode == Mode::DeferredFit) {
+      stick(w);
+      continue;
+    }
+    if (a.mode == Mode::Preempt) {
+      // IssuePreemptions: Evicted, quota held until the job or pods stop;
+      // a Job's quota goes as soon as its pods are terminating (the Job
+      // controller does not count them), a Pod group's when they are gone,
+      // or at once with FastQuotaReleaseInPodIntegration.
+      for (int t : a.targets) {
+        if (s.phase[t] != kAdmitted) continue;  // already evicted: nothing to issue
+        if (p_.workloads[t].pods && !p_.fast_quota_release) {
+          s.phase[t] = kEvicted;
+        } else {
+          release(s, t, false);
+          s.phase[t] = kPending;
+          freed.push_back(p_.workloads[t].cq);
+        }
+      }
+      stick(w);
+      continue;
+    }
+    reserve(s, w, a.flavor);
+  }
+  // A requeue-all event during the cycle reaches its in-flight heads too
+  // (queueInadmissibleCycle >= popCycle), so it is applied after them.
+  for (int cq : freed) requeue_tree(s, cq);
+}
+
+}  // namespace kmc::protocols::ka

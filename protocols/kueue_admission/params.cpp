@@ -1,0 +1,327 @@
+// compile_admission: one cluster's manifests and kmc.yaml to the protocol's
+// parameters. What Kueue would reject, or what changes admission and this
+// protocol does not model yet, is an InputError naming file, line and field;
+// what it accepts and does not change the answer is a warning.
+#include "protocols/kueue_admission/params.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "protocols/kueue_admission/quota.hpp"
+
+namespace kmc::protocols::ka {
+
+namespace {
+
+using model::InputError;
+
+const std::vector<std::string> kVariants = {
+    "pre-7157",                  // no sticky head: a preemptor may lose its freed quota (K14)
+    "pre-7312",                  // pods stuck terminating hold their quota forever (K13)
+    "broken-skip-cohort-limit",  // deliberately broken: borrowing ignores the cohort
+};
+
+std::string qualified(const model::ObjectMeta& m) {
+  return m.namespace_ + "/" + m.name;
+}
+
+struct Compiler {
+  const model::Scenario& sc;
+  const model::ClusterManifests& m;
+  AdmissionParams p;
+  std::map<std::string, int> cohort_index;
+
+  int index_of(std::vector<std::string>& names, const std::string& name) {
+    auto it = std::find(names.begin(), names.end(), name);
+    if (it != names.end()) return static_cast<int>(it - names.begin());
+    names.push_back(name);
+    return static_cast<int>(names.size() - 1);
+  }
+
+  QuotaNode empty_node(const std::string& name) const {
+    QuotaNode n;
+    n.name = name;
+    const std::size_t k = static_cast<std::size_t>(p.F()) * p.R();
+    n.nominal.assign(k, 0);
+    n.borrowing_limit.assign(k, kNoLimit);
+    n.lending_limit.assign(k, kNoLimit);
+    return n;
+  }
+
+  // A resource group's quotas into a node; returns the flavors in order.
+  std::vector<int> read_groups(const std::vector<model::ResourceGroup>& groups,
+                               const model::SourcePos& pos, bool has_parent, QuotaNode& node,
+                               std::vector<int>* covered) {
+    std::vector<int> flavors;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const auto& rg = groups[g];
+      if (covered)
+        for (const auto& r : rg.covered_resources) covered->push_back(index_of(p.resources, r));
+      for (std::size_t j = 0; j < rg.flavors.size(); ++j) {
+        const auto& fq = rg.flavors[j];
+        const int f = index_of(p.flavors, fq.name);
+        flavors.push_back(f);
+        for (std::size_t k = 0; k < fq.resources.size(); ++k) {
+          const auto& rq = fq.resources[k];
+          const std::string at =
+              fmt::format("spec.resourceGroups[{}].flavors[{}].resources[{}]", g, j, k);
+          const int fr = f * p.R() + index_of(p.resources, rq.name);
+          auto value = [&](const model::Quantity& q, const char* field) {
+            const std::int64_t v = q.kueue_value(rq.name);
+            if (v < 0)
+              throw InputError(pos, at + "." + field,
+                               fmt::format("{} must not be negative", field));
+            return v;
+          };
+          node.nominal[fr] = value(rq.nominal_quota, "nominalQuota");
+          for (const auto& [limit, field, out] :
+               {std::tuple{&rq.borrowing_limit, "borrowingLimit", &node.borrowing_limit},
+                std::tuple{&rq.lending_limit, "lendingLimit", &node.lending_limit}}) {
+            if (!*limit) continue;
+            if (!has_parent)
+              throw InputError(
+                  pos, at + "." + field,
+                  fmt::format("{} needs a cohort (Kueue rejects it without one)", field));
+            (*out)[fr] = value(**limit, field);
+          }
+        }
+      }
+    }
+    return flavors;
+  }
+
+  // Names first, so that every quota vector has its final size.
+  void collect_names() {
+    for (const auto& cq : m.cluster_queues)
+      for (const auto& rg : cq.resource_groups) {
+        for (const auto& r : rg.covered_resources) index_of(p.resources, r);
+        for (const auto& fq : rg.flavors) {
+          index_of(p.flavors, fq.name);
+          for (const auto& rq : fq.resources) index_of(p.resources, rq.name);
+        }
+      }
+    for (const auto& c : m.cohorts)
+      for (const auto& rg : c.resource_groups)
+        for (const auto& fq : rg.flavors) {
+          if (!m.find_flavor(fq.name))
+            throw InputError(c.meta.pos, "spec.resourceGroups",
+                             fmt::format("no ResourceFlavor {}", fq.name));
+          index_of(p.flavors, fq.name);
+          for (const auto& rq : fq.resources) index_of(p.resources, rq.name);
+        }
+    for (const auto& wl : m.workloads)
+      for (const auto& ps : wl.pod_sets)
+        for (const auto& [r, q] : ps.requests) index_of(p.resources, r);
+  }
+
+  int cohort(const std::string& name) {
+    auto [it, added] = cohort_index.emplace(name, p.C());
+    if (added) p.cohorts.push_back(empty_node(name));  // implicit: no quota of its own
+    return it->second;
+  }
+
+  void compile_cohorts() {
+    for (const auto& c : m.cohorts) {
+      const int i = cohort(c.meta.name);
+      if (!c.parent.empty()) p.cohorts[i].parent = cohort(c.parent);
+      read_groups(c.resource_groups, c.meta.pos, !c.parent.empty(), p.cohorts[i], nullptr);
+    }
+    // A cycle makes every member inactive in Kueue; in a scenario it is a mistake.
+    for (int i = 0; i < p.C(); ++i) {
+      std::set<int> seen;
+      for (int a = i; a >= 0; a = p.cohorts[a].parent)
+        if (!seen.insert(a).second) {
+          const auto obj = std::find_if(m.cohorts.begin(), m.cohorts.end(), [&](const auto& c) {
+            return c.meta.name == p.cohorts[i].name;
+          });
+          throw InputError(obj == m.cohorts.end() ? model::SourcePos{m.dir, 0} : obj->meta.pos,
+                           "spec.parentName",
+                           fmt::format("cohort {} is its own ancestor", p.cohorts[i].name));
+        }
+    }
+  }
+
+  void compile_cq(const model::ClusterQueue& q) {
+    const auto& pos = q.meta.pos;
+    CqParams c;
+    c.quota = empty_node(q.meta.name);
+    if (!q.cohort.empty()) c.quota.parent = cohort(q.cohort);
+    if (q.resource_groups.size() > 1)
+      throw InputError(pos, "spec.resourceGroups",
+                       "kueue-admission models one resource group per ClusterQueue");
+    c.flavors = read_groups(q.resource_groups, pos, !q.cohort.empty(), c.quota, &c.covered);
+    if (!q.admission_checks.empty())
+      throw InputError(pos, "spec.admissionChecksStrategy",
+                       "kueue-admission does not model admission checks yet (two-phase "
+                       "admission would change every answer); check them with protocol: "
+                       "multikueue, or leave them out");
+    if (q.stop_policy != model::StopPolicy::None)
+      throw InputError(pos, "spec.stopPolicy",
+                       "a stopped ClusterQueue admits nothing; kueue-admission does not model "
+                       "stopPolicy yet");
+    c.strict_fifo = q.queueing_strategy == model::QueueingStrategy::StrictFIFO;
+    c.within = static_cast<WithinCq>(q.preemption.within_cluster_queue);
+    c.reclaim = static_cast<Reclaim>(q.preemption.reclaim_within_cohort);
+    c.borrow_within_cohort =
+        q.preemption.borrow_within_cohort == model::BorrowWithinCohortPolicy::LowerPriority;
+    if (q.preemption.max_priority_threshold)
+      c.max_priority_threshold = *q.preemption.max_priority_threshold;
+    c.try_next_when_borrow =
+        q.flavor_fungibility.when_can_borrow == model::WhenCanBorrow::TryNextFlavor;
+    c.try_next_when_preempt =
+        q.flavor_fungibility.when_can_preempt == model::WhenCanPreempt::TryNextFlavor;
+    c.preemption_over_borrowing =
+        q.flavor_fungibility.preference == model::FungibilityPreference::PreemptionOverBorrowing;
+    if (!c.try_next_when_preempt && c.flavors.size() > 1)
+      p.warnings.push_back(
+          {pos, "spec.flavorFungibility.whenCanPreempt",
+           "kueue-admission restarts the flavor scan every cycle; Kueue resumes "
+           "it after the last flavor tried (FlavorFungibilityPreserveScanProgress)"});
+    if (q.namespace_selector.present && (!q.namespace_selector.match_labels.empty() ||
+                                         !q.namespace_selector.match_expressions.empty()))
+      p.warnings.push_back({pos, "spec.namespaceSelector",
+                            "not modelled: every workload's namespace is taken to match"});
+    p.cqs.push_back(std::move(c));
+  }
+
+  static bool tolerated(const model::Taint& t, const std::vector<model::Toleration>& tols) {
+    return std::any_of(tols.begin(), tols.end(), [&](const model::Toleration& tol) {
+      const bool key = tol.key.empty() ? tol.op == "Exists" : tol.key == t.key;
+      const bool value = tol.op == "Exists" || tol.value == t.value;
+      return key && value && (tol.effect.empty() || tol.effect == t.effect);
+    });
+  }
+
+  // checkFlavorForPodSets (§1.1): taints tolerated, selectors matched on the flavor's own keys.
+  bool eligible(const model::Workload& wl, const model::ResourceFlavor& rf) const {
+    for (const auto& ps : wl.pod_sets) {
+      std::vector<model::Toleration> tols = ps.tolerations;
+      tols.insert(tols.end(), rf.tolerations.begin(), rf.tolerations.end());
+      for (const auto& t : rf.node_taints)
+        if ((t.effect == "NoSchedule" || t.effect == "NoExecute") && !tolerated(t, tols))
+          return false;
+      for (const auto& [k, v] : ps.node_selector) {
+        auto it = rf.node_labels.find(k);
+        if (it != rf.node_labels.end() && it->second != v) return false;
+      }
+    }
+    return true;
+  }
+
+  void compile_workload(const model::Workload& wl) {
+    if (!wl.active) return;  // spec.active false: evicted and never requeued
+    for (const auto& c : wl.conditions)
+      if (c.type == "Finished" && c.status == "True") return;
+    const auto* lq = m.find_local_queue(wl.meta.namespace_, wl.queue_name);
+    if (!lq)
+      throw InputError(wl.meta.pos, "spec.queueName",
+                       fmt::format("no LocalQueue {}/{}", wl.meta.namespace_, wl.queue_name));
+    WorkloadParams w;
+    w.name = qualified(wl.meta);
+    for (int q = 0; q < p.Q(); ++q)
+      if (p.cqs[q].quota.name == lq->cluster_queue) w.cq = q;
+    if (p.cqs[w.cq].quota.name != lq->cluster_queue)
+      throw InputError(lq->meta.pos, "spec.clusterQueue",
+                       fmt::format("no ClusterQueue {}", lq->cluster_queue));
+    w.priority = wl.priority;
+    w.created = wl.meta.creation_order;
+    w.req.assign(p.R(), 0);
+    for (const auto& ps : wl.pod_sets) {
+      for (const auto& [r, q] : ps.requests)
+        w.req[index_of(p.resources, r)] += q.kueue_value(r) * ps.count;
+      if (ps.min_count && *ps.min_count < ps.count)
+        p.warnings.push_back({wl.meta.pos, "spec.podSets.minCount",
+                              "partial admission is not modelled: the full count is requested"});
+    }
+    if (wl.pod_sets.size() > 1 && p.cqs[w.cq].flavors.size() > 1)
+      p.warnings.push_back({wl.meta.pos, "spec.podSets",
+                            "kueue-admission gives all pod sets one flavor; Kueue assigns each "
+                            "pod set its own"});
+    w.eligible.assign(p.F(), true);
+    for (int f = 0; f < p.F(); ++f)
+      if (const auto* rf = m.find_flavor(p.flavors[f])) w.eligible[f] = eligible(wl, *rf);
+    w.pods = std::find(wl.meta.owner_kinds.begin(), wl.meta.owner_kinds.end(), "Pod") !=
+                 wl.meta.owner_kinds.end() ||
+             wl.meta.labels.contains("kueue.x-k8s.io/pod-group-name");
+    for (const auto& c : wl.conditions)
+      if (c.type == "QuotaReserved" && c.status == "True" && wl.admission &&
+          !wl.admission->pod_set_assignments.empty() &&
+          !wl.admission->pod_set_assignments[0].flavors.empty()) {
+        const auto& name = wl.admission->pod_set_assignments[0].flavors.begin()->second;
+        auto it = std::find(p.flavors.begin(), p.flavors.end(), name);
+        if (it == p.flavors.end())
+          throw InputError(wl.meta.pos, "status.admission.podSetAssignments[0].flavors",
+                           fmt::format("flavor {} is in no ClusterQueue", name));
+        w.initial_flavor = static_cast<int>(it - p.flavors.begin());
+        w.reserved_at = c.last_transition_s;
+      }
+    p.workloads.push_back(std::move(w));
+  }
+
+  void compile_options() {
+    const auto& fleet = sc.fleet;
+    const auto& gates = m.configuration.feature_gates;
+    if (m.configuration.fair_sharing.enable)
+      throw InputError(m.configuration.pos, "fairSharing",
+                       "kueue-admission does not model fair sharing yet (DRS and the tournament "
+                       "change every ordering); check without it, or wait for it");
+    p.fast_quota_release = gates.enabled("FastQuotaReleaseInPodIntegration");
+    p.recompute_on_overlap = gates.enabled("RecomputeAssignmentUponPreemptionTargetsOverlap");
+    const auto& v = fleet.options.variant;
+    if (!v.empty() && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
+      throw InputError(fleet.pos, "options.variant",
+                       fmt::format("unknown variant '{}' for kueue-admission; expected one of {}",
+                                   v, fmt::join(kVariants, ", ")));
+    p.sticky_head = v != "pre-7157";
+    p.force_fail_stuck_pods = v != "pre-7312";
+    p.broken_skip_cohort_limit = v == "broken-skip-cohort-limit";
+    p.stuck_terminating = fleet.environment.stuck_terminating;
+  }
+};
+
+}  // namespace
+
+bool AdmissionParams::preemption_configured() const {
+  return std::any_of(cqs.begin(), cqs.end(), [](const CqParams& c) {
+    return c.within != WithinCq::Never || c.reclaim != Reclaim::Never;
+  });
+}
+
+void AdmissionParams::finish() {
+  tree = std::make_shared<const QuotaTree>(*this);
+}
+
+const std::vector<std::string>& admission_variants() {
+  return kVariants;
+}
+
+AdmissionParams compile_admission(const model::Scenario& sc) {
+  if (!sc.fleet.workers.empty())
+    throw InputError(sc.fleet.workers.front().pos, "workers",
+                     "protocol kueue-admission checks one cluster and has no workers");
+  Compiler c{sc, sc.manager, {}, {}};
+  c.collect_names();
+  c.compile_cohorts();
+  for (const auto& q : sc.manager.cluster_queues) c.compile_cq(q);
+  for (const auto& wl : sc.manager.workloads) c.compile_workload(wl);
+  if (c.p.workloads.empty())
+    throw InputError({sc.manager.dir, 0}, "",
+                     "no Workload or Job to admit; kueue-admission needs at least one");
+  c.compile_options();
+  auto& p = c.p;
+  // Queue order: priority, then creation, then name (the heap's order).
+  std::stable_sort(p.workloads.begin(), p.workloads.end(),
+                   [](const WorkloadParams& a, const WorkloadParams& b) {
+                     if (a.priority != b.priority) return a.priority > b.priority;
+                     if (a.created != b.created) return a.created < b.created;
+                     return a.name < b.name;
+                   });
+  p.finish();
+  return p;
+}
+
+}  // namespace kmc::protocols::ka

@@ -1,0 +1,96 @@
+// The Kueue admission protocol's parameters (one cluster), compiled from a
+// Scenario: plain numbers and names indexed densely, so the scheduling cycle
+// does no lookups. Quantities are in Kueue's integer units (CPU in
+// milli-units, everything else in base units: kueue-semantics.md §1.5).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/kueue_objects.hpp"
+#include "model/scenario.hpp"
+
+namespace kmc::protocols::ka {
+
+class QuotaTree;
+
+inline constexpr std::int64_t kNoLimit = -1;  // borrowingLimit / lendingLimit unset
+
+enum class WithinCq { Never, LowerPriority, LowerOrNewerEqualPriority };
+enum class Reclaim { Never, LowerPriority, Any };
+
+// A node of the cohort tree: a ClusterQueue (leaf) or a Cohort. Quotas are
+// per (flavor, resource), [f * R + r]; a CQ's flavors outside its resource
+// group have nominal 0 and no limits, as Kueue's quota maps simply lack them.
+struct QuotaNode {
+  std::string name;
+  int parent = -1;  // index into AdmissionParams::cohorts; -1: a root
+  std::vector<std::int64_t> nominal, borrowing_limit, lending_limit;  // [f * R + r]
+};
+
+struct CqParams {
+  QuotaNode quota;
+  std::vector<int> flavors;  // the resource group's flavors, in preference order
+  std::vector<int> covered;  // resources the group covers
+  bool strict_fifo = false;
+  WithinCq within = WithinCq::Never;
+  Reclaim reclaim = Reclaim::Never;
+  bool borrow_within_cohort = false;                // borrowWithinCohort.policy LowerPriority
+  std::int64_t max_priority_threshold = INT64_MAX;  // unset: no threshold
+  bool try_next_when_borrow = false;                // whenCanBorrow: TryNextFlavor
+  bool try_next_when_preempt = true;                // whenCanPreempt: TryNextFlavor
+  bool preemption_over_borrowing = false;           // preference: PreemptionOverBorrowing
+};
+
+struct WorkloadParams {
+  std::string name;  // "namespace/name"
+  int cq = 0;
+  std::int64_t priority = 0;
+  std::int64_t created = 0;       // the queue-order timestamp (creationTimestamp)
+  std::vector<std::int64_t> req;  // [r], total for all pods
+  std::vector<bool> eligible;     // [f]: taints and node selectors allow the flavor
+  bool pods = false;              // the Pod integration: quota waits for pods to terminate
+  int initial_flavor = -1;        // status.admission: already holding quota at the start
+  std::int64_t reserved_at = 0;   // its QuotaReserved time, for the victim order
+};
+
+struct AdmissionParams {
+  std::vector<std::string> resources, flavors;
+  std::vector<CqParams> cqs;
+  std::vector<QuotaNode> cohorts;         // parents before children is not required
+  std::vector<WorkloadParams> workloads;  // in queue order: priority, then creation, then name
+
+  // Feature gates and options (kueue-semantics.md §0).
+  bool fast_quota_release = false;           // FastQuotaReleaseInPodIntegration (alpha, off)
+  bool sticky_head = true;                   // #7157; the variant pre-7157 turns it off
+  bool force_fail_stuck_pods = true;         // #7312 (FailureRecoveryPolicy); pre-7312 turns it off
+  bool recompute_on_overlap = true;          // RecomputeAssignmentUponPreemptionTargetsOverlap
+  bool broken_skip_cohort_limit = false;     // deliberately broken: must be caught
+  bool broken_double_count_victims = false;  // K05, before #805: victims counted by two preemptors
+  int stuck_terminating = 0;  // environment budget: victims whose pods get stuck (kubelet lost)
+  model::Warnings warnings;
+  // The cohort tree's constant quantities, derived once from the above by
+  // compile_admission (or by finish() for parameters built by hand).
+  std::shared_ptr<const QuotaTree> tree;
+  void finish();
+
+  int R() const { return static_cast<int>(resources.size()); }
+  int F() const { return static_cast<int>(flavors.size()); }
+  int Q() const { return static_cast<int>(cqs.size()); }
+  int C() const { return static_cast<int>(cohorts.size()); }
+  int W() const { return static_cast<int>(workloads.size()); }
+  int fr(int f, int r) const { return f * R() + r; }
+  bool preemption_configured() const;
+};
+
+// Named variants (kmc.yaml options.variant): historical Kueue behaviours and
+// deliberately broken ones that the properties must catch.
+const std::vector<std::string>& admission_variants();
+
+// Throws model::InputError (file, line, field) for what the protocol cannot
+// model or what Kueue would reject (a cohort cycle, a negative quota).
+AdmissionParams compile_admission(const model::Scenario& scenario);
+
+}  // namespace kmc::protocols::ka

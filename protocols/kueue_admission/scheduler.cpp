@@ -1,0 +1,177 @@
+// Heads, quota bookkeeping and flavor assignment (kueue-semantics.md §2.1,
+// §2.4); preemption targets are in preemption.cpp, the cycle in cycle.cpp.
+#include "protocols/kueue_admission/scheduler.hpp"
+
+#include <algorithm>
+
+namespace kmc::protocols::ka {
+
+namespace {
+
+// The granular modes of one flavor (flavorassigner.go), worst first.
+enum Granular { kNoFit, kNoCandidates, kPreemptMode, kReclaim, kFitMode };
+
+struct FlavorMode {
+  int pm = kFitMode;
+  int borrow = 0;
+};
+
+// isPreferred(a, b) under the CQ's preference (§2.4 step 7).
+bool preferred(const CqParams& cq, const FlavorMode& a, const FlavorMode& b) {
+  if (a.pm == kNoFit) return false;
+  if (b.pm == kNoFit) return true;
+  if ((a.pm == kNoCandidates) != (b.pm == kNoCandidates)) return b.pm == kNoCandidates;
+  if (cq.preemption_over_borrowing) {
+    if (a.borrow != b.borrow) return a.borrow < b.borrow;
+    return a.pm > b.pm;
+  }
+  if (a.pm != b.pm) return a.pm > b.pm;
+  return a.borrow < b.borrow;
+}
+
+// shouldTryNextFlavor (§2.4 step 6).
+bool try_next(const CqParams& cq, const FlavorMode& m) {
+  if (m.pm == kNoFit || m.pm == kNoCandidates) return true;
+  if ((m.pm == kPreemptMode || m.pm == kReclaim) && cq.try_next_when_preempt) return true;
+  return m.borrow != 0 && cq.try_next_when_borrow;
+}
+
+}  // namespace
+
+Scheduler::Scheduler(const AdmissionParams& p) : p_(p), tree_(*p.tree) {}
+
+int Scheduler::head(const XState& s, int cq) const {
+  const auto sticky = s.sticky[cq];
+  if (sticky >= 0 && s.phase[sticky] == kPending) return static_cast<int>(sticky);
+  // Workloads are in queue order already: priority, then creation, then name.
+  for (int w = 0; w < p_.W(); ++w)
+    if (p_.workloads[w].cq == cq && s.phase[w] == kPending) return w;
+  return -1;
+}
+
+bool Scheduler::any_head(const XState& s) const {
+  for (int w = 0; w < p_.W(); ++w)
+    if (s.phase[w] == kPending) return true;
+  return false;
+}
+
+std::vector<std::int64_t> Scheduler::usage_cells(int w, int f) const {
+  std::vector<std::int64_t> out(static_cast<std::size_t>(p_.F()) * p_.R(), 0);
+  for (int r = 0; r < p_.R(); ++r) out[p_.fr(f, r)] = p_.workloads[w].req[r];
+  return out;
+}
+
+void Scheduler::reserve(XState& s, int w, int f) const {
+  const auto& wl = p_.workloads[w];
+  std::int64_t holders = 0;
+  for (int v = 0; v < p_.W(); ++v) holders += s.rank[v] >= 0;
+  s.phase[w] = kAdmitted;
+  s.flavor[w] = f;
+  s.rank[w] = holders;  // the newest reservation
+  const int k = p_.F() * p_.R();
+  for (int r = 0; r < p_.R(); ++r) s.usage[wl.cq * k + p_.fr(f, r)] += wl.req[r];
+  if (s.sticky[wl.cq] == w) s.sticky[wl.cq] = -1;  // it left the queue
+}
+
+void Scheduler::release(XState& s, int w, bool requeue) const {
+  const auto& wl = p_.workloads[w];
+  const auto f = s.flavor[w];
+  const int k = p_.F() * p_.R();
+  for (int r = 0; r < p_.R(); ++r) s.usage[wl.cq * k + p_.fr(static_cast<int>(f), r)] -= wl.req[r];
+  for (int v = 0; v < p_.W(); ++v)
+    if (s.rank[v] > s.rank[w]) --s.rank[v];
+  s.rank[w] = -1;
+  s.flavor[w] = -1;
+  if (requeue) requeue_tree(s, wl.cq);
+}
+
+// Quota freed in a tree moves every inadmissible workload of that tree back
+// to its heap (QueueAssociatedInadmissibleWorkloadsAfter, §2.1).
+void Scheduler::requeue_tree(XState& s, int cq) const {
+  const int root = tree_.root(cq);
+  for (int w = 0; w < p_.W(); ++w)
+    if (s.phase[w] == kInadmissible && tree_.root(p_.workloads[w].cq) == root)
+      s.phase[w] = kPending;
+}
+
+bool Scheduler::fits_in(const Snapshot& snap, int cq, const std::vector<std::int64_t>& usage,
+                        bool allow_borrowing) const {
+  for (int fr = 0; fr < tree_.frs(); ++fr) {
+    const auto v = usage[fr];
+    if (v == 0) continue;
+    if (!allow_borrowing && snap.borrowing_with(cq, fr, v)) return false;
+    if (v > snap.available(cq, fr)) return false;
+  }
+  return true;
+}
+
+// assignFlavors with one pod-set group (§2.4): the flavors of the CQ's
+// resource group in order, each resource's fitsResourceQuota, the
+// fungibility rule deciding whether to stop.
+Assignment Scheduler::assign(const XState& s, const Snapshot& snap, int w,
+                             const std::vector<bool>& gone, int only) const {
+  const auto& wl = p_.workloads[w];
+  const auto& cq = p_.cqs[wl.cq];
+  Assignment best;
+  for (int r = 0; r < p_.R(); ++r)
+    if (wl.req[r] > 0 && std::find(cq.covered.begin(), cq.covered.end(), r) == cq.covered.end())
+      return best;  // a requested resource no resource group covers: NoFit
+  FlavorMode best_mode{kNoFit, 0};
+  std::vector<int> best_need;
+  for (int f : cq.flavors) {
+    if (only >= 0 && f != only) continue;
+    if (!wl.eligible[f]) continue;
+    FlavorMode mode;
+    std::vector<int> need;
+    for (int r = 0; r < p_.R() && mode.pm != kNoFit; ++r) {
+      const std::int64_t v = wl.req[r];
+      if (v == 0) continue;
+      const int fr = p_.fr(f, r);
+      FlavorMode m{kNoFit, 0};
+      const auto [borrow, may_reclaim] = snap.lowest_fitting_height(wl.cq, fr, v);
+      if (v > tree_.potential_available(wl.cq, fr)) {
+        m = {kNoFit, borrow};
+      } else if (v <= snap.available(wl.cq, fr)) {
+        m = {kFitMode, borrow};
+      } else if (tree_.nominal(wl.cq, fr) >= v || may_reclaim || cq.borrow_within_cohort) {
+        // The preemption oracle: GetTargets on this cell alone.
+        std::vector<std::int64_t> one(tree_.frs(), 0);
+        one[fr] = v;
+        const auto victims = targets(s, snap, w, f, {fr}, one, gone);
+        if (victims.empty()) {
+          m = {kNoCandidates, borrow};
+        } else {
+          Snapshot after = snap;
+          bool own = false;
+          for (int t : victims) {
+            after.add(p_.workloads[t].cq, static_cast<int>(s.flavor[t]), p_.workloads[t].req, -1);
+            own = own || p_.workloads[t].cq == wl.cq;
+          }
+          m = {own ? kPreemptMode : kReclaim, after.lowest_fitting_height(wl.cq, fr, v).first};
+        }
+        need.push_back(fr);
+      } else {
+        m = {kNoFit, borrow};
+      }
+      mode.pm = std::min(mode.pm, m.pm);
+      mode.borrow = std::max(mode.borrow, m.borrow);
+      if (m.pm != kFitMode && m.pm != kNoFit &&
+          std::find(need.begin(), need.end(), fr) == need.end())
+        need.push_back(fr);
+    }
+    if (!try_next(cq, mode)) {
+      best.flavor = f, best_mode = mode, best_need = need;
+      break;
+    }
+    if (preferred(cq, mode, best_mode)) best.flavor = f, best_mode = mode, best_need = need;
+  }
+  if (best.flavor < 0 || best_mode.pm == kNoFit) return Assignment{};
+  best.borrow = best_mode.borrow;
+  best.need = best_need;
+  best.mode = best_mode.pm == kFitMode ? Mode::Fit : Mode::Preempt;
+  if (best.mode == Mode::Preempt)
+    best.targets = targets(s, snap, w, best.flavor, best.need, usage_cells(w, best.flavor), gone);
+  return best;
+}
+
+}  // namespace kmc::protocols::ka

@@ -1,0 +1,83 @@
+// Kueue's scheduler over the protocol's state: one scheduling cycle works on
+// one snapshot (heads, nominate, assign flavors, find preemption targets,
+// order the entries, process them), as pkg/scheduler/scheduler.go does
+// (kueue-semantics.md §2, §4). The model's own code, written from Kueue's:
+// engine/ has an independent one, and replay compares the two.
+//
+// The cycle is one atomic action of the protocol: what happens between
+// cycles (victims' pods terminating, jobs finishing, faults) interleaves
+// with it, what happens inside it does not, as in Kueue, whose scheduler
+// works on a snapshot taken at the start of the cycle.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "protocols/kueue_admission/params.hpp"
+#include "protocols/kueue_admission/quota.hpp"
+#include "protocols/kueue_admission/state.hpp"
+
+namespace kmc::protocols::ka {
+
+using XState = State<std::int64_t>;
+
+// The public modes of an assignment, worst first (flavorassigner.go).
+enum class Mode { NoFit, Preempt, DeferredFit, Fit };
+
+struct Assignment {
+  int flavor = -1;
+  Mode mode = Mode::NoFit;
+  int borrow = 0;            // the height of the lowest subtree that fits; 0: within nominal
+  std::vector<int> need;     // (flavor, resource) cells that need preemption
+  std::vector<int> targets;  // victims, when mode is Preempt
+};
+
+class Scheduler {
+ public:
+  explicit Scheduler(const AdmissionParams& p);
+
+  const AdmissionParams& params() const { return p_; }
+  const QuotaTree& tree() const { return tree_; }
+  Snapshot snapshot(const XState& s) const {
+    return Snapshot(tree_, s.usage, p_.broken_skip_cohort_limit);
+  }
+
+  // One scheduling cycle, in place.
+  void cycle(XState& s) const;
+  // The workload cq's heap would pop now; -1: none.
+  int head(const XState& s, int cq) const;
+  bool any_head(const XState& s) const;
+  // Flavor assignment and, for Preempt, its targets, as nominate() computes
+  // them against `snap` (only: the nominated flavor, for a recompute).
+  // `gone` marks workloads already removed from snap.
+  Assignment assign(const XState& s, const Snapshot& snap, int w, const std::vector<bool>& gone,
+                    int only = -1) const;
+  // The victims GetTargets chooses for w in flavor f on the cells `need`,
+  // with w's requests `usage` per cell.
+  std::vector<int> targets(const XState& s, const Snapshot& snap, int w, int f,
+                           const std::vector<int>& need, const std::vector<std::int64_t>& usage,
+                           const std::vector<bool>& gone) const;
+
+  // Whether w holds quota (counted in the cache: QuotaReserved, not finished).
+  static bool holds(const XState& s, int w) {
+    return s.phase[w] == kAdmitted || s.phase[w] == kEvicted || s.phase[w] == kStuck;
+  }
+  // Quota changes in the state: admission, release (eviction completed or
+  // finished), each moving the holders' order and, on release, requeueing
+  // the inadmissible workloads of the cohort tree.
+  void reserve(XState& s, int w, int f) const;
+  // requeue: false inside a cycle, which requeues once at its end.
+  void release(XState& s, int w, bool requeue = true) const;
+  void requeue_tree(XState& s, int cq) const;
+  // One (flavor, resource) cell's index into [f * R + r] for workload w's resource r.
+  std::vector<std::int64_t> usage_cells(int w, int f) const;
+
+ private:
+  bool fits_in(const Snapshot& snap, int cq, const std::vector<std::int64_t>& usage,
+               bool allow_borrowing) const;
+
+  const AdmissionParams& p_;
+  const QuotaTree& tree_;
+};
+
+}  // namespace kmc::protocols::ka

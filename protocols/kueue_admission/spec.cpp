@@ -1,0 +1,158 @@
+#include "protocols/kueue_admission/spec.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "model/fingerprint.hpp"
+
+namespace kmc::protocols::ka {
+
+namespace {
+
+using model::FieldKind;
+
+enum Family : int { kScheduler, kPodTermination, kCompletion, kFaults };
+
+model::Field field(const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo,
+                   std::int64_t hi) {
+  model::Field f;
+  f.name = name, f.axes = std::move(axes), f.kind = kind, f.lo = lo, f.hi = hi;
+  return f;
+}
+
+// The usage a ClusterQueue's (flavor, resource) cell can reach: sums of its
+// workloads' requests, so multiples of their greatest common divisor.
+model::CellRange usage_range(const AdmissionParams& p, int cq, int f, int r) {
+  const auto& flavors = p.cqs[cq].flavors;
+  if (std::find(flavors.begin(), flavors.end(), f) == flavors.end()) return {0, 0, 1};
+  std::int64_t sum = 0, step = 0;
+  for (const auto& w : p.workloads)
+    if (w.cq == cq && w.eligible[f]) sum += w.req[r], step = std::gcd(step, w.req[r]);
+  return {0, sum, step == 0 ? 1 : step};
+}
+
+}  // namespace
+
+model::Layout Spec::layout(const Params& p) {
+  model::Layout l;
+  std::vector<std::string> workloads, cqs;
+  for (const auto& w : p.workloads) workloads.push_back(w.name);
+  for (const auto& q : p.cqs) cqs.push_back(q.quota.name);
+  l.axes = {{"workload", workloads, -1, {}, 0},
+            {"clusterQueue", cqs, -1, {}, 0},
+            {"flavor", p.flavors, -1, {}, 0},
+            {"resource", p.resources, -1, {}, 0},
+            {"budget", {"stuckTerminating"}, -1, {}, 0}};
+  auto phase = field("phase", {kAxisWorkload}, FieldKind::Enum, kPending, kFinished);
+  phase.names = {"Pending", "Inadmissible", "Admitted", "Evicted", "StuckTerminating", "Finished"};
+  auto flavor = field("flavor", {kAxisWorkload}, FieldKind::Index, -1, p.F() - 1);
+  flavor.index_axis = kAxisFlavor;
+  auto rank = field("rank", {kAxisWorkload}, FieldKind::Int, -1, p.W() - 1);
+  // Per cell, precomputed: the layout outlives no parameters it captures.
+  std::vector<model::CellRange> ranges;
+  std::vector<char> present;
+  std::int64_t most = 0;
+  for (int q = 0; q < p.Q(); ++q)
+    for (int f = 0; f < p.F(); ++f)
+      for (int r = 0; r < p.R(); ++r) {
+        ranges.push_back(usage_range(p, q, f, r));
+        const auto& flavors = p.cqs[q].flavors;
+        present.push_back(std::find(flavors.begin(), flavors.end(), f) != flavors.end());
+        most = std::max(most, ranges.back().hi);
+      }
+  auto usage =
+      field("usage", {kAxisClusterQueue, kAxisFlavor, kAxisResource}, FieldKind::Int, 0, most);
+  const int F = p.F(), R = p.R();
+  auto cell = [F, R](const std::vector<int>& at) { return (at[0] * F + at[1]) * R + at[2]; };
+  usage.range_of = [ranges, cell](const std::vector<int>& at) { return ranges[cell(at)]; };
+  usage.present = [present, cell](const std::vector<int>& at) { return present[cell(at)] != 0; };
+  auto sticky = field("sticky", {kAxisClusterQueue}, FieldKind::Index, -1, p.W() - 1);
+  sticky.index_axis = kAxisWorkload;
+  l.fields = {
+      phase,  flavor,
+      rank,   usage,
+      sticky, field("budget", {kAxisBudget}, FieldKind::Int, 0, std::max(p.stuck_terminating, 0))};
+  // The scheduler and the pods' termination are weakly fair by default; jobs
+  // may run forever, and faults are the adversary's.
+  l.families = {{"scheduler", 1}, {"pod-termination", 1}, {"completion", 0}, {"faults", 0}};
+  const model::ActionKind::Arg workload{"workload", kAxisWorkload};
+  l.actions = {{"Schedule", {}, kScheduler, "kueue-scheduler"},
+               {"Finish", {workload}, kCompletion, "workload"},
+               {"PodsTerminated", {workload}, kPodTermination, "kubelet"},
+               {"KubeletLost", {workload}, kFaults, "environment"},
+               {"ForceFailStuckPods", {workload}, kPodTermination, "kueue-controller"}};
+  return l;
+}
+
+std::vector<Action> Spec::candidates(const Params& p) {
+  std::vector<Action> out;
+  auto add = [&](Kind k, int w) {
+    out.push_back(Action{k, static_cast<std::int16_t>(w), static_cast<int>(out.size())});
+  };
+  add(kSchedule, -1);
+  for (int w = 0; w < p.W(); ++w) {
+    add(kFinish, w);
+    if (!p.workloads[w].pods || p.fast_quota_release) continue;
+    add(kPodsTerminated, w);
+    if (p.stuck_terminating > 0) add(kKubeletLost, w);
+    if (p.stuck_terminating > 0 && p.force_fail_stuck_pods) add(kForceFail, w);
+  }
+  return out;
+}
+
+State<std::int64_t> Spec::initial(const Params& p) {
+  State<std::int64_t> s;
+  s.phase.assign(p.W(), kPending);
+  s.flavor.assign(p.W(), -1);
+  s.rank.assign(p.W(), -1);
+  s.usage.assign(static_cast<std::size_t>(p.Q()) * p.F() * p.R(), 0);
+  s.sticky.assign(p.Q(), -1);
+  s.budget = {std::max(p.stuck_terminating, 0)};
+  // Workloads the manifests show holding quota, in the order they got it.
+  std::vector<int> holders;
+  for (int w = 0; w < p.W(); ++w)
+    if (p.workloads[w].initial_flavor >= 0) holders.push_back(w);
+  std::stable_sort(holders.begin(), holders.end(), [&](int a, int b) {
+    return p.workloads[a].reserved_at < p.workloads[b].reserved_at;
+  });
+  const Scheduler sched(p);
+  for (int w : holders) sched.reserve(s, w, p.workloads[w].initial_flavor);
+  return s;
+}
+
+model::ActionRef Spec::ref(const Params&, const Action& a) {
+  if (a.kind == kSchedule) return {a.kind, {}};
+  return {a.kind, {a.workload}};
+}
+
+std::uint64_t Spec::identity(const Params& p) {
+  model::Hasher h;
+  auto add = [&](const auto& v) { model::hash_append(h, v); };
+  add(p.resources), add(p.flavors);
+  auto node = [&](const QuotaNode& n) {
+    add(n.name), add(n.nominal), add(n.borrowing_limit), add(n.lending_limit);
+    add(std::vector<std::int64_t>{n.parent});
+  };
+  for (const auto& q : p.cqs) {
+    node(q.quota);
+    add(std::vector<std::int64_t>(q.flavors.begin(), q.flavors.end()));
+    add(std::vector<std::int64_t>(q.covered.begin(), q.covered.end()));
+    add(std::vector<std::int64_t>{q.strict_fifo, static_cast<std::int64_t>(q.within),
+                                  static_cast<std::int64_t>(q.reclaim), q.borrow_within_cohort,
+                                  q.max_priority_threshold, q.try_next_when_borrow,
+                                  q.try_next_when_preempt, q.preemption_over_borrowing});
+  }
+  for (const auto& c : p.cohorts) node(c);
+  for (const auto& w : p.workloads) {
+    add(w.name), add(w.req);
+    add(std::vector<std::int64_t>(w.eligible.begin(), w.eligible.end()));
+    add(std::vector<std::int64_t>{w.cq, w.priority, w.created, w.pods, w.initial_flavor,
+                                  w.reserved_at});
+  }
+  add(std::vector<std::int64_t>{p.fast_quota_release, p.sticky_head, p.force_fail_stuck_pods,
+                                p.recompute_on_overlap, p.broken_skip_cohort_limit,
+                                p.broken_double_count_victims, p.stuck_terminating});
+  return model::mix64(h.h);
+}
+
+}  // namespace kmc::protocols::ka

@@ -1,0 +1,39 @@
+// The state of one cluster's Kueue, as the checker stores it: one phase per
+// Workload, the flavor it holds quota in, the cache's usage per ClusterQueue,
+// and the queue manager's memory (the sticky preemptor of each ClusterQueue,
+// the order in which holders got their quota). Fields are flat vectors over
+// the layout's axes (protocols/kueue_admission/spec.cpp declares them).
+#pragma once
+
+#include <boost/hana.hpp>
+#include <cstdint>
+#include <vector>
+
+namespace kmc::protocols::ka {
+
+// A Workload's phase, in Kueue's conditions (kueue-semantics.md §1.5, §4.6).
+enum Phase : std::int64_t {
+  kPending,       // in its ClusterQueue's active heap
+  kInadmissible,  // BestEffortFIFO: parked until an event requeues its cohort tree
+  kAdmitted,      // QuotaReserved and Admitted (no admission checks in this protocol)
+  kEvicted,       // Evicted (Preempted): still holds quota until its pods or job stop
+  kStuck,         // Evicted, with pods stuck terminating (the kubelet is gone)
+  kFinished,
+};
+
+template <class V>
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(
+      State, (std::vector<V>, phase),  // [workload] Phase
+      (std::vector<V>, flavor),        // [workload] the flavor it holds quota in, -1
+      (std::vector<V>, rank),    // [workload] holders in the order they reserved: 0 the oldest, -1
+      (std::vector<V>, usage),   // [cq][flavor][resource] the cache's usage
+      (std::vector<V>, sticky),  // [cq] the preemptor kept at the head (BestEffortFIFO), -1
+      (std::vector<V>, budget)   // [budget] environment faults left
+  );
+  bool operator==(const State&) const = default;
+};
+
+enum Budget : int { kBudgetStuck, kBudgets };
+
+}  // namespace kmc::protocols::ka
