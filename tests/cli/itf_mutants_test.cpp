@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -50,7 +51,9 @@ std::vector<Committed> committed_traces() {
 bool names(const std::string& message, const std::string& file, const std::string& field) {
   const std::string head = file + ":";
   const auto at = message.find(head);
-  if (at == std::string::npos) return false;
+  if (at == std::string::npos ||
+      !std::isdigit(static_cast<unsigned char>(message[at + head.size()])))
+    return false;
   std::size_t used = 0;
   const int line = std::stoi(message.substr(at + head.size()), &used);
   return line > 0 &&
