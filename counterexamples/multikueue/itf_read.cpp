@@ -4,9 +4,13 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <utility>
 
+#include "counterexamples/itf_picks.hpp"
 #include "counterexamples/token.hpp"
+#include "model/assert.hpp"
 #include "model/diagnostics.hpp"
 #include "protocols/multikueue.hpp"
 
@@ -20,16 +24,40 @@ int line_at(const std::string& text, std::size_t offset) {
              text.begin(), text.begin() + static_cast<long>(std::min(offset, text.size())), '\n'));
 }
 
-// The line of state i: where its "#meta": {"index": i} is written.
-int line_of_state(const std::string& text, std::size_t i) {
+// The offset of state i's "#meta": {"index": i} in `text`, searching from `from`.
+std::size_t state_offset(const std::string& text, std::size_t i, std::size_t from) {
   const std::string needle = fmt::format("\"index\": {}", i);
-  std::size_t at = text.find("\"states\"");
-  for (at = text.find(needle, at == std::string::npos ? 0 : at); at != std::string::npos;
+  for (std::size_t at = text.find(needle, from); at != std::string::npos;
        at = text.find(needle, at + 1)) {
     const char next = at + needle.size() < text.size() ? text[at + needle.size()] : '\n';
-    if (next < '0' || next > '9') return line_at(text, at);
+    if (next < '0' || next > '9') return at;
   }
-  return 0;
+  return std::string::npos;
+}
+
+// The line of each state, in one pass: kmc writes the states in order.
+std::vector<int> state_lines(const std::string& text, std::size_t states) {
+  std::vector<int> lines;
+  std::size_t at = text.find("\"states\"");
+  at = at == std::string::npos ? 0 : at;
+  int line = line_at(text, at);
+  for (std::size_t i = 0; i < states; ++i) {
+    const std::size_t next = state_offset(text, i, at);
+    if (next == std::string::npos) break;
+    line += static_cast<int>(std::count(text.begin() + static_cast<long>(at),
+                                        text.begin() + static_cast<long>(next), '\n'));
+    lines.push_back(line);
+    at = next;
+  }
+  return lines;
+}
+
+// The line of state i: where its "#meta": {"index": i} is written; 0 when unknown.
+int line_of_state(const ItfDocument& d, std::size_t i) {
+  if (i < d.state_lines.size()) return d.state_lines[i];
+  const std::size_t states = d.text.find("\"states\"");
+  const std::size_t at = state_offset(d.text, i, states == std::string::npos ? 0 : states);
+  return at == std::string::npos ? 0 : line_at(d.text, at);
 }
 
 [[noreturn]] void fail(const ItfDocument& d, int line, const std::string& field,
@@ -42,16 +70,6 @@ std::string string_at(const ItfDocument& d, const nlohmann::json& obj, const std
   if (!obj.is_object() || !obj.contains(key) || !obj.at(key).is_string())
     fail(d, line, field, "expected a string");
   return obj.at(key).get<std::string>();
-}
-
-int index_of(const std::vector<std::string>& names, const std::string& name) {
-  auto it = std::find(names.begin(), names.end(), name);
-  return it == names.end() ? -1 : static_cast<int>(it - names.begin());
-}
-
-std::optional<protocols::ActionKind> kind_of(const std::string& name) {
-  return protocols::MultiKueue::action_kind(
-      name);  // the action table, not a loop over the enum's range
 }
 
 // The cells every tool compares must be there for every job and worker of
@@ -148,14 +166,14 @@ model::Cells read_cells(const ItfDocument& d, const nlohmann::json& vars, const 
 
 model::Cells read_cells(const ItfDocument& d, std::size_t i,
                         const std::vector<model::FieldSchema>& fields) {
-  return read_cells(d, d.doc.at("states").at(i), fmt::format("states[{}]", i),
-                    line_of_state(d.text, i), fields);
+  return read_cells(d, d.doc.at("states").at(i), fmt::format("states[{}]", i), line_of_state(d, i),
+                    fields);
 }
 
 ItfRawStep read_raw_step(const ItfDocument& d, std::size_t i,
                          const std::vector<model::FieldSchema>& fields) {
   const auto& st = d.doc.at("states").at(i);
-  const int line = line_of_state(d.text, i);
+  const int line = line_of_state(d, i);
   const std::string at = fmt::format("states[{}]", i);
   if (!st.is_object()) fail(d, line, at, "expected an object of state variables");
   ItfRawStep s;
@@ -172,35 +190,59 @@ ItfRawStep read_raw_step(const ItfDocument& d, std::size_t i,
   return s;
 }
 
+model::ActionRef check_picks(const ItfDocument& d, std::size_t i, const ItfRawStep& s,
+                             const model::Layout& layout) {
+  const auto resolved = resolve_picks(layout, s.action, s.picks);
+  if (const auto* problem = std::get_if<PickProblem>(&resolved))
+    fail(d, line_of_state(d, i), fmt::format("states[{}].{}", i, problem->field), problem->message);
+  return std::get<model::ActionRef>(resolved);
+}
+
 namespace {
 
-ItfStep read_step(const ItfDocument& d, std::size_t i, const protocols::MkParams& p) {
-  const int line = line_of_state(d.text, i);
+// What a replay needs of a scenario's instance: its layout (the action table
+// and the entities picks may name) and which actions it has at all.
+struct Actions {
+  model::Layout layout;
+  std::set<std::pair<int, std::vector<int>>> candidates;  // (kind, argument indices)
+};
+
+Actions actions_of(const protocols::MkParams& p) {
+  Actions a{protocols::MkSpec::layout(p), {}};
+  for (const auto& c : protocols::MkSpec::candidates(p)) {
+    const model::ActionRef ref = protocols::MkSpec::ref(p, c);
+    a.candidates.emplace(ref.kind, ref.args);
+  }
+  return a;
+}
+
+ItfStep read_step(const ItfDocument& d, std::size_t i, const protocols::MkParams& p,
+                  const Actions& actions) {
+  const int line = line_of_state(d, i);
   const std::string at = fmt::format("states[{}]", i);
   ItfRawStep raw = read_raw_step(d, i, protocols::MultiKueue::cell_fields());
   ItfStep s;
   s.index = i;
-  if (i == 0) {
-    s.init = true;
-  } else if (auto k = kind_of(raw.action)) {
-    s.kind = *k;
-  } else {
-    fail(d, line, at + ".mbt::actionTaken",
-         fmt::format("'{}' is not a MultiKueue protocol action", raw.action));
+  s.init = i == 0;
+  if (!s.init) {
+    const model::ActionRef ref = check_picks(d, i, raw, actions.layout);
+    // The layout's action table is in ActionKind's order (multikueue_spec.cpp asserts it).
+    s.kind = static_cast<protocols::ActionKind>(ref.kind);
+    KMC_ASSERT(protocols::MultiKueue::action_kind(raw.action) == s.kind);
+    const auto& args = actions.layout.actions[ref.kind].args;
+    std::vector<std::string> named;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      if (args[k].name == "job") s.job = ref.args[k];
+      if (args[k].name == "cluster") s.worker = ref.args[k];
+      if (args[k].name == "flavor") s.flavor = raw.picks.at("flavor");
+      named.push_back(raw.picks.at(args[k].name));
+    }
+    if (!actions.candidates.contains({ref.kind, ref.args}))
+      fail(d, line, at + ".mbt::actionTaken",
+           fmt::format("{}({}) is not an action of this scenario (its dispatcher, options and "
+                       "queues leave it out)",
+                       raw.action, fmt::join(named, ", ")));
   }
-  auto resolve = [&](const char* key, const std::vector<std::string>& names, const char* what) {
-    auto it = raw.picks.find(key);
-    if (it == raw.picks.end()) return -1;
-    const int index = index_of(names, it->second);
-    if (index < 0)
-      fail(d, line, fmt::format("{}.mbt::nondetPicks.{}", at, key),
-           fmt::format("no {} '{}' in this scenario ({})", what, it->second,
-                       fmt::join(names, ", ")));
-    return index;
-  };
-  s.job = resolve("job", p.jobs, "job");
-  s.worker = resolve("cluster", p.workers, "worker");
-  if (raw.picks.contains("flavor")) s.flavor = raw.picks.at("flavor");
   s.cells = std::move(raw.cells);
   require_job_cells(d, s.cells, i, line, p);
   return s;
@@ -209,12 +251,14 @@ ItfStep read_step(const ItfDocument& d, std::size_t i, const protocols::MkParams
 }  // namespace
 
 ItfDocument parse_itf(const std::string& file, const std::string& text) {
-  ItfDocument d{file, text, {}};
+  ItfDocument d{file, text, {}, {}};
   try {
     d.doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     fail(d, line_at(text, e.byte), "", fmt::format("not JSON: {}", e.what()));
   }
+  if (d.doc.is_object() && d.doc.contains("states") && d.doc.at("states").is_array())
+    d.state_lines = state_lines(text, d.doc.at("states").size());
   return d;
 }
 
@@ -262,7 +306,8 @@ ItfTrace read_itf(const ItfDocument& d, const protocols::MkParams& p) {
   ItfTrace t = read_itf_meta(d);
   const auto& states = d.doc.at("states");
   if (states.empty()) fail(d, 0, "states", "the trace has no states");
-  for (std::size_t i = 0; i < states.size(); ++i) t.steps.push_back(read_step(d, i, p));
+  const Actions actions = actions_of(p);
+  for (std::size_t i = 0; i < states.size(); ++i) t.steps.push_back(read_step(d, i, p, actions));
   if (t.subject >= p.J())
     fail(d, 0, "#meta.replay", "the token's subject is not a job of this scenario");
   return t;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/cell.hpp"
+#include "model/spec.hpp"
 #include "protocols/multikueue_params.hpp"
 #include "protocols/multikueue_state.hpp"
 
@@ -21,6 +22,7 @@ struct ItfDocument {
   std::string file;
   std::string text;  // for line numbers
   nlohmann::json doc;
+  std::vector<int> state_lines;  // the line each state starts on (parse_itf), so errors name it
 };
 
 // Parses `text`; a JSON syntax error names the file and line.
@@ -67,6 +69,12 @@ struct ItfRawStep {
 };
 ItfRawStep read_raw_step(const ItfDocument& d, std::size_t i,
                          const std::vector<model::FieldSchema>& fields);
+// The action and picks of state i (i > 0) checked against `layout`'s action
+// table (counterexamples/itf_picks.hpp): an unknown action, a missing or
+// extra pick, or one that names no entity of its axis is an InputError naming
+// the file, the state's line and states[i].mbt::nondetPicks.KEY.
+model::ActionRef check_picks(const ItfDocument& d, std::size_t i, const ItfRawStep& s,
+                             const model::Layout& layout);
 
 // The document's #meta alone (no scenario needed yet).
 ItfTrace read_itf_meta(const ItfDocument& d);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "counterexamples/diagram.hpp"
+#include "counterexamples/itf_picks.hpp"
 #include "counterexamples/multikueue/itf_read.hpp"
 #include "model/diagnostics.hpp"
 #include "model/quantity.hpp"
@@ -78,6 +79,11 @@ ItfDoc read_trace(const ItfDocument& d) {
   // The one ITF reader (itf_read.hpp): actions, picks and typed cells, no scenario needed.
   for (std::size_t i = 0; i < states.size(); ++i)
     t.steps.push_back(read_raw_step(d, i, render_fields()));
+  // Every pick checked before a line is drawn from it: against the action
+  // table, and the entities the trace's cells name (its scenario may be gone).
+  const model::Layout layout = labelled_by_cells(protocols::MkSpec::layout(protocols::MkParams{}),
+                                                 t.steps.front().cells.all());
+  for (std::size_t i = 1; i < t.steps.size(); ++i) check_picks(d, i, t.steps[i], layout);
   if (doc.contains("loop")) {
     const auto& l = doc["loop"];
     if (!l.is_number_unsigned() || l.get<std::size_t>() >= t.steps.size())
@@ -429,7 +435,7 @@ std::string render_trace(const ItfDocument& itf, RenderFormat format) {
 }
 
 std::string render_trace(const nlohmann::json& itf, RenderFormat format, const std::string& file) {
-  return render_trace(ItfDocument{file, "", itf}, format);
+  return render_trace(ItfDocument{file, "", itf, {}}, format);
 }
 
 }  // namespace kmc::cx

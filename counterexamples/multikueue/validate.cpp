@@ -127,7 +127,7 @@ EngineLog engine_log_from_json(const nlohmann::json& doc, const std::string& fil
     log.scenario = doc["scenario"].get<std::string>();
   if (!doc.contains("steps") || !doc["steps"].is_array() || doc["steps"].empty())
     fail("steps", "expected a non-empty array");
-  const ItfDocument d{file, "", {}};
+  const ItfDocument d{file, "", {}, {}};
   for (std::size_t i = 0; i < doc["steps"].size(); ++i) {
     const auto& st = doc["steps"][i];
     const std::string at = fmt::format("steps[{}]", i);

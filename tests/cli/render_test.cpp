@@ -321,7 +321,8 @@ TEST_CASE("render: bad input is exit 3 and names the file and the field",
       "unknown.itf.json", {{"init", nlohmann::json::object()}, {"Teleport", {{"job", "j"}}}});
   auto uk = kmc("render " + unknown);
   CHECK(uk.code == 3);
-  CHECK(uk.err.find(unknown + ": states[1].mbt::actionTaken: unknown action Teleport") !=
+  CHECK(uk.err.find(unknown +
+                    ": states[1].mbt::actionTaken: 'Teleport' is not an action of this protocol") !=
         std::string::npos);
 
   const std::string stray =
@@ -329,7 +330,7 @@ TEST_CASE("render: bad input is exit 3 and names the file and the field",
                                     {"CreateRemoteWorkload", {{"job", "j"}, {"cluster", "mars"}}}});
   auto st = kmc("render " + stray);
   CHECK(st.code == 3);
-  CHECK(st.err.find(stray + ": states[1].mbt::nondetPicks.cluster: names mars") !=
+  CHECK(st.err.find(stray + ": states[1].mbt::nondetPicks.cluster: no worker named 'mars'") !=
         std::string::npos);
 
   const std::string bad_loop =

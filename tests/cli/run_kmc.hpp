@@ -32,12 +32,13 @@ inline std::string temp_path(const std::string& name) {
          std::to_string(n++) + "-" + name;
 }
 
-inline Run kmc(const std::string& args) {
+// `prefix` goes before the binary: "timeout 5" fails a run that hangs (exit 124).
+inline Run kmc(const std::string& args, const std::string& prefix = "") {
   static int n = 0;
   const std::string base =
       "/tmp/kmc-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++);
-  const std::string cmd =
-      std::string(KMC_BINARY) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  const std::string cmd = prefix + (prefix.empty() ? "" : " ") + std::string(KMC_BINARY) + " " +
+                          args + " >" + base + ".out 2>" + base + ".err";
   const int status = std::system(cmd.c_str());
   Run r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
