@@ -11,21 +11,11 @@ namespace {
 
 // A copy of examples/gpu-hunter with one file replaced, in a temp folder.
 std::string scenario_with(const std::string& rel, const std::string& text) {
-  static int n = 0;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("kmc-bad-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-  fs::remove_all(dir);
-  fs::copy(fs::path(KMC_SOURCE_DIR) / "examples/gpu-hunter", dir, fs::copy_options::recursive);
-  std::ofstream(dir / rel) << text;
-  return dir.string();
+  return example_with("gpu-hunter", rel, text);
 }
 
 std::string replace_in(const std::string& rel, const std::string& from, const std::string& to) {
-  std::string text = slurp(std::string(KMC_SOURCE_DIR) + "/examples/gpu-hunter/" + rel);
-  const auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), to);
-  return scenario_with(rel, text);
+  return example_replacing("gpu-hunter", rel, from, to);
 }
 
 }  // namespace

@@ -7,8 +7,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 struct Run {
@@ -47,4 +49,26 @@ inline Run kmc(const std::string& args, const std::string& prefix = "") {
   std::remove((base + ".out").c_str());
   std::remove((base + ".err").c_str());
   return r;
+}
+
+// A copy of examples/<example> in a temp folder with one file (relative to
+// the example) holding `text`.
+inline std::string example_with(const std::string& example, const std::string& rel,
+                                const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path dir = temp_path("example-" + example);
+  fs::remove_all(dir);
+  fs::copy(fs::path(KMC_SOURCE_DIR) / "examples" / example, dir, fs::copy_options::recursive);
+  std::ofstream(dir / rel) << text;
+  return dir.string();
+}
+
+// The same with `from` replaced by `to` in that file; throws when `from` is not there.
+inline std::string example_replacing(const std::string& example, const std::string& rel,
+                                     const std::string& from, const std::string& to) {
+  std::string text = slurp(std::string(KMC_SOURCE_DIR) + "/examples/" + example + "/" + rel);
+  const auto at = text.find(from);
+  if (at == std::string::npos) throw std::runtime_error(rel + " holds no '" + from + "'");
+  text.replace(at, from.size(), to);
+  return example_with(example, rel, text);
 }

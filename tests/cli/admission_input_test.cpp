@@ -1,0 +1,76 @@
+// The kueue-admission protocol as a user meets it: its examples through the
+// real binary, and every kind of bad input exit 3 naming file, line and field.
+#include <catch2/catch.hpp>
+
+#include "cli/run_kmc.hpp"
+
+namespace {
+
+// A zombie-pod copy with one replacement in one file; the error must name `where` and `what`.
+void refused(const std::string& rel, const std::string& from, const std::string& to,
+             const std::string& where, const std::string& what) {
+  const auto dir = example_replacing("zombie-pod", rel, from, to);
+  const auto r = kmc("check " + dir);
+  INFO(r.err);
+  CHECK(r.code == 3);
+  CHECK(r.err.find(where) != std::string::npos);
+  CHECK(r.err.find(what) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("kueue-admission examples: violated as the seeds say, fixed ones verify",
+          "[cli][admission]") {
+  auto r = kmc("check examples/zombie-pod");
+  CHECK(r.code == 1);
+  CHECK(r.out.find("Property guarantee-not-stuck is violated") != std::string::npos);
+  CHECK(r.out.find("KubeletLost(research/sweep)") != std::string::npos);
+  CHECK(kmc("check examples/zombie-pod-fixed").code == 0);
+  r = kmc("check examples/preemption-grace-hol");
+  CHECK(r.code == 1);
+  CHECK(r.out.find("Property no-head-of-line-blocking is violated") != std::string::npos);
+  CHECK(kmc("check examples/preemption-grace-hol-fixed").code == 0);
+  // The trace renders from its token, and an edited trace is refused.
+  const auto trace = temp_path("zombie.itf.json");
+  REQUIRE(kmc("check examples/zombie-pod --trace-out " + trace).code == 1);
+  r = kmc("render " + trace);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("KubeletLost") != std::string::npos);
+  auto text = slurp(trace);
+  const auto at = text.find("\"StuckTerminating\"");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 18, "\"Evicted\"");
+  std::ofstream(trace) << text;
+  r = kmc("render " + trace);
+  CHECK(r.code == 3);
+  CHECK(r.err.find("states: the states are not what the trace's token gives") != std::string::npos);
+}
+
+TEST_CASE("kueue-admission: bad input is exit 3 naming file, line and field",
+          "[cli][admission][bad-input]") {
+  refused("cluster/queues.yaml", "              nominalQuota: 0", "              nominalQuota: -2",
+          "queues.yaml:", "nominalQuota: quantity '-2' must not be negative");
+  refused("cluster/queues.yaml", "metadata:\n  name: gpu-pool\n",
+          "metadata:\n  name: gpu-pool\nspec:\n  parentName: gpu-pool\n",
+          "queues.yaml:", "spec.parentName: cohort gpu-pool is its own ancestor");
+  refused("kmc.yaml", "variant: pre-7312", "variant: pre-0000",
+          "kmc.yaml:", "options.variant: unknown variant 'pre-0000' for kueue-admission");
+  refused("kmc.yaml", "cluster: cluster ", "cluster: elsewhere ", "zombie-pod", "folder");
+  refused("cluster/queues.yaml", "    reclaimWithinCohort: Any\n  resourceGroups:",
+          "    reclaimWithinCohort: Any\n  stopPolicy: Hold\n  resourceGroups:", "queues.yaml:",
+          "spec.stopPolicy");
+  refused("cluster/queues.yaml", "  name: batch\nspec:\n",
+          "  name: batch\nspec:\n  admissionChecks: [prov]\n", "queues.yaml:", "admission");
+  refused("cluster/workloads.yaml", "  queueName: team-a", "  queueName: team-z",
+          "workloads.yaml:", "spec.queueName");
+  refused("kmc.yaml", "protocol: kueue-admission",
+          "protocol: kueue-admission\nworkers: [{name: w1}]", "kmc.yaml:", "workers");
+  const auto dir = example_with("zombie-pod", "cluster/kueue-config.yaml",
+                                "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: "
+                                "Configuration\nfairSharing:\n  enable: true\n");
+  const auto r = kmc("check " + dir);
+  CHECK(r.code == 3);
+  CHECK(r.err.find("kueue-config.yaml:") != std::string::npos);
+  CHECK(r.err.find("fairSharing: kueue-admission does not model fair sharing yet") !=
+        std::string::npos);
+}
