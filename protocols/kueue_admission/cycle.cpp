@@ -24,11 +24,14 @@ bool overlaps(const std::vector<int>& targets, const std::vector<bool>& preempte
 void Scheduler::cycle(XState& s) const {
   const int W = p_.W();
   const std::vector<bool> none(W, false);
-  Snapshot snap = snapshot(s);
+  // The cycle plans on the state it started from (Kueue's snapshot and its
+  // workloads' admissions) and writes its outcomes into s.
+  const XState at = s;
+  Snapshot snap = snapshot(at);
   std::vector<Entry> entries;
   for (int cq = 0; cq < p_.Q(); ++cq) {
-    const int w = head(s, cq);
-    if (w >= 0) entries.push_back({w, assign(s, snap, w, none)});
+    const int w = head(at, cq);
+    if (w >= 0) entries.push_back({w, assign(at, snap, w, none)});
   }
   // makeClassicalIterator: lower borrowing first, then priority, then the
   // queue-order timestamp (and the name, for a deterministic order).
@@ -84,8 +87,8 @@ void Scheduler::cycle(XState& s) const {
       Snapshot without = snap;
       for (int v = 0; v < W; ++v)
         if (preempted[v])
-          without.add(p_.workloads[v].cq, static_cast<int>(s.flavor[v]), p_.workloads[v].req, -1);
-      Assignment again = assign(s, without, w, preempted, a.flavor);
+          without.add(p_.workloads[v].cq, static_cast<int>(at.flavor[v]), p_.workloads[v].req, -1);
+      Assignment again = assign(at, without, w, preempted, a.flavor);
       if (again.mode == Mode::Fit) again.mode = Mode::DeferredFit;
       if (again.mode == Mode::NoFit || (again.mode == Mode::Preempt && again.targets.empty()))
         continue;  // skipped
@@ -98,7 +101,7 @@ void Scheduler::cycle(XState& s) const {
       const bool own = std::find(a.targets.begin(), a.targets.end(), v) != a.targets.end();
       const bool counted = p_.broken_double_count_victims ? own : (preempted[v] || own);
       if (counted)
-        projected.add(p_.workloads[v].cq, static_cast<int>(s.flavor[v]), p_.workloads[v].req, -1);
+        projected.add(p_.workloads[v].cq, static_cast<int>(at.flavor[v]), p_.workloads[v].req, -1);
     }
     if (!fits_in(projected, wl.cq, usage_cells(w, a.flavor), true)) continue;  // skipped
     for (int t : a.targets) preempted[t] = true;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/assert.hpp"
+
 namespace kmc::protocols::ka {
 
 QuotaTree::QuotaTree(const AdmissionParams& p) : q_(p.Q()), frs_(p.F() * p.R()) {
@@ -86,6 +88,7 @@ void Snapshot::refresh() {
 
 void Snapshot::add(int cq, int f, const std::vector<std::int64_t>& req, int sign) {
   const int R = static_cast<int>(req.size()), k = tree_->frs();
+  KMC_ASSERT_MSG(tree_->is_cq(cq) && f >= 0 && (f + 1) * R <= k, "usage of a flavor the cell has");
   for (int r = 0; r < R; ++r) u_[cq * k + f * R + r] += sign * req[r];
   refresh();
 }

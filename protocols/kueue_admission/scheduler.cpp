@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "model/assert.hpp"
+
 namespace kmc::protocols::ka {
 
 namespace {
@@ -76,6 +78,7 @@ void Scheduler::reserve(XState& s, int w, int f) const {
 void Scheduler::release(XState& s, int w, bool requeue) const {
   const auto& wl = p_.workloads[w];
   const auto f = s.flavor[w];
+  KMC_ASSERT_MSG(f >= 0, "only a holder releases quota");
   const int k = p_.F() * p_.R();
   for (int r = 0; r < p_.R(); ++r) s.usage[wl.cq * k + p_.fr(static_cast<int>(f), r)] -= wl.req[r];
   for (int v = 0; v < p_.W(); ++v)

@@ -153,3 +153,16 @@ TEST_CASE("admission: the shipped examples and their fixes", "[admission][exampl
   CHECK(o.result.violation->property == "no-head-of-line-blocking");
   CHECK(check_example("preemption-grace-hol-fixed").result.verdict == Verdict::Verified);
 }
+
+TEST_CASE("admission: a Job victim released mid-cycle is still planned as its holder",
+          "[admission][regression]") {
+  // zombie-pod with a Job for the sweep: train-a's preemption releases the
+  // sweep's quota within the cycle, and train-b's re-plan (its targets
+  // overlap) must still see the sweep in its flavor. Reading the state the
+  // cycle writes corrupted the heap here (found on a 12-workload fleet).
+  auto p = cluster({{8, 0}, {8, 0}, {0, 0}}, {{2, 0, 16, true}, {0, 0, 8}, {1, 0, 8}}, 1);
+  for (int q : {0, 1}) p.cqs[q].reclaim = ka::Reclaim::Any;
+  const auto o = check(p);
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(check(p, {"guarantee-eventually-admitted"}).result.verdict == Verdict::Verified);
+}
