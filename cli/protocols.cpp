@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "counterexamples/kube_scheduler/pipeline.hpp"
 #include "counterexamples/kueue_admission/pipeline.hpp"
 #include "counterexamples/multikueue/pipeline.hpp"
 
@@ -22,6 +23,11 @@ const std::vector<ProtocolEntry>& protocol_table() {
        "Kueue admission in one cluster: quotas, cohorts, borrowing, preemption, queueing",
        [](const model::Scenario& sc, const cx::CheckRequest& req) {
          return cx::check_kueue_admission(sc, req);
+       }},
+      {"kube-scheduler",
+       "the default kube-scheduler without Kueue: pods bound one at a time (the gang baseline)",
+       [](const model::Scenario& sc, const cx::CheckRequest& req) {
+         return cx::check_kube_scheduler(sc, req);
        }},
   };
   return table;

@@ -90,6 +90,14 @@ struct Lever {
   SourcePos pos;
 };
 
+// A node of a single cluster, for protocols that place pods (kube-scheduler):
+// what its status.allocatable offers.
+struct NodeSpec {
+  std::string name;
+  std::map<std::string, Quantity> allocatable;  // resource -> quantity
+  SourcePos pos;
+};
+
 struct Fleet {
   // Which protocol checks this scenario (cli/protocols.cpp's table); checked against that table.
   std::string protocol = "multikueue";
@@ -99,6 +107,7 @@ struct Fleet {
   // MultiKueue, `cluster:` (default cluster/) for a single-cluster protocol.
   std::string cluster_dir = "manager";
   std::vector<WorkerSpec> workers;
+  std::vector<NodeSpec> nodes;  // kube-scheduler: the cluster's nodes
   std::map<std::string, FlavorResources>
       snapshot;  // manager's initial view per worker; missing: the truth
   std::map<std::string, SourcePos> snapshot_pos;  // where each worker's snapshot entry is written

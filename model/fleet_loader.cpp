@@ -104,11 +104,11 @@ Fleet load_fleet(const std::string& path) {
                      "expected exactly one YAML document (a kmc Fleet)");
   const YamlNode& root = documents.front();
   Warnings unused;  // every key below is modeled: check_keys never warns here
-  check_keys(
-      root,
-      {.modeled = {"apiVersion", "kind", "protocol", "manager", "cluster", "workers", "snapshot",
-                   "dispatcher", "options", "environment", "check", "fairness", "matrix"}},
-      unused);
+  check_keys(root,
+             {.modeled = {"apiVersion", "kind", "protocol", "manager", "cluster", "workers",
+                          "nodes", "snapshot", "dispatcher", "options", "environment", "check",
+                          "fairness", "matrix"}},
+             unused);
   const YamlNode api_version = require(root, "apiVersion");
   if (api_version.str() != kFleetApiVersion)
     api_version.fail(
@@ -147,6 +147,17 @@ Fleet load_fleet(const std::string& path) {
   }
   if (fleet.workers.empty() && fleet.protocol == "multikueue")
     root["workers"].fail("a fleet needs at least one worker");
+  std::set<std::string> node_names;
+  for (const auto& item : root["nodes"].items()) {
+    check_keys(item, {.modeled = {"name", "allocatable"}}, unused);
+    NodeSpec node{require(item, "name").str(), {}, item.pos()};
+    if (node.name.empty()) item["name"].fail("must not be empty");
+    if (!node_names.insert(node.name).second)
+      item["name"].fail(fmt::format("node '{}' is listed twice", node.name));
+    for (const auto& r : require(item, "allocatable").entries())
+      node.allocatable[r.key] = r.value.quantity();
+    fleet.nodes.push_back(std::move(node));
+  }
   for (const auto& e : root["snapshot"].entries()) {
     if (!names.contains(e.key))
       throw InputError({path, e.key_line}, e.value.path(),

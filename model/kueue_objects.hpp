@@ -271,8 +271,9 @@ struct ClusterManifests {
   std::vector<ProvisioningRequestConfig> provisioning_request_configs;
   std::vector<MultiKueueConfig> multikueue_configs;
   std::vector<MultiKueueCluster> multikueue_clusters;
-  std::vector<Workload> workloads;   // Workloads and Jobs converted as Kueue's job integration does
-  KueueConfiguration configuration;  // defaults when the folder has none
+  std::vector<Workload> workloads;  // Workloads and Jobs converted as Kueue's job integration does
+  std::vector<Workload> unmanaged_jobs;  // Jobs without a queue name: Kueue leaves them alone
+  KueueConfiguration configuration;      // defaults when the folder has none
   Warnings warnings;
 
   const ClusterQueue* find_cluster_queue(const std::string& name) const;

@@ -126,6 +126,7 @@ class ManifestLoader {
       out.warnings.push_back(Diagnostic{
           object.pos(), "metadata.labels",
           "Job has no kueue.x-k8s.io/queue-name label; Kueue does not manage it; ignored"});
+      out.unmanaged_jobs.push_back(read_job(object, ctx).workload);  // the scheduler still runs it
       return;
     }
     add_workload(read_job(object, ctx), "Job");

@@ -30,6 +30,11 @@ TEST_CASE("kueue-admission examples: violated as the seeds say, fixed ones verif
   CHECK(r.code == 1);
   CHECK(r.out.find("Property no-head-of-line-blocking is violated") != std::string::npos);
   CHECK(kmc("check examples/preemption-grace-hol-fixed").code == 0);
+  r = kmc("check examples/plain-scheduler-gang-deadlock");
+  CHECK(r.code == 1);
+  CHECK(r.out.find("Property no-gang-deadlock is violated") != std::string::npos);
+  CHECK(r.err.find("warning") == std::string::npos);  // no queue needed without Kueue
+  CHECK(kmc("check examples/plain-scheduler-gang-deadlock-fixed").code == 0);
   // The trace renders from its token, and an edited trace is refused.
   const auto trace = temp_path("zombie.itf.json");
   REQUIRE(kmc("check examples/zombie-pod --trace-out " + trace).code == 1);

@@ -18,6 +18,7 @@
 #include "model/packing.hpp"
 #include "model/scenario.hpp"
 #include "model/spec.hpp"
+#include "protocols/kube_scheduler/spec.hpp"
 #include "protocols/kueue_admission/spec.hpp"
 #include "protocols/multikueue.hpp"
 #include "protocols/multikueue_params.hpp"
@@ -151,6 +152,27 @@ Explored explore(const std::string& example, const P& p, std::vector<std::string
   return {checked, !dropped};
 }
 
+// Each example through the definition of the protocol its kmc.yaml names.
+Explored explore_example(const std::string& name, const kmc::model::Scenario& sc,
+                         std::vector<std::string>& failures) {
+  namespace ka = kmc::protocols::ka;
+  namespace ks = kmc::protocols::ks;
+  if (sc.fleet.protocol == "kueue-admission")
+    return explore(name, ka::Instance(ka::compile_admission(sc)), failures);
+  if (sc.fleet.protocol == "kube-scheduler")
+    return explore(name, ks::Instance(ks::compile_kube_scheduler(sc)), failures);
+  return explore(name, MultiKueue(kmc::protocols::compile_multikueue(sc)), failures);
+}
+
+kmc::model::Layout layout_of(const kmc::model::Scenario& sc) {
+  namespace ka = kmc::protocols::ka;
+  namespace ks = kmc::protocols::ks;
+  if (sc.fleet.protocol == "kueue-admission") return ka::Spec::layout(ka::compile_admission(sc));
+  if (sc.fleet.protocol == "kube-scheduler")
+    return ks::Spec::layout(ks::compile_kube_scheduler(sc));
+  return MultiKueue(kmc::protocols::compile_multikueue(sc)).layout();
+}
+
 }  // namespace
 
 TEST_CASE("every reachable state of every example lies within its layout's declared ranges",
@@ -160,11 +182,7 @@ TEST_CASE("every reachable state of every example lies within its layout's decla
   for (const auto& name : names) {
     const auto sc = kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/" + name);
     std::vector<std::string> failures;
-    const Explored explored =
-        sc.fleet.protocol == "kueue-admission"
-            ? explore(name, kmc::protocols::ka::Instance(kmc::protocols::ka::compile_admission(sc)),
-                      failures)
-            : explore(name, MultiKueue(kmc::protocols::compile_multikueue(sc)), failures);
+    const Explored explored = explore_example(name, sc, failures);
     std::string report;
     for (const auto& f : failures) report += "\n" + f;
     INFO(name << ": " << explored.states << " states checked"
@@ -178,10 +196,7 @@ TEST_CASE("each enum field of the layout names every value of its range",
           "[protocols][spec][ranges]") {
   for (const auto& name : example_names()) {
     const auto sc = kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/" + name);
-    const auto layout =
-        sc.fleet.protocol == "kueue-admission"
-            ? kmc::protocols::ka::Spec::layout(kmc::protocols::ka::compile_admission(sc))
-            : MultiKueue(kmc::protocols::compile_multikueue(sc)).layout();
+    const auto layout = layout_of(sc);
     for (const auto& f : layout.fields) {
       INFO(name << ": " << f.name << " [" << f.lo << ", " << f.hi << "]");
       CHECK(f.lo <= f.hi);

@@ -1,0 +1,68 @@
+#include "protocols/kube_scheduler/params.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kmc::protocols::ks {
+
+namespace {
+
+int index_of(std::vector<std::string>& names, const std::string& name) {
+  auto it = std::find(names.begin(), names.end(), name);
+  if (it != names.end()) return static_cast<int>(it - names.begin());
+  names.push_back(name);
+  return static_cast<int>(names.size() - 1);
+}
+
+}  // namespace
+
+SchedulerParams compile_kube_scheduler(const model::Scenario& sc) {
+  using model::InputError;
+  SchedulerParams p;
+  if (!sc.fleet.workers.empty())
+    throw InputError(sc.fleet.workers.front().pos, "workers",
+                     "protocol kube-scheduler checks one cluster and has no workers");
+  if (sc.fleet.nodes.empty())
+    throw InputError(sc.fleet.pos, "nodes",
+                     "kube-scheduler places pods on nodes: list them with their allocatable");
+  for (const auto& n : sc.fleet.nodes)
+    for (const auto& [r, q] : n.allocatable) index_of(p.resources, r);
+  // Without Kueue every Job runs, queue name or not.
+  std::vector<const model::Workload*> jobs;
+  for (const auto* list : {&sc.manager.workloads, &sc.manager.unmanaged_jobs})
+    for (const auto& wl : *list) jobs.push_back(&wl);
+  for (const auto* wl : jobs)
+    for (const auto& ps : wl->pod_sets)
+      for (const auto& [r, q] : ps.requests) index_of(p.resources, r);
+  const int R = p.R();
+  for (const auto& n : sc.fleet.nodes) {
+    p.nodes.push_back(n.name);
+    for (int r = 0; r < R; ++r) {
+      auto it = n.allocatable.find(p.resources[r]);
+      p.allocatable.push_back(it == n.allocatable.end() ? 0
+                                                        : it->second.kueue_value(p.resources[r]));
+    }
+  }
+  std::stable_sort(jobs.begin(), jobs.end(), [](const auto* a, const auto* b) {
+    return a->meta.creation_order < b->meta.creation_order;
+  });
+  for (const auto* wl : jobs) {
+    if (wl->pod_sets.size() != 1)
+      throw InputError(wl->meta.pos, "spec.podSets",
+                       "kube-scheduler models Jobs of one pod template (one pod set)");
+    JobParams j;
+    j.name = wl->meta.namespace_ + "/" + wl->meta.name;
+    j.pods = wl->pod_sets[0].count;
+    j.req.assign(R, 0);
+    for (const auto& [r, q] : wl->pod_sets[0].requests)
+      j.req[index_of(p.resources, r)] = q.kueue_value(r);
+    if (j.pods < 1) throw InputError(wl->meta.pos, "spec.parallelism", "a Job with no pods");
+    p.jobs.push_back(std::move(j));
+  }
+  if (p.jobs.empty())
+    throw InputError({sc.manager.dir, 0}, "", "no Job to place; kube-scheduler needs at least one");
+  return p;
+}
+
+}  // namespace kmc::protocols::ks
