@@ -21,6 +21,34 @@ bool overlaps(const std::vector<int>& targets, const std::vector<bool>& preempte
 
 }  // namespace
 
+// processEntry's re-checks: an entry whose targets overlap the cycle's
+// victims is re-planned without them (DeferredFit when it then fits), and
+// every entry must fit on the projected snapshot, the cycle's victims and its
+// own targets gone. False: skipped, requeued at once (FailedAfterNomination).
+bool Scheduler::recheck(const XState& at, const Snapshot& snap, const std::vector<bool>& preempted,
+                        int w, Assignment& a) const {
+  const int W = p_.W();
+  const auto& wl = p_.workloads[w];
+  if (a.mode == Mode::Preempt && overlaps(a.targets, preempted)) {
+    if (!p_.recompute_on_overlap) return false;
+    // Re-plan with this cycle's victims gone, on the nominated flavor.
+    Snapshot without = snap;
+    for (int v = 0; v < W; ++v)
+      if (preempted[v])
+        without.add(p_.workloads[v].cq, static_cast<int>(at.flavor[v]), p_.workloads[v].req, -1);
+    Assignment again = assign(at, without, w, preempted, a.flavor);
+    if (again.mode == Mode::Fit) again.mode = Mode::DeferredFit;
+    if (again.mode == Mode::NoFit || (again.mode == Mode::Preempt && again.targets.empty()))
+      return false;
+    a = again;
+  }
+  Snapshot projected = snap;
+  for (int v = 0; v < W; ++v)
+    if (preempted[v] || std::find(a.targets.begin(), a.targets.end(), v) != a.targets.end())
+      projected.add(p_.workloads[v].cq, static_cast<int>(at.flavor[v]), p_.workloads[v].req, -1);
+  return fits_in(projected, wl.cq, usage_cells(w, a.flavor), true);
+}
+
 void Scheduler::cycle(XState& s) const {
   const int W = p_.W();
   const std::vector<bool> none(W, false);
@@ -80,30 +108,9 @@ void Scheduler::cycle(XState& s) const {
       }
       continue;
     }
-    if (a.mode == Mode::Preempt && overlaps(a.targets, preempted) &&
-        !p_.broken_double_count_victims) {
-      if (!p_.recompute_on_overlap) continue;  // skipped: requeued at once
-      // Re-plan with this cycle's victims gone, on the nominated flavor.
-      Snapshot without = snap;
-      for (int v = 0; v < W; ++v)
-        if (preempted[v])
-          without.add(p_.workloads[v].cq, static_cast<int>(at.flavor[v]), p_.workloads[v].req, -1);
-      Assignment again = assign(at, without, w, preempted, a.flavor);
-      if (again.mode == Mode::Fit) again.mode = Mode::DeferredFit;
-      if (again.mode == Mode::NoFit || (again.mode == Mode::Preempt && again.targets.empty()))
-        continue;  // skipped
-      a = again;
-    }
-    // fits: this entry's usage on the projected snapshot, every victim of
-    // the cycle and its own targets gone.
-    Snapshot projected = snap;
-    for (int v = 0; v < W; ++v) {
-      const bool own = std::find(a.targets.begin(), a.targets.end(), v) != a.targets.end();
-      const bool counted = p_.broken_double_count_victims ? own : (preempted[v] || own);
-      if (counted)
-        projected.add(p_.workloads[v].cq, static_cast<int>(at.flavor[v]), p_.workloads[v].req, -1);
-    }
-    if (!fits_in(projected, wl.cq, usage_cells(w, a.flavor), true)) continue;  // skipped
+    // Before #805 (K05) an entry acted on its nomination: nothing re-checked
+    // it against what earlier entries of the cycle had taken or preempted.
+    if (p_.recheck_in_cycle && !recheck(at, snap, preempted, w, a)) continue;  // skipped
     for (int t : a.targets) preempted[t] = true;
     snap.add(wl.cq, a.flavor, wl.req, +1);
     if (a.mode == Mode::DeferredFit) {

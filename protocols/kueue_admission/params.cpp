@@ -20,6 +20,7 @@ namespace {
 using model::InputError;
 
 const std::vector<std::string> kVariants = {
+    "pre-805",                   // no re-check within a cycle: two preemptors share a victim (K05)
     "pre-7157",                  // no sticky head: a preemptor may lose its freed quota (K14)
     "pre-7312",                  // pods stuck terminating hold their quota forever (K13)
     "broken-skip-cohort-limit",  // deliberately broken: borrowing ignores the cohort
@@ -276,6 +277,7 @@ struct Compiler {
       throw InputError(fleet.pos, "options.variant",
                        fmt::format("unknown variant '{}' for kueue-admission; expected one of {}",
                                    v, fmt::join(kVariants, ", ")));
+    p.recheck_in_cycle = v != "pre-805";
     p.sticky_head = v != "pre-7157";
     p.force_fail_stuck_pods = v != "pre-7312";
     p.broken_skip_cohort_limit = v == "broken-skip-cohort-limit";

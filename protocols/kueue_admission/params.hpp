@@ -63,13 +63,13 @@ struct AdmissionParams {
   std::vector<WorkloadParams> workloads;  // in queue order: priority, then creation, then name
 
   // Feature gates and options (kueue-semantics.md §0).
-  bool fast_quota_release = false;           // FastQuotaReleaseInPodIntegration (alpha, off)
-  bool sticky_head = true;                   // #7157; the variant pre-7157 turns it off
-  bool force_fail_stuck_pods = true;         // #7312 (FailureRecoveryPolicy); pre-7312 turns it off
-  bool recompute_on_overlap = true;          // RecomputeAssignmentUponPreemptionTargetsOverlap
-  bool broken_skip_cohort_limit = false;     // deliberately broken: must be caught
-  bool broken_double_count_victims = false;  // K05, before #805: victims counted by two preemptors
-  int stuck_terminating = 0;  // environment budget: victims whose pods get stuck (kubelet lost)
+  bool fast_quota_release = false;        // FastQuotaReleaseInPodIntegration (alpha, off)
+  bool sticky_head = true;                // #7157; the variant pre-7157 turns it off
+  bool force_fail_stuck_pods = true;      // #7312 (FailureRecoveryPolicy); pre-7312 turns it off
+  bool recompute_on_overlap = true;       // RecomputeAssignmentUponPreemptionTargetsOverlap
+  bool broken_skip_cohort_limit = false;  // deliberately broken: must be caught
+  bool recheck_in_cycle = true;  // #805: entries re-checked against the cycle so far (pre-805: off)
+  int stuck_terminating = 0;     // environment budget: victims whose pods get stuck (kubelet lost)
   model::Warnings warnings;
   // The cohort tree's constant quantities, derived once from the above by
   // compile_admission (or by finish() for parameters built by hand).

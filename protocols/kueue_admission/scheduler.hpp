@@ -73,6 +73,8 @@ class Scheduler {
   std::vector<std::int64_t> usage_cells(int w, int f) const;
 
  private:
+  bool recheck(const XState& at, const Snapshot& snap, const std::vector<bool>& preempted, int w,
+               Assignment& a) const;
   bool fits_in(const Snapshot& snap, int cq, const std::vector<std::int64_t>& usage,
                bool allow_borrowing) const;
 

@@ -151,7 +151,7 @@ std::uint64_t Spec::identity(const Params& p) {
   }
   add(std::vector<std::int64_t>{p.fast_quota_release, p.sticky_head, p.force_fail_stuck_pods,
                                 p.recompute_on_overlap, p.broken_skip_cohort_limit,
-                                p.broken_double_count_victims, p.stuck_terminating});
+                                p.recheck_in_cycle, p.stuck_terminating});
   return model::mix64(h.h);
 }
 

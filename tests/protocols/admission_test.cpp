@@ -166,3 +166,20 @@ TEST_CASE("admission: a Job victim released mid-cycle is still planned as its ho
   CHECK(o.result.verdict == Verdict::Verified);
   CHECK(check(p, {"guarantee-eventually-admitted"}).result.verdict == Verdict::Verified);
 }
+
+TEST_CASE("admission: K05, two preemptors of one cycle count the same victim (#805)",
+          "[admission][known-bugs]") {
+  // The #805 integration test: cohort of alpha, beta, gamma {cpu: 2} each,
+  // reclaimWithinCohort Any. beta-mid (3) and beta-high (3) hold beta,
+  // borrowing 4; alpha-mid (2) and gamma-mid (2) arrive together and both
+  // choose beta-mid. Before #805 both are admitted once it is gone: 7 > 6.
+  auto p = cluster({{2, 0}, {2, 0}, {2, 0}},
+                   {{1, 100, 3, true}, {1, 10, 3, true}, {0, 10, 2}, {2, 10, 2}}, 1);
+  for (auto& q : p.cqs) q.reclaim = ka::Reclaim::Any;
+  CHECK(check(p).result.verdict == Verdict::Verified);
+  p.recheck_in_cycle = false;
+  const auto o = check(p);
+  CHECK(o.result.verdict == Verdict::Violated);
+  REQUIRE(o.result.violation);
+  CHECK(o.result.violation->property == "no-over-admission");
+}
