@@ -3,15 +3,12 @@
 // or an issue, text to read in a terminal.
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "cli/protocols.hpp"
-#include "counterexamples/itf.hpp"
+#include "cli/token_trace.hpp"
 #include "counterexamples/multikueue/render.hpp"
 #include "counterexamples/render_generic.hpp"
 #include "model/diagnostics.hpp"
@@ -26,32 +23,12 @@ namespace {
 }
 
 // A trace of a protocol without a drawing of its own (every one but
-// MultiKueue) is drawn from its replay token, re-checked against the
-// scenario the trace names; the file's states must be what the token gives,
-// so a trace edited by hand or made for another scenario is refused.
+// MultiKueue) is drawn from its token, in the protocol's action table.
 std::optional<std::string> render_by_token(const std::string& file, cx::RenderFormat format) {
-  std::ifstream in(file);
-  const auto doc = nlohmann::json::parse(in, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("#meta")) return std::nullopt;
-  const auto& meta = doc["#meta"];
-  if (!meta.contains("source") || !meta["source"].is_string() || !meta.contains("replay") ||
-      !meta["replay"].is_string())
-    return std::nullopt;
-  const std::string source = meta["source"], token = meta["replay"];
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(source + "/kmc.yaml", ec)) return std::nullopt;
-  const model::Scenario sc = load_checked_scenario(source);
-  const ProtocolEntry& protocol = protocol_of(sc);
-  if (protocol.name == "multikueue") return std::nullopt;
-  cx::CheckRequest req;
-  req.replay_token = token;
-  const cx::CheckOutcome o = protocol.check(sc, req);
-  if (!o.trace) input_error(file, 0, "#meta.replay", "the token gives no trace in " + source);
-  if (cx::to_itf(*o.trace, source, token)["states"] != doc.value("states", nlohmann::json()))
-    input_error(file, 0, "states",
-                "the states are not what the trace's token gives in " + source +
-                    " (edited, or made for another version of the scenario)");
-  return cx::render_generic(*o.trace, format, "kmc check " + source + " --replay " + token);
+  const auto t = read_token_trace(file);
+  if (!t) return std::nullopt;
+  return cx::render_generic(*t->outcome.trace, format,
+                            "kmc check " + t->named + " --replay " + t->token);
 }
 
 }  // namespace

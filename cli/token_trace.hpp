@@ -1,0 +1,31 @@
+// A trace file of a protocol other than MultiKueue, read through its replay
+// token: the scenario its #meta.source names is loaded, the token re-checked
+// by that protocol's pipeline, and the file's states compared with what the
+// token gives. `kmc render` and `kmc corpus check` use it; MultiKueue's
+// traces have readers of their own (counterexamples/multikueue/).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "cli/protocols.hpp"
+#include "counterexamples/pipeline.hpp"
+
+namespace kmc::cli {
+
+struct TokenTrace {
+  std::string source;        // the scenario the token was re-checked in
+  std::string named, token;  // #meta.source and #meta.replay
+  model::Scenario scenario;
+  const ProtocolEntry* protocol = nullptr;
+  cx::CheckOutcome outcome;  // the token re-checked: its trace, verdict, engine replay if asked
+};
+
+// nullopt: the file is a MultiKueue trace (or names no scenario), for the
+// MultiKueue readers. Throws model::InputError naming the file when its
+// states are not what its token gives (edited, or made for another scenario).
+// `scenario`: the folder to replay against instead of #meta.source.
+std::optional<TokenTrace> read_token_trace(const std::string& file, bool replay_engine = false,
+                                           const std::string& scenario = "");
+
+}  // namespace kmc::cli
