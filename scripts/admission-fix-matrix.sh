@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The single-cluster fix matrix (docs/admission-fix-matrix.md): each known
+# bug's scenario checked as Kueue behaved before its fix and as it behaves
+# now, one property each, printed as a markdown table from kmc's own JSON.
+#   scripts/admission-fix-matrix.sh > table.md
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+kmc=${KMC:-$root/build/cli/kmc}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# bug | scenario folder | property | kmc.yaml options line before the fix | after
+rows=(
+  "K05 #805|counterexamples/corpus/pre-805-shared-victim/scenario|no-over-admission|options: {variant: pre-805}|options: {}"
+  "K10 #6143|examples/preemption-grace-hol|no-head-of-line-blocking|-|-"
+  "K13 #7312|examples/zombie-pod|guarantee-not-stuck|options: {variant: pre-7312}|options: {}"
+  "K14 #7157|counterexamples/corpus/pre-7157-preemptor-not-sticky/scenario|no-preemption-livelock|options: {variant: pre-7157}|options: {}"
+  "gang (seeds 2, 4)|examples/plain-scheduler-gang-deadlock|no-gang-deadlock|-|-"
+)
+run() {  # folder property options-line -> "verdict | steps | states"
+  local dir=$tmp/s$RANDOM
+  cp -r "$root/$1" "$dir"
+  if [ "$3" != "-" ]; then
+    sed -i '/^options:/d' "$dir/kmc.yaml"
+    echo "$3" >> "$dir/kmc.yaml"
+  fi
+  "$kmc" check "$dir" --property "$2" --output json 2>/dev/null | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+steps = len(j["trace"]["states"]) - 1 if j.get("trace") else "-"
+print(j["verdict"], "|", steps, "|", j["stats"]["states"])' || true
+}
+echo "| bug | scenario | property | before the fix | steps | states | after | steps | states | fix |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for row in "${rows[@]}"; do
+  IFS='|' read -r bug dir prop before after <<<"$row"
+  case $bug in
+    "K10 #6143") fixed=$(run examples/preemption-grace-hol-fixed "$prop" -) fix="FastQuotaReleaseInPodIntegration" ;;
+    gang*) fixed=$(run examples/plain-scheduler-gang-deadlock-fixed guarantee-not-stuck -) fix="Kueue (guarantee-not-stuck)" ;;
+    *) fixed=$(run "$dir" "$prop" "$after") fix="current Kueue" ;;
+  esac
+  echo "| $bug | \`$dir\` | \`$prop\` | $(run "$dir" "$prop" "$before") | $fixed | $fix |"
+done
