@@ -10,10 +10,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # bug | scenario folder | property | kmc.yaml options line before the fix | after
 rows=(
-  "K05 #805|counterexamples/corpus/pre-805-shared-victim/scenario|no-over-admission|options: {variant: pre-805}|options: {}"
+  "K05 #805|examples/cohort-shared-victim|no-over-admission|options: {variant: pre-805}|options: {}"
   "K10 #6143|examples/preemption-grace-hol|no-head-of-line-blocking|-|-"
   "K13 #7312|examples/zombie-pod|guarantee-not-stuck|options: {variant: pre-7312}|options: {}"
-  "K14 #7157|counterexamples/corpus/pre-7157-preemptor-not-sticky/scenario|no-preemption-livelock|options: {variant: pre-7157}|options: {}"
+  "K14 #7157|examples/preemption-livelock|no-preemption-livelock|options: {variant: pre-7157}|options: {}"
   "gang (seeds 2, 4)|examples/plain-scheduler-gang-deadlock|no-gang-deadlock|-|-"
 )
 run() {  # folder property options-line -> "verdict | steps | states"
