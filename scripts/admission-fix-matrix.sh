@@ -10,6 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # bug | scenario folder | property | kmc.yaml options line before the fix | after
 rows=(
+  "K01 #6617|examples/drs-rounding|guarantee-eventually-admitted|options: {variant: pre-6617}|options: {}"
   "K05 #805|examples/cohort-shared-victim|no-over-admission|options: {variant: pre-805}|options: {}"
   "K10 #6143|examples/preemption-grace-hol|no-head-of-line-blocking|-|-"
   "K13 #7312|examples/zombie-pod|guarantee-not-stuck|options: {variant: pre-7312}|options: {}"

@@ -4,6 +4,7 @@
 // re-checked against the snapshot as earlier entries changed it.
 #include <algorithm>
 
+#include "protocols/kueue_admission/fair_sharing.hpp"
 #include "protocols/kueue_admission/scheduler.hpp"
 
 namespace kmc::protocols::ka {
@@ -49,6 +50,50 @@ bool Scheduler::recheck(const XState& at, const Snapshot& snap, const std::vecto
   return fits_in(projected, wl.cq, usage_cells(w, a.flavor), true);
 }
 
+// The fair-sharing tournament for flat cohorts (fair_sharing_iterator.go):
+// within a cohort, the entry whose queue does not borrow on what it asks
+// for, then the lowest share with its usage added, then priority, then
+// creation. Entries of different trees share nothing, so their order among
+// themselves (Go's map order upstream) does not matter; here it is the
+// queues' order.
+int Scheduler::tournament(const Snapshot& snap, const std::vector<int>& heads,
+                          const std::vector<Assignment>& plans,
+                          std::vector<bool>& remaining) const {
+  int first = -1;
+  for (std::size_t i = 0; i < heads.size() && first < 0; ++i)
+    if (remaining[i]) first = static_cast<int>(i);
+  const int root = tree_.root(p_.workloads[heads[first]].cq);
+  int best = -1;
+  bool best_lends = false;
+  Drs best_share;
+  for (std::size_t i = 0; i < heads.size(); ++i) {
+    const int w = heads[i], cq = p_.workloads[w].cq;
+    if (!remaining[i] || tree_.root(cq) != root) continue;
+    const auto cells = plans[i].flavor >= 0 ? usage_cells(w, plans[i].flavor)
+                                            : std::vector<std::int64_t>(tree_.frs(), 0);
+    const Drs d = drs(p_, snap, cq, cells);
+    bool lends = true;  // not borrowing on any cell it requests
+    for (int fr = 0; fr < tree_.frs(); ++fr)
+      if (cells[fr] > 0 && snap.usage(cq, fr) + cells[fr] > tree_.subtree_quota(cq, fr))
+        lends = false;
+    bool wins = best < 0;
+    if (!wins && lends != best_lends)
+      wins = lends;
+    else if (!wins && compare_drs(d, best_share) != 0)
+      wins = compare_drs(d, best_share) < 0;
+    else if (!wins) {
+      const auto& x = p_.workloads[w];
+      const auto& y = p_.workloads[heads[best]];
+      wins = x.priority != y.priority ? x.priority > y.priority
+             : x.created != y.created ? x.created < y.created
+                                      : x.name < y.name;
+    }
+    if (wins) best = static_cast<int>(i), best_lends = lends, best_share = d;
+  }
+  remaining[best] = false;
+  return best;
+}
+
 void Scheduler::cycle(XState& s) const {
   const int W = p_.W();
   const std::vector<bool> none(W, false);
@@ -62,15 +107,17 @@ void Scheduler::cycle(XState& s) const {
     if (w >= 0) entries.push_back({w, assign(at, snap, w, none)});
   }
   // makeClassicalIterator: lower borrowing first, then priority, then the
-  // queue-order timestamp (and the name, for a deterministic order).
-  std::sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
-    if (a.a.borrow != b.a.borrow) return a.a.borrow < b.a.borrow;
-    const auto& x = p_.workloads[a.w];
-    const auto& y = p_.workloads[b.w];
-    if (x.priority != y.priority) return x.priority > y.priority;
-    if (x.created != y.created) return x.created < y.created;
-    return x.name < y.name;
-  });
+  // queue-order timestamp (and the name, for a deterministic order). Fair
+  // sharing's tournament picks one entry at a time instead (below).
+  if (!p_.fair_sharing)
+    std::sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+      if (a.a.borrow != b.a.borrow) return a.a.borrow < b.a.borrow;
+      const auto& x = p_.workloads[a.w];
+      const auto& y = p_.workloads[b.w];
+      if (x.priority != y.priority) return x.priority > y.priority;
+      if (x.created != y.created) return x.created < y.created;
+      return x.name < y.name;
+    });
 
   std::vector<bool> preempted(W, false);
   std::vector<int> freed;  // ClusterQueues whose quota a victim released: requeued at the end
@@ -84,11 +131,13 @@ void Scheduler::cycle(XState& s) const {
     const int cq = p_.workloads[w].cq;
     if (!p_.cqs[cq].strict_fifo && p_.sticky_head) s.sticky[cq] = w;
   };
-  for (auto& [w, a] : entries) {
+  auto process = [&](Entry& e) {
+    const int w = e.w;
+    Assignment& a = e.a;
     const auto& wl = p_.workloads[w];
     if (a.mode == Mode::NoFit) {
       park(w);
-      continue;
+      return;
     }
     if (a.mode == Mode::Preempt && a.targets.empty()) {
       park(w);
@@ -106,16 +155,16 @@ void Scheduler::cycle(XState& s) const {
         }
         snap.add(wl.cq, a.flavor, keep, +1);
       }
-      continue;
+      return;
     }
     // Before #805 (K05) an entry acted on its nomination: nothing re-checked
     // it against what earlier entries of the cycle had taken or preempted.
-    if (p_.recheck_in_cycle && !recheck(at, snap, preempted, w, a)) continue;  // skipped
+    if (p_.recheck_in_cycle && !recheck(at, snap, preempted, w, a)) return;  // skipped
     for (int t : a.targets) preempted[t] = true;
     snap.add(wl.cq, a.flavor, wl.req, +1);
     if (a.mode == Mode::DeferredFit) {
       stick(w);
-      continue;
+      return;
     }
     if (a.mode == Mode::Preempt) {
       // IssuePreemptions: Evicted, quota held until the job or pods stop;
@@ -123,7 +172,7 @@ void Scheduler::cycle(XState& s) const {
       // controller does not count them), a Pod group's when they are gone,
       // or at once with FastQuotaReleaseInPodIntegration.
       for (int t : a.targets) {
-        if (s.phase[t] != kAdmitted) continue;  // already evicted: nothing to issue
+        if (s.phase[t] != kAdmitted) return;  // already evicted: nothing to issue
         if (p_.workloads[t].pods && !p_.fast_quota_release) {
           s.phase[t] = kEvicted;
         } else {
@@ -133,9 +182,19 @@ void Scheduler::cycle(XState& s) const {
         }
       }
       stick(w);
-      continue;
+      return;
     }
     reserve(s, w, a.flavor);
+  };
+  if (!p_.fair_sharing) {
+    for (auto& e : entries) process(e);
+  } else {
+    std::vector<int> heads;
+    std::vector<Assignment> plans;
+    for (const auto& e : entries) heads.push_back(e.w), plans.push_back(e.a);
+    std::vector<bool> remaining(entries.size(), true);
+    for (std::size_t n = 0; n < entries.size(); ++n)
+      process(entries[tournament(snap, heads, plans, remaining)]);
   }
   // A requeue-all event during the cycle reaches its in-flight heads too
   // (queueInadmissibleCycle >= popCycle), so it is applied after them.

@@ -20,9 +20,10 @@ namespace {
 using model::InputError;
 
 const std::vector<std::string> kVariants = {
-    "pre-805",                   // no re-check within a cycle: two preemptors share a victim (K05)
-    "pre-7157",                  // no sticky head: a preemptor may lose its freed quota (K14)
-    "pre-7312",                  // pods stuck terminating hold their quota forever (K13)
+    "pre-805",   // no re-check within a cycle: two preemptors share a victim (K05)
+    "pre-6617",  // fair sharing's DRS in integers: small borrowers look lending (K01)
+    "pre-7157",  // no sticky head: a preemptor may lose its freed quota (K14)
+    "pre-7312",  // pods stuck terminating hold their quota forever (K13)
     "broken-skip-cohort-limit",  // deliberately broken: borrowing ignores the cohort
 };
 
@@ -175,6 +176,7 @@ struct Compiler {
         q.flavor_fungibility.when_can_borrow == model::WhenCanBorrow::TryNextFlavor;
     c.try_next_when_preempt =
         q.flavor_fungibility.when_can_preempt == model::WhenCanPreempt::TryNextFlavor;
+    c.fair_weight_milli = q.fair_sharing_weight.milli;
     c.preemption_over_borrowing =
         q.flavor_fungibility.preference == model::FungibilityPreference::PreemptionOverBorrowing;
     if (!c.try_next_when_preempt && c.flavors.size() > 1)
@@ -266,10 +268,24 @@ struct Compiler {
   void compile_options() {
     const auto& fleet = sc.fleet;
     const auto& gates = m.configuration.feature_gates;
-    if (m.configuration.fair_sharing.enable)
-      throw InputError(m.configuration.pos, "fairSharing",
-                       "kueue-admission does not model fair sharing yet (DRS and the tournament "
-                       "change every ordering); check without it, or wait for it");
+    const auto& fs = m.configuration.fair_sharing;
+    p.fair_sharing = fs.enable;
+    if (fs.enable) {
+      for (const auto& c : p.cohorts)
+        if (c.parent >= 0)
+          throw InputError(m.configuration.pos, "fairSharing",
+                           fmt::format("kueue-admission models fair sharing over flat cohorts; "
+                                       "cohort {} has a parent",
+                                       c.name));
+      for (const auto& name : fs.preemption_strategies) {
+        if (name != "LessThanOrEqualToFinalShare" && name != "LessThanInitialShare")
+          throw InputError(m.configuration.pos, "fairSharing.preemptionStrategies",
+                           fmt::format("unknown strategy {}", name));
+        p.fs_strategies.push_back(name == "LessThanOrEqualToFinalShare");
+      }
+      if (p.fs_strategies.empty()) p.fs_strategies = {true, false};  // parseStrategies' default
+    }
+    p.fs_preempt_within_nominal = gates.enabled("FairSharingPreemptWithinNominal");
     p.fast_quota_release = gates.enabled("FastQuotaReleaseInPodIntegration");
     p.recompute_on_overlap = gates.enabled("RecomputeAssignmentUponPreemptionTargetsOverlap");
     const auto& v = fleet.options.variant;
@@ -278,6 +294,7 @@ struct Compiler {
                        fmt::format("unknown variant '{}' for kueue-admission; expected one of {}",
                                    v, fmt::join(kVariants, ", ")));
     p.recheck_in_cycle = v != "pre-805";
+    p.integer_drs = v == "pre-6617";
     p.sticky_head = v != "pre-7157";
     p.force_fail_stuck_pods = v != "pre-7312";
     p.broken_skip_cohort_limit = v == "broken-skip-cohort-limit";

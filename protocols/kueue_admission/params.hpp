@@ -42,6 +42,7 @@ struct CqParams {
   bool try_next_when_borrow = false;                // whenCanBorrow: TryNextFlavor
   bool try_next_when_preempt = true;                // whenCanPreempt: TryNextFlavor
   bool preemption_over_borrowing = false;           // preference: PreemptionOverBorrowing
+  std::int64_t fair_weight_milli = 1000;            // spec.fairSharing.weight (default 1)
 };
 
 struct WorkloadParams {
@@ -62,6 +63,11 @@ struct AdmissionParams {
   std::vector<QuotaNode> cohorts;         // parents before children is not required
   std::vector<WorkloadParams> workloads;  // in queue order: priority, then creation, then name
 
+  // Fair sharing (Configuration fairSharing; kueue-semantics.md §4.7), flat cohorts only.
+  bool fair_sharing = false;
+  std::vector<bool> fs_strategies;  // true: LessThanOrEqualToFinalShare (S2-a), false: S2-b
+  bool integer_drs = false;         // before #6617: DRS in integers, 0 for small borrowers (K01)
+  bool fs_preempt_within_nominal = true;  // FairSharingPreemptWithinNominal
   // Feature gates and options (kueue-semantics.md §0).
   bool fast_quota_release = false;        // FastQuotaReleaseInPodIntegration (alpha, off)
   bool sticky_head = true;                // #7157; the variant pre-7157 turns it off

@@ -21,10 +21,39 @@ struct Candidate {
 
 }  // namespace
 
+// CandidatesOrdering (§4.3): evicted first, other queues first, lower
+// priority first, the newest reservation first, then the name.
+bool Scheduler::before(const XState& s, int home, int a, int b) const {
+  auto evicted = [&](int v) { return s.phase[v] == kEvicted || s.phase[v] == kStuck; };
+  if (evicted(a) != evicted(b)) return evicted(a);
+  const auto& x = p_.workloads[a];
+  const auto& y = p_.workloads[b];
+  if ((x.cq != home) != (y.cq != home)) return x.cq != home;
+  if (x.priority != y.priority) return x.priority < y.priority;
+  if (s.rank[a] != s.rank[b]) return s.rank[a] > s.rank[b];
+  return x.name < y.name;
+}
+
+// fillBackWorkloads: every victim but the last removed is put back while
+// the preemptor still fits without it; sim has them all removed.
+void Scheduler::fill_back(const XState& s, Snapshot& sim, int home,
+                          const std::vector<std::int64_t>& usage, bool allow_borrowing,
+                          std::vector<int>& chosen) const {
+  for (int i = static_cast<int>(chosen.size()) - 2; i >= 0; --i) {
+    const auto& c = p_.workloads[chosen[i]];
+    sim.add(c.cq, static_cast<int>(s.flavor[chosen[i]]), c.req, +1);
+    if (fits_in(sim, home, usage, allow_borrowing))
+      chosen.erase(chosen.begin() + i);
+    else
+      sim.add(c.cq, static_cast<int>(s.flavor[chosen[i]]), c.req, -1);
+  }
+}
+
 std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w, int f,
                                     const std::vector<int>& need,
                                     const std::vector<std::int64_t>& usage,
                                     const std::vector<bool>& gone) const {
+  if (p_.fair_sharing) return fair_targets(s, snap, w, need, usage, gone);
   const auto& pre = p_.workloads[w];
   const int home = pre.cq;
   const auto& cq = p_.cqs[home];
@@ -94,19 +123,8 @@ std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w
     }
   }
 
-  // CandidatesOrdering (§4.3): evicted first, other queues first, lower
-  // priority first, the newest reservation first, then the name.
   auto evicted = [&](int v) { return s.phase[v] == kEvicted || s.phase[v] == kStuck; };
-  auto order = [&](const Candidate& a, const Candidate& b) {
-    if (evicted(a.w) != evicted(b.w)) return evicted(a.w);
-    const bool ao = p_.workloads[a.w].cq != home, bo = p_.workloads[b.w].cq != home;
-    if (ao != bo) return ao;
-    const auto& x = p_.workloads[a.w];
-    const auto& y = p_.workloads[b.w];
-    if (x.priority != y.priority) return x.priority < y.priority;
-    if (s.rank[a.w] != s.rank[b.w]) return s.rank[a.w] > s.rank[b.w];
-    return x.name < y.name;
-  };
+  auto order = [&](const Candidate& a, const Candidate& b) { return before(s, home, a.w, b.w); };
   for (auto* list : {&hierarchy, &priority, &same}) std::sort(list->begin(), list->end(), order);
   std::vector<Candidate> all;
   for (bool ev : {true, false})
@@ -146,14 +164,7 @@ std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w
       remove(c.w, -1);
       chosen.push_back(c.w);
       if (!fits_in(sim, home, usage, allow)) continue;
-      // fillBackWorkloads: the last one removed stays a victim.
-      for (int i = static_cast<int>(chosen.size()) - 2; i >= 0; --i) {
-        remove(chosen[i], +1);
-        if (fits_in(sim, home, usage, allow))
-          chosen.erase(chosen.begin() + i);
-        else
-          remove(chosen[i], -1);
-      }
+      fill_back(s, sim, home, usage, allow, chosen);
       return chosen;
     }
   }

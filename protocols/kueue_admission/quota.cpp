@@ -93,6 +93,13 @@ void Snapshot::add(int cq, int f, const std::vector<std::int64_t>& req, int sign
   refresh();
 }
 
+void Snapshot::add_cells(int cq, const std::vector<std::int64_t>& cells, int sign) {
+  const int k = tree_->frs();
+  KMC_ASSERT(tree_->is_cq(cq) && static_cast<int>(cells.size()) == k);
+  for (int fr = 0; fr < k; ++fr) u_[cq * k + fr] += sign * cells[fr];
+  refresh();
+}
+
 std::int64_t Snapshot::local_available(int n, int fr) const {
   return std::max<std::int64_t>(0, tree_->local_quota(n, fr) - usage(n, fr));
 }

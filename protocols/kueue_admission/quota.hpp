@@ -60,6 +60,8 @@ class Snapshot {
   std::int64_t usage(int n, int fr) const { return u_[n * tree_->frs() + fr]; }
   // Adds (sign +1) or removes (-1) a request on one ClusterQueue's flavor.
   void add(int cq, int f, const std::vector<std::int64_t>& req, int sign);
+  // The same with the request already per (flavor, resource) cell.
+  void add_cells(int cq, const std::vector<std::int64_t>& cells, int sign);
 
   std::int64_t local_available(int n, int fr) const;
   std::int64_t available(int cq, int fr) const;  // clamped at 0

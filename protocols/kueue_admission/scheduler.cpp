@@ -42,6 +42,11 @@ bool try_next(const CqParams& cq, const FlavorMode& m) {
 
 Scheduler::Scheduler(const AdmissionParams& p) : p_(p), tree_(*p.tree) {}
 
+// canPreemptWhileBorrowing: borrowWithinCohort, or under fair sharing any reclaim policy.
+bool Scheduler::preempts_while_borrowing(const CqParams& cq) const {
+  return p_.fair_sharing ? cq.reclaim != Reclaim::Never : cq.borrow_within_cohort;
+}
+
 int Scheduler::head(const XState& s, int cq) const {
   const auto sticky = s.sticky[cq];
   if (sticky >= 0 && s.phase[sticky] == kPending) return static_cast<int>(sticky);
@@ -136,7 +141,7 @@ Assignment Scheduler::assign(const XState& s, const Snapshot& snap, int w,
         m = {kNoFit, borrow};
       } else if (v <= snap.available(wl.cq, fr)) {
         m = {kFitMode, borrow};
-      } else if (tree_.nominal(wl.cq, fr) >= v || may_reclaim || cq.borrow_within_cohort) {
+      } else if (tree_.nominal(wl.cq, fr) >= v || may_reclaim || preempts_while_borrowing(cq)) {
         // The preemption oracle: GetTargets on this cell alone.
         std::vector<std::int64_t> one(tree_.frs(), 0);
         one[fr] = v;

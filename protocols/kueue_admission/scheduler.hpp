@@ -73,6 +73,18 @@ class Scheduler {
   std::vector<std::int64_t> usage_cells(int w, int f) const;
 
  private:
+  bool preempts_while_borrowing(const CqParams& cq) const;
+  // The entry the fair-sharing tournament pops next among `remaining` (§4.7).
+  int tournament(const Snapshot& snap, const std::vector<int>& heads,
+                 const std::vector<Assignment>& plans, std::vector<bool>& remaining) const;
+  std::vector<int> fair_targets(const XState& s, const Snapshot& snap, int w,
+                                const std::vector<int>& need,
+                                const std::vector<std::int64_t>& usage,
+                                const std::vector<bool>& gone) const;
+  // CandidatesOrdering (§4.3) for the preemptor's ClusterQueue `home`.
+  bool before(const XState& s, int home, int a, int b) const;
+  void fill_back(const XState& s, Snapshot& sim, int home, const std::vector<std::int64_t>& usage,
+                 bool allow_borrowing, std::vector<int>& chosen) const;
   bool recheck(const XState& at, const Snapshot& snap, const std::vector<bool>& preempted, int w,
                Assignment& a) const;
   bool fits_in(const Snapshot& snap, int cq, const std::vector<std::int64_t>& usage,

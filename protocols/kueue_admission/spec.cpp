@@ -137,10 +137,10 @@ std::uint64_t Spec::identity(const Params& p) {
     node(q.quota);
     add(std::vector<std::int64_t>(q.flavors.begin(), q.flavors.end()));
     add(std::vector<std::int64_t>(q.covered.begin(), q.covered.end()));
-    add(std::vector<std::int64_t>{q.strict_fifo, static_cast<std::int64_t>(q.within),
-                                  static_cast<std::int64_t>(q.reclaim), q.borrow_within_cohort,
-                                  q.max_priority_threshold, q.try_next_when_borrow,
-                                  q.try_next_when_preempt, q.preemption_over_borrowing});
+    add(std::vector<std::int64_t>{
+        q.strict_fifo, static_cast<std::int64_t>(q.within), static_cast<std::int64_t>(q.reclaim),
+        q.borrow_within_cohort, q.max_priority_threshold, q.try_next_when_borrow,
+        q.try_next_when_preempt, q.preemption_over_borrowing, q.fair_weight_milli});
   }
   for (const auto& c : p.cohorts) node(c);
   for (const auto& w : p.workloads) {
@@ -151,7 +151,9 @@ std::uint64_t Spec::identity(const Params& p) {
   }
   add(std::vector<std::int64_t>{p.fast_quota_release, p.sticky_head, p.force_fail_stuck_pods,
                                 p.recompute_on_overlap, p.broken_skip_cohort_limit,
-                                p.recheck_in_cycle, p.stuck_terminating});
+                                p.recheck_in_cycle, p.stuck_terminating, p.fair_sharing,
+                                p.integer_drs, p.fs_preempt_within_nominal});
+  add(std::vector<std::int64_t>(p.fs_strategies.begin(), p.fs_strategies.end()));
   return model::mix64(h.h);
 }
 

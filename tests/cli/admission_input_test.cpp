@@ -70,12 +70,15 @@ TEST_CASE("kueue-admission: bad input is exit 3 naming file, line and field",
           "workloads.yaml:", "spec.queueName");
   refused("kmc.yaml", "protocol: kueue-admission",
           "protocol: kueue-admission\nworkers: [{name: w1}]", "kmc.yaml:", "workers");
-  const auto dir = example_with("zombie-pod", "cluster/kueue-config.yaml",
-                                "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: "
-                                "Configuration\nfairSharing:\n  enable: true\n");
+  // Fair sharing over nested cohorts is not modelled yet: refused, naming the Configuration.
+  const auto dir =
+      example_replacing("zombie-pod", "cluster/queues.yaml", "metadata:\n  name: gpu-pool\n",
+                        "metadata:\n  name: gpu-pool\nspec:\n  parentName: org\n");
+  std::ofstream(dir + "/cluster/kueue-config.yaml")
+      << "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfairSharing: {}\n";
   const auto r = kmc("check " + dir);
   CHECK(r.code == 3);
   CHECK(r.err.find("kueue-config.yaml:") != std::string::npos);
-  CHECK(r.err.find("fairSharing: kueue-admission does not model fair sharing yet") !=
+  CHECK(r.err.find("fairSharing: kueue-admission models fair sharing over flat cohorts") !=
         std::string::npos);
 }

@@ -4,6 +4,7 @@
 // quota out of its cohort, borrowing limits cap what it takes from it.
 #include <catch2/catch.hpp>
 
+#include "protocols/kueue_admission/fair_sharing.hpp"
 #include "protocols/kueue_admission/quota.hpp"
 
 namespace ka = kmc::protocols::ka;
@@ -66,4 +67,27 @@ TEST_CASE("quota: a borrowing limit caps what a queue takes from its cohort",
   CHECK(busy.borrowing_with(0, 0, 6));
   CHECK(busy.lowest_fitting_height(0, 0, 5) == std::pair{0, true});
   CHECK(busy.lowest_fitting_height(0, 0, 6) == std::pair{1, false});
+}
+
+TEST_CASE("fair sharing: the dominant resource share, exact and as integers before #6617",
+          "[admission][quota][fair-sharing]") {
+  // K01's numbers: research {500, weight 1} borrows 1 of the 1500 its cohort could lend.
+  auto p = two_queues(500, 1000, ka::kNoLimit, ka::kNoLimit);
+  p.cqs[1].fair_weight_milli = 300'000;
+  const ka::Snapshot s(*p.tree, std::vector<std::int64_t>{501, 500});
+  const ka::Drs exact = ka::drs(p, s, 0, {});
+  CHECK(exact.borrowing);
+  CHECK(exact.ratio == Approx(1000.0 / 1500.0));
+  CHECK(exact.weighted == Approx(1000.0 / 1500.0));
+  CHECK_FALSE(ka::drs(p, s, 1, {}).borrowing);  // production is within its nominal quota
+  p.integer_drs = true;
+  const ka::Drs old = ka::drs(p, s, 0, {});
+  CHECK(old.weighted == 0);    // 1*1000/1500 = 0 in integers
+  CHECK_FALSE(old.borrowing);  // and so "not borrowing": pruned as a target
+  // A weight of 0 makes any borrowing infinitely large, and such shares compare by ratio.
+  p.integer_drs = false;
+  p.cqs[0].fair_weight_milli = 0;
+  const ka::Drs zero = ka::drs(p, s, 0, {});
+  CHECK(ka::compare_drs(zero, exact) > 0);
+  CHECK(ka::compare_drs(exact, zero) < 0);
 }

@@ -152,6 +152,11 @@ TEST_CASE("admission: the shipped examples and their fixes", "[admission][exampl
   REQUIRE(o.result.violation);
   CHECK(o.result.violation->property == "no-head-of-line-blocking");
   CHECK(check_example("preemption-grace-hol-fixed").result.verdict == Verdict::Verified);
+  o = check_example("drs-rounding");
+  CHECK(o.result.verdict == Verdict::Violated);
+  REQUIRE(o.result.violation);
+  CHECK(o.result.violation->property == "guarantee-eventually-admitted");
+  CHECK(check_example("drs-rounding-fixed").result.verdict == Verdict::Verified);
 }
 
 TEST_CASE("admission: a Job victim released mid-cycle is still planned as its holder",
