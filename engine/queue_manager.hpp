@@ -49,6 +49,8 @@ class QueueManager {
   size_t active_count(int cq) const { return q(cq).active.size(); }
   size_t inadmissible_count(int cq) const { return q(cq).inadmissible.size(); }
   bool in_inadmissible(const WorkloadInfo& w) const;
+  // The preemptor kept at the head of a BestEffortFIFO queue (the sticky head, #7157); -1: none.
+  int sticky(int cq) const { return q(cq).sticky; }
   std::vector<int> pending_ids(int cq) const;  // active in heap order, then inadmissible
 
  private:
