@@ -57,6 +57,9 @@ struct EngineOptions {
   // evicted Pod-owned workload or pod group holds its quota until ev::PodsTerminated
   // (unless FastQuotaReleaseInPodIntegration). Off: it stops after job_stop_delay_ms.
   bool pod_termination_on_event = false;
+  // A BestEffortFIFO queue keeps a preemptor at its head while its victims stop
+  // (#7157, v0.15); false: Kueue before it, where a preemptor may lose its place.
+  bool sticky_preemptor_head = true;
   // The delaying workqueue's batchPeriod for inadmissible requeues (1s upstream).
   TimeMs inadmissible_batch_ms = 1000;
   // Safety bound on back-to-back cycles at one virtual instant.

@@ -33,6 +33,8 @@ enum class RequeueReason {
 class QueueManager {
  public:
   void add_cluster_queue(bool strict_fifo);
+  // The sticky preemptor head (#7157); off: Kueue before it.
+  void set_sticky_head(bool on) { sticky_head_ = on; }
   size_t cluster_queue_count() const { return queues_.size(); }
 
   // ClusterQueue.PushOrUpdate.
@@ -74,6 +76,7 @@ class QueueManager {
   static bool backoff_expired(const WorkloadInfo& w, TimeMs now);
 
   std::vector<Pending> queues_;
+  bool sticky_head_ = true;
 };
 
 std::string scheduling_hash(const WorkloadInfo& w);

@@ -164,3 +164,12 @@ TEST_CASE("the queue manager says which preemptor a ClusterQueue keeps at its he
   e.run();
   CHECK(e.queues.sticky(0) == -1);  // admitted: it left the queue
 }
+
+TEST_CASE("before #7157 a BestEffortFIFO queue keeps no preemptor at its head", "[engine][pods]") {
+  EngineOptions o = on_event();
+  o.sticky_preemptor_head = false;
+  Engine e = preempted(one_queue(true), o);
+  CHECK(e.queues.sticky(0) == -1);
+  CHECK(state_of(e, "low") == "Evicted");
+  CHECK(state_of(e, "high") == "Pending");
+}
