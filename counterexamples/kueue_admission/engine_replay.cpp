@@ -124,7 +124,7 @@ EngineReplay replay_in_engine(const model::Scenario& sc, const protocols::ka::Ad
   const ReplayTrace t = admission::read_trace(itf, p);
   EngineReplay r;
   r.property = t.meta.property;
-  engine::Engine e = admission::make_engine(sc);
+  engine::Engine e = admission::make_engine(sc, p);
   auto done = [&] {
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;

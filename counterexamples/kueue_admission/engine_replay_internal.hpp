@@ -36,9 +36,11 @@ struct ReplayTrace {
 ReplayTrace read_trace(const ItfDocument& d, const protocols::ka::AdmissionParams& p);
 
 // The engine for the scenario's cluster, as replay runs it: victims' pods
-// terminate when the trace says so, jobs finish when it says so, and the
-// controllers have reconciled the loaded objects.
-engine::Engine make_engine(const model::Scenario& sc);
+// terminate when the trace says so, jobs finish when it says so, the
+// controllers have reconciled the loaded objects, and it runs the Kueue the
+// instance's variant names where the engine has that Kueue (pre-7157: no
+// sticky head; pre-7312 is the absence of ForceFailStuckPods events).
+engine::Engine make_engine(const model::Scenario& sc, const protocols::ka::AdmissionParams& p);
 
 // What Kueue does right after a step without waiting on anyone: an evicted
 // Job's quota released, the inadmissible workloads of a tree requeued after

@@ -67,12 +67,13 @@ Outcome refuse(const engine::Engine& e, const std::string& key, const std::strin
 
 }  // namespace
 
-engine::Engine make_engine(const model::Scenario& sc) {
+engine::Engine make_engine(const model::Scenario& sc, const protocols::ka::AdmissionParams& p) {
   model::ClusterManifests m = sc.manager;
   for (auto& w : m.workloads) w.runtime_s = 0;  // jobs finish when the trace says so
   engine::EngineOptions o;
   o.job_stop_delay_ms = 0;  // a Job's terminating pods do not count: released at eviction
   o.pod_termination_on_event = true;
+  o.sticky_preemptor_head = p.sticky_head;
   engine::Engine e(m, o);
   settle(e);
   engine::reconcile_all_workloads(e);

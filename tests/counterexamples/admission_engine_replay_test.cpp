@@ -3,7 +3,11 @@
 // diverges at that step and names the cell, a scenario whose Kueue behaves
 // otherwise diverges at the step where it does, and traces that are not of
 // this scenario are input errors.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 
 #include "counterexamples/itf.hpp"
 #include "counterexamples/kueue_admission/engine_replay.hpp"
@@ -52,6 +56,116 @@ nlohmann::json tup(std::vector<std::string> names) {
 
 bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+// K14 (#6929, known-bugs.md): a head that can never fit (job-3, 4 cpu in a
+// 3-cpu queue) and a preemptor (job-4) alternate at cq1's head; without the
+// sticky head (#7157) job-4 reclaims job-1's borrowed quota and loses it to
+// job-1 again, forever. Written under a fresh temporary folder.
+std::string k14_scenario(const std::string& variant) {
+  static int n = 0;
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("kmc-k14-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+  std::filesystem::create_directories(dir / "cluster");
+  std::ofstream(dir / "kmc.yaml") << "apiVersion: kmc.dev/v1alpha1\nkind: Fleet\n"
+                                  << "protocol: kueue-admission\ncluster: cluster\n"
+                                  << (variant.empty() ? ""
+                                                      : "options: {variant: " + variant + "}\n");
+  std::ofstream(dir / "cluster" / "all.yaml") << R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata:
+  name: default
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata:
+  name: demo
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata:
+  name: cq1
+spec:
+  cohortName: demo
+  namespaceSelector: {}
+  preemption: {reclaimWithinCohort: Any}
+  resourceGroups:
+    - coveredResources: [cpu]
+      flavors:
+        - name: default
+          resources:
+            - {name: cpu, nominalQuota: 3, borrowingLimit: 0}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata:
+  name: cq2
+spec:
+  cohortName: demo
+  namespaceSelector: {}
+  preemption: {reclaimWithinCohort: Any}
+  resourceGroups:
+    - coveredResources: [cpu]
+      flavors:
+        - name: default
+          resources:
+            - {name: cpu, nominalQuota: 0, borrowingLimit: 3}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: ns}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: q1, namespace: ns}
+spec: {clusterQueue: cq1}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: q2, namespace: ns}
+spec: {clusterQueue: cq2}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: job-1, namespace: ns, creationTimestamp: "2026-11-30T08:00:00Z"}
+spec:
+  queueName: q2
+  podSets:
+    - name: main
+      count: 1
+      template: {spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "1"}}}]}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: job-2, namespace: ns, creationTimestamp: "2026-11-30T08:00:01Z"}
+spec:
+  queueName: q2
+  podSets:
+    - name: main
+      count: 1
+      template: {spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "1"}}}]}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: job-3, namespace: ns, creationTimestamp: "2026-11-30T08:00:02Z"}
+spec:
+  queueName: q1
+  podSets:
+    - name: main
+      count: 1
+      template: {spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "4"}}}]}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: job-4, namespace: ns, creationTimestamp: "2026-11-30T08:00:03Z"}
+spec:
+  queueName: q1
+  podSets:
+    - name: main
+      count: 1
+      template: {spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "3"}}}]}}
+)";
+  return dir.string();
 }
 
 }  // namespace
@@ -200,6 +314,34 @@ TEST_CASE("a kueue-admission trace that is not of this scenario is an input erro
   CHECK_THROWS_WITH(cx::load_admission_replay_target(m.itf, "examples/zombie-pod-fixed"),
                     Catch::Contains("another scenario"));
   CHECK_NOTHROW(cx::load_admission_replay_target(m.itf, "examples/zombie-pod"));
+}
+
+TEST_CASE(
+    "the K14 livelock before #7157 reproduces as a lasso; current Kueue's sticky head refuses it",
+    "[replay][admission]") {
+  const std::string dir = k14_scenario("pre-7157");
+  const Made m = trace_of(dir, "no-preemption-livelock");
+  REQUIRE(m.itf.doc.contains("loop"));
+  const auto r = replay(m);
+  INFO(cx::to_text(r));
+  CHECK(r.verdict == cx::EngineReplay::Verdict::Reproduced);
+  CHECK(r.lasso);
+  CHECK(r.steps.size() == 4);  // two turns of a two-step loop
+  CHECK(has(r.property_check, "ns/job-4 never gets quota"));
+  CHECK(has(r.property_check, "preempted 1 workload(s) in each turn"));
+  // The same trace against the same cluster under current Kueue: job-4 stays at cq1's head.
+  Made now = m;
+  const std::string current = k14_scenario("");
+  now.scenario = model::load_scenario(current);
+  now.params = protocols::ka::compile_admission(now.scenario);
+  const auto d = replay(now);
+  INFO(cx::to_text(d));
+  CHECK(d.verdict == cx::EngineReplay::Verdict::Diverged);
+  CHECK(d.step == 2);
+  CHECK(std::find(d.difference.begin(), d.difference.end(),
+                  "sticky[cq1]: trace none, engine ns/job-4") != d.difference.end());
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(current);
 }
 
 // A known gap of the model (protocols/kueue_admission/cycle.cpp), kept as a
