@@ -237,6 +237,27 @@ TEST_CASE("a trace cell the engine does not reach diverges at that step, naming 
   }
 }
 
+TEST_CASE("a deliberately broken variant's trace diverges where Kueue refuses the bug",
+          "[replay][admission]") {
+  // broken-skip-cohort-limit: the model lets team-a and team-b borrow past the
+  // cohort while the sweep holds it all; the engine preempts the sweep instead.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("kmc-broken-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::copy("examples/zombie-pod", dir, fs::copy_options::recursive);
+  std::ofstream(dir / "kmc.yaml") << "apiVersion: kmc.dev/v1alpha1\nkind: Fleet\n"
+                                     "protocol: kueue-admission\ncluster: cluster\n"
+                                     "options: {variant: broken-skip-cohort-limit}\n";
+  const Made m = trace_of(dir.string(), "no-over-admission");
+  const auto r = replay(m);
+  INFO(cx::to_text(r));
+  CHECK(r.verdict == cx::EngineReplay::Verdict::Diverged);
+  CHECK(r.step == 1);
+  CHECK(std::find(r.difference.begin(), r.difference.end(),
+                  "phase[research/train-a]: trace Admitted, engine Pending") != r.difference.end());
+  fs::remove_all(dir);
+}
+
 TEST_CASE("an action the engine cannot take diverges at its step", "[replay][admission]") {
   Made m = trace_of("examples/zombie-pod");
   auto& s2 = m.itf.doc["states"][2];
