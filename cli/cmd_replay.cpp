@@ -1,14 +1,39 @@
 // `kmc replay TRACE.itf.json [--scenario DIR] [--output text|json]`: a model
-// counterexample re-executed by the reference admission engine. Exit 0
-// Reproduced, 1 Diverged, 3 bad input.
+// counterexample re-executed by the reference admission engine, by the replay
+// of the protocol the trace's scenario names. Exit 0 Reproduced, 1 Diverged,
+// 3 bad input.
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/protocols.hpp"
+#include "counterexamples/kueue_admission/engine_replay.hpp"
 #include "counterexamples/multikueue/engine_replay.hpp"
 #include "counterexamples/multikueue/replay_setup.hpp"
 #include "model/diagnostics.hpp"
+#include "protocols/kueue_admission/spec.hpp"
 
 namespace kmc::cli {
+
+namespace {
+
+void warn(const model::Scenario& sc) {
+  for (const auto& w : sc.warnings) std::cerr << "warning: " << w.to_string() << "\n";
+}
+
+// The scenario the trace names decides whose replay runs: its kmc.yaml's protocol.
+cx::EngineReplay replay(const cx::ItfDocument& itf, const std::optional<std::string>& given) {
+  const std::string dir = cx::replay_scenario_dir(itf, given);
+  if (protocol_of(load_checked_scenario(dir)).name == protocols::ka::Spec::name) {
+    const cx::AdmissionReplayTarget target = cx::load_admission_replay_target(itf, dir);
+    warn(target.scenario);
+    return cx::replay_in_engine(target.scenario, target.params, itf);
+  }
+  const cx::ReplayTarget target = cx::load_replay_target(itf, given);
+  warn(target.scenario);
+  return cx::replay_in_engine(target.scenario, target.params, itf);
+}
+
+}  // namespace
 
 void add_replay_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
@@ -28,11 +53,9 @@ void add_replay_command(CLI::App& app, int& exit_code) {
   cmd->callback([opts, &exit_code] {
     exit_code = guarded([&] {
       const cx::ItfDocument itf = cx::load_itf(opts->trace);
-      const cx::ReplayTarget target = cx::load_replay_target(
-          itf, opts->scenario.empty() ? std::nullopt : std::optional<std::string>(opts->scenario));
-      for (const auto& w : target.scenario.warnings)
-        std::cerr << "warning: " << w.to_string() << "\n";
-      const cx::EngineReplay r = cx::replay_in_engine(target.scenario, target.params, itf);
+      const auto given =
+          opts->scenario.empty() ? std::nullopt : std::optional<std::string>(opts->scenario);
+      const cx::EngineReplay r = replay(itf, given);
       if (opts->output == "json") {
         std::cout << cx::to_json(r).dump(2) << "\n";
       } else {

@@ -24,6 +24,13 @@ std::string describe(const Event& e) {
     }
     std::string operator()(const ev::JobFinished& x) const { return "JobFinished " + x.key; }
     std::string operator()(const ev::JobStopped& x) const { return "JobStopped " + x.key; }
+    std::string operator()(const ev::PodsTerminated& x) const { return "PodsTerminated " + x.key; }
+    std::string operator()(const ev::PodsStuckTerminating& x) const {
+      return "PodsStuckTerminating " + x.key;
+    }
+    std::string operator()(const ev::StuckPodsFailed& x) const {
+      return "StuckPodsFailed " + x.key;
+    }
     std::string operator()(const ev::PodsReady& x) const { return "PodsReady " + x.key; }
     std::string operator()(const ev::PodsNotReady& x) const { return "PodsNotReady " + x.key; }
     std::string operator()(const ev::PodsReadyTimeout& x) const {

@@ -35,6 +35,21 @@ struct JobFinished {
 struct JobStopped {
   std::string key;
 };  // the job's pods are gone after an eviction
+// The Pod integration (pod_termination.cpp), with EngineOptions::pod_termination_on_event:
+// an evicted workload's terminating pods are gone (the kubelet confirmed it).
+struct PodsTerminated {
+  std::string key;
+};
+// The node of an evicted workload's terminating pods lost its kubelet: they keep
+// their deletionTimestamp and phase Running, and never terminate by themselves.
+struct PodsStuckTerminating {
+  std::string key;
+};
+// The FailureRecoveryPolicy PodTermination controller (#7312) sets pods stuck
+// terminating on an unreachable node Failed: the job is inactive.
+struct StuckPodsFailed {
+  std::string key;
+};
 struct PodsReady {
   std::string key;
 };
@@ -73,11 +88,11 @@ struct ProvisioningRequestCondition {
 };
 }  // namespace ev
 
-using Event = std::variant<ev::WorkloadCreated, ev::WorkloadDeleted, ev::JobFinished,
-                           ev::JobStopped, ev::PodsReady, ev::PodsNotReady, ev::PodsReadyTimeout,
-                           ev::BackoffExpired, ev::RequeueInadmissible, ev::AdmissionCheckUpdate,
-                           ev::ProvisioningRequestCondition, ev::ClusterQueueStopPolicy,
-                           ev::LocalQueueStopPolicy>;
+using Event = std::variant<
+    ev::WorkloadCreated, ev::WorkloadDeleted, ev::JobFinished, ev::JobStopped, ev::PodsReady,
+    ev::PodsNotReady, ev::PodsReadyTimeout, ev::BackoffExpired, ev::RequeueInadmissible,
+    ev::AdmissionCheckUpdate, ev::ProvisioningRequestCondition, ev::ClusterQueueStopPolicy,
+    ev::LocalQueueStopPolicy, ev::PodsTerminated, ev::PodsStuckTerminating, ev::StuckPodsFailed>;
 
 std::string describe(const Event& e);
 
@@ -86,6 +101,8 @@ class EventQueue {
   void post(TimeMs at, Event e);
   bool empty() const { return heap_.empty(); }
   TimeMs next_time() const { return heap_.top().at; }
+  // The event pop() would return, left in the queue (replay decides whether it is due).
+  const Event& next_event() const { return heap_.top().event; }
   // Pops the earliest event (FIFO among equal times).
   std::pair<TimeMs, Event> pop();
   size_t size() const { return heap_.size(); }

@@ -21,6 +21,19 @@ void release_quota_after_stop(Engine& e, WorkloadInfo& w);
 void finish_workload(Engine& e, WorkloadInfo& w, const std::string& reason);
 void delete_workload(Engine& e, WorkloadInfo& w);
 void start_job_if_admitted(Engine& e, WorkloadInfo& w);
+// The workload controller's first pass after Kueue starts: a loaded workload that
+// holds a reservation and has every admission check Ready (or none) is Admitted,
+// and its job runs (SyncAdmittedCondition).
+void reconcile_all_workloads(Engine& e);
+
+// The Pod integration's quota release (pod_termination.cpp).
+// A Workload owned by a Pod, or labelled with a pod group name.
+bool pod_integration(const model::Workload& w);
+// Evicting w leaves its pods terminating, and its quota held, until an event says they are gone.
+bool holds_quota_until_pods_terminate(const Engine& e, const WorkloadInfo& w);
+void pods_terminated(Engine& e, WorkloadInfo& w);
+void pods_stuck_terminating(Engine& e, WorkloadInfo& w);
+void stuck_pods_failed(Engine& e, WorkloadInfo& w);
 
 // stopPolicy (stop_policy.cpp): reconcileOn{Local,Cluster}QueueActiveState.
 void reconcile_stop_policy(Engine& e, WorkloadInfo& w);

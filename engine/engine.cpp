@@ -53,6 +53,7 @@ void Snapshot::remove_workload(int cq_node, int cq, const WorkloadInfo& w) {
 Engine::Engine(const model::ClusterManifests& m, EngineOptions opts) : manifests(m), options(opts) {
   build_quota_tree();
   cq_workloads.resize(cluster_queues.size());
+  queues.set_sticky_head(options.sticky_preemptor_head);
   for (const auto& cq : cluster_queues) {
     queues.add_cluster_queue(cq.spec.queueing_strategy == model::QueueingStrategy::StrictFIFO);
   }

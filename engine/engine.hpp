@@ -53,6 +53,13 @@ struct EngineOptions {
   bool pods_ready_on_start = true;
   // Virtual delay between an eviction and the job reporting inactive.
   TimeMs job_stop_delay_ms = 0;
+  // The Pod integration's IsActive counts Running pods, terminating ones too: an
+  // evicted Pod-owned workload or pod group holds its quota until ev::PodsTerminated
+  // (unless FastQuotaReleaseInPodIntegration). Off: it stops after job_stop_delay_ms.
+  bool pod_termination_on_event = false;
+  // A BestEffortFIFO queue keeps a preemptor at its head while its victims stop
+  // (#7157, v0.15); false: Kueue before it, where a preemptor may lose its place.
+  bool sticky_preemptor_head = true;
   // The delaying workqueue's batchPeriod for inadmissible requeues (1s upstream).
   TimeMs inadmissible_batch_ms = 1000;
   // Safety bound on back-to-back cycles at one virtual instant.

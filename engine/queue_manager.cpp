@@ -67,7 +67,7 @@ void QueueManager::requeue(const WorkloadInfo& w, RequeueReason reason, TimeMs n
   if (p.inflight == w.id) p.inflight = -1;
   if (!w.admissible()) return;  // e.g. it got quota meanwhile
   const bool be = !p.strict_fifo;
-  if (reason == RequeueReason::PendingPreemption && be) p.sticky = w.id;
+  if (reason == RequeueReason::PendingPreemption && be && sticky_head_) p.sticky = w.id;
   bool immediate = false;
   if (p.strict_fifo) {
     immediate = reason != RequeueReason::NamespaceMismatch;

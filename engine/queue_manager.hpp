@@ -33,6 +33,8 @@ enum class RequeueReason {
 class QueueManager {
  public:
   void add_cluster_queue(bool strict_fifo);
+  // The sticky preemptor head (#7157); off: Kueue before it.
+  void set_sticky_head(bool on) { sticky_head_ = on; }
   size_t cluster_queue_count() const { return queues_.size(); }
 
   // ClusterQueue.PushOrUpdate.
@@ -49,6 +51,8 @@ class QueueManager {
   size_t active_count(int cq) const { return q(cq).active.size(); }
   size_t inadmissible_count(int cq) const { return q(cq).inadmissible.size(); }
   bool in_inadmissible(const WorkloadInfo& w) const;
+  // The preemptor kept at the head of a BestEffortFIFO queue (the sticky head, #7157); -1: none.
+  int sticky(int cq) const { return q(cq).sticky; }
   std::vector<int> pending_ids(int cq) const;  // active in heap order, then inadmissible
 
  private:
@@ -72,6 +76,7 @@ class QueueManager {
   static bool backoff_expired(const WorkloadInfo& w, TimeMs now);
 
   std::vector<Pending> queues_;
+  bool sticky_head_ = true;
 };
 
 std::string scheduling_hash(const WorkloadInfo& w);

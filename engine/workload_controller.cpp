@@ -131,6 +131,10 @@ void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
     if (s.state == model::CheckState::Retry) s.retry_count++;
     s.state = model::CheckState::Pending;
   }
+  if (w.job_active && holds_quota_until_pods_terminate(e, w)) {
+    w.pods_terminating = true;  // until ev::PodsTerminated
+    return;
+  }
   // A job that never started (waiting on checks) is inactive at once.
   const TimeMs delay = w.job_active ? e.options.job_stop_delay_ms : 0;
   e.post(e.now() + delay, ev::JobStopped{w.key});
@@ -161,6 +165,11 @@ void release_quota_after_stop(Engine& e, WorkloadInfo& w) {
     e.post(w.requeue_at_ms.value_or(e.now()), ev::BackoffExpired{w.key});
   }
   w.pending_message = message;
+}
+
+void reconcile_all_workloads(Engine& e) {
+  for (auto& w : e.workloads)
+    if (!w.deleted && w.counts_in_cache()) sync_admitted(e, w);
 }
 
 void finish_workload(Engine& e, WorkloadInfo& w, const std::string& reason) {
@@ -198,6 +207,15 @@ void Engine::handle(const Event& event) {
     }
     void operator()(const ev::JobStopped& x) {
       if (auto* w = get(x.key)) release_quota_after_stop(e, *w);
+    }
+    void operator()(const ev::PodsTerminated& x) {
+      if (auto* w = get(x.key)) pods_terminated(e, *w);
+    }
+    void operator()(const ev::PodsStuckTerminating& x) {
+      if (auto* w = get(x.key)) pods_stuck_terminating(e, *w);
+    }
+    void operator()(const ev::StuckPodsFailed& x) {
+      if (auto* w = get(x.key)) stuck_pods_failed(e, *w);
     }
     void operator()(const ev::PodsReady& x) {
       auto* w = get(x.key);

@@ -59,6 +59,11 @@ struct WorkloadInfo {
   // to the winning worker only (workload.go, step 6b).
   bool job_exists = true;
   bool pods_ready = false;
+  // The Pod integration, evicted with EngineOptions::pod_termination_on_event: its
+  // pods have a deletionTimestamp and still run, so the job is active and the
+  // quota held (pod_termination.cpp); stuck: their kubelet is gone.
+  bool pods_terminating = false;
+  bool pods_stuck = false;
   bool deleted = false;
   std::string scheduling_hash;  // computeSchedulingHash, fixed at creation
   std::string pending_message;  // the QuotaReserved=False message, Kueue's words

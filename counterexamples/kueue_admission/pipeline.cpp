@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "counterexamples/kueue_admission/engine_replay.hpp"
 #include "counterexamples/pipeline_core.hpp"
 #include "invariants/admission_registry.hpp"
 
@@ -27,6 +28,12 @@ CheckOutcome check_kueue_admission(const model::Scenario& sc, const CheckRequest
     for (const auto& w : ka.params().warnings) req.warn(w);
   Hooks hooks;
   hooks.summary = summarize(ka.params());
+  // The violation's trace, in memory, re-executed by the reference engine.
+  hooks.replay_in_engine = [&](CheckOutcome& o) {
+    if (!o.trace || !o.result.violation || o.token.empty()) return;
+    const EngineReplay r = replay_in_engine(sc, ka.params(), *o.trace, o.token);
+    o.engine = EngineReport{r.verdict == EngineReplay::Verdict::Reproduced, to_text(r), to_json(r)};
+  };
   auto o = check_instance(ka, invariants::admission_properties(ka), sc, req, hooks);
   o.warnings = sc.warnings;
   o.warnings.insert(o.warnings.end(), ka.params().warnings.begin(), ka.params().warnings.end());

@@ -1,7 +1,6 @@
 // The Kueue admission protocol's check pipeline: the generic one
-// (counterexamples/pipeline_core.hpp) with its summary line. Shrinking is by
-// actions and picks; engine replay is not wired yet, so --replay-engine is
-// refused as a usage error for this protocol.
+// (counterexamples/pipeline_core.hpp) with its summary line and its replay in
+// the reference engine (engine_replay.hpp). Shrinking is by actions and picks.
 #pragma once
 
 #include "counterexamples/pipeline.hpp"

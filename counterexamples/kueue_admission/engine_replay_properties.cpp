@@ -1,0 +1,266 @@
+// The kueue-admission properties decided on the engine's own objects after a
+// replayed trace: its cache, its queues, and what its scheduler does on
+// scratch copies (a cycle now; the victims' pods gone). Nothing here asks
+// the model: the engine's answer is the second opinion.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "counterexamples/kueue_admission/engine_replay_internal.hpp"
+#include "engine/controllers.hpp"
+#include "protocols/kueue_admission/rules.hpp"
+
+namespace kmc::cx::admission {
+
+namespace {
+
+using engine::Engine;
+using engine::WorkloadInfo;
+constexpr engine::TimeMs kDayMs = 24LL * 3600 * 1000;
+
+// Every controller, timer and scheduling cycle of the engine for a virtual day.
+void run_day(Engine& e) {
+  e.run(-1, e.now() + kDayMs);
+}
+
+bool holds(const WorkloadInfo& w) {
+  return !w.deleted && w.counts_in_cache();
+}
+
+// Evicted, its pods terminating (or stuck), its quota still held.
+bool terminating(const WorkloadInfo& w) {
+  return holds(w) && w.is_evicted() && w.pods_terminating;
+}
+
+std::vector<std::string> terminating_keys(const Engine& e) {
+  std::vector<std::string> out;
+  for (const auto& w : e.workloads)
+    if (terminating(w)) out.push_back(w.key);
+  return out;
+}
+
+// The pods of every terminating victim gone (stuck ones failed), as the kubelet
+// or the PodTermination controller would report it.
+void pods_gone(Engine& e) {
+  for (auto& w : e.workloads) {
+    if (!terminating(w)) continue;
+    if (w.pods_stuck)
+      engine::stuck_pods_failed(e, w);
+    else
+      engine::pods_terminated(e, w);
+  }
+  settle(e);
+}
+
+std::string names(const std::vector<std::string>& keys) {
+  return keys.empty() ? "none" : fmt::format("{}", fmt::join(keys, ", "));
+}
+
+PropertyCheck over_admission(const Engine& e) {
+  // Victims whose pods still terminate are counted as gone by Kueue's
+  // scheduler (scheduler.fits): the cache may exceed a limit until they stop.
+  engine::QuotaTree t = e.tree;
+  for (const auto& w : e.workloads)
+    if (holds(w) && w.is_evicted())
+      t.remove_usage(e.cluster_queues[static_cast<std::size_t>(w.cluster_queue)].node, w.usage);
+  for (const auto& cq : e.cluster_queues)
+    for (int fr = 0; fr < e.frs.size(); ++fr)
+      if (t.available_raw(cq.node, fr) < 0)
+        return {
+            true, true,
+            fmt::format("ClusterQueue {}'s admitted workloads use {} {} {}, more than its "
+                        "quota and its cohort allow",
+                        cq.name, t.usage(cq.node, fr), e.frs.at(fr).flavor, e.frs.at(fr).resource)};
+  return {true, false, "every ClusterQueue's admitted workloads fit its quota and limits"};
+}
+
+PropertyCheck counted_twice(const Engine& e) {
+  for (std::size_t q = 0; q < e.cluster_queues.size(); ++q) {
+    engine::FrUsage held;
+    for (const auto& w : e.workloads)
+      if (holds(w) && w.cluster_queue == static_cast<int>(q))
+        for (const auto& [fr, v] : w.usage) held[fr] += v;
+    const auto& cq = e.cluster_queues[q];
+    for (int fr = 0; fr < e.frs.size(); ++fr) {
+      const engine::Amount counted = e.tree.usage(cq.node, fr),
+                           holders = held.contains(fr) ? held.at(fr) : 0;
+      if (counted != holders)
+        return {true, true,
+                fmt::format("ClusterQueue {} counts {} {} {} in use, but its workloads hold {}",
+                            cq.name, counted, e.frs.at(fr).flavor, e.frs.at(fr).resource, holders)};
+    }
+  }
+  return {true, false, "every ClusterQueue's usage is what its workloads hold"};
+}
+
+// Whether a workload of ClusterQueue `cq` other than `head`, waiting in `e`,
+// goes ahead in `after`: it holds quota, or it preempted a workload there.
+std::string went_ahead(const Engine& e, const Engine& after, int cq, int head) {
+  for (const auto& x : e.workloads) {
+    if (x.id == head || x.cluster_queue != cq || holds(x) || x.deleted || x.is_finished()) continue;
+    if (holds(after.workloads[static_cast<std::size_t>(x.id)]))
+      return fmt::format("reserves quota for {}", x.key);
+    const std::string by = fmt::format("(UID: {},", x.uid);
+    for (const auto& v : after.workloads) {
+      const engine::WorkloadInfo& was = e.workloads[static_cast<std::size_t>(v.id)];
+      const model::Condition* c = v.condition("Preempted");
+      if (!was.is_evicted() && v.is_evicted() && c != nullptr &&
+          c->message.find(by) != std::string::npos)
+        return fmt::format("preempts {} for {}", v.key, x.key);
+    }
+  }
+  return "";
+}
+
+PropertyCheck head_of_line(const Engine& e) {
+  const auto victims = terminating_keys(e);
+  for (std::size_t q = 0; q < e.cluster_queues.size() && !victims.empty(); ++q) {
+    const int cq = static_cast<int>(q);
+    if (e.queues.active_count(cq) == 0) continue;
+    const int head = e.queues.pending_ids(cq).front();
+    const WorkloadInfo& h = e.workloads[static_cast<std::size_t>(head)];
+    // A cycle now: the head is popped again and nothing in its queue moves.
+    Engine now = e;
+    now.schedule();
+    settle(now);
+    if (holds(now.workloads[static_cast<std::size_t>(head)]) ||
+        !went_ahead(e, now, cq, head).empty())
+      continue;
+    // Once the victims' pods are gone, the head has its quota, and the queue goes on.
+    Engine after = e;
+    pods_gone(after);
+    std::string ahead;
+    for (int cycle = 0; cycle < 8 && ahead.empty(); ++cycle) {
+      after.schedule();
+      settle(after);
+      if (holds(after.workloads[static_cast<std::size_t>(head)]))
+        ahead = went_ahead(e, after, cq, head);
+    }
+    if (ahead.empty()) continue;
+    return {true, true,
+            fmt::format("{} heads ClusterQueue {} and waits for the pods of {} to terminate; a "
+                        "cycle now changes nothing in that queue, yet once they are gone and {} "
+                        "has its quota, the engine's scheduler {}",
+                        h.key, e.cluster_queues[q].name, names(victims), h.key, ahead)};
+  }
+  return {true, false, "no queue's head waits for terminating pods while another could go ahead"};
+}
+
+// Whether some sequence of the environment's events (up to `depth`; only the
+// fairly scheduled ones when `fair_only`) changes key's phase from `phase`,
+// each followed by a virtual day of the engine.
+bool moved(const Engine& e, const protocols::ka::AdmissionParams& p, const Environment& env,
+           const std::string& key, const std::string& phase, bool fair_only, int depth, int& probes,
+           std::string& how) {
+  for (const Move& m : env.moves) {
+    if (m.kind == protocols::ka::kKubeletLost || (fair_only && !m.fair)) continue;
+    if (probes-- <= 0) return false;
+    Engine next = e;
+    if (!apply_step(next, p, m.kind, m.workload).ok) continue;
+    run_day(next);
+    const std::string step =
+        fmt::format("{}({})", env.kinds.at(m.kind), p.workloads[m.workload].name);
+    const std::string then = engine_phase(next, key);
+    if (then != phase) {
+      how = fmt::format("after {} it is {}", step, then);
+      return true;
+    }
+    if (depth > 1 && moved(next, p, env, key, phase, fair_only, depth - 1, probes, how)) {
+      how = step + ", then " + how;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Stuck (guarantee-not-stuck: any action counts) or stopped (a leads-to
+// behaviour that stops: only fair ones), and within its guarantee at the end
+// or, for a stop, after step `premise`.
+PropertyCheck waits_forever(const Engine& e0, const protocols::ka::AdmissionParams& p,
+                            const Environment& env, int w, bool fair_only,
+                            std::optional<std::size_t> premise) {
+  const std::string key = p.workloads[w].name;
+  Engine e = e0;
+  run_day(e);
+  const std::string phase = engine_phase(e, key);
+  if (phase != "Pending" && phase != "Inadmissible")
+    return {true, false, fmt::format("after a virtual day of the engine, {} is {}", key, phase)};
+  int probes = 256;
+  std::string how;
+  if (moved(e, p, env, key, phase, fair_only, 3, probes, how))
+    return {true, false, fmt::format("the environment may still move {}: {}", key, how)};
+  const auto& cq = e.cluster_queues.at(static_cast<std::size_t>(e.find(key)->cluster_queue)).name;
+  const std::string within = fmt::format(
+      "the engine's scheduler would reserve quota for it within ClusterQueue {}'s nominal quota "
+      "were it the only workload waiting and the pods of the evicted workloads ({}) gone",
+      cq, names(terminating_keys(e)));
+  const std::string day = fmt::format(
+      "after a virtual day of every controller and timer, {} is {} and nothing the environment "
+      "{} changes that",
+      key, phase,
+      fair_only ? "must eventually do (its pods terminating, stuck pods failed)" : "may still do");
+  if (fair_only) {
+    if (!premise)
+      return {true, false, fmt::format("{} is never within its guarantee in the engine", key)};
+    return {true, true,
+            fmt::format("{}; yet after step {} {}", day, *premise,
+                        "it was within its guarantee by the engine's scheduler, which would "
+                        "have reserved quota for it within its ClusterQueue's nominal quota were "
+                        "it the only workload waiting")};
+  }
+  if (!guaranteed_in_engine(e, key))
+    return {true, false,
+            fmt::format("{} waits, but is not within its guarantee in the engine: {} "
+                        "would not be admitted within {}'s nominal quota even alone",
+                        key, key, cq)};
+  return {true, true, fmt::format("{}; yet {}", day, within)};
+}
+
+}  // namespace
+
+bool guaranteed_in_engine(const Engine& e0, const std::string& key) {
+  const WorkloadInfo* w0 = e0.find(key);
+  if (w0 == nullptr || w0->deleted || !w0->admissible() || w0->cluster_queue < 0) return false;
+  Engine e = e0;
+  for (auto& v : e.workloads)
+    if (v.id != w0->id && !v.deleted && v.admissible()) engine::delete_workload(e, v);
+  const WorkloadInfo& w = e.workloads[static_cast<std::size_t>(w0->id)];
+  for (std::size_t round = 0; round <= e.workloads.size() && !holds(w); ++round) {
+    const bool victims = !terminating_keys(e).empty();
+    pods_gone(e);
+    run_day(e);
+    if (!victims) break;
+  }
+  if (!holds(w)) return false;
+  const int node = e.cluster_queues[static_cast<std::size_t>(w.cluster_queue)].node;
+  for (const auto& [fr, v] : w.usage)
+    if (e.tree.usage(node, fr) > e.tree.nominal(node, fr)) return false;
+  return true;
+}
+
+bool engine_decides(const std::string& property) {
+  static const std::vector<std::string> known = {"no-over-admission",
+                                                 "usage-counted-once",
+                                                 "no-head-of-line-blocking",
+                                                 "guarantee-not-stuck",
+                                                 "guarantee-eventually-admitted",
+                                                 "no-preemption-livelock"};
+  return std::find(known.begin(), known.end(), property) != known.end();
+}
+
+PropertyCheck property_in_engine(const std::string& property, const Engine& e,
+                                 const protocols::ka::AdmissionParams& p, const Environment& env,
+                                 int subject, std::optional<std::size_t> premise) {
+  if (property == "no-over-admission") return over_admission(e);
+  if (property == "usage-counted-once") return counted_twice(e);
+  if (property == "no-head-of-line-blocking") return head_of_line(e);
+  if (property == "guarantee-not-stuck") return waits_forever(e, p, env, subject, false, {});
+  // A behaviour that stops (no loop steps) where only fairly scheduled actions must happen.
+  if (property == "guarantee-eventually-admitted")
+    return waits_forever(e, p, env, subject, true, premise);
+  return {false, false,
+          fmt::format("kmc has no engine predicate for {} at a trace's end", property)};
+}
+
+}  // namespace kmc::cx::admission

@@ -1,0 +1,191 @@
+// One step of a kueue-admission trace in the engine, and the engine read
+// back as the protocol's cells.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "counterexamples/kueue_admission/engine_replay_internal.hpp"
+#include "engine/controllers.hpp"
+#include "model/assert.hpp"
+#include "protocols/kueue_admission/rules.hpp"
+
+namespace kmc::cx::admission {
+
+namespace {
+
+using namespace protocols::ka;  // Kind
+
+// The reactions settle() runs: quota released after a stop, and the batched requeue.
+bool immediate(const engine::Event& e) {
+  return std::holds_alternative<engine::ev::JobStopped>(e) ||
+         std::holds_alternative<engine::ev::RequeueInadmissible>(e);
+}
+
+const engine::WorkloadInfo* find(const engine::Engine& e, const std::string& key) {
+  const engine::WorkloadInfo* w = e.find(key);
+  return w == nullptr || w->deleted ? nullptr : w;
+}
+
+bool in_cache(const engine::Engine& e, const engine::WorkloadInfo& w) {
+  return w.cluster_queue >= 0 &&
+         e.cq_workloads[static_cast<std::size_t>(w.cluster_queue)].contains(w.id);
+}
+
+// The flavor the workload holds quota in: its admission's flavors, one name
+// per distinct flavor ("a+b" when its pod sets or resources got several).
+std::string held_flavor(const engine::Engine& e, const engine::WorkloadInfo& w) {
+  if (!in_cache(e, w) || !w.obj.admission) return "";
+  std::set<std::string> flavors;
+  for (const auto& psa : w.obj.admission->pod_set_assignments)
+    for (const auto& [r, f] : psa.flavors) flavors.insert(f);
+  return fmt::format("{}", fmt::join(flavors, "+"));
+}
+
+std::map<std::string, std::string> all_phases(const engine::Engine& e) {
+  std::map<std::string, std::string> out;
+  for (const auto& w : e.workloads)
+    if (!w.deleted) out[w.key] = engine_phase(e, w.key);
+  return out;
+}
+
+// "research/sweep Admitted -> Evicted; research/train-a Pending -> Admitted".
+std::string changes(const std::map<std::string, std::string>& before, const engine::Engine& e) {
+  std::vector<std::string> out;
+  for (const auto& [key, now] : all_phases(e)) {
+    auto it = before.find(key);
+    const std::string was = it == before.end() ? "-" : it->second;
+    if (was != now) out.push_back(fmt::format("{} {} -> {}", key, was, now));
+  }
+  return out.empty() ? "no workload changed phase" : fmt::format("{}", fmt::join(out, "; "));
+}
+
+Outcome refuse(const engine::Engine& e, const std::string& key, const std::string& why) {
+  return {false, fmt::format("{} {} in the engine (it is {})", key, why, engine_phase(e, key))};
+}
+
+}  // namespace
+
+engine::Engine make_engine(const model::Scenario& sc, const protocols::ka::AdmissionParams& p) {
+  model::ClusterManifests m = sc.manager;
+  for (auto& w : m.workloads) w.runtime_s = 0;  // jobs finish when the trace says so
+  engine::EngineOptions o;
+  o.job_stop_delay_ms = 0;  // a Job's terminating pods do not count: released at eviction
+  o.pod_termination_on_event = true;
+  o.sticky_preemptor_head = p.sticky_head;
+  engine::Engine e(m, o);
+  settle(e);
+  engine::reconcile_all_workloads(e);
+  settle(e);
+  return e;
+}
+
+void settle(engine::Engine& e) {
+  for (int n = 0; !e.events.empty(); ++n) {
+    KMC_ASSERT(n < 1000000);
+    if (e.events.next_time() > e.now_ms && !immediate(e.events.next_event())) break;
+    e.now_ms = std::max(e.now_ms, e.events.next_time());
+    e.handle(e.events.pop().second);
+  }
+}
+
+Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p, int kind,
+                   int workload) {
+  const auto before = all_phases(e);
+  const std::string key = workload >= 0 ? p.workloads[workload].name : "";
+  const engine::WorkloadInfo* w = workload >= 0 ? find(e, key) : nullptr;
+  if (workload >= 0 && w == nullptr) return {false, key + " is not in the engine"};
+  auto post = [&](engine::Event ev) {
+    e.post(e.now(), std::move(ev));
+    settle(e);
+  };
+  switch (static_cast<Kind>(kind)) {
+    case kSchedule: {
+      settle(e);
+      const engine::CycleStats s = e.schedule();
+      settle(e);
+      if (s.heads == 0) return {false, "the engine's queues had no head to pop"};
+      return {true, fmt::format("one cycle, {} head{}: {}", s.heads, s.heads == 1 ? "" : "s",
+                                changes(before, e))};
+    }
+    case kFinish:
+      // An evicted job is being stopped: its pods are terminating, not completing.
+      if (!w->job_active || !w->is_admitted() || w->is_evicted())
+        return refuse(e, key, "has no running job");
+      post(engine::ev::JobFinished{key});
+      return {find(e, key)->is_finished(),
+              "the job completed: " + key + " is Finished, its quota released"};
+    case kPodsTerminated:
+      if (!w->pods_terminating || w->pods_stuck) return refuse(e, key, "has no terminating pods");
+      post(engine::ev::PodsTerminated{key});
+      return {!find(e, key)->has_quota_reservation(),
+              "its pods are gone: the job reconciler released the quota; " + changes(before, e)};
+    case kKubeletLost:
+      if (!w->pods_terminating || w->pods_stuck) return refuse(e, key, "has no terminating pods");
+      post(engine::ev::PodsStuckTerminating{key});
+      return {find(e, key)->pods_stuck,
+              "its pods are stuck terminating on a node whose kubelet is gone; the quota stays"};
+    case kForceFail:
+      if (!w->pods_stuck) return refuse(e, key, "has no pods stuck terminating");
+      post(engine::ev::StuckPodsFailed{key});
+      return {!find(e, key)->has_quota_reservation(),
+              "the PodTermination controller failed the stuck pods: " + changes(before, e)};
+  }
+  return {false, "not an action of kueue-admission"};
+}
+
+std::string engine_phase(const engine::Engine& e, const std::string& key) {
+  const engine::WorkloadInfo* w = find(e, key);
+  if (w == nullptr) return "absent";
+  if (w->is_finished()) return "Finished";
+  if (in_cache(e, *w)) {
+    if (w->is_evicted()) return w->pods_stuck ? "StuckTerminating" : "Evicted";
+    return w->is_admitted() ? "Admitted" : "QuotaReserved (not Admitted)";
+  }
+  if (!w->obj.active) return "Deactivated";
+  if (w->cluster_queue < 0) return "Pending (no ClusterQueue)";
+  if (e.queues.in_inadmissible(*w)) return "Inadmissible";
+  const auto ids = e.queues.pending_ids(w->cluster_queue);
+  if (std::find(ids.begin(), ids.end(), w->id) == ids.end()) return "Pending (in no queue)";
+  return "Pending";
+}
+
+std::vector<model::Cell> engine_cells(const engine::Engine& e, const model::Cells& like) {
+  std::vector<model::Cell> out;
+  for (const model::Cell& c : like.all()) {
+    model::Cell mine{c.field, c.entity, std::string()};
+    if (c.field == "phase") {
+      mine.value = engine_phase(e, c.entity.at(0));
+    } else if (c.field == "flavor") {
+      const engine::WorkloadInfo* w = find(e, c.entity.at(0));
+      mine.value = w == nullptr ? "" : held_flavor(e, *w);
+    } else if (c.field == "usage") {
+      const int cq = e.cq_index(c.entity.at(0));
+      const engine::FrId fr = e.frs.find(c.entity.at(1), c.entity.at(2));
+      mine.value = cq < 0 || fr < 0 ? std::int64_t{0} : e.tree.usage(e.cluster_queues[cq].node, fr);
+    } else if (c.field == "sticky") {
+      const int cq = e.cq_index(c.entity.at(0));
+      const int id = cq < 0 ? -1 : e.queues.sticky(cq);
+      mine.value = id < 0 ? "" : e.workloads[static_cast<std::size_t>(id)].key;
+    } else {
+      continue;  // rank, budget: nothing in the engine to compare with
+    }
+    out.push_back(std::move(mine));
+  }
+  return out;
+}
+
+std::vector<std::string> cell_differences(const engine::Engine& e, const model::Cells& trace) {
+  std::vector<std::string> out;
+  for (const model::Cell& mine : engine_cells(e, trace)) {
+    const model::CellValue* theirs = trace.find(mine.field, mine.entity);
+    KMC_ASSERT(theirs != nullptr);
+    if (*theirs == mine.value) continue;
+    out.push_back(fmt::format("{}: trace {}, engine {}", model::key_text(mine.field, mine.entity),
+                              model::to_string(*theirs), model::to_string(mine.value)));
+  }
+  return out;
+}
+
+}  // namespace kmc::cx::admission
