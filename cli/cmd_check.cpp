@@ -115,13 +115,14 @@ cx::CheckRequest request_of(const CheckArgs& a) {
   r.threads = a.threads > 0 ? a.threads
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const std::size_t memory = r.max_memory_bytes.value_or(checker::default_memory_bound());
-  r.progress = [memory](const checker::Progress& p) {
+  const std::string bound = memory ? fmt::format("bound {} MiB", memory >> 20) : "no bound";
+  r.progress = [bound](const checker::Progress& p) {
     if (p.seconds < 1.0) return;  // only runs over a second report progress
     fmt::print(stderr,
                "progress: {} states, {} transitions, depth {}, {:.0f} states/s, {} MiB resident "
-               "(bound {} MiB)\n",
+               "({})\n",
                p.states, p.transitions, p.depth, p.seconds > 0 ? p.states / p.seconds : 0.0,
-               p.rss_bytes >> 20, memory >> 20);
+               p.rss_bytes >> 20, bound);
   };
   r.stop = stop_requested;
   r.replay_token = a.replay;
