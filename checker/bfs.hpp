@@ -55,6 +55,12 @@ struct CheckOptions {
   int max_depth = -1;                     // -1: none
   std::uint64_t max_states = 10'000'000;  // stored states, exactly: never more
   double time_limit_s = 600;
+  // The process's resident memory (checker/memory.hpp), read once per chunk of a level, where
+  // the time limit is checked: at or past it the search ends Incomplete. 0: none.
+  std::size_t max_memory_bytes = 0;
+  // Asked there too: a non-empty answer ends the search Incomplete with it as the reason (the
+  // CLI's answer to SIGINT and SIGTERM). Unset: never.
+  std::function<std::string()> stop;
   int threads = 1;
   std::function<void(const Progress&)> progress;  // called about once a second
   std::vector<Fairness>
@@ -173,8 +179,10 @@ class Bfs {
   bool record(std::uint32_t index, const Candidate& c);
   bool deadlock_at(std::uint32_t index);
   Path path_to(std::uint32_t index) const;
+  std::string search();
   Result finish(std::string incomplete_reason);
   bool out_of_time() const;
+  std::string bound_reached();
   void report_progress(int depth, bool force);
 
   static constexpr std::size_t kChunk = 8192;  // states per chunk, for every thread count
@@ -232,6 +240,10 @@ class Bfs {
   std::optional<Violation> violation_;
   std::uint64_t transitions_ = 0;
   int depth_ = 0;
+  bool initial_stored_ = false;  // every initial state was stored: depth 0 is explored
+  bool out_of_memory_ = false;   // an allocation failed: the explored graph may be partial
+  bool analyses_ = true;         // finish() runs the stuck and liveness analyses
+  bool stopped_ = false;         // the stop request ended the search
   std::size_t base_rss_ = 0;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point last_progress_ = start_;
@@ -423,67 +435,6 @@ Path Bfs<P>::path_to(std::uint32_t index) const {
   path.init = choice_[index];
   std::reverse(path.choices.begin(), path.choices.end());
   return path;
-}
-
-template <model::Protocol P>
-bool Bfs<P>::out_of_time() const {
-  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
-  return elapsed.count() > opt_.time_limit_s;
-}
-
-template <model::Protocol P>
-void Bfs<P>::report_progress(int depth, bool force) {
-  if (!opt_.progress) return;
-  const auto now = std::chrono::steady_clock::now();
-  if (!force && now - last_progress_ < std::chrono::seconds(1)) return;
-  last_progress_ = now;
-  opt_.progress(Progress{stored_, transitions_, depth,
-                         std::chrono::duration<double>(now - start_).count(), resident_bytes()});
-}
-
-template <model::Protocol P>
-Result Bfs<P>::run() {
-  seen_.emplace(keep_graph());
-  level_.set_width(packing_.words());
-  next_.set_width(packing_.words());
-  pool_.emplace(std::max(1, opt_.threads));
-  scratch_.resize(pool_->size());
-  shares_.resize((kChunk + block() - 1) / block());
-  bool stop = false;
-  std::string bound;
-  std::uint32_t init_index = 0;
-  for (const auto& s : p_.init_states()) {
-    if (stored_ >= opt_.max_states) {  // the bound leaves no room (--max-states 0, or few)
-      bound = "max-states " + std::to_string(opt_.max_states);
-      break;
-    }
-    stop = add_initial(s, init_index++) || stop;
-  }
-  if (!bound.empty()) return finish(bound);
-  while (!stop) {
-    level_.swap(next_);
-    next_.clear();
-    level_base_ = next_base_;
-    next_base_ = stored_;
-    const std::size_t n = next_base_ - level_base_;
-    if (n == 0) break;
-    if (opt_.max_depth >= 0 && depth_ >= opt_.max_depth) {
-      if (depth_bound()) bound = "max-depth " + std::to_string(opt_.max_depth);
-      break;
-    }
-    for (std::size_t lo = 0; lo < n && !stop; lo += kChunk) {
-      if (out_of_time()) {
-        bound = "time-limit " + std::to_string(static_cast<int>(opt_.time_limit_s)) + "s";
-        break;
-      }
-      stop = chunk(lo, std::min(n, lo + kChunk), bound);
-      if (!bound.empty()) break;
-      report_progress(depth_, false);
-    }
-    if (!bound.empty()) break;
-    if (stored_ > next_base_) ++depth_;
-  }
-  return finish(bound);
 }
 
 }  // namespace kmc::checker

@@ -80,6 +80,9 @@ Result Bfs<P>::finish(std::string bound) {
   seen_.reset();
   level_ = Rows{}, next_ = Rows{};
   shares_.clear();
+  if (out_of_memory_)  // read now, with the search's memory given back
+    bound = "an allocation failure (out of memory at peak resident " +
+            format_size(peak_resident_bytes()) + ")";
   Result r;
   const bool complete = bound.empty() && !violation_;
   complete_ = complete;
@@ -91,7 +94,7 @@ Result Bfs<P>::finish(std::string bound) {
       r.assumptions.push_back(
           names[f] + " " + to_string(f < opt_.fairness.size() ? opt_.fairness[f] : Fairness::None));
   }
-  if (!violation_ && !stuck_.empty()) {
+  if (!violation_ && !stuck_.empty() && analyses_) {
     if (auto found = find_stuck(graph_, stuck_subjects_)) {
       std::size_t k = 0;
       while (k + 1 < stuck_.size() && stuck_offset_[k + 1] <= found->subject) ++k;
@@ -110,7 +113,8 @@ Result Bfs<P>::finish(std::string bound) {
       violation_ = std::move(v);
     }
   }
-  if (!violation_ && live()) check_liveness();  // after stuck: a frozen job is the plainer story
+  if (!violation_ && live() && analyses_)
+    check_liveness();  // after stuck: a frozen job is the plainer story
   auto verdict_of = [&](const std::string& name, bool violated, bool settled) {
     if (violation_ && violation_->property == name) return Verdict::Violated;
     if (violated) return Verdict::Violated;
@@ -154,6 +158,7 @@ Result Bfs<P>::finish(std::string bound) {
   st.states = stored_;
   st.transitions = transitions_;
   st.depth = depth_;
+  r.explored_depth = initial_stored_ ? depth_ : -1;
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   st.states_per_s = st.seconds > 0 ? st.states / st.seconds : 0;
   // What the process really grew by during the search, per stored state.

@@ -1,12 +1,114 @@
-// One chunk of a BFS level: expand in parallel, insert by seen-set shard in
-// parallel, number the new states in frontier order, place them in the next
-// level, and record the explored graph. Included by bfs.hpp only.
+// The level loop, and one chunk of a BFS level: expand in parallel, insert
+// by seen-set shard in parallel, number the new states in frontier order,
+// place them in the next level, and record the explored graph. Between
+// chunks, and only there, the search asks whether a bound is reached (time,
+// memory, a stop request): a chunk's work is whole, so what is stored is a
+// consistent graph. Included by bfs.hpp only.
 #pragma once
 
 #include <atomic>
 #include <cstring>
+#include <new>
 
 namespace kmc::checker {
+
+template <model::Protocol P>
+bool Bfs<P>::out_of_time() const {
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
+  return elapsed.count() > opt_.time_limit_s;
+}
+
+// The bound that ends the search before the next chunk, or "". Cheap enough for every chunk of
+// 8192 states (reading the resident size is one small /proc read), never per state.
+template <model::Protocol P>
+std::string Bfs<P>::bound_reached() {
+  if (std::string why = opt_.stop ? opt_.stop() : ""; !why.empty()) {
+    stopped_ = true;
+    return why;
+  }
+  if (out_of_time())
+    return "time-limit " + std::to_string(static_cast<int>(opt_.time_limit_s)) + "s";
+  if (opt_.max_memory_bytes > 0 && resident_bytes() >= opt_.max_memory_bytes)
+    return "memory bound " + format_size(opt_.max_memory_bytes);
+  return "";
+}
+
+template <model::Protocol P>
+void Bfs<P>::report_progress(int depth, bool force) {
+  if (!opt_.progress) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (!force && now - last_progress_ < std::chrono::seconds(1)) return;
+  last_progress_ = now;
+  opt_.progress(Progress{stored_, transitions_, depth,
+                         std::chrono::duration<double>(now - start_).count(), resident_bytes()});
+}
+
+// An allocation that fails anywhere in the search, in any worker (the pool
+// rethrows it here), ends it Incomplete like a bound, never with an abort
+// and no result: the reserve goes back first, so that finish() has room. A
+// chunk cut short leaves the explored graph partial, so the stuck and
+// liveness analyses are skipped then; what was numbered before still counts.
+// If the analyses themselves run out, the result is built again without them.
+template <model::Protocol P>
+Result Bfs<P>::run() {
+  std::string bound;
+  try {
+    bound = search();
+    // Whoever asked to stop (an interrupted user) wants the answer now, not the analyses.
+    if (stopped_) analyses_ = false;
+  } catch (const std::bad_alloc&) {
+    release_reserve();
+    out_of_memory_ = true, analyses_ = false;
+  }
+  try {
+    return finish(bound);
+  } catch (const std::bad_alloc&) {
+    if (!analyses_) throw;
+    release_reserve();
+    out_of_memory_ = true, analyses_ = false;  // a violation found before still stands
+    return finish(bound);
+  }
+}
+
+template <model::Protocol P>
+std::string Bfs<P>::search() {
+  seen_.emplace(keep_graph());
+  level_.set_width(packing_.words());
+  next_.set_width(packing_.words());
+  pool_.emplace(std::max(1, opt_.threads));
+  scratch_.resize(pool_->size());
+  shares_.resize((kChunk + block() - 1) / block());
+  bool stop = false;
+  std::uint32_t init_index = 0;
+  for (const auto& s : p_.init_states()) {
+    if (stored_ >= opt_.max_states)  // the bound leaves no room (--max-states 0, or few)
+      return "max-states " + std::to_string(opt_.max_states);
+    stop = add_initial(s, init_index++) || stop;
+  }
+  initial_stored_ = true;
+  std::string bound;
+  while (!stop) {
+    level_.swap(next_);
+    next_.clear();
+    level_base_ = next_base_;
+    next_base_ = stored_;
+    const std::size_t n = next_base_ - level_base_;
+    if (n == 0) break;
+    if (opt_.max_depth >= 0 && depth_ >= opt_.max_depth) {
+      if (depth_bound()) bound = "max-depth " + std::to_string(opt_.max_depth);
+      break;
+    }
+    for (std::size_t lo = 0; lo < n && !stop; lo += kChunk) {
+      if (bound = bound_reached(); !bound.empty()) break;
+      stop = chunk(lo, std::min(n, lo + kChunk), bound);
+      if (!bound.empty()) break;
+      report_progress(depth_, false);
+    }
+    if (!bound.empty()) break;
+    if (stored_ > next_base_) ++depth_;
+  }
+  return bound;
+}
 
 // The candidate of this share with fingerprint fp, or a new one's id
 // (cands.size()) after reserving its slot: duplicates within a worker's

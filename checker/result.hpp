@@ -70,7 +70,12 @@ struct Result {
   Verdict verdict = Verdict::Incomplete;
   std::optional<Violation> violation;
   std::vector<PropertyResult> properties;
-  std::string incomplete_reason;  // which bound: "max-depth 12", "max-states 1000", "time-limit 5s"
+  // Which bound: "max-depth 12", "max-states 1000", "time-limit 5s", "memory bound 2.0 GiB",
+  // "an allocation failure (...)", or the reason a stop request gave ("SIGINT").
+  std::string incomplete_reason;
+  // Every state within this many steps was stored and checked against the safety properties
+  // (what an Incomplete search proved); -1: not even every initial state.
+  int explored_depth = -1;
   std::vector<std::string>
       assumptions;  // fairness per action family, printed with any liveness verdict
   Stats stats;

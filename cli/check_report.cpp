@@ -89,8 +89,13 @@ std::string render_text(const CheckOutcome& o) {
   if (!r.assumptions.empty())
     out += fmt::format("Fairness assumed: {}\n", fmt::join(r.assumptions, ", "));
   out += fmt::format("\nResult: {}", checker::to_string(r.verdict));
-  if (r.verdict == checker::Verdict::Incomplete)
+  if (r.verdict == checker::Verdict::Incomplete && r.explored_depth < 0)
     out += fmt::format(" (stopped by {}; nothing is proven)", r.incomplete_reason);
+  else if (r.verdict == checker::Verdict::Incomplete)
+    out += fmt::format(
+        " (stopped by {}; every state within {} steps checked, nothing is proven "
+        "beyond)",
+        r.incomplete_reason, r.explored_depth);
   out += "\nStats: " + stats_line(r.stats) + "\n";
   if (!o.token.empty())
     out += fmt::format("Replay: kmc check {} --replay {}\n", o.token_dir(), o.token);
@@ -108,6 +113,9 @@ nlohmann::json render_json(const CheckOutcome& o) {
                            : nlohmann::json(nullptr);
   j["incomplete"] = r.verdict == checker::Verdict::Incomplete ? nlohmann::json(r.incomplete_reason)
                                                               : nlohmann::json(nullptr);
+  // What an Incomplete search proved: every state within this many steps checked (-1: none).
+  j["exploredDepth"] = r.verdict == checker::Verdict::Incomplete ? nlohmann::json(r.explored_depth)
+                                                                 : nlohmann::json(nullptr);
   nlohmann::json props = nlohmann::json::array();
   for (std::size_t i = 0; i < r.properties.size(); ++i)
     props.push_back({{"name", r.properties[i].name},

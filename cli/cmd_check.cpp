@@ -3,10 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <thread>
 
+#include "checker/memory.hpp"
 #include "cli/check_report.hpp"
 #include "cli/commands.hpp"
 #include "cli/protocols.hpp"
@@ -24,6 +28,7 @@ struct CheckArgs {
   std::optional<int> max_depth;
   std::optional<std::int64_t> max_states;
   std::optional<double> time_limit_s;
+  std::optional<std::string> max_memory;  // a size (checker::parse_size); unset: the default
   int threads = 1;
   std::string output = "text";
   std::string trace_out;
@@ -31,6 +36,58 @@ struct CheckArgs {
   bool replay_engine = false;   // re-execute the violation in the reference engine
   bool no_shrink = false;       // print the checker's own (BFS) trace
   std::string shrink_scenario;  // also leave out jobs and workers; write the reduced scenario here
+};
+
+// The first SIGINT or SIGTERM of a check, for the search to read between chunks
+// (checker::CheckOptions::stop). A lock-free atomic is what a handler may
+// write; the handler does nothing else but put the default actions back, so
+// a second signal ends the process at once, as pressing Ctrl-C twice should.
+std::atomic<int> caught_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+
+extern "C" void on_stop_signal(int sig) {
+  caught_signal.store(sig, std::memory_order_relaxed);
+  struct sigaction dfl = {};
+  dfl.sa_handler = SIG_DFL;
+  sigaction(SIGINT, &dfl, nullptr);  // async-signal-safe (POSIX.1-2008, 2.4.3)
+  sigaction(SIGTERM, &dfl, nullptr);
+}
+
+std::string stop_requested() {
+  switch (caught_signal.load(std::memory_order_relaxed)) {
+    case 0:
+      return "";
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+  }
+  return "a signal";
+}
+
+// While alive, SIGINT and SIGTERM ask the search to stop. A signal ignored
+// when kmc started (nohup, a background job of a script) stays ignored.
+class StopOnSignals {
+ public:
+  StopOnSignals() {
+    struct sigaction sa = {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;  // a /proc read in the search is not cut short
+    for (auto [sig, old] : {std::pair{SIGINT, &old_int_}, std::pair{SIGTERM, &old_term_}}) {
+      sigaction(sig, nullptr, old);
+      if (old->sa_handler != SIG_IGN) sigaction(sig, &sa, nullptr);
+    }
+  }
+  ~StopOnSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopOnSignals(const StopOnSignals&) = delete;
+  StopOnSignals& operator=(const StopOnSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ = {}, old_term_ = {};
 };
 
 [[noreturn]] void usage_error(const std::string& option, const std::string& message) {
@@ -46,18 +103,28 @@ cx::CheckRequest request_of(const CheckArgs& a) {
     usage_error("--time-limit", "must be a number of seconds, 0 or more");
   if (a.threads < 0) usage_error("--threads", "must be 0 (all cores) or more");
   cx::CheckRequest r;
+  if (a.max_memory) {
+    std::string why;
+    r.max_memory_bytes = checker::parse_size(*a.max_memory, why);
+    if (!r.max_memory_bytes) usage_error("--max-memory", why);
+  }
   r.properties = a.properties;
   r.max_depth = a.max_depth;
   if (a.max_states) r.max_states = static_cast<std::uint64_t>(*a.max_states);
   r.time_limit_s = a.time_limit_s;
   r.threads = a.threads > 0 ? a.threads
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  r.progress = [](const checker::Progress& p) {
+  const std::size_t memory = r.max_memory_bytes.value_or(checker::default_memory_bound());
+  const std::string bound = memory ? fmt::format("bound {} MiB", memory >> 20) : "no bound";
+  r.progress = [bound](const checker::Progress& p) {
     if (p.seconds < 1.0) return;  // only runs over a second report progress
-    fmt::print(stderr, "progress: {} states, {} transitions, depth {}, {:.0f} states/s, {} MiB\n",
+    fmt::print(stderr,
+               "progress: {} states, {} transitions, depth {}, {:.0f} states/s, {} MiB resident "
+               "({})\n",
                p.states, p.transitions, p.depth, p.seconds > 0 ? p.states / p.seconds : 0.0,
-               p.rss_bytes >> 20);
+               p.rss_bytes >> 20, bound);
   };
+  r.stop = stop_requested;
   r.replay_token = a.replay;
   r.shrink = !a.no_shrink;
   r.shrink_scenario = a.shrink_scenario;
@@ -83,11 +150,35 @@ int emit(const CheckArgs& a, const cx::CheckOutcome& o) {
   return exit_code_of(o.result.verdict);
 }
 
+// The last resort when memory runs out past the search (which reports that itself): shrinking,
+// the trace, the engine replay. Incomplete with what is known, never an abort with nothing.
+cx::CheckOutcome out_of_memory(const CheckArgs& a) {
+  checker::release_reserve();
+  cx::CheckOutcome o;
+  o.scenario = a.dir;
+  o.summary = "(out of memory after the search; its result is lost)";
+  o.result.verdict = checker::Verdict::Incomplete;
+  o.result.stats.peak_rss_bytes = checker::peak_resident_bytes();
+  o.result.incomplete_reason = "an allocation failure (out of memory at peak resident " +
+                               checker::format_size(o.result.stats.peak_rss_bytes) + ")";
+  return o;
+}
+
 int run_check(const CheckArgs& a) {
   if (a.output != "text" && a.output != "json") usage_error("--output", "must be text or json");
+  // From here on, SIGINT and SIGTERM stop the search and print what it found so far.
+  const StopOnSignals signals;
+  checker::hold_reserve();
   const model::Scenario sc = load_checked_scenario(a.dir);
   const ProtocolEntry& protocol = protocol_of(sc);
-  return emit(a, protocol.check(sc, request_of(a)));
+  const cx::CheckRequest request = request_of(a);
+  std::optional<cx::CheckOutcome> outcome;
+  try {
+    outcome = protocol.check(sc, request);
+  } catch (const std::bad_alloc&) {
+    outcome = out_of_memory(a);
+  }
+  return emit(a, *outcome);
 }
 
 }  // namespace
@@ -102,6 +193,13 @@ void add_check_command(CLI::App& app, int& exit_code) {
                   "Stop after this many steps (Incomplete, never Verified)");
   cmd->add_option("--max-states", args->max_states, "Stop after storing this many states");
   cmd->add_option("--time-limit", args->time_limit_s, "Stop after this many seconds");
+  cmd->add_option("--max-memory", args->max_memory,
+                  fmt::format("Stop when the process's resident memory reaches SIZE (512M, 8G, "
+                              "2GiB: powers of 1024; or bytes). Default: {}% of physical memory "
+                              "(or of the cgroup's limit, if lower): {} here",
+                              checker::kDefaultMemoryPercent,
+                              checker::format_size(checker::default_memory_bound())))
+      ->option_text("SIZE");
   cmd->add_option("--threads", args->threads,
                   "Worker threads (0: all cores); results do not depend on it");
   cmd->add_option("--output", args->output, "text or json");

@@ -29,6 +29,12 @@ struct CheckRequest {
   std::optional<int> max_depth;  // -1: none
   std::optional<std::uint64_t> max_states;
   std::optional<double> time_limit_s;
+  // The process's resident memory; unset: checker::default_memory_bound() (a share of the
+  // machine's), so a search ends with a result before the OOM killer ends it with none.
+  std::optional<std::size_t> max_memory_bytes;
+  // Asked between chunks of the search: a non-empty answer ends it Incomplete, with that reason
+  // (`kmc check` answers SIGINT and SIGTERM so). Unset: never.
+  std::function<std::string()> stop;
   int threads = 1;
   std::function<void(const checker::Progress&)> progress;
   // Re-check this replay token's path instead of searching.

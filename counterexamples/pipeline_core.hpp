@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,8 @@ template <class P>
 checker::CheckOptions options_for(const P& p, const model::Scenario& sc, const CheckRequest& req,
                                   std::vector<std::string> properties) {
   auto o = search_options(req, sc.fleet.check);
+  o.max_memory_bytes = req.max_memory_bytes.value_or(checker::default_memory_bound());
+  o.stop = req.stop;
   o.properties = std::move(properties);
   checker::plan_fairness(p, sc.fleet.fairness, o);
   return o;
@@ -100,6 +103,41 @@ void replay_token(const P& p, const PropertiesOf<P>& props, const model::Scenari
   o.token = req.replay_token;
 }
 
+// The search's violation shrunk (unless the request says not to) and its trace and token attached.
+template <Describable P>
+void shrink_and_attach(CheckOutcome& o, const P& p, const PropertiesOf<P>& props,
+                       const model::Scenario& sc, const CheckRequest& req, const Hooks& hooks) {
+  const auto& v = o.result.violation;
+  if (req.shrink && hooks.shrink) {
+    hooks.shrink(o);
+  } else if (req.shrink) {
+    const auto& prop = *std::find_if(props.begin(), props.end(),
+                                     [&](const auto& q) { return q.name() == v->property; });
+    auto s = shrink_violation(p, prop, *v, options_for(p, sc, req, {v->property}).fairness_plan());
+    o.result.violation = s.violation;
+    o.shrink = s.report;
+    attach_trace(o, p, *o.result.violation);
+  } else {
+    attach_trace(o, p, *v);
+  }
+}
+
+// Shrinking ran out of memory (it replays and re-checks many paths, and may
+// search reduced scenarios): the search's own violation stands, with the
+// checker's (shortest-by-BFS) trace, and a warning says so.
+template <Describable P>
+void unshrunk(CheckOutcome& o, const P& p, const CheckRequest& req,
+              const checker::Violation& found) {
+  checker::release_reserve();
+  o.shrink.reset(), o.replay_dir.clear(), o.trace.reset(), o.token.clear();
+  o.result.violation = found;
+  attach_trace(o, p, found);
+  model::Diagnostic d;
+  d.field = "shrink";
+  d.message = "out of memory while shrinking; the trace is the checker's own, unshrunk";
+  if (req.warn) req.warn(d);
+}
+
 template <Describable P>
 CheckOutcome check_instance(const P& p, const PropertiesOf<P>& props, const model::Scenario& sc,
                             const CheckRequest& req, const Hooks& hooks) {
@@ -124,18 +162,11 @@ CheckOutcome check_instance(const P& p, const PropertiesOf<P>& props, const mode
         if (q.name() == r.name) o.descriptions.push_back(q.description());
     const auto& v = o.result.violation;
     if (v && (!v->path.choices.empty() || v->loop)) {
-      if (req.shrink && hooks.shrink) {
-        hooks.shrink(o);
-      } else if (req.shrink) {
-        const auto& prop = *std::find_if(props.begin(), props.end(),
-                                         [&](const auto& q) { return q.name() == v->property; });
-        auto s =
-            shrink_violation(p, prop, *v, options_for(p, sc, req, {v->property}).fairness_plan());
-        o.result.violation = s.violation;
-        o.shrink = s.report;
-        attach_trace(o, p, *o.result.violation);
-      } else {
-        attach_trace(o, p, *v);
+      const checker::Violation found = *v;  // what stands if shrinking runs out of memory
+      try {
+        shrink_and_attach(o, p, props, sc, req, hooks);
+      } catch (const std::bad_alloc&) {
+        unshrunk(o, p, req, found);
       }
     }
   }

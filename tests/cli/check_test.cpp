@@ -80,8 +80,8 @@ TEST_CASE("--trace-out writes the ITF trace and the replay token re-runs it", "[
 TEST_CASE("a bound ends in Incomplete and exit 2, never Verified", "[cli]") {
   auto r = kmc("check examples/gpu-hunter-fixed --max-depth 3");
   CHECK(r.code == 2);
-  CHECK(r.out.find("Result: Incomplete (stopped by max-depth 3; nothing is proven)") !=
-        std::string::npos);
+  CHECK(r.out.find("Result: Incomplete (stopped by max-depth 3; every state within 3 steps "
+                   "checked, nothing is proven beyond)") != std::string::npos);
   auto s = kmc("check examples/gpu-hunter-fixed --max-states 10 --output json");
   CHECK(s.code == 2);
   CHECK(nlohmann::json::parse(s.out)["incomplete"] == "max-states 10");
