@@ -85,8 +85,9 @@ std::optional<EntryResult> check_token_entry(const fs::path& dir, const Expectat
   if (protocol.name == "multikueue") return std::nullopt;
   auto t0 = std::chrono::steady_clock::now();
   try {
-    const auto t = read_token_trace(file, true, scenario);
-    if (!t) throw model::InputError({file, 0}, "#meta", "names no scenario and no replay token");
+    const cx::ItfDocument itf = cx::load_itf(file);
+    const auto t = read_token_trace(itf, true, scenario);
+    if (!t) cx::itf_error(itf, "#meta", "names no scenario and no replay token");
     e.replay_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     e.steps = t->outcome.trace->steps.size() - 1;
     e.replay_actual =

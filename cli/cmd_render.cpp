@@ -3,6 +3,7 @@
 // or an issue, text to read in a terminal.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -10,12 +11,15 @@
 #include "cli/commands.hpp"
 #include "cli/token_trace.hpp"
 #include "counterexamples/multikueue/render.hpp"
+#include "counterexamples/multikueue/replay_setup.hpp"
 #include "counterexamples/render_generic.hpp"
 #include "model/diagnostics.hpp"
 
 namespace kmc::cli {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 [[noreturn]] void input_error(const std::string& file, int line, const std::string& field,
                               const std::string& message) {
@@ -24,11 +28,51 @@ namespace {
 
 // A trace of a protocol without a drawing of its own (every one but
 // MultiKueue) is drawn from its token, in the protocol's action table.
-std::optional<std::string> render_by_token(const std::string& file, cx::RenderFormat format) {
-  const auto t = read_token_trace(file);
+std::optional<std::string> render_by_token(const cx::ItfDocument& d, cx::RenderFormat format) {
+  const auto t = read_token_trace(d);
   if (!t) return std::nullopt;
   return cx::render_generic(*t->outcome.trace, format,
                             "kmc check " + t->named + " --replay " + t->token);
+}
+
+// A trace read_token_trace could not place is drawn as MultiKueue's, which
+// needs no scenario. One without MultiKueue's cells is another protocol's
+// whose scenario is not where #meta.source says: say that, not which
+// MultiKueue cell it lacks.
+void require_multikueue_or_scenario(const cx::ItfDocument& d) {
+  const auto& doc = d.doc;
+  const bool first_state = doc.is_object() && doc.contains("states") && doc["states"].is_array() &&
+                           !doc["states"].empty() && doc["states"][0].is_object();
+  if (!first_state || doc["states"][0].contains("remote")) return;
+  const bool has =
+      doc.contains("#meta") && doc["#meta"].is_object() && doc["#meta"].contains("source");
+  const bool named = has && doc["#meta"]["source"].is_string();
+  if (has && !named) cx::itf_error(d, "#meta.source", "expected a string: a scenario folder");
+  cx::itf_error(d, "#meta.source",
+                named ? fmt::format("scenario folder {} not found (or it has no kmc.yaml): a "
+                                    "trace of a protocol other than MultiKueue is drawn from "
+                                    "its scenario and its replay token; run from where the "
+                                    "trace was made",
+                                    doc["#meta"]["source"].dump())
+                      : "missing: a trace of a protocol other than MultiKueue is drawn from its "
+                        "scenario and its replay token");
+}
+
+// A MultiKueue trace is drawn from its cells alone, since its scenario may
+// be gone; when the scenario is there, the trace is first read against it as
+// a replay reads it, so a cell or an entity the scenario lacks is exit 3 even
+// where the diagram would not draw it.
+void check_against_scenario(const cx::ItfDocument& d) {
+  const auto& doc = d.doc;
+  if (!doc.is_object() || !doc.contains("#meta") || !doc["#meta"].is_object() ||
+      !doc["#meta"].contains("source") || !doc["#meta"]["source"].is_string())
+    return;
+  std::error_code ec;
+  fs::path dir = doc["#meta"]["source"].get<std::string>();
+  if (!fs::is_directory(dir, ec)) dir = fs::path(d.file).parent_path() / dir;
+  if (!fs::is_regular_file(dir / "kmc.yaml", ec)) return;
+  const cx::ReplayTarget target = cx::load_replay_target(d, dir.string());
+  (void)cx::read_itf(d, target.params);
 }
 
 }  // namespace
@@ -54,9 +98,13 @@ void add_render_command(CLI::App& app, int& exit_code) {
         input_error("", 0, "--format",
                     fmt::format("unknown format {}: expected mermaid or text", opts->format));
       // Read with its text, so a bad cell names its line too.
-      const auto generic = render_by_token(opts->trace, *format);
-      const std::string diagram =
-          generic ? *generic : cx::render_trace(cx::load_itf(opts->trace), *format);
+      const cx::ItfDocument itf = cx::load_itf(opts->trace);
+      const auto generic = render_by_token(itf, *format);
+      if (!generic) {
+        require_multikueue_or_scenario(itf);
+        check_against_scenario(itf);
+      }
+      const std::string diagram = generic ? *generic : cx::render_trace(itf, *format);
       if (opts->out.empty()) {
         std::cout << diagram;
       } else {

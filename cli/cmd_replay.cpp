@@ -2,6 +2,8 @@
 // counterexample re-executed by the reference admission engine, by the replay
 // of the protocol the trace's scenario names. Exit 0 Reproduced, 1 Diverged,
 // 3 bad input.
+#include <fmt/format.h>
+
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -20,17 +22,32 @@ void warn(const model::Scenario& sc) {
   for (const auto& w : sc.warnings) std::cerr << "warning: " << w.to_string() << "\n";
 }
 
-// The scenario the trace names decides whose replay runs: its kmc.yaml's protocol.
-cx::EngineReplay replay(const cx::ItfDocument& itf, const std::optional<std::string>& given) {
-  const std::string dir = cx::replay_scenario_dir(itf, given);
-  if (protocol_of(load_checked_scenario(dir)).name == protocols::ka::Spec::name) {
+cx::EngineReport report(const cx::EngineReplay& r) {
+  return {r.verdict == cx::EngineReplay::Verdict::Reproduced, cx::to_text(r), cx::to_json(r)};
+}
+
+// The scenario the trace names decides whose replay runs: its kmc.yaml's
+// protocol. A trace whose states were edited replays, and diverges where the
+// engine does otherwise (exit 1); one that is not a trace of the scenario at
+// all (an entity it lacks, another property than its token's) is exit 3.
+cx::EngineReport replay(const cx::ItfDocument& itf, const std::string& given) {
+  const auto scenario = given.empty() ? std::nullopt : std::optional<std::string>(given);
+  const std::string dir = cx::trace_scenario_dir(itf, scenario);
+  const std::string protocol = protocol_of(load_checked_scenario(dir)).name;
+  if (protocol == protocols::ka::Spec::name) {
     const cx::AdmissionReplayTarget target = cx::load_admission_replay_target(itf, dir);
     warn(target.scenario);
-    return cx::replay_in_engine(target.scenario, target.params, itf);
+    return report(cx::replay_in_engine(target.scenario, target.params, itf));
   }
-  const cx::ReplayTarget target = cx::load_replay_target(itf, given);
+  if (protocol != "multikueue")
+    cx::itf_error(itf, "#meta.source",
+                  fmt::format("{} is a {} scenario, and that protocol has no reference engine to "
+                              "replay in (kmc check {} --replay TOKEN re-runs the trace in the "
+                              "model)",
+                              dir, protocol, dir));
+  const cx::ReplayTarget target = cx::load_replay_target(itf, scenario);
   warn(target.scenario);
-  return cx::replay_in_engine(target.scenario, target.params, itf);
+  return report(cx::replay_in_engine(target.scenario, target.params, itf));
 }
 
 }  // namespace
@@ -52,16 +69,13 @@ void add_replay_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--output", opts->output, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->callback([opts, &exit_code] {
     exit_code = guarded([&] {
-      const cx::ItfDocument itf = cx::load_itf(opts->trace);
-      const auto given =
-          opts->scenario.empty() ? std::nullopt : std::optional<std::string>(opts->scenario);
-      const cx::EngineReplay r = replay(itf, given);
+      const cx::EngineReport r = replay(cx::load_itf(opts->trace), opts->scenario);
       if (opts->output == "json") {
-        std::cout << cx::to_json(r).dump(2) << "\n";
+        std::cout << r.json.dump(2) << "\n";
       } else {
-        std::cout << cx::to_text(r);
+        std::cout << r.text;
       }
-      return r.verdict == cx::EngineReplay::Verdict::Reproduced ? 0 : 1;
+      return r.reproduced ? 0 : 1;
     });
   });
 }

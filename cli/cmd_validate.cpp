@@ -27,22 +27,7 @@ struct ValidateArgs {
 };
 
 cx::EngineLog read_log(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw model::InputError({file, 0}, "", "cannot read the engine log");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(ss.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    const std::string text = ss.str();
-    const auto line =
-        1 + std::count(text.begin(),
-                       text.begin() + static_cast<long>(std::min<std::size_t>(e.byte, text.size())),
-                       '\n');
-    throw model::InputError({file, static_cast<int>(line)}, "", "not JSON");
-  }
-  return cx::engine_log_from_json(doc, file);
+  return cx::engine_log_from_json(cx::load_itf(file));
 }
 
 // Engine logs are MultiKueue's (counterexamples/multikueue/validate.cpp).

@@ -41,12 +41,6 @@ EngineReplay replay_in_engine(const model::Scenario& scenario,
                               const protocols::ka::AdmissionParams& params, const Trace& trace,
                               const std::string& replay_token);
 
-// The scenario folder a trace file is replayed against: `scenario_dir` when
-// given, else its #meta.source, found as written or beside the trace.
-// Throws model::InputError when there is none or it is not a folder.
-std::string replay_scenario_dir(const ItfDocument& itf,
-                                const std::optional<std::string>& scenario_dir);
-
 struct AdmissionReplayTarget {
   model::Scenario scenario;
   protocols::ka::AdmissionParams params;

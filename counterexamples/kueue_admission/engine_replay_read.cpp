@@ -8,6 +8,7 @@
 #include <set>
 
 #include "checker/fairness_plan.hpp"
+#include "counterexamples/itf_cells.hpp"
 #include "counterexamples/kueue_admission/engine_replay.hpp"
 #include "counterexamples/kueue_admission/engine_replay_internal.hpp"
 #include "counterexamples/scenario_id.hpp"
@@ -19,37 +20,29 @@ namespace kmc::cx {
 
 namespace admission {
 
-namespace {
-
 using protocols::ka::Spec;
-
-int line_of(const ItfDocument& d, std::size_t i) {
-  return i < d.state_lines.size() ? d.state_lines[i] : 0;
-}
-
-// The cells replay compares must be there for every workload of the scenario.
-void require_cells(const ItfDocument& d, const model::Cells& cells, std::size_t i,
-                   const protocols::ka::AdmissionParams& p) {
-  for (const auto& w : p.workloads)
-    for (const char* field : {"phase", "flavor"})
-      if (cells.find(field, {w.name}) == nullptr)
-        throw model::InputError({d.file, line_of(d, i)}, fmt::format("states[{}].{}", i, field),
-                                fmt::format("no value for {}", model::key_text(field, {w.name})));
-}
-
-}  // namespace
 
 ReplayTrace read_trace(const ItfDocument& d, const protocols::ka::AdmissionParams& p) {
   ReplayTrace t{read_itf_meta(d), {}};
   if (!t.meta.levers.empty())
-    throw model::InputError({d.file, 0}, "#meta.levers",
-                            "a kueue-admission scenario has no levers (kmc matrix cells are "
-                            "MultiKueue's)");
+    itf_error(d, "#meta.levers",
+              "a kueue-admission scenario has no levers (kmc matrix cells are MultiKueue's)");
+  // The token names the subject of a stuck property and the property itself.
+  std::string why;
+  const auto token = parse_token(t.meta.token, why);
+  if (!token)
+    itf_error(d, "#meta.replay",
+              t.meta.token.empty() ? "expected the replay token kmc check wrote (it names the "
+                                     "workload a stuck property is about)"
+                                   : why);
+  if (token->property != t.meta.property)
+    itf_error(d, "#meta.property",
+              fmt::format("is {}, but the replay token is a trace of {}", t.meta.property,
+                          token->property));
   const auto& states = d.doc.at("states");
-  if (states.empty()) throw model::InputError({d.file, 0}, "states", "the trace has no states");
+  if (states.empty()) itf_error(d, "states", "the trace has no states");
   if (t.meta.subject >= p.W())
-    throw model::InputError({d.file, 0}, "#meta.replay",
-                            "the token's subject is not a workload of this scenario");
+    itf_error(d, "#meta.replay", "the token's subject is not a workload of this scenario");
   const model::Layout layout = Spec::layout(p);
   std::set<std::pair<int, std::vector<int>>> candidates;
   for (const auto& a : Spec::candidates(p)) {
@@ -57,6 +50,7 @@ ReplayTrace read_trace(const ItfDocument& d, const protocols::ka::AdmissionParam
     candidates.emplace(ref.kind, ref.args);
   }
   const auto fields = model::schema_of(layout);
+  const CellChecker checker(layout);
   for (std::size_t i = 0; i < states.size(); ++i) {
     ItfRawStep raw = read_raw_step(d, i, fields);
     ReplayStep s;
@@ -69,14 +63,14 @@ ReplayTrace read_trace(const ItfDocument& d, const protocols::ka::AdmissionParam
       s.name = layout.actions[ref.kind].name;
       if (s.workload >= 0) s.name += "(" + p.workloads[s.workload].name + ")";
       if (!candidates.contains({ref.kind, ref.args}))
-        throw model::InputError(
-            {d.file, line_of(d, i)}, fmt::format("states[{}].mbt::actionTaken", i),
-            fmt::format("{} is not an action of this scenario (its workloads, gates and "
-                        "environment leave it out)",
-                        s.name));
+        itf_error(d, fmt::format("states[{}].mbt::actionTaken", i),
+                  fmt::format("{} is not an action of this scenario (its workloads, gates and "
+                              "environment leave it out)",
+                              s.name));
     }
+    if (const auto problem = checker.check(raw.cells))
+      itf_error(d, fmt::format("states[{}].{}", i, problem->field), problem->message);
     s.cells = std::move(raw.cells);
-    require_cells(d, s.cells, i, p);
     t.steps.push_back(std::move(s));
   }
   return t;
@@ -96,26 +90,6 @@ Environment environment_of(const model::Scenario& sc, const protocols::ka::Admis
 
 }  // namespace admission
 
-std::string replay_scenario_dir(const ItfDocument& itf,
-                                const std::optional<std::string>& scenario_dir) {
-  const ItfTrace meta = read_itf_meta(itf);
-  std::string dir = scenario_dir ? *scenario_dir : meta.source;
-  // A trace kept beside its scenario (the corpus) names it relative to itself.
-  if (!scenario_dir && !dir.empty() && !std::filesystem::is_directory(dir)) {
-    const auto beside = std::filesystem::path(itf.file).parent_path() / dir;
-    if (std::filesystem::is_directory(beside)) dir = beside.string();
-  }
-  if (dir.empty())
-    throw model::InputError({itf.file, 0}, "#meta.source",
-                            "the trace names no scenario; pass --scenario DIR");
-  if (!std::filesystem::is_directory(dir))
-    throw model::InputError({itf.file, 0}, scenario_dir ? "--scenario" : "#meta.source",
-                            fmt::format("scenario folder '{}' not found (run from where the trace "
-                                        "was made, or pass --scenario DIR)",
-                                        dir));
-  return dir;
-}
-
 AdmissionReplayTarget load_admission_replay_target(const ItfDocument& itf, const std::string& dir) {
   AdmissionReplayTarget t{model::load_scenario(dir), {}};
   t.params = protocols::ka::compile_admission(t.scenario);
@@ -125,11 +99,10 @@ AdmissionReplayTarget load_admission_replay_target(const ItfDocument& itf, const
     const auto token = parse_token(meta.token, why);
     const std::uint32_t id = scenario_id(protocols::ka::Instance(t.params));
     if (token && token->scenario != id)
-      throw model::InputError(
-          {itf.file, 0}, "#meta.replay",
-          fmt::format("the trace was made from another scenario than {} (scenario id {:08x}, "
-                      "the trace's {:08x})",
-                      dir, id, token->scenario));
+      itf_error(itf, "#meta.replay",
+                fmt::format("the trace was made from another scenario than {} (scenario id {:08x}, "
+                            "the trace's {:08x})",
+                            dir, id, token->scenario));
   }
   return t;
 }

@@ -451,8 +451,7 @@ EngineReplay replay_in_engine(const model::Scenario& sc, const protocols::MkPara
 
 EngineReplay replay_in_engine(const model::Scenario& sc, const protocols::MkParams& p,
                               const Trace& trace, const std::string& replay_token) {
-  return replay_in_engine(sc, p,
-                          ItfDocument{"<kmc check>", "", to_itf(trace, "", replay_token), {}});
+  return replay_in_engine(sc, p, itf_in_memory("<kmc check>", to_itf(trace, "", replay_token)));
 }
 
 }  // namespace kmc::cx

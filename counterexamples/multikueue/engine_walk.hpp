@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "counterexamples/itf_document.hpp"
 #include "model/cell.hpp"
 #include "model/scenario.hpp"
 #include "protocols/multikueue.hpp"
@@ -43,8 +44,8 @@ EngineLog random_walk(const model::Scenario& sc, const protocols::MkParams& p, s
 nlohmann::json to_json(const EngineLog& log);
 // The fields a log holds: the job cells of MultiKueue::cell_fields().
 const std::vector<model::FieldSchema>& log_fields();
-// Throws model::InputError naming `file` and the field (steps[3].cells.remote).
-EngineLog engine_log_from_json(const nlohmann::json& doc, const std::string& file);
+// Throws model::InputError naming the file, the line and the field (steps[3].cells.remote).
+EngineLog engine_log_from_json(const ItfDocument& log);
 
 struct Validation {
   bool allowed = false;

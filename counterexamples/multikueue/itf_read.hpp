@@ -11,23 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "counterexamples/itf_document.hpp"
 #include "model/cell.hpp"
 #include "model/spec.hpp"
 #include "protocols/multikueue_params.hpp"
 #include "protocols/multikueue_state.hpp"
 
 namespace kmc::cx {
-
-struct ItfDocument {
-  std::string file;
-  std::string text;  // for line numbers
-  nlohmann::json doc;
-  std::vector<int> state_lines;  // the line each state starts on (parse_itf), so errors name it
-};
-
-// Parses `text`; a JSON syntax error names the file and line.
-ItfDocument parse_itf(const std::string& file, const std::string& text);
-ItfDocument load_itf(const std::string& file);
 
 struct ItfStep {
   std::size_t index = 0;
@@ -54,10 +44,10 @@ struct ItfTrace {
 // needed: render reads traces whose scenario is gone.
 model::Cells read_cells(const ItfDocument& d, std::size_t i,
                         const std::vector<model::FieldSchema>& fields);
-// The same for any object of ITF variables (an engine log's cells): `where`
-// and `line` are what an error names.
+// The same for any object of ITF variables (an engine log's cells) at the
+// JSON path `where`, which an error names with its line.
 model::Cells read_cells(const ItfDocument& d, const nlohmann::json& vars, const std::string& where,
-                        int line, const std::vector<model::FieldSchema>& fields);
+                        const std::vector<model::FieldSchema>& fields);
 
 // A state as written, before any scenario resolves its names: the action,
 // every pick (each a string) and the typed cells of `fields`. Render draws

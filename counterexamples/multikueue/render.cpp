@@ -15,6 +15,7 @@
 #include "counterexamples/diagram.hpp"
 #include "counterexamples/itf_picks.hpp"
 #include "counterexamples/multikueue/itf_read.hpp"
+#include "counterexamples/token.hpp"
 #include "model/diagnostics.hpp"
 #include "model/quantity.hpp"
 #include "protocols/multikueue.hpp"
@@ -23,14 +24,10 @@ namespace kmc::cx {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& file, const std::string& field,
-                      const std::string& message) {
-  throw model::InputError({file, 0}, field, message);
-}
-
 // ---------------------------------------------------------------- the trace
 
 struct ItfDoc {
+  const ItfDocument* read_from = nullptr;  // for the lines errors name
   std::string file;
   std::vector<ItfRawStep> steps;
   std::optional<std::size_t> loop;
@@ -51,31 +48,33 @@ const std::vector<model::FieldSchema>& render_fields() {
   return fields;
 }
 
-void read_meta(const nlohmann::json& doc, ItfDoc& t) {
-  if (!doc.contains("#meta")) return;
-  const auto& meta = doc["#meta"];
-  if (!meta.is_object()) bad(t.file, "#meta", "expected an object");
+void read_meta(const ItfDocument& d, ItfDoc& t) {
+  if (!d.doc.contains("#meta")) return;
+  const auto& meta = d.doc["#meta"];
+  if (!meta.is_object()) itf_error(d, "#meta", "expected an object");
   auto get = [&](const char* key, std::string& out) {
     if (!meta.contains(key)) return;
-    if (!meta[key].is_string()) bad(t.file, fmt::format("#meta.{}", key), "expected a string");
+    if (!meta[key].is_string()) itf_error(d, fmt::format("#meta.{}", key), "expected a string");
     out = meta[key].get<std::string>();
   };
   get("property", t.property);
   get("detail", t.detail);
   get("source", t.source);
   get("replay", t.replay);
+  std::string why;
+  if (!t.replay.empty() && !parse_token(t.replay, why)) itf_error(d, "#meta.replay", why);
 }
 
 ItfDoc read_trace(const ItfDocument& d) {
   const nlohmann::json& doc = d.doc;
-  const std::string& file = d.file;
   if (!doc.is_object() || !doc.contains("states"))
-    bad(file, "states", "not an ITF trace: expected a JSON object with a \"states\" array");
+    itf_error(d, "states", "not an ITF trace: expected a JSON object with a \"states\" array");
   const auto& states = doc["states"];
   if (!states.is_array() || states.empty())
-    bad(file, "states", "expected a non-empty array of states");
+    itf_error(d, "states", "expected a non-empty array of states");
   ItfDoc t;
-  t.file = file;
+  t.read_from = &d;
+  t.file = d.file;
   // The one ITF reader (itf_read.hpp): actions, picks and typed cells, no scenario needed.
   for (std::size_t i = 0; i < states.size(); ++i)
     t.steps.push_back(read_raw_step(d, i, render_fields()));
@@ -87,11 +86,16 @@ ItfDoc read_trace(const ItfDocument& d) {
   if (doc.contains("loop")) {
     const auto& l = doc["loop"];
     if (!l.is_number_unsigned() || l.get<std::size_t>() >= t.steps.size())
-      bad(file, "loop", fmt::format("expected the index of a state, 0 to {}", t.steps.size() - 1));
+      itf_error(d, "loop",
+                fmt::format("expected the index of a state, 0 to {}", t.steps.size() - 1));
     t.loop = l.get<std::size_t>();
   }
-  read_meta(doc, t);
+  read_meta(d, t);
   return t;
+}
+
+[[noreturn]] void bad(const ItfDoc& t, const std::string& field, const std::string& message) {
+  itf_error(*t.read_from, field, message);
 }
 
 // A cell's value as text ("" when the trace has no such cell); integers in
@@ -136,7 +140,7 @@ Fleet fleet_of(const ItfDoc& t) {
   for (const auto& s : t.steps)
     if (s.action == "NominateWorker" || s.action == "RefreshSnapshot") f.snapshot = true;
   if (f.workers.empty())
-    bad(t.file, "states[0].remote", "no worker: expected remote cells keyed by (job, worker)");
+    bad(t, "states[0].remote", "no worker: expected remote cells keyed by (job, worker)");
   return f;
 }
 
@@ -164,7 +168,7 @@ struct StepView {
   std::string pick(const std::string& key) const {
     auto it = t.steps[i].picks.find(key);
     if (it == t.steps[i].picks.end())
-      bad(t.file, fmt::format("states[{}].mbt::nondetPicks.{}", i, key),
+      bad(t, fmt::format("states[{}].mbt::nondetPicks.{}", i, key),
           fmt::format("missing: {} names a {}", t.steps[i].action, key));
     return it->second;
   }
@@ -177,7 +181,7 @@ struct StepView {
     const std::string w = worker();
     auto it = std::find(fleet.workers.begin(), fleet.workers.end(), w);
     if (it == fleet.workers.end())
-      bad(t.file, fmt::format("states[{}].mbt::nondetPicks.cluster", i),
+      bad(t, fmt::format("states[{}].mbt::nondetPicks.cluster", i),
           fmt::format("names {}, which no remote cell of the trace mentions", w));
     return static_cast<std::size_t>(it - fleet.workers.begin());
   }
@@ -395,7 +399,7 @@ void draw_step(const StepView& s, std::vector<Line>& out) {
   const std::string& kind = s.t.steps[s.i].action;
   auto it = by_kind.find(kind);
   if (it == by_kind.end())
-    bad(s.t.file, fmt::format("states[{}].mbt::actionTaken", s.i),
+    bad(s.t, fmt::format("states[{}].mbt::actionTaken", s.i),
         fmt::format(
             "unknown action {}: kmc renders MultiKueue actions (ReserveQuota, NominateWorker, ...)",
             kind));
@@ -435,7 +439,7 @@ std::string render_trace(const ItfDocument& itf, RenderFormat format) {
 }
 
 std::string render_trace(const nlohmann::json& itf, RenderFormat format, const std::string& file) {
-  return render_trace(ItfDocument{file, "", itf, {}}, format);
+  return render_trace(itf_in_memory(file, itf), format);
 }
 
 }  // namespace kmc::cx

@@ -116,10 +116,9 @@ nlohmann::json to_json(const EngineLog& log) {
       {"kind", "kmc-engine-log"}, {"scenario", log.scenario}, {"seed", log.seed}, {"steps", steps}};
 }
 
-EngineLog engine_log_from_json(const nlohmann::json& doc, const std::string& file) {
-  auto fail = [&](const std::string& field, const std::string& msg) {
-    throw model::InputError({file, 0}, field, msg);
-  };
+EngineLog engine_log_from_json(const ItfDocument& d) {
+  const nlohmann::json& doc = d.doc;
+  auto fail = [&](const std::string& field, const std::string& msg) { itf_error(d, field, msg); };
   if (!doc.is_object() || doc.value("kind", "") != "kmc-engine-log")
     fail("kind", "not a kmc engine log (expected \"kind\": \"kmc-engine-log\")");
   EngineLog log;
@@ -127,7 +126,6 @@ EngineLog engine_log_from_json(const nlohmann::json& doc, const std::string& fil
     log.scenario = doc["scenario"].get<std::string>();
   if (!doc.contains("steps") || !doc["steps"].is_array() || doc["steps"].empty())
     fail("steps", "expected a non-empty array");
-  const ItfDocument d{file, "", {}, {}};
   for (std::size_t i = 0; i < doc["steps"].size(); ++i) {
     const auto& st = doc["steps"][i];
     const std::string at = fmt::format("steps[{}]", i);
@@ -135,7 +133,7 @@ EngineLog engine_log_from_json(const nlohmann::json& doc, const std::string& fil
       fail(at + ".cells", "expected an object of cells");
     LogStep s;
     s.event = st.value("event", "");
-    s.cells = read_cells(d, st["cells"], at + ".cells", 0, log_fields());
+    s.cells = read_cells(d, st["cells"], at + ".cells", log_fields());
     log.steps.push_back(std::move(s));
   }
   return log;

@@ -48,7 +48,9 @@ TEST_CASE("kueue-admission examples: violated as the seeds say, fixed ones verif
   std::ofstream(trace) << text;
   r = kmc("render " + trace);
   CHECK(r.code == 3);
-  CHECK(r.err.find("states: the states are not what the trace's token gives") != std::string::npos);
+  // The edited cell, its line and what the token gives instead.
+  CHECK(names_line(r.err, trace, "states[2].phase"));
+  CHECK(r.err.find("the token gives \"StuckTerminating\"") != std::string::npos);
 }
 
 TEST_CASE("kueue-admission: bad input is exit 3 naming file, line and field",

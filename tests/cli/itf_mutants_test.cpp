@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -47,19 +46,6 @@ std::vector<Committed> committed_traces() {
   return out;
 }
 
-// "FILE:LINE: FIELD:" with a line past 0, as every exit-3 message starts.
-bool names(const std::string& message, const std::string& file, const std::string& field) {
-  const std::string head = file + ":";
-  const auto at = message.find(head);
-  if (at == std::string::npos ||
-      !std::isdigit(static_cast<unsigned char>(message[at + head.size()])))
-    return false;
-  std::size_t used = 0;
-  const int line = std::stoi(message.substr(at + head.size()), &used);
-  return line > 0 &&
-         message.compare(at + head.size() + used, field.size() + 4, ": " + field + ": ") == 0;
-}
-
 // One mutant: written to `path`, then refused by each reader with `field` named.
 void expect_refused(const std::string& path, const nlohmann::json& doc, const std::string& field,
                     const std::string& scenario, const itf_readers::Scenario& target) {
@@ -70,7 +56,7 @@ void expect_refused(const std::string& path, const nlohmann::json& doc, const st
                            target.replay_in_engine(path, text), itf_readers::render(path, text)}) {
     INFO(o.err);
     CHECK(o.code == 3);
-    CHECK(names(o.err, path, field));
+    CHECK(names_line(o.err, path, field));
   }
 }
 
@@ -144,7 +130,7 @@ TEST_CASE("an action the scenario does not have is exit 3 from kmc replay", "[it
       itf_readers::kmc_in_process({"replay", path, "--scenario", entry + "/scenario"});
   INFO(r.err);
   CHECK(r.code == 3);
-  CHECK(names(r.err, path, "states[2].mbt::actionTaken"));
+  CHECK(names_line(r.err, path, "states[2].mbt::actionTaken"));
   fs::remove_all(dir);
 }
 
@@ -164,7 +150,7 @@ TEST_CASE("the kmc binary refuses a trace missing a pick with exit 3, not a sign
     const Run r = kmc(cmd);
     INFO(cmd << "\n" << r.out << r.err);
     CHECK(r.code == 3);
-    CHECK(names(r.err, path, "states[5].mbt::nondetPicks.job"));
+    CHECK(names_line(r.err, path, "states[5].mbt::nondetPicks.job"));
   }
   fs::remove_all(dir);
 }

@@ -315,29 +315,29 @@ TEST_CASE("render: bad input is exit 3 and names the file and the field",
   const std::string not_itf = write_temp("not-itf.json", R"({"kind": "Workload"})");
   auto ni = kmc("render " + not_itf);
   CHECK(ni.code == 3);
-  CHECK(ni.err.find(not_itf + ": states: not an ITF trace") != std::string::npos);
+  CHECK(names_line(ni.err, not_itf, "states"));
+  CHECK(ni.err.find("not an ITF trace") != std::string::npos);
 
   const std::string unknown = hand_trace(
       "unknown.itf.json", {{"init", nlohmann::json::object()}, {"Teleport", {{"job", "j"}}}});
   auto uk = kmc("render " + unknown);
   CHECK(uk.code == 3);
-  CHECK(uk.err.find(unknown +
-                    ": states[1].mbt::actionTaken: 'Teleport' is not an action of this protocol") !=
-        std::string::npos);
+  CHECK(names_line(uk.err, unknown, "states[1].mbt::actionTaken"));
+  CHECK(uk.err.find("'Teleport' is not an action of this protocol") != std::string::npos);
 
   const std::string stray =
       hand_trace("stray.itf.json", {{"init", nlohmann::json::object()},
                                     {"CreateRemoteWorkload", {{"job", "j"}, {"cluster", "mars"}}}});
   auto st = kmc("render " + stray);
   CHECK(st.code == 3);
-  CHECK(st.err.find(stray + ": states[1].mbt::nondetPicks.cluster: no worker named 'mars'") !=
-        std::string::npos);
+  CHECK(names_line(st.err, stray, "states[1].mbt::nondetPicks.cluster"));
+  CHECK(st.err.find("no worker named 'mars'") != std::string::npos);
 
   const std::string bad_loop =
       hand_trace("loop.itf.json", {{"init", nlohmann::json::object()}}, {{"loop", 7}});
   auto bl = kmc("render " + bad_loop);
   CHECK(bl.code == 3);
-  CHECK(bl.err.find(bad_loop + ": loop:") != std::string::npos);
+  CHECK(names_line(bl.err, bad_loop, "loop"));
 
   const std::string trace = trace_of("check examples/gpu-hunter");
   auto fmt = kmc("render " + trace + " --format svg");

@@ -35,6 +35,20 @@ inline std::string temp_path(const std::string& name) {
 }
 
 // `prefix` goes before the binary: "timeout 5" fails a run that hangs (exit 124).
+// Whether `message` says "FILE:LINE: FIELD: " with a line past 0, as every
+// exit-3 message about a field of a file starts.
+inline bool names_line(const std::string& message, const std::string& file,
+                       const std::string& field) {
+  const std::string head = file + ":";
+  for (auto at = message.find(head); at != std::string::npos; at = message.find(head, at + 1)) {
+    std::size_t digits = at + head.size();
+    while (digits < message.size() && message[digits] >= '0' && message[digits] <= '9') ++digits;
+    if (digits == at + head.size() || message[at + head.size()] == '0') continue;
+    if (message.compare(digits, field.size() + 4, ": " + field + ": ") == 0) return true;
+  }
+  return false;
+}
+
 inline Run kmc(const std::string& args, const std::string& prefix = "") {
   static int n = 0;
   const std::string base =
