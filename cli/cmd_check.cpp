@@ -13,6 +13,7 @@
 #include "checker/memory.hpp"
 #include "cli/check_report.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/protocols.hpp"
 #include "counterexamples/itf.hpp"
 #include "counterexamples/pipeline.hpp"
@@ -25,11 +26,10 @@ namespace {
 struct CheckArgs {
   std::string dir;
   std::vector<std::string> properties;
-  std::optional<int> max_depth;
-  std::optional<std::int64_t> max_states;
-  std::optional<double> time_limit_s;
+  // Numbers as text, converted by cli/options.hpp: bad values are exit 3 alike in every command.
+  std::optional<std::string> max_depth, max_states, time_limit_s;
   std::optional<std::string> max_memory;  // a size (checker::parse_size); unset: the default
-  int threads = 1;
+  std::string threads = "1";
   std::string output = "text";
   std::string trace_out;
   std::string replay;
@@ -90,6 +90,9 @@ class StopOnSignals {
   struct sigaction old_int_ = {}, old_term_ = {};
 };
 
+// A search deeper than this is not a bound anyone means; threads past this are not cores.
+constexpr std::int64_t kMaxDepth = 1'000'000'000, kMaxThreads = 4096;
+
 [[noreturn]] void usage_error(const std::string& option, const std::string& message) {
   throw model::InputError({}, option, message);
 }
@@ -97,23 +100,21 @@ class StopOnSignals {
 cx::CheckRequest request_of(const CheckArgs& a) {
   // A bound given on the command line means what it says; nonsense is a usage error, never a
   // fallback.
-  if (a.max_depth && *a.max_depth < 0) usage_error("--max-depth", "must be 0 or more steps");
-  if (a.max_states && *a.max_states < 0) usage_error("--max-states", "must be 0 or more states");
-  if (a.time_limit_s && !(*a.time_limit_s >= 0 && *a.time_limit_s < 1e9))
-    usage_error("--time-limit", "must be a number of seconds, 0 or more");
-  if (a.threads < 0) usage_error("--threads", "must be 0 (all cores) or more");
+  const auto max_depth = integer_option("--max-depth", a.max_depth, 0, kMaxDepth);
+  const auto max_states = integer_option("--max-states", a.max_states, 0);
+  const int threads = static_cast<int>(integer_option("--threads", a.threads, 0, kMaxThreads));
   cx::CheckRequest r;
+  r.time_limit_s = seconds_option("--time-limit", a.time_limit_s);
   if (a.max_memory) {
     std::string why;
     r.max_memory_bytes = checker::parse_size(*a.max_memory, why);
     if (!r.max_memory_bytes) usage_error("--max-memory", why);
   }
   r.properties = a.properties;
-  r.max_depth = a.max_depth;
-  if (a.max_states) r.max_states = static_cast<std::uint64_t>(*a.max_states);
-  r.time_limit_s = a.time_limit_s;
-  r.threads = a.threads > 0 ? a.threads
-                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (max_depth) r.max_depth = static_cast<int>(*max_depth);
+  if (max_states) r.max_states = static_cast<std::uint64_t>(*max_states);
+  r.threads =
+      threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const std::size_t memory = r.max_memory_bytes.value_or(checker::default_memory_bound());
   const std::string bound = memory ? fmt::format("bound {} MiB", memory >> 20) : "no bound";
   r.progress = [bound](const checker::Progress& p) {
@@ -165,7 +166,7 @@ cx::CheckOutcome out_of_memory(const CheckArgs& a) {
 }
 
 int run_check(const CheckArgs& a) {
-  if (a.output != "text" && a.output != "json") usage_error("--output", "must be text or json");
+  choice_option("--output", a.output, {"text", "json"});
   // From here on, SIGINT and SIGTERM stop the search and print what it found so far.
   const StopOnSignals signals;
   checker::hold_reserve();

@@ -17,6 +17,7 @@
 
 #include "cli/check_one.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/token_trace.hpp"
 #include "counterexamples/multikueue/engine_replay.hpp"
 #include "counterexamples/multikueue/model_replay.hpp"
@@ -185,13 +186,14 @@ void add_corpus_command(CLI::App& app, int& exit_code) {
       "check", "re-run every corpus entry in the model and in the engine; fail on any change");
   struct Options {
     std::string dir = "counterexamples/corpus";
-    double time_limit_s = 120;
+    std::string time_limit = "120";  // seconds (cli/options.hpp)
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("dir", opts->dir, "the corpus folder (default: counterexamples/corpus)");
-  cmd->add_option("--time-limit", opts->time_limit_s, "seconds per model check");
+  cmd->add_option("--time-limit", opts->time_limit, "seconds per model check");
   cmd->callback([opts, &exit_code] {
     exit_code = guarded([&] {
+      const double time_limit_s = seconds_option("--time-limit", opts->time_limit);
       if (!fs::is_directory(opts->dir))
         throw model::InputError({opts->dir, 0}, "", "corpus folder not found");
       std::vector<fs::path> entries;
@@ -201,7 +203,7 @@ void add_corpus_command(CLI::App& app, int& exit_code) {
       if (entries.empty()) throw model::InputError({opts->dir, 0}, "", "the corpus has no entries");
       std::vector<EntryResult> results;
       for (const auto& dir : entries) {
-        results.push_back(check_entry(dir, opts->time_limit_s));
+        results.push_back(check_entry(dir, time_limit_s));
         fmt::print(stderr, "{}: model {}, engine {}\n", results.back().name,
                    results.back().model_actual, results.back().replay_actual);
       }

@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/protocols.hpp"
 #include "counterexamples/itf.hpp"
 #include "counterexamples/multikueue/pipeline.hpp"
@@ -27,7 +28,8 @@ struct MatrixArgs {
   std::vector<std::string> properties;
   std::string output = "markdown";
   std::string out_dir;
-  double time_limit_s = 60;
+  std::string time_limit = "60";  // as given (cli/options.hpp)
+  double time_limit_s = 60;       // as read
 };
 
 struct Cell {
@@ -122,11 +124,10 @@ nlohmann::json to_json(const std::vector<model::Lever>& levers,
   return out;
 }
 
-int run_matrix(const MatrixArgs& a) {
-  if (a.output != "markdown" && a.output != "json")
-    throw model::InputError({}, "--output", "must be markdown or json");
-  if (!(a.time_limit_s >= 0 && a.time_limit_s < 1e9))
-    throw model::InputError({}, "--time-limit", "must be a number of seconds, 0 or more");
+int run_matrix(const MatrixArgs& given) {
+  MatrixArgs a = given;
+  choice_option("--output", a.output, {"markdown", "json"});
+  a.time_limit_s = seconds_option("--time-limit", a.time_limit);
   const auto start = std::chrono::steady_clock::now();
   const model::Scenario sc = load_checked_scenario(a.dir);
   // Matrix levers are MultiKueue's (protocols/multikueue_levers.hpp).
@@ -211,7 +212,7 @@ void add_matrix_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--property", args->properties, "Columns (repeatable); default: every property");
   cmd->add_option("--output", args->output, "markdown or json");
   cmd->add_option("--out", args->out_dir, "Write each violation's ITF trace into this folder");
-  cmd->add_option("--time-limit", args->time_limit_s, "Seconds per cell (Incomplete past it)");
+  cmd->add_option("--time-limit", args->time_limit, "Seconds per cell (Incomplete past it)");
   cmd->callback([args, &exit_code] { exit_code = guarded([&] { return run_matrix(*args); }); });
 }
 

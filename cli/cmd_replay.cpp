@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/protocols.hpp"
 #include "counterexamples/kueue_admission/engine_replay.hpp"
 #include "counterexamples/multikueue/engine_replay.hpp"
@@ -66,9 +67,10 @@ void add_replay_command(CLI::App& app, int& exit_code) {
       ->required();
   cmd->add_option("--scenario", opts->scenario,
                   "the scenario folder (default: the trace's #meta.source)");
-  cmd->add_option("--output", opts->output, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--output", opts->output, "text or json");
   cmd->callback([opts, &exit_code] {
     exit_code = guarded([&] {
+      choice_option("--output", opts->output, {"text", "json"});
       const cx::EngineReport r = replay(cx::load_itf(opts->trace), opts->scenario);
       if (opts->output == "json") {
         std::cout << r.json.dump(2) << "\n";

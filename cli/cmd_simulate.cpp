@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "engine/simulate.hpp"
 #include "model/diagnostics.hpp"
 
@@ -16,7 +17,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
       "simulate", "replay a Kueue scheduler-performance generator config on the engine");
   struct Options {
     std::string path;
-    std::uint64_t seed = 1;
+    std::string seed = "1";  // cli/options.hpp
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("generator", opts->path,
@@ -25,11 +26,12 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--seed", opts->seed, "orders workloads created in the same millisecond");
   cmd->callback([opts, &exit_code] {
     exit_code = guarded([&] {
+      const auto seed = static_cast<std::uint64_t>(integer_option("--seed", opts->seed, 0));
       const engine::GeneratorConfig config = engine::load_generator(opts->path);
       const auto start =
           std::chrono::steady_clock::now();  // the simulation's own wall time, for the report
       const engine::SimulationSummary s = engine::simulate(
-          config, opts->seed, [](std::int64_t at, std::int64_t done, std::int64_t total) {
+          config, seed, [](std::int64_t at, std::int64_t done, std::int64_t total) {
             std::cerr << fmt::format("\r[simulate] virtual {:.1f}s, {}/{} workloads finished",
                                      at / 1000.0, done, total)
                       << std::flush;

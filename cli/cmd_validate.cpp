@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "counterexamples/multikueue/engine_walk.hpp"
 #include "model/diagnostics.hpp"
 #include "protocols/multikueue.hpp"
@@ -24,7 +25,19 @@ struct ValidateArgs {
   std::uint64_t seed = 1;
   int walks = 1, steps = 40, lookahead = 10;
   std::string log_out;
+  // As given; read into the fields above by read_numbers (cli/options.hpp).
+  std::string seed_text = "1", walks_text = "1", steps_text = "40", lookahead_text = "10";
 };
+
+// The numeric options: a walk needs a seed of 0 or more and at least one of
+// everything else. Bounded so that seed + walks and the runs stay in range.
+void read_numbers(ValidateArgs& a) {
+  constexpr std::int64_t most = 1'000'000'000;
+  a.seed = static_cast<std::uint64_t>(integer_option("--seed", a.seed_text, 0, most * most));
+  a.walks = static_cast<int>(integer_option("--walks", a.walks_text, 1, most));
+  a.steps = static_cast<int>(integer_option("--steps", a.steps_text, 1, most));
+  a.lookahead = static_cast<int>(integer_option("--lookahead", a.lookahead_text, 1, most));
+}
 
 cx::EngineLog read_log(const std::string& file) {
   return cx::engine_log_from_json(cx::load_itf(file));
@@ -93,15 +106,14 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--scenario", a->scenario, "the scenario folder (default: the log's)");
   cmd->add_option("--walk", a->walk,
                   "make the runs: seeded random walks of this scenario's engine fleet");
-  cmd->add_option("--seed", a->seed, "the first walk's seed (default 1)");
-  cmd->add_option("--walks", a->walks, "how many walks (seeds seed, seed+1, ...)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--steps", a->steps, "environment events per walk")->check(CLI::PositiveNumber);
-  cmd->add_option("--lookahead", a->lookahead, "model actions allowed per engine step")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--seed", a->seed_text, "the first walk's seed (default 1)");
+  cmd->add_option("--walks", a->walks_text, "how many walks (seeds seed, seed+1, ...)");
+  cmd->add_option("--steps", a->steps_text, "environment events per walk");
+  cmd->add_option("--lookahead", a->lookahead_text, "model actions allowed per engine step");
   cmd->add_option("--log-out", a->log_out, "write the (first failing, else first) walk's log here");
   cmd->callback([a, &exit_code] {
     exit_code = guarded([&] {
+      read_numbers(*a);
       if (a->log.empty() == a->walk.empty())
         throw model::InputError({}, "", "give either an engine log or --walk DIR");
       return a->walk.empty() ? validate_file(*a) : validate_walks(*a);

@@ -1,5 +1,6 @@
 // kmc: a model checker and verification harness for GPU dispatch on Kueue.
 #include <CLI/CLI.hpp>
+#include <iostream>
 
 #include "cli/commands.hpp"
 
@@ -19,8 +20,12 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : 3;  // --help is success; every usage error is exit 3
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help is success
+    // Every usage error is exit 3, worded as the commands word a bad option value
+    // (cli/options.hpp), so a script can read one shape of message.
+    std::cerr << "error: <command line>: " << e.what()
+              << "\nRun with --help for more information.\n";
+    return 3;
   }
   return exit_code;
 }
