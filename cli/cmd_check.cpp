@@ -115,7 +115,19 @@ cx::CheckRequest request_of(const CheckArgs& a) {
   if (max_states) r.max_states = static_cast<std::uint64_t>(*max_states);
   r.threads =
       threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const std::size_t memory = r.max_memory_bytes.value_or(checker::default_memory_bound());
+  r.stop = stop_requested;
+  r.replay_token = a.replay;
+  r.shrink = !a.no_shrink;
+  r.shrink_scenario = a.shrink_scenario;
+  r.replay_engine = a.replay_engine;
+  r.warn = [](const model::Diagnostic& w) { fmt::print(stderr, "warning: {}\n", w.to_string()); };
+  return r;
+}
+
+// Progress on stderr, with the memory bound the search runs under (--max-memory, else
+// kmc.yaml's check.maxMemory, else the default).
+void report_progress(cx::CheckRequest& r, const model::CheckSpec& spec) {
+  const std::size_t memory = cx::memory_bound(r, spec);
   const std::string bound = memory ? fmt::format("bound {} MiB", memory >> 20) : "no bound";
   r.progress = [bound](const checker::Progress& p) {
     if (p.seconds < 1.0) return;  // only runs over a second report progress
@@ -125,13 +137,6 @@ cx::CheckRequest request_of(const CheckArgs& a) {
                p.states, p.transitions, p.depth, p.seconds > 0 ? p.states / p.seconds : 0.0,
                p.rss_bytes >> 20, bound);
   };
-  r.stop = stop_requested;
-  r.replay_token = a.replay;
-  r.shrink = !a.no_shrink;
-  r.shrink_scenario = a.shrink_scenario;
-  r.replay_engine = a.replay_engine;
-  r.warn = [](const model::Diagnostic& w) { fmt::print(stderr, "warning: {}\n", w.to_string()); };
-  return r;
 }
 
 int emit(const CheckArgs& a, const cx::CheckOutcome& o) {
@@ -167,12 +172,13 @@ cx::CheckOutcome out_of_memory(const CheckArgs& a) {
 
 int run_check(const CheckArgs& a) {
   choice_option("--output", a.output, {"text", "json"});
+  cx::CheckRequest request = request_of(a);  // every option read before any input
   // From here on, SIGINT and SIGTERM stop the search and print what it found so far.
   const StopOnSignals signals;
   checker::hold_reserve();
   const model::Scenario sc = load_checked_scenario(a.dir);
   const ProtocolEntry& protocol = protocol_of(sc);
-  const cx::CheckRequest request = request_of(a);
+  report_progress(request, sc.fleet.check);
   std::optional<cx::CheckOutcome> outcome;
   try {
     outcome = protocol.check(sc, request);

@@ -73,5 +73,9 @@ struct CheckOutcome {
 // The search options a request and a scenario's kmc.yaml give, without
 // fairness (which depends on the protocol instance).
 checker::CheckOptions search_options(const CheckRequest& request, const model::CheckSpec& spec);
+// The resident-memory bound of a search: --max-memory, else kmc.yaml's
+// check.maxMemory, else checker::default_memory_bound(). A bad maxMemory is
+// an InputError naming kmc.yaml's line.
+std::size_t memory_bound(const CheckRequest& request, const model::CheckSpec& spec);
 
 }  // namespace kmc::cx

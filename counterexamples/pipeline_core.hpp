@@ -46,7 +46,6 @@ template <class P>
 checker::CheckOptions options_for(const P& p, const model::Scenario& sc, const CheckRequest& req,
                                   std::vector<std::string> properties) {
   auto o = search_options(req, sc.fleet.check);
-  o.max_memory_bytes = req.max_memory_bytes.value_or(checker::default_memory_bound());
   o.stop = req.stop;
   o.properties = std::move(properties);
   checker::plan_fairness(p, sc.fleet.fairness, o);

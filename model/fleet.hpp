@@ -70,6 +70,9 @@ struct CheckSpec {
   std::int32_t max_depth = -1;          // -1: no bound
   std::int64_t max_states = 10'000'000;
   double time_limit_s = 600;
+  // maxMemory as written ("8G", checker::parse_size reads it); empty: the default bound.
+  std::string max_memory;
+  SourcePos max_memory_pos;
   SourcePos pos;
 };
 

@@ -72,7 +72,9 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
 }
 
 void read_check(const YamlNode& node, Warnings& w, Fleet& fleet) {
-  check_keys(node, {.modeled = {"properties", "maxDepth", "maxStates", "timeLimitSeconds"}}, w);
+  check_keys(node,
+             {.modeled = {"properties", "maxDepth", "maxStates", "timeLimitSeconds", "maxMemory"}},
+             w);
   CheckSpec& c = fleet.check;
   c.pos = node.pos();
   c.properties = node["properties"].string_list();
@@ -83,6 +85,11 @@ void read_check(const YamlNode& node, Warnings& w, Fleet& fleet) {
     c.time_limit_s = node["timeLimitSeconds"].number();
     if (!(c.time_limit_s > 0))
       node["timeLimitSeconds"].fail("must be a positive number of seconds");
+  }
+  // Read as a size where the search starts (counterexamples/pipeline.cpp), like --max-memory.
+  if (node["maxMemory"].present()) {
+    c.max_memory = node["maxMemory"].str();
+    c.max_memory_pos = node["maxMemory"].pos();
   }
 }
 

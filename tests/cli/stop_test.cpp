@@ -182,3 +182,24 @@ TEST_CASE("--max-memory must be a size: nonsense is exit 3 with the reason", "[c
   CHECK(help.out.find("--max-memory") != std::string::npos);
   CHECK(help.out.find("75% of physical memory") != std::string::npos);
 }
+
+TEST_CASE("kmc.yaml's check.maxMemory bounds a check as --max-memory does, which overrides it",
+          "[cli][memory]") {
+  const std::string dir =
+      example_with("gpu-hunter-fixed", "kmc.yaml",
+                   slurp("examples/gpu-hunter-fixed/kmc.yaml") + "check: {maxMemory: 1M}\n");
+  const Run r = kmc("check " + dir);
+  INFO(r.out << r.err);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("stopped by memory bound 1.0 MiB") != std::string::npos);
+  CHECK(kmc("check " + dir + " --max-memory 2GiB").code == 0);
+
+  const std::string bad =
+      example_with("gpu-hunter-fixed", "kmc.yaml",
+                   slurp("examples/gpu-hunter-fixed/kmc.yaml") + "check: {maxMemory: lots}\n");
+  const Run b = kmc("check " + bad);
+  INFO(b.err);
+  CHECK(b.code == 3);
+  CHECK(b.err.find("kmc.yaml:") != std::string::npos);
+  CHECK(b.err.find(": check.maxMemory: ") != std::string::npos);
+}
