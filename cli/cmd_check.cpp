@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <fstream>
 #include <iostream>
 #include <new>
@@ -15,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/protocols.hpp"
+#include "cli/stop_signals.hpp"
 #include "counterexamples/itf.hpp"
 #include "counterexamples/pipeline.hpp"
 #include "model/scenario.hpp"
@@ -38,58 +37,6 @@ struct CheckArgs {
   std::string shrink_scenario;  // also leave out jobs and workers; write the reduced scenario here
 };
 
-// The first SIGINT or SIGTERM of a check, for the search to read between chunks
-// (checker::CheckOptions::stop). A lock-free atomic is what a handler may
-// write; the handler does nothing else but put the default actions back, so
-// a second signal ends the process at once, as pressing Ctrl-C twice should.
-std::atomic<int> caught_signal{0};
-static_assert(std::atomic<int>::is_always_lock_free);
-
-extern "C" void on_stop_signal(int sig) {
-  caught_signal.store(sig, std::memory_order_relaxed);
-  struct sigaction dfl = {};
-  dfl.sa_handler = SIG_DFL;
-  sigaction(SIGINT, &dfl, nullptr);  // async-signal-safe (POSIX.1-2008, 2.4.3)
-  sigaction(SIGTERM, &dfl, nullptr);
-}
-
-std::string stop_requested() {
-  switch (caught_signal.load(std::memory_order_relaxed)) {
-    case 0:
-      return "";
-    case SIGINT:
-      return "SIGINT";
-    case SIGTERM:
-      return "SIGTERM";
-  }
-  return "a signal";
-}
-
-// While alive, SIGINT and SIGTERM ask the search to stop. A signal ignored
-// when kmc started (nohup, a background job of a script) stays ignored.
-class StopOnSignals {
- public:
-  StopOnSignals() {
-    struct sigaction sa = {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;  // a /proc read in the search is not cut short
-    for (auto [sig, old] : {std::pair{SIGINT, &old_int_}, std::pair{SIGTERM, &old_term_}}) {
-      sigaction(sig, nullptr, old);
-      if (old->sa_handler != SIG_IGN) sigaction(sig, &sa, nullptr);
-    }
-  }
-  ~StopOnSignals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  StopOnSignals(const StopOnSignals&) = delete;
-  StopOnSignals& operator=(const StopOnSignals&) = delete;
-
- private:
-  struct sigaction old_int_ = {}, old_term_ = {};
-};
-
 // A search deeper than this is not a bound anyone means; threads past this are not cores.
 constexpr std::int64_t kMaxDepth = 1'000'000'000, kMaxThreads = 4096;
 
@@ -105,11 +52,7 @@ cx::CheckRequest request_of(const CheckArgs& a) {
   const int threads = static_cast<int>(integer_option("--threads", a.threads, 0, kMaxThreads));
   cx::CheckRequest r;
   r.time_limit_s = seconds_option("--time-limit", a.time_limit_s);
-  if (a.max_memory) {
-    std::string why;
-    r.max_memory_bytes = checker::parse_size(*a.max_memory, why);
-    if (!r.max_memory_bytes) usage_error("--max-memory", why);
-  }
+  r.max_memory_bytes = memory_option("--max-memory", a.max_memory);
   r.properties = a.properties;
   if (max_depth) r.max_depth = static_cast<int>(*max_depth);
   if (max_states) r.max_states = static_cast<std::uint64_t>(*max_states);

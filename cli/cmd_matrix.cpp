@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/protocols.hpp"
+#include "cli/stop_signals.hpp"
 #include "counterexamples/itf.hpp"
 #include "counterexamples/multikueue/pipeline.hpp"
 #include "invariants/multikueue_registry.hpp"
@@ -30,6 +31,8 @@ struct MatrixArgs {
   std::string out_dir;
   std::string time_limit = "60";  // as given (cli/options.hpp)
   double time_limit_s = 60;       // as read
+  std::optional<std::string> max_memory;
+  std::optional<std::size_t> max_memory_bytes;  // as read; unset: kmc.yaml's, else the default
 };
 
 struct Cell {
@@ -71,6 +74,8 @@ Cell run_cell(const model::Scenario& sc, const cx::MkCompile& compile, const std
   req.properties = {property};
   req.max_depth = -1;
   req.time_limit_s = a.time_limit_s;
+  req.max_memory_bytes = a.max_memory_bytes;
+  req.stop = stop_requested;
   const auto o = cx::check_multikueue(sc, req, compile);
   const auto& r = o.result;
   Cell cell{r.verdict, r.incomplete_reason, ""};
@@ -128,6 +133,9 @@ int run_matrix(const MatrixArgs& given) {
   MatrixArgs a = given;
   choice_option("--output", a.output, {"markdown", "json"});
   a.time_limit_s = seconds_option("--time-limit", a.time_limit);
+  a.max_memory_bytes = memory_option("--max-memory", a.max_memory);
+  // SIGINT and SIGTERM stop the cell that is running; the cells not run yet say so.
+  const StopOnSignals signals;
   const auto start = std::chrono::steady_clock::now();
   const model::Scenario sc = load_checked_scenario(a.dir);
   // Matrix levers are MultiKueue's (protocols/multikueue_levers.hpp).
@@ -164,6 +172,10 @@ int run_matrix(const MatrixArgs& given) {
       invariants::require_known_properties(mk, cols, {}, "--property");
     }
     for (const auto& prop : cols) {
+      if (const std::string stop = stop_requested(); !stop.empty()) {
+        row.cells.push_back({checker::Verdict::Incomplete, "not run: " + stop, ""});
+        continue;
+      }
       fmt::print(stderr, "row {}: {} ...\n", rows.size() + 1, prop);
       row.cells.push_back(run_cell(sc, compile, prop, a,
                                    fmt::format("row{}-{}", rows.size() + 1, prop),
@@ -213,6 +225,9 @@ void add_matrix_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--output", args->output, "markdown or json");
   cmd->add_option("--out", args->out_dir, "Write each violation's ITF trace into this folder");
   cmd->add_option("--time-limit", args->time_limit, "Seconds per cell (Incomplete past it)");
+  cmd->add_option("--max-memory", args->max_memory,
+                  "Stop a cell when resident memory reaches SIZE (as kmc check --max-memory)")
+      ->option_text("SIZE");
   cmd->callback([args, &exit_code] { exit_code = guarded([&] { return run_matrix(*args); }); });
 }
 

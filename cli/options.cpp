@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "checker/memory.hpp"
 #include "model/diagnostics.hpp"
 
 namespace kmc::cli {
@@ -49,6 +50,15 @@ std::optional<double> seconds_option(const std::string& option,
                                      const std::optional<std::string>& text) {
   if (!text) return std::nullopt;
   return seconds_option(option, *text);
+}
+
+std::optional<std::size_t> memory_option(const std::string& option,
+                                         const std::optional<std::string>& text) {
+  if (!text) return std::nullopt;
+  std::string why;
+  const auto bytes = checker::parse_size(*text, why);
+  if (!bytes) throw model::InputError({}, option, why);
+  return bytes;
 }
 
 void choice_option(const std::string& option, const std::string& text,

@@ -5,6 +5,7 @@
 // truncation ("1e3" is not a count; "-1" is not a seed; "nan" is no time).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -23,6 +24,9 @@ std::optional<std::int64_t> integer_option(
 double seconds_option(const std::string& option, const std::string& text);
 std::optional<double> seconds_option(const std::string& option,
                                      const std::optional<std::string>& text);
+// A size in bytes as checker::parse_size reads it ("8G", "512M", "2GiB").
+std::optional<std::size_t> memory_option(const std::string& option,
+                                         const std::optional<std::string>& text);
 // One of `choices`.
 void choice_option(const std::string& option, const std::string& text,
                    const std::vector<std::string>& choices);

@@ -203,3 +203,23 @@ TEST_CASE("kmc.yaml's check.maxMemory bounds a check as --max-memory does, which
   CHECK(b.err.find("kmc.yaml:") != std::string::npos);
   CHECK(b.err.find(": check.maxMemory: ") != std::string::npos);
 }
+
+TEST_CASE("SIGTERM ends a kmc matrix with its table: the running cell and the rest Incomplete",
+          "[cli][signals][matrix]") {
+  // three-workers takes minutes per cell, so the first cell is still running when the signal comes.
+  const std::string dir =
+      example_with("three-workers", "kmc.yaml",
+                   slurp("examples/three-workers/kmc.yaml") + "matrix:\n  pin: [true, false]\n");
+  Child c({"matrix", dir, "--property", "no-stuck-job", "--time-limit", "600"});
+  REQUIRE(c.wait_for_err("row 1: no-stuck-job", 60s));
+  std::this_thread::sleep_for(500ms);
+  REQUIRE(::kill(c.pid, SIGTERM) == 0);
+  const int status = c.wait(120s);
+  REQUIRE(WIFEXITED(status));
+  const std::string out = slurp(c.out_path);
+  INFO(out << slurp(c.err_path));
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK(out.find("| true | Incomplete (SIGTERM) |") != std::string::npos);
+  CHECK(out.find("| false | Incomplete (not run: SIGTERM) |") != std::string::npos);
+  CHECK(out.find("2 combinations x 1 properties") != std::string::npos);
+}
