@@ -12,15 +12,15 @@
 namespace kmc::cx {
 
 ItfDocument parse_itf(const std::string& file, const std::string& text) {
-  ItfDocument d{file, text, {}, {}};
+  ItfDocument d{file, text, {}, JsonLines(text)};
   try {
     d.doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const auto upto = text.begin() + static_cast<long>(std::min(e.byte, text.size()));
-    const int line = 1 + static_cast<int>(std::count(text.begin(), upto, '\n'));
-    throw model::InputError({file, line}, "", fmt::format("not JSON: {}", e.what()));
+  } catch (const nlohmann::json::exception& e) {
+    // A syntax error, or a number no JSON reader holds (1e400: out_of_range, which has no
+    // position of its own; the SAX pass that indexed the lines stopped there).
+    throw model::InputError({file, std::max(1, d.lines.error_line())}, "",
+                            fmt::format("not JSON: {}", e.what()));
   }
-  d.lines = JsonLines(text);
   return d;
 }
 

@@ -40,8 +40,8 @@ struct CountingIterator {
 // container's line.
 class LineRecorder : public nlohmann::json_sax<nlohmann::json> {
  public:
-  LineRecorder(const int& newlines, std::unordered_map<std::string, int>& lines)
-      : newlines_(newlines), lines_(lines) {}
+  LineRecorder(const int& newlines, std::unordered_map<std::string, int>& lines, int& error_line)
+      : newlines_(newlines), lines_(lines), error_line_(error_line) {}
 
   bool null() override { return scalar(); }
   bool boolean(bool) override { return scalar(); }
@@ -61,6 +61,7 @@ class LineRecorder : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    error_line_ = line();
     return false;
   }
 
@@ -96,6 +97,7 @@ class LineRecorder : public nlohmann::json_sax<nlohmann::json> {
 
   const int& newlines_;
   std::unordered_map<std::string, int>& lines_;
+  int& error_line_;
   std::vector<Frame> frames_;
 };
 
@@ -103,7 +105,7 @@ class LineRecorder : public nlohmann::json_sax<nlohmann::json> {
 
 JsonLines::JsonLines(const std::string& text) {
   int newlines = 0;
-  LineRecorder recorder(newlines, lines_);
+  LineRecorder recorder(newlines, lines_, error_line_);
   const CountingIterator first{text.data(), &newlines}, last{text.data() + text.size(), &newlines};
   nlohmann::json::sax_parse(first, last, &recorder);
 }

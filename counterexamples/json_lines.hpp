@@ -19,9 +19,13 @@ class JsonLines {
   // when the document has no states[3].phase.#map[9]); 1, the document's
   // first line, when none is indexed.
   int line_of(const std::string& path) const;
+  // Where the text stops being JSON (a syntax error, a number too large for
+  // any JSON number type); 0 when it is JSON.
+  int error_line() const { return error_line_; }
 
  private:
   std::unordered_map<std::string, int> lines_;
+  int error_line_ = 0;
 };
 
 }  // namespace kmc::cx
