@@ -104,3 +104,40 @@ TEST_CASE(
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("every pick of every kueue-admission corpus trace, dropped, is exit 3 naming it",
+          "[itf-mutants]") {
+  const fs::path dir = temp_path("itf-admission-picks");
+  fs::create_directories(dir);
+  std::size_t mutants = 0;
+  for (const auto& e : fs::directory_iterator("counterexamples/corpus")) {
+    const fs::path scenario = e.path() / "scenario";
+    if (!fs::exists(scenario / "kmc.yaml") ||
+        slurp((scenario / "kmc.yaml").string()).find("protocol: kueue-admission") ==
+            std::string::npos)
+      continue;
+    const auto doc = nlohmann::json::parse(slurp((e.path() / "trace.itf.json").string()));
+    for (std::size_t i = 1; i < doc["states"].size(); ++i)
+      for (const auto& [key, value] : doc["states"][i]["mbt::nondetPicks"].items()) {
+        nlohmann::json bad = doc;
+        bad["states"][i]["mbt::nondetPicks"].erase(key);
+        // Beside its scenario, as in the corpus, so #meta.source ("scenario") is found.
+        fs::create_directories(dir / e.path().filename());
+        fs::copy(scenario, dir / e.path().filename() / "scenario",
+                 fs::copy_options::recursive | fs::copy_options::skip_existing);
+        const std::string path = (dir / e.path().filename() / "trace.itf.json").string();
+        std::ofstream(path) << bad.dump(2);
+        const std::string field = fmt::format("states[{}].mbt::nondetPicks", i);
+        INFO(path << ": " << field << "." << key);
+        ++mutants;
+        for (const auto& o : {itf_readers::kmc_in_process({"replay", path}),
+                              itf_readers::kmc_in_process({"render", path})}) {
+          INFO(o.err);
+          CHECK(o.code == 3);
+          CHECK((names_line(o.err, path, field + "." + key) || names_line(o.err, path, field)));
+        }
+      }
+  }
+  CHECK(mutants >= 1);  // the zombie pod's KubeletLost pick (a Schedule cycle picks nothing)
+  fs::remove_all(dir);
+}

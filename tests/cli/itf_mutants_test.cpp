@@ -41,6 +41,12 @@ std::vector<Committed> committed_traces() {
     c.scenario = fs::exists(f.parent_path() / "scenario")
                      ? (f.parent_path() / "scenario").string()
                      : c.doc["#meta"]["source"].get<std::string>();
+    // MultiKueue's: the readers here are its own. Other protocols' traces are read through
+    // their tokens (itf_meta_mutants_test.cpp).
+    const std::string fleet = slurp(c.scenario + "/kmc.yaml");
+    if (fleet.find("\nprotocol: ") != std::string::npos &&
+        fleet.find("\nprotocol: multikueue") == std::string::npos)
+      continue;
     out.push_back(std::move(c));
   }
   return out;
