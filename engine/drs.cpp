@@ -7,6 +7,7 @@
 namespace kmc::engine {
 
 double Drs::precise_weighted_share() const {
+  if (integer_share) return *integer_share;
   if (zero_weight_borrows()) return std::numeric_limits<double>::infinity();
   if (unweighted_ratio == 0) return 0;
   return unweighted_ratio / weight;
@@ -22,6 +23,7 @@ bool Drs::borrowing_on(const FrUsage& requested) const {
 
 int compare_drs(const Drs& a, const Drs& b) {
   auto cmp = [](double x, double y) { return x < y ? -1 : (x > y ? 1 : 0); };
+  if (a.integer_share && b.integer_share) return cmp(*a.integer_share, *b.integer_share);
   const bool za = a.zero_weight_borrows(), zb = b.zero_weight_borrows();
   // Two weight-0 borrowers are both +Inf: Kueue falls back to the unweighted ratio.
   if (za && zb) return cmp(a.unweighted_ratio, b.unweighted_ratio);
@@ -41,6 +43,28 @@ std::map<std::string, Amount> lendable(const Engine& e, const QuotaTree& t, int 
     slot = amount_add(slot, t.potential_available(parent, fr));
   }
   return out;
+}
+
+// Before #6617: ratio = borrowed*1000/lendable and dws = ratio*1000/weight, each an integer
+// division; a weight of 0 makes any nonzero ratio the largest share. The old code's
+// "borrowing" was a share that is not zero, which is what pruned small borrowers.
+void to_integer_share(Drs& drs, const std::map<std::string, Amount>& borrowed,
+                      const std::map<std::string, Amount>& lend) {
+  std::int64_t ratio = 0;
+  for (const auto& [resource, b] : borrowed) {
+    auto it = lend.find(resource);
+    if (it == lend.end() || it->second <= 0) continue;
+    ratio = std::max<std::int64_t>(ratio, b * 1000 / it->second);
+  }
+  const auto weight_milli = static_cast<std::int64_t>(drs.weight * 1000.0 + 0.5);
+  const std::int64_t dws = weight_milli == 0
+                               ? (ratio > 0 ? std::numeric_limits<std::int64_t>::max() : 0)
+                               : ratio * 1000 / weight_milli;
+  drs.unweighted_ratio = static_cast<double>(ratio);
+  drs.integer_share = static_cast<double>(dws);
+  drs.weight = 1.0;  // the share above is already weighted; no +Inf special case remains
+  drs.borrowing = dws != 0;
+  if (!drs.borrowing) drs.borrowed_frs.clear();
 }
 
 }  // namespace
@@ -72,6 +96,7 @@ Drs dominant_resource_share(const Engine& e, const QuotaTree& t, int node, const
       drs.dominant_resource = resource;
     }
   }
+  if (e.options.integer_drs) to_integer_share(drs, borrowed, lend);
   return drs;
 }
 

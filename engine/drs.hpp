@@ -4,6 +4,7 @@
 // fair-sharing weight. Compared as float64 exactly as CompareDRS does.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct Drs {
   std::string dominant_resource;
   bool borrowing = false;  // usage exceeds SubtreeQuota on some fr (even with ratio 0)
   std::vector<FrId> borrowed_frs;
+  // EngineOptions::integer_drs: the weighted share as the old code computed it, in integers.
+  std::optional<double> integer_share;
 
   bool zero_weight_borrows() const { return weight == 0 && borrowing; }
   // +Inf for a borrowing node of weight 0.

@@ -60,6 +60,10 @@ struct EngineOptions {
   // A BestEffortFIFO queue keeps a preemptor at its head while its victims stop
   // (#7157, v0.15); false: Kueue before it, where a preemptor may lose its place.
   bool sticky_preemptor_head = true;
+  // Fair sharing's dominant resource share in integers, as before #6617
+  // (v0.13.3/v0.14.0): a queue borrowing under 1/1000 of what its parent can
+  // lend has share 0 and counts as not borrowing (K01). False: today's exact share.
+  bool integer_drs = false;
   // The delaying workqueue's batchPeriod for inadmissible requeues (1s upstream).
   TimeMs inadmissible_batch_ms = 1000;
   // Safety bound on back-to-back cycles at one virtual instant.

@@ -223,6 +223,10 @@ bool guaranteed_in_engine(const Engine& e0, const std::string& key) {
   const WorkloadInfo* w0 = e0.find(key);
   if (w0 == nullptr || w0->deleted || !w0->admissible() || w0->cluster_queue < 0) return false;
   Engine e = e0;
+  // The guarantee is the contract, judged by today's scheduler: a workload within its nominal
+  // quota may reclaim what others borrow. Before #6617 the integer share broke exactly that
+  // (K01), so the probe uses the exact share, as it removes stuck pods for K13.
+  e.options.integer_drs = false;
   for (auto& v : e.workloads)
     if (v.id != w0->id && !v.deleted && v.admissible()) engine::delete_workload(e, v);
   const WorkloadInfo& w = e.workloads[static_cast<std::size_t>(w0->id)];

@@ -74,6 +74,7 @@ engine::Engine make_engine(const model::Scenario& sc, const protocols::ka::Admis
   o.job_stop_delay_ms = 0;  // a Job's terminating pods do not count: released at eviction
   o.pod_termination_on_event = true;
   o.sticky_preemptor_head = p.sticky_head;
+  o.integer_drs = p.integer_drs;
   engine::Engine e(m, o);
   settle(e);
   engine::reconcile_all_workloads(e);

@@ -103,18 +103,18 @@ TEST_CASE("DRS: dominant resource, flavors summed per resource, roots never borr
 
 TEST_CASE("CompareDRS: weight-0 borrowers after every finite share, then by unweighted ratio",
           "[engine][fair]") {
-  Drs finite_high{1.0, 900, "cpu", true, {}};
-  Drs zero_small{0.0, 10, "cpu", true, {}};
-  Drs zero_big{0.0, 20, "cpu", true, {}};
-  Drs zero_not_borrowing{0.0, 0, "", false, {}};
+  Drs finite_high{1.0, 900, "cpu", true, {}, {}};
+  Drs zero_small{0.0, 10, "cpu", true, {}, {}};
+  Drs zero_big{0.0, 20, "cpu", true, {}, {}};
+  Drs zero_not_borrowing{0.0, 0, "", false, {}, {}};
   CHECK(compare_drs(finite_high, zero_small) < 0);
   CHECK(compare_drs(zero_small, finite_high) > 0);
   CHECK(compare_drs(zero_small, zero_big) < 0);
   CHECK(compare_drs(zero_not_borrowing, finite_high) < 0);
-  CHECK(compare_drs(Drs{2.0, 300, "cpu", true, {}}, Drs{1.0, 150, "cpu", true, {}}) == 0);
+  CHECK(compare_drs(Drs{2.0, 300, "cpu", true, {}, {}}, Drs{1.0, 150, "cpu", true, {}, {}}) == 0);
   // Borrowing with nothing lendable: ratio 0, yet borrowing (IsBorrowing, #9738); weight 0 makes it
   // +Inf.
-  Drs zero_ratio{0.0, 0, "", true, {}};
+  Drs zero_ratio{0.0, 0, "", true, {}, {}};
   CHECK(std::isinf(zero_ratio.precise_weighted_share()));
 }
 
@@ -314,4 +314,41 @@ TEST_CASE("fair preemption: the most unfair cohort is entered first (almost-LCA 
   CHECK(state_of(e, "a2-run") == "Admitted");
   e.run();
   CHECK(state_of(e, "incoming") == "Admitted");
+}
+
+TEST_CASE("DRS before #6617 (integer_drs): integer divisions, a tiny borrower counts as lending",
+          "[engine][fair]") {
+  struct Row {
+    const char* name;
+    std::int64_t weight_milli;
+    Amount usage_milli;  // on cq "a" (nominal 10 cpu); 20 cpu lendable in the cohort
+    double want_share;   // ratio = b*1000/lendable, then ratio*1000/weight, each truncated
+    bool want_borrowing;
+  };
+  const Row rows[] = {
+      {"borrows 1 milli-cpu of 20000: share 0, not borrowing (K01)", 1000, 10001, 0, false},
+      {"borrows 5 of 20, weight 1", 1000, 15000, 250, true},
+      {"weight 3 truncates 250000/3000", 3000, 15000, 83, true},
+      {"weight 0 borrowing: the largest share", 0, 15000, 9223372036854775807.0, true},
+      {"weight 0 with share 0: not borrowing", 0, 10001, 0, false},
+  };
+  for (const Row& r : rows) {
+    CAPTURE(r.name);
+    Cluster c = fair_cluster();
+    c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})}).fair_sharing_weight =
+        weight_milli(r.weight_milli);
+    c.cq("b", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+    EngineOptions o;
+    o.integer_drs = true;
+    Engine e(c.m, o);
+    e.tree.add_usage(node(e, "a"), e.frs.find("default", "cpu"), r.usage_milli);
+    const Drs d = dominant_resource_share(e, e.tree, node(e, "a"));
+    CHECK(d.borrowing == r.want_borrowing);
+    CHECK_FALSE(d.zero_weight_borrows());
+    CHECK(d.precise_weighted_share() == Approx(r.want_share));
+    // Today's exact share for the same usage borrows whenever usage exceeds the quota.
+    Engine today(c.m);
+    today.tree.add_usage(node(today, "a"), today.frs.find("default", "cpu"), r.usage_milli);
+    CHECK(dominant_resource_share(today, today.tree, node(today, "a")).borrowing);
+  }
 }
