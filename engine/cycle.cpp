@@ -159,8 +159,10 @@ void Cycle::process(Entry& en) {
     return;
   }
   WorkloadInfo& w = wl(en.workload);
-  bool fit = false;
-  const FrUsage usage = update_assignment_if_needed(en, fit);
+  // Before #805 nothing of the cycle so far was looked at again: the nomination stands.
+  const bool recheck = e.options.recheck_in_cycle;
+  bool fit = true;
+  const FrUsage usage = recheck ? update_assignment_if_needed(en, fit) : en.assignment.usage;
   const FlavorMode mode = en.assignment.mode();
   if (mode == FlavorMode::NoFit) {
     en.reason = RequeueReason::NoFit;
@@ -186,7 +188,7 @@ void Cycle::process(Entry& en) {
     snapshot.tree.add_usage(node(en.cq), usage);
     return;
   }
-  if (any_preempted(en.targets)) {
+  if (recheck && any_preempted(en.targets)) {
     en.status = EntryStatus::Skipped;
     en.message = "Workload has overlapping preemption targets with another workload";
     en.quota_reason = "WaitingForQuota";

@@ -64,6 +64,10 @@ struct EngineOptions {
   // (v0.13.3/v0.14.0): a queue borrowing under 1/1000 of what its parent can
   // lend has share 0 and counts as not borrowing (K01). False: today's exact share.
   bool integer_drs = false;
+  // processEntry re-checks each entry against what earlier entries of the cycle
+  // took or preempted (#805, v0.3.2/v0.4.0). False: Kueue before it, where an
+  // entry acts on its nomination, so two preemptors may count one victim (K05).
+  bool recheck_in_cycle = true;
   // The delaying workqueue's batchPeriod for inadmissible requeues (1s upstream).
   TimeMs inadmissible_batch_ms = 1000;
   // Safety bound on back-to-back cycles at one virtual instant.

@@ -75,6 +75,7 @@ engine::Engine make_engine(const model::Scenario& sc, const protocols::ka::Admis
   o.pod_termination_on_event = true;
   o.sticky_preemptor_head = p.sticky_head;
   o.integer_drs = p.integer_drs;
+  o.recheck_in_cycle = p.recheck_in_cycle;
   engine::Engine e(m, o);
   settle(e);
   engine::reconcile_all_workloads(e);

@@ -172,7 +172,10 @@ void Scheduler::cycle(XState& s) const {
       // controller does not count them), a Pod group's when they are gone,
       // or at once with FastQuotaReleaseInPodIntegration.
       for (int t : a.targets) {
-        if (s.phase[t] != kAdmitted) return;  // already evicted: nothing to issue
+        // Already evicted (in an earlier cycle, or, before #805, by an earlier entry of this
+        // one): IssuePreemptions counts it as preempted without a new eviction, and the
+        // preemptor is requeued pending preemption (sticky) all the same.
+        if (s.phase[t] != kAdmitted) continue;
         if (p_.workloads[t].pods && !p_.fast_quota_release) {
           s.phase[t] = kEvicted;
         } else {

@@ -197,6 +197,36 @@ TEST_CASE("head-of-line blocking behind a grace period (seed 3) reproduces in th
   CHECK(has(r.property_check, "preempts serving/batch-1 for serving/serve-1"));
 }
 
+TEST_CASE("the integer DRS before #6617 (K01) reproduces in the engine run as before it",
+          "[replay][admission]") {
+  const Made m = trace_of("examples/drs-rounding", "guarantee-eventually-admitted");
+  REQUIRE(m.params.integer_drs);
+  const auto r = replay(m);
+  INFO(cx::to_text(r));
+  REQUIRE(r.verdict == cx::EngineReplay::Verdict::Reproduced);
+  CHECK(has(r.steps[0].engine, "production/serve-b Pending -> Inadmissible"));
+  // The same trace on today's share: the engine preempts the borrower instead.
+  Made today = m;
+  today.params.integer_drs = false;
+  const auto d = replay(today);
+  CHECK(d.verdict == cx::EngineReplay::Verdict::Diverged);
+  CHECK(has(cx::to_text(d), "research/sweep Admitted -> Pending"));
+}
+
+TEST_CASE("two preemptors of a cycle sharing a victim before #805 (K05) reproduce in the engine",
+          "[replay][admission]") {
+  const Made m = trace_of("examples/cohort-shared-victim", "no-over-admission");
+  REQUIRE_FALSE(m.params.recheck_in_cycle);
+  const auto r = replay(m);
+  INFO(cx::to_text(r));
+  REQUIRE(r.verdict == cx::EngineReplay::Verdict::Reproduced);
+  CHECK(has(r.property_check, "more than its quota and its cohort allow"));
+  // Today's processEntry re-checks the second preemptor against the first: no over-admission.
+  Made today = m;
+  today.params.recheck_in_cycle = true;
+  CHECK(replay(today).verdict == cx::EngineReplay::Verdict::Diverged);
+}
+
 TEST_CASE("a trace cell the engine does not reach diverges at that step, naming the cell",
           "[replay][admission]") {
   SECTION("a phase after the scheduling cycle") {
