@@ -23,6 +23,15 @@ Cluster fair_cluster() {
   return c;
 }
 
+// Cohort "co" of "a" (weight as given) and "b", 10 cpu each: a borrows what it uses past 10.
+Cluster cohort_of_two(std::int64_t a_weight_milli) {
+  Cluster c = fair_cluster();
+  c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})}).fair_sharing_weight =
+      weight_milli(a_weight_milli);
+  c.cq("b", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  return c;
+}
+
 int node(const Engine& e, const std::string& cq) {
   return e.cluster_queues[static_cast<size_t>(e.cq_index(cq))].node;
 }
@@ -53,10 +62,7 @@ TEST_CASE("DRS: borrowed over lendable, per resource, divided by the weight", "[
   };
   for (const Row& r : rows) {
     CAPTURE(r.name);
-    Cluster c = fair_cluster();
-    c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})}).fair_sharing_weight =
-        weight_milli(r.weight_milli);
-    c.cq("b", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+    const Cluster c = cohort_of_two(r.weight_milli);
     Engine e(c.m);
     const Amount usage =
         std::string(r.name).starts_with("borrows 1 milli") ? 10001 : r.usage_cpu * 1000;
@@ -334,10 +340,7 @@ TEST_CASE("DRS before #6617 (integer_drs): integer divisions, a tiny borrower co
   };
   for (const Row& r : rows) {
     CAPTURE(r.name);
-    Cluster c = fair_cluster();
-    c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})}).fair_sharing_weight =
-        weight_milli(r.weight_milli);
-    c.cq("b", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+    const Cluster c = cohort_of_two(r.weight_milli);
     EngineOptions o;
     o.integer_drs = true;
     Engine e(c.m, o);
