@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -223,6 +224,10 @@ class Bfs {
   void lasso_violation(const model::Property<State>& prop, int subject, const Lasso& lasso);
   std::vector<int> stuck_offset_;  // first subject bit of each StuckFree property
   int stuck_subjects_ = 0;
+  // The graph properties (stuck-free, leads-to, recurrence) an analysis
+  // examined to the end; the others are Incomplete, never Verified by default.
+  std::set<std::string> decided_;
+  std::string liveness_violated_;  // the liveness property found violated, if any
 
   std::optional<SeenSet> seen_;
   std::optional<WorkerPool> pool_;

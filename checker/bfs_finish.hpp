@@ -53,6 +53,11 @@ void Bfs<P>::check_leads_to() {
       if (!lasso) continue;
       lasso_violation(leads_to_[k], i, *lasso);
     }
+  for (std::size_t k = 0; k < leads_to_.size(); ++k)
+    if (!violation_ || violation_->property != leads_to_[k].name()) {
+      if (violation_) break;  // the ones after the violated one were not examined
+      decided_.insert(leads_to_[k].name());
+    }
 }
 
 template <model::Protocol P>
@@ -70,6 +75,11 @@ void Bfs<P>::check_recurrence() {
         const auto states = replay(p_, violation_->path);
         violation_->detail = recurrence_[k].explain(states[*violation_->loop], i);
       }
+    }
+  for (std::size_t k = 0; k < recurrence_.size(); ++k)
+    if (!violation_ || violation_->property != recurrence_[k].name()) {
+      if (violation_) break;
+      decided_.insert(recurrence_[k].name());
     }
 }
 
@@ -95,7 +105,11 @@ Result Bfs<P>::finish(std::string bound) {
           names[f] + " " + to_string(f < opt_.fairness.size() ? opt_.fairness[f] : Fairness::None));
   }
   if (!violation_ && !stuck_.empty() && analyses_) {
-    if (auto found = find_stuck(graph_, stuck_subjects_)) {
+    const auto found = find_stuck(graph_, stuck_subjects_);
+    // No stuck subject of any property: each is decided. One found: only its property is.
+    if (!found)
+      for (auto& prop : stuck_) decided_.insert(prop.name());
+    if (found) {
       std::size_t k = 0;
       while (k + 1 < stuck_.size() && stuck_offset_[k + 1] <= found->subject) ++k;
       const int subject = found->subject - stuck_offset_[k];
@@ -113,11 +127,19 @@ Result Bfs<P>::finish(std::string bound) {
       violation_ = std::move(v);
     }
   }
-  if (!violation_ && live() && analyses_)
-    check_liveness();  // after stuck: a frozen job is the plainer story
+  // After stuck, whose frozen job is the plainer story and stays the reported violation; the
+  // liveness properties are still decided on the whole graph, so the table says what each is
+  // (a stuck job never runs: eventually-runs is violated too, not Verified by default).
+  if (complete && live() && analyses_) {
+    std::optional<Violation> stuck = std::move(violation_);
+    violation_.reset();
+    check_liveness();
+    if (violation_) liveness_violated_ = violation_->property;
+    if (stuck) violation_ = std::move(stuck);
+  }
   auto verdict_of = [&](const std::string& name, bool violated, bool settled) {
     if (violation_ && violation_->property == name) return Verdict::Violated;
-    if (violated) return Verdict::Violated;
+    if (violated || name == liveness_violated_) return Verdict::Violated;
     return settled ? Verdict::Verified : Verdict::Incomplete;
   };
   for (auto& prop : always_)
@@ -130,7 +152,9 @@ Result Bfs<P>::finish(std::string bound) {
   }
   for (const auto* kind : {&stuck_, &leads_to_, &recurrence_})
     for (auto& prop : *kind)
-      r.properties.push_back({prop.name(), prop.kind(), verdict_of(prop.name(), false, complete)});
+      r.properties.push_back(
+          {prop.name(), prop.kind(),
+           verdict_of(prop.name(), false, complete && decided_.contains(prop.name()))});
   // A "sometimes" that never held in a complete search is a violation too:
   // the scenario is over-constrained, and passing it would be vacuous.
   if (!violation_) {
