@@ -170,3 +170,17 @@ TEST_CASE("no-endless-retry: the token replays to the same loop", "[cli][livenes
   CHECK(again.code == 1);
   CHECK(nlohmann::json::parse(again.out)["trace"]["loop"] == j["trace"]["loop"]);
 }
+
+TEST_CASE("a liveness property is decided after a stuck violation, never Verified by default",
+          "[cli][liveness]") {
+  // Issue 12, defect b: the job is stuck forever, so it never runs.
+  const Run r = kmc("check examples/gpu-hunter --property eventually-runs --output json");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["property"] == "no-stuck-job");  // the plainer story stays the reported one
+  bool seen = false;
+  for (const auto& p : j["properties"])
+    if (p["name"] == "eventually-runs") seen = true, CHECK(p["verdict"] == "Violated");
+  CHECK(seen);
+}
