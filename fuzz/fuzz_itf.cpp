@@ -11,6 +11,8 @@
 // input replays against the one whose instance (with the trace's #meta.levers
 // applied) its token names, else against examples/gpu-hunter: the seeds then
 // reach deep into the replay, and mutants that keep the token stay there.
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <vector>
 
@@ -97,8 +99,11 @@ void replay(const cx::ItfDocument& itf) {
   const cx::ItfTrace meta = cx::read_itf_meta(itf);
   const Known& k = scenario_for(meta, itf.file);
   const cx::EngineReplay r = cx::replay_in_engine(k.scenario, with_levers(k, meta, itf.file), itf);
-  (void)cx::to_text(r);
+  const std::string text = cx::to_text(r);
   (void)cx::to_json(r).dump(2);
+  // To see which scenario a seed replays against, and how far it gets.
+  if (std::getenv("KMC_FUZZ_VERBOSE"))
+    std::fprintf(stderr, "fuzz_itf: replayed against %s: %s", k.dir.c_str(), text.c_str());
 }
 
 }  // namespace
