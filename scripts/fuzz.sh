@@ -31,8 +31,11 @@ for h in "${harnesses[@]}"; do
   before=$(find "$findings" -type f | sort)
   # -timeout: an input that runs this long is a hang (yaml-cpp's LoadAll
   # loops forever on some); -rss_limit_mb: a memory blow-up is a finding too.
+  # A dictionary of the format's words (fuzz/dicts/) lets mutations make keys, not only bytes.
+  dict=()
+  [ -f "fuzz/dicts/$h.dict" ] && dict=(-dict="fuzz/dicts/$h.dict")
   rc=0
-  "$build/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  "$build/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 "${dict[@]}" \
     -print_final_stats=1 -artifact_prefix="$findings/" "$work/corpus/$h" >"$work/$h.log" 2>&1 ||
     rc=$?
   execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$work/$h.log" | grep -oE '[0-9]+$' ||
