@@ -75,8 +75,20 @@ const KeyPolicy kContainerKeys{.modeled = {"name", "resources", "restartPolicy"}
                                           "stdinOnce",
                                           "tty"}};
 
-void add_to(ResourceList& total, const ResourceList& more) {
-  for (const auto& [name, q] : more) total[name] = total[name] + q;
+// a + b, refused as bad input past what an int64 of milli-units holds (9.2e15
+// units). Quantity's + does not check, since the checker adds on its hot path,
+// so a sum of requests each within range (two containers of 5P cpu) wrapped:
+// undefined behaviour and a nonsense pod size (seen reviewing what
+// fuzz_manifests reaches, shown by it under UBSan; fuzz/regressions/manifests/).
+Quantity checked_add(Quantity a, Quantity b, const std::string& name, const YamlNode& where) {
+  Quantity sum;
+  if (__builtin_add_overflow(a.milli, b.milli, &sum.milli))
+    where.fail(fmt::format("the pod's {} requests add up to more than 9.2e15 units", name));
+  return sum;
+}
+
+void add_to(ResourceList& total, const ResourceList& more, const YamlNode& where) {
+  for (const auto& [name, q] : more) total[name] = checked_add(total[name], q, name, where);
 }
 void max_into(ResourceList& peak, const ResourceList& candidate) {
   for (const auto& [name, q] : candidate) peak[name] = std::max(peak[name], q);
@@ -96,23 +108,23 @@ ResourceList container_requests(const YamlNode& container, ReadContext& ctx) {
 ResourceList pod_requests(const YamlNode& spec, ReadContext& ctx) {
   ResourceList containers, sidecars, init_peak;
   for (const auto& c : require(spec, "containers").items())
-    add_to(containers, container_requests(c, ctx));
+    add_to(containers, container_requests(c, ctx), c);
   for (const auto& c : spec["initContainers"].items()) {
     const ResourceList requests = container_requests(c, ctx);
     const bool sidecar = c["restartPolicy"].present() && c["restartPolicy"].str() == "Always";
     if (sidecar) {
-      add_to(sidecars, requests);
+      add_to(sidecars, requests, c);
       max_into(init_peak, sidecars);
     } else {
       ResourceList during = sidecars;
-      add_to(during, requests);
+      add_to(during, requests, c);
       max_into(init_peak, during);
     }
   }
-  add_to(containers, sidecars);
+  add_to(containers, sidecars, spec["initContainers"]);
   max_into(containers, init_peak);
   for (const auto& e : spec["overhead"].entries())
-    containers[e.key] = containers[e.key] + e.value.quantity();
+    containers[e.key] = checked_add(containers[e.key], e.value.quantity(), e.key, e.value);
   return containers;
 }
 

@@ -3,7 +3,8 @@
 # (so it is quick and offline-safe on a machine that already has them).
 set -euo pipefail
 packages=(g++ cmake make pkg-config libz3-dev libboost-dev libfmt-dev libcli11-dev catch2
-          librapidcheck-dev libyaml-cpp-dev nlohmann-json3-dev clang-format)
+          librapidcheck-dev libyaml-cpp-dev nlohmann-json3-dev clang-format
+          clang-16 libclang-rt-16-dev)  # clang and its libFuzzer: scripts/fuzz.sh, in .ci/run
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
