@@ -1,14 +1,11 @@
-// Inputs fuzz_itf found that crash kmc in counterexamples/ (fuzz/regressions/itf/),
-// not fixed here: counterexamples/ was being changed for ITF validation (issue 16,
-// item 2) when they were found. Each is a known gap, a test expected to fail
-// (STYLE.md) until the fix lands; then Catch2 reports it as passing
-// unexpectedly, and the [!shouldfail] tag comes off.
+// Inputs fuzz_itf found that crashed kmc in counterexamples/ (fuzz/regressions/itf/),
+// each an InputError (exit 3) since its fix.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "counterexamples/multikueue/itf_read.hpp"
+#include "counterexamples/itf_document.hpp"
 #include "model/diagnostics.hpp"
 
 namespace {
@@ -23,11 +20,10 @@ std::string read(const std::string& path) {
 }  // namespace
 
 // A JSON number past double's range ("1e400"): nlohmann's parser throws
-// out_of_range.406, not parse_error, and parse_itf catches only parse_error,
-// so `kmc render` and `kmc replay` end in std::terminate (SIGABRT, exit 134)
-// instead of exit 3.
+// out_of_range.406, not parse_error, and parse_itf caught only parse_error, so
+// `kmc render` and `kmc replay` ended in std::terminate (SIGABRT, exit 134).
 TEST_CASE("fuzz_itf: a JSON number too large for a double is an InputError, not an abort",
-          "[itf][!shouldfail]") {
+          "[itf]") {
   for (const char* name :
        {"json-number-overflow.json", "crash-60b1f135e10c735dbece9a2bda30d132ad6d23e2"}) {
     const std::string file = std::string(KMC_SOURCE_DIR) + "/fuzz/regressions/itf/" + name;
