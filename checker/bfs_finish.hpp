@@ -53,11 +53,11 @@ void Bfs<P>::check_leads_to() {
       if (!lasso) continue;
       lasso_violation(leads_to_[k], i, *lasso);
     }
-  for (std::size_t k = 0; k < leads_to_.size(); ++k)
-    if (!violation_ || violation_->property != leads_to_[k].name()) {
-      if (violation_) break;  // the ones after the violated one were not examined
-      decided_.insert(leads_to_[k].name());
-    }
+  // Each property before the violated one was examined to the end; those after it were not.
+  for (std::size_t k = 0; k < leads_to_.size(); ++k) {
+    if (violation_ && violation_->property == leads_to_[k].name()) break;
+    decided_.insert(leads_to_[k].name());
+  }
 }
 
 template <model::Protocol P>
@@ -76,11 +76,11 @@ void Bfs<P>::check_recurrence() {
         violation_->detail = recurrence_[k].explain(states[*violation_->loop], i);
       }
     }
-  for (std::size_t k = 0; k < recurrence_.size(); ++k)
-    if (!violation_ || violation_->property != recurrence_[k].name()) {
-      if (violation_) break;
-      decided_.insert(recurrence_[k].name());
-    }
+  // Each property before the violated one was examined to the end; those after it were not.
+  for (std::size_t k = 0; k < recurrence_.size(); ++k) {
+    if (violation_ && violation_->property == recurrence_[k].name()) break;
+    decided_.insert(recurrence_[k].name());
+  }
 }
 
 template <model::Protocol P>
