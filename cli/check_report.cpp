@@ -25,6 +25,38 @@ const char* kind_name(model::PropertyKind k) {
   return "?";
 }
 
+// What a user does after reading the report (issue 15: every report of a violation ends with
+// what to do next), in commands they can paste.
+std::string next_steps(const CheckOutcome& o) {
+  const auto& r = o.result;
+  std::string out;
+  if (r.violation && !o.token.empty()) {
+    const std::string replay = fmt::format("kmc check {} --replay {}", o.token_dir(), o.token);
+    out += "\nNext:\n";
+    out += fmt::format("  {} --trace-out trace.itf.json && kmc render trace.itf.json\n", replay);
+    out += "      draws the trace as a sequence diagram\n";
+    if (!o.engine)
+      out += fmt::format(
+          "  {} --replay-engine\n      re-executes it in the reference admission "
+          "engine (Reproduced or Diverged)\n",
+          replay);
+    out += fmt::format(
+        "  change the scenario, then kmc diff {} FIXED\n      shows which verdicts the fix "
+        "turns\n",
+        o.scenario);
+  } else if (r.violation) {
+    out +=
+        "\nNext: the property fails without a trace (it never holds, or its premise never "
+        "does): check that the scenario's jobs fit some ClusterQueue and worker at all.\n";
+  } else if (r.verdict == checker::Verdict::Incomplete) {
+    out +=
+        "\nNext: raise the bound that stopped the run (--time-limit, --max-states, "
+        "--max-memory, --max-depth), check one property at a time (--property), or give "
+        "--threads 0 to use every core.\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 int exit_code_of(checker::Verdict v) {
@@ -99,6 +131,7 @@ std::string render_text(const CheckOutcome& o) {
   out += "\nStats: " + stats_line(r.stats) + "\n";
   if (!o.token.empty())
     out += fmt::format("Replay: kmc check {} --replay {}\n", o.token_dir(), o.token);
+  out += next_steps(o);
   return out;
 }
 

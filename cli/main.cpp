@@ -3,10 +3,15 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/version.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"kmc: model checker for Kueue, MultiKueue and ProvisioningRequest dispatch"};
-  app.require_subcommand(1);
+  // `kmc` alone prints the help and succeeds, as git and kubectl do.
+  app.require_subcommand(0, 1);
+  app.set_version_flag("--version", kmc::cli::version_text(),
+                       "Print kmc's version and the Kueue "
+                       "commit its semantics follow");
   int exit_code = 0;
   kmc::cli::add_check_command(app, exit_code);
   kmc::cli::add_admit_command(app, exit_code);
@@ -16,6 +21,8 @@ int main(int argc, char** argv) {
   kmc::cli::add_replay_command(app, exit_code);
   kmc::cli::add_corpus_command(app, exit_code);
   kmc::cli::add_validate_command(app, exit_code);
+  kmc::cli::add_diff_command(app, exit_code);
+  kmc::cli::add_help_command(app, exit_code);
   // (other subcommands register here, one line each)
   try {
     app.parse(argc, argv);
@@ -26,6 +33,10 @@ int main(int argc, char** argv) {
     std::cerr << "error: <command line>: " << e.what()
               << "\nRun with --help for more information.\n";
     return 3;
+  }
+  if (app.get_subcommands().empty()) {
+    std::cout << app.help();
+    return 0;
   }
   return exit_code;
 }
