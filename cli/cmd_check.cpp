@@ -10,12 +10,14 @@
 
 #include "checker/memory.hpp"
 #include "cli/check_report.hpp"
+#include "cli/ci_report.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/protocols.hpp"
 #include "cli/stop_signals.hpp"
 #include "counterexamples/itf.hpp"
 #include "counterexamples/pipeline.hpp"
+#include "counterexamples/timeline.hpp"
 #include "model/scenario.hpp"
 
 namespace kmc::cli {
@@ -82,13 +84,49 @@ void report_progress(cx::CheckRequest& r, const model::CheckSpec& spec) {
   };
 }
 
-int emit(const CheckArgs& a, const cx::CheckOutcome& o) {
+// One CI test case per property: the violated one carries the trace's story and the manifests it
+// involves; an Incomplete one says which bound stopped it.
+std::vector<CiCase> ci_cases(const cx::CheckOutcome& o, const model::Scenario* sc) {
+  std::vector<CiCase> cases;
+  const auto& r = o.result;
+  for (std::size_t i = 0; i < r.properties.size(); ++i) {
+    const auto& p = r.properties[i];
+    CiCase c;
+    c.group = o.scenario;
+    c.name = c.rule = p.name;
+    c.description = i < o.descriptions.size() ? o.descriptions[i] : "";
+    c.verdict = p.verdict;
+    c.seconds = r.stats.seconds;
+    if (p.verdict == checker::Verdict::Incomplete)
+      c.message =
+          r.incomplete_reason.empty() ? "not examined" : "stopped by " + r.incomplete_reason;
+    if (r.violation && r.violation->property == p.name) {
+      c.message = r.violation->detail.empty() ? c.description : r.violation->detail;
+      if (o.trace) {
+        c.story = cx::render_timeline(*o.trace);
+        if (sc) c.locations = involved_objects(*sc, *o.trace);
+      }
+      if (!o.token.empty())
+        c.story += fmt::format("\nReplay: kmc check {} --replay {}\n", o.token_dir(), o.token);
+    }
+    if (c.locations.empty() && sc && p.verdict != checker::Verdict::Verified)
+      c.locations = {sc->fleet.pos};
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+int emit(const CheckArgs& a, const cx::CheckOutcome& o, const model::Scenario* sc) {
   if (!a.trace_out.empty() && o.trace) {
     std::ofstream f(a.trace_out);
     if (!f) usage_error("--trace-out", "cannot write " + a.trace_out);
     f << cx::itf_text(cx::to_itf(*o.trace, o.token_dir(), o.token)) << "\n";
   }
-  if (a.output == "json") {
+  if (a.output == "junit") {
+    std::cout << to_junit("kmc check " + o.scenario, ci_cases(o, sc));
+  } else if (a.output == "sarif") {
+    std::cout << to_sarif(ci_cases(o, sc)).dump(2) << "\n";
+  } else if (a.output == "json") {
     auto j = render_json(o);
     if (o.engine) j["engineReplay"] = o.engine->json;
     std::cout << j.dump(2) << "\n";
@@ -114,7 +152,7 @@ cx::CheckOutcome out_of_memory(const CheckArgs& a) {
 }
 
 int run_check(const CheckArgs& a) {
-  choice_option("--output", a.output, {"text", "json"});
+  choice_option("--output", a.output, {"text", "json", "junit", "sarif"});
   cx::CheckRequest request = request_of(a);  // every option read before any input
   // From here on, SIGINT and SIGTERM stop the search and print what it found so far.
   const StopOnSignals signals;
@@ -128,7 +166,7 @@ int run_check(const CheckArgs& a) {
   } catch (const std::bad_alloc&) {
     outcome = out_of_memory(a);
   }
-  return emit(a, *outcome);
+  return emit(a, *outcome, &sc);
 }
 
 }  // namespace
@@ -152,7 +190,9 @@ void add_check_command(CLI::App& app, int& exit_code) {
       ->option_text("SIZE");
   cmd->add_option("--threads", args->threads,
                   "Worker threads (0: all cores); results do not depend on it");
-  cmd->add_option("--output", args->output, "text or json");
+  cmd->add_option("--output", args->output,
+                  "text, json, junit (a testcase per property) or sarif (results at the "
+                  "manifests' lines)");
   cmd->add_option("--trace-out", args->trace_out,
                   "Write the counterexample as ITF JSON to this file");
   cmd->add_option("--replay", args->replay,

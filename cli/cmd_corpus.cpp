@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "cli/check_one.hpp"
+#include "cli/ci_report.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/token_trace.hpp"
@@ -177,6 +178,30 @@ void print(const std::vector<EntryResult>& results) {
   }
 }
 
+// An entry is a CI test case that passes when nothing changed; a change is a failure located at
+// the entry's expect.yaml.
+std::vector<CiCase> ci_cases(const fs::path& corpus, const std::vector<EntryResult>& results) {
+  std::vector<CiCase> cases;
+  for (const auto& e : results) {
+    CiCase c;
+    c.group = "kmc corpus check " + corpus.string();
+    c.name = e.name;
+    c.rule = "corpus-entry-changed";
+    c.description = "a corpus entry's verdicts and trace are what expect.yaml records";
+    c.verdict = e.ok() ? checker::Verdict::Verified : checker::Verdict::Violated;
+    c.seconds = e.check_s + e.replay_s;
+    if (!e.ok()) {
+      c.message = fmt::format("{}: model {} (expected {}), engine replay {} (expected {}){}",
+                              e.property, e.model_actual, e.model_expected, e.replay_actual,
+                              e.replay_expected, e.trace_problem.empty() ? "" : "; trace changed");
+      c.story = e.trace_problem;
+      c.locations = {{(corpus / e.name / "expect.yaml").string(), 1}};
+    }
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
 }  // namespace
 
 void add_corpus_command(CLI::App& app, int& exit_code) {
@@ -187,13 +212,16 @@ void add_corpus_command(CLI::App& app, int& exit_code) {
   struct Options {
     std::string dir = "counterexamples/corpus";
     std::string time_limit = "120";  // seconds (cli/options.hpp)
+    std::string output = "markdown";
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("dir", opts->dir, "the corpus folder (default: counterexamples/corpus)");
   cmd->add_option("--time-limit", opts->time_limit, "seconds per model check");
+  cmd->add_option("--output", opts->output, "markdown, junit or sarif");
   cmd->callback([opts, &exit_code] {
     exit_code = guarded([&] {
       const double time_limit_s = seconds_option("--time-limit", opts->time_limit);
+      choice_option("--output", opts->output, {"markdown", "junit", "sarif"});
       if (!fs::is_directory(opts->dir))
         throw model::InputError({opts->dir, 0}, "", "corpus folder not found");
       std::vector<fs::path> entries;
@@ -207,9 +235,17 @@ void add_corpus_command(CLI::App& app, int& exit_code) {
         fmt::print(stderr, "{}: model {}, engine {}\n", results.back().name,
                    results.back().model_actual, results.back().replay_actual);
       }
-      print(results);
       const auto changed =
           std::count_if(results.begin(), results.end(), [](const auto& e) { return !e.ok(); });
+      if (opts->output == "junit") {
+        fmt::print("{}", to_junit("kmc corpus check " + opts->dir, ci_cases(opts->dir, results)));
+        return changed == 0 ? 0 : 1;
+      }
+      if (opts->output == "sarif") {
+        fmt::print("{}\n", to_sarif(ci_cases(opts->dir, results)).dump(2));
+        return changed == 0 ? 0 : 1;
+      }
+      print(results);
       fmt::print("{} entr{}, {} changed\n", results.size(), results.size() == 1 ? "y" : "ies",
                  changed);
       return changed == 0 ? 0 : 1;

@@ -9,12 +9,14 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/ci_report.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/protocols.hpp"
 #include "cli/stop_signals.hpp"
 #include "counterexamples/itf.hpp"
 #include "counterexamples/multikueue/pipeline.hpp"
+#include "counterexamples/timeline.hpp"
 #include "invariants/multikueue_registry.hpp"
 #include "model/scenario.hpp"
 #include "protocols/multikueue.hpp"
@@ -39,6 +41,10 @@ struct Cell {
   checker::Verdict verdict = checker::Verdict::Incomplete;
   std::string note;   // which bound, or which property a liveness run tripped first
   std::string trace;  // path of the ITF file, when written
+  // For the CI formats: the violation's detail and story, the manifests it involves.
+  std::string detail, story;
+  std::vector<model::SourcePos> locations;
+  double seconds = 0;
 };
 
 struct Row {
@@ -78,7 +84,15 @@ Cell run_cell(const model::Scenario& sc, const cx::MkCompile& compile, const std
   req.stop = stop_requested;
   const auto o = cx::check_multikueue(sc, req, compile);
   const auto& r = o.result;
-  Cell cell{r.verdict, r.incomplete_reason, ""};
+  Cell cell;
+  cell.verdict = r.verdict;
+  cell.note = r.incomplete_reason;
+  cell.seconds = r.stats.seconds;
+  if (r.violation) cell.detail = r.violation->detail;
+  if (o.trace) {
+    cell.story = cx::render_timeline(*o.trace);
+    cell.locations = involved_objects(sc, *o.trace);
+  }
   if (r.violation && r.violation->property != property)
     cell.note = r.violation->property;  // a stuck job, found first
   if (r.violation && r.violation->shape == checker::Shape::Vacuous)
@@ -129,9 +143,39 @@ nlohmann::json to_json(const std::vector<model::Lever>& levers,
   return out;
 }
 
+// A testcase per cell, grouped by row: CI shows which combination of fixes leaves which property
+// violated.
+std::vector<CiCase> ci_cases(const model::Scenario& sc, const std::vector<model::Lever>& levers,
+                             const std::vector<std::string>& cols, const std::vector<Row>& rows) {
+  std::vector<CiCase> cases;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    std::vector<std::string> values;
+    for (std::size_t i = 0; i < levers.size(); ++i)
+      values.push_back(levers[i].name + "=" + rows[r].values[i]);
+    for (std::size_t k = 0; k < cols.size(); ++k) {
+      const Cell& cell = rows[r].cells[k];
+      CiCase c;
+      c.group = fmt::format("{} row {}: {}", sc.dir, r + 1, fmt::join(values, ", "));
+      c.name = c.rule = cols[k];
+      c.verdict = cell.verdict;
+      c.seconds = cell.seconds;
+      c.message = cell.verdict == checker::Verdict::Incomplete
+                      ? (cell.note.starts_with("not run") ? cell.note : "stopped by " + cell.note)
+                      : (cell.detail.empty() ? cell.note : cell.detail);
+      c.story = cell.story;
+      if (!cell.trace.empty()) c.story += "\nTrace: " + cell.trace + "\n";
+      c.locations = cell.locations;
+      if (c.locations.empty() && c.verdict != checker::Verdict::Verified)
+        c.locations = {sc.fleet.pos};
+      cases.push_back(std::move(c));
+    }
+  }
+  return cases;
+}
+
 int run_matrix(const MatrixArgs& given) {
   MatrixArgs a = given;
-  choice_option("--output", a.output, {"markdown", "json"});
+  choice_option("--output", a.output, {"markdown", "json", "junit", "sarif"});
   a.time_limit_s = seconds_option("--time-limit", a.time_limit);
   a.max_memory_bytes = memory_option("--max-memory", a.max_memory);
   // SIGINT and SIGTERM stop the cell that is running; the cells not run yet say so.
@@ -173,7 +217,9 @@ int run_matrix(const MatrixArgs& given) {
     }
     for (const auto& prop : cols) {
       if (const std::string stop = stop_requested(); !stop.empty()) {
-        row.cells.push_back({checker::Verdict::Incomplete, "not run: " + stop, ""});
+        Cell not_run;
+        not_run.note = "not run: " + stop;
+        row.cells.push_back(std::move(not_run));
         continue;
       }
       fmt::print(stderr, "row {}: {} ...\n", rows.size() + 1, prop);
@@ -193,7 +239,11 @@ int run_matrix(const MatrixArgs& given) {
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (a.output == "json") {
+  if (a.output == "junit") {
+    std::cout << to_junit("kmc matrix " + a.dir, ci_cases(sc, levers, cols, rows));
+  } else if (a.output == "sarif") {
+    std::cout << to_sarif(ci_cases(sc, levers, cols, rows)).dump(2) << "\n";
+  } else if (a.output == "json") {
     std::cout << nlohmann::json{{"scenario", a.dir},
                                 {"rows", to_json(levers, cols, rows)},
                                 {"seconds", seconds}}
@@ -222,7 +272,7 @@ void add_matrix_command(CLI::App& app, int& exit_code) {
   cmd->add_option("dir", args->dir, "Scenario folder with a matrix: section in kmc.yaml")
       ->required();
   cmd->add_option("--property", args->properties, "Columns (repeatable); default: every property");
-  cmd->add_option("--output", args->output, "markdown or json");
+  cmd->add_option("--output", args->output, "markdown, json, junit (a testcase per cell) or sarif");
   cmd->add_option("--out", args->out_dir, "Write each violation's ITF trace into this folder");
   cmd->add_option("--time-limit", args->time_limit, "Seconds per cell (Incomplete past it)");
   cmd->add_option("--max-memory", args->max_memory,
