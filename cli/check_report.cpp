@@ -57,6 +57,18 @@ std::string next_steps(const CheckOutcome& o) {
   return out;
 }
 
+// The engine replay's verdict for the Result line (issue 12d): a violation the engine does not
+// reproduce says so where the verdict is read, not only in the replay printed after it.
+std::string engine_verdict(const cx::EngineReport& e) {
+  if (e.reproduced) return "Reproduced in the engine";
+  const auto& d = e.json.value("diverged", nlohmann::json::object());
+  std::string out = "Diverged in the engine";
+  if (d.contains("step"))
+    out += fmt::format(" at step {}, {}: {}", d["step"].dump(), d.value("action", ""),
+                       d.value("engine", ""));
+  return out + "; the model and the engine disagree, see the replay below";
+}
+
 }  // namespace
 
 int exit_code_of(checker::Verdict v) {
@@ -121,6 +133,7 @@ std::string render_text(const CheckOutcome& o) {
   if (!r.assumptions.empty())
     out += fmt::format("Fairness assumed: {}\n", fmt::join(r.assumptions, ", "));
   out += fmt::format("\nResult: {}", checker::to_string(r.verdict));
+  if (o.engine) out += " (" + engine_verdict(*o.engine) + ")";
   if (r.verdict == checker::Verdict::Incomplete && r.explored_depth < 0)
     out += fmt::format(" (stopped by {}; nothing is proven)", r.incomplete_reason);
   else if (r.verdict == checker::Verdict::Incomplete)
@@ -181,6 +194,12 @@ nlohmann::json render_json(const CheckOutcome& o) {
                 {"bytesPerState", s.bytes_per_state},
                 {"peakRssBytes", s.peak_rss_bytes},
                 {"collisionProbability", s.collision_probability}};
+  // With --replay-engine: Reproduced or Diverged beside the verdict, the replay itself below.
+  j["engineVerdict"] = nlohmann::json(nullptr);
+  if (o.engine) {
+    j["engineVerdict"] = o.engine->reproduced ? "Reproduced" : "Diverged";
+    j["engineReplay"] = o.engine->json;
+  }
   nlohmann::json warnings = nlohmann::json::array();
   for (const auto& w : o.warnings) warnings.push_back(w.to_string());
   j["warnings"] = warnings;

@@ -127,9 +127,7 @@ int emit(const CheckArgs& a, const cx::CheckOutcome& o, const model::Scenario* s
   } else if (a.output == "sarif") {
     std::cout << to_sarif(ci_cases(o, sc)).dump(2) << "\n";
   } else if (a.output == "json") {
-    auto j = render_json(o);
-    if (o.engine) j["engineReplay"] = o.engine->json;
-    std::cout << j.dump(2) << "\n";
+    std::cout << render_json(o).dump(2) << "\n";
   } else {
     std::cout << render_text(o);
     if (o.engine) std::cout << "\n" << o.engine->text;

@@ -136,3 +136,24 @@ TEST_CASE("corpus check --output junit: a testcase per entry; a changed entry fa
         (entry / "expect.yaml").string());
   fs::remove_all(corpus);
 }
+
+TEST_CASE("--replay-engine: the engine's verdict is on the Result line and in the JSON",
+          "[cli][ci]") {
+  const auto reproduced = kmc("check examples/gpu-hunter --replay-engine");
+  CHECK(reproduced.code == 1);
+  CHECK(reproduced.out.find("Result: Violated (Reproduced in the engine)") != std::string::npos);
+  // broken-keep-losers is a deliberately broken model: the engine does not double-count.
+  const std::string broken = "counterexamples/corpus/broken-keep-losers/scenario";
+  const auto diverged = kmc("check " + broken + " --property quota-counted-once --replay-engine");
+  CHECK(diverged.code == 1);  // the model's verdict; the disagreement is on the Result line
+  CHECK(diverged.out.find("Result: Violated (Diverged in the engine at step ") !=
+        std::string::npos);
+  const auto json =
+      kmc("check " + broken + " --property quota-counted-once --replay-engine --output json");
+  const auto j = nlohmann::json::parse(json.out);
+  CHECK(j["verdict"] == "Violated");
+  CHECK(j["engineVerdict"] == "Diverged");
+  CHECK(j["engineReplay"]["verdict"] == "Diverged");
+  CHECK(nlohmann::json::parse(kmc("check examples/gpu-hunter --output json").out)["engineVerdict"]
+            .is_null());
+}
