@@ -45,9 +45,13 @@ std::string next_steps(const CheckOutcome& o) {
         "turns\n",
         o.scenario);
   } else if (r.violation) {
-    out +=
-        "\nNext: the property fails without a trace (it never holds, or its premise never "
-        "does): check that the scenario's jobs fit some ClusterQueue and worker at all.\n";
+    // No token: a "sometimes" property, or a premise, that no behaviour reaches is decided by the
+    // whole search, and no single path replays it.
+    out += fmt::format(
+        "\nNext: no behaviour reaches it, so there is no trace or token to replay (only a whole "
+        "search decides that; kmc check {} --property {} re-decides it). Make the jobs fit: "
+        "their requests within some ClusterQueue's quota and some worker's capacity.\n",
+        o.scenario, r.violation->property);
   } else if (r.verdict == checker::Verdict::Incomplete) {
     out +=
         "\nNext: raise the bound that stopped the run (--time-limit, --max-states, "
@@ -108,6 +112,10 @@ std::string render_text(const CheckOutcome& o) {
     out += fmt::format("Property {} is violated ({}).\n", r.violation->property,
                        k < o.descriptions.size() ? o.descriptions[k] : r.violation->property);
     if (!r.violation->detail.empty()) out += r.violation->detail + ".\n";
+    if (!o.why.empty()) {
+      out += "Why, in Kueue's words (the reference engine on each cluster alone):\n";
+      for (const auto& line : o.why) out += "  " + line + "\n";
+    }
     // Appended in two steps, not `"\n" + text`: GCC 12 at -O3 warns -Wrestrict, falsely, inside
     // libstdc++'s operator+(const char*, string&&) (GCC bugs 105329, 105651).
     if (o.shrink) {
@@ -195,6 +203,7 @@ nlohmann::json render_json(const CheckOutcome& o) {
                 {"peakRssBytes", s.peak_rss_bytes},
                 {"collisionProbability", s.collision_probability}};
   // With --replay-engine: Reproduced or Diverged beside the verdict, the replay itself below.
+  j["why"] = o.why;  // a "sometimes" property never witnessed: what stops the jobs, per cluster
   j["engineVerdict"] = nlohmann::json(nullptr);
   if (o.engine) {
     j["engineVerdict"] = o.engine->reproduced ? "Reproduced" : "Diverged";

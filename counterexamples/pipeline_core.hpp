@@ -40,6 +40,9 @@ struct Hooks {
   // Re-executes o's trace in a reference engine and sets o.engine. Unset:
   // the protocol has no engine, and --replay-engine is a usage error.
   std::function<void(CheckOutcome&)> replay_in_engine;
+  // Words, in Kueue's vocabulary, why a "sometimes" property is never witnessed
+  // (counterexamples/why_unwitnessed.hpp). Unset: the report says only that it never holds.
+  std::function<std::vector<std::string>()> why_unwitnessed;
 };
 
 template <class P>
@@ -160,7 +163,15 @@ CheckOutcome check_instance(const P& p, const PropertiesOf<P>& props, const mode
       for (const auto& q : props)
         if (q.name() == r.name) o.descriptions.push_back(q.description());
     const auto& v = o.result.violation;
-    if (v && (!v->path.choices.empty() || v->loop)) {
+    const bool has_path =
+        v && v->shape != checker::Shape::Unwitnessed && v->shape != checker::Shape::Vacuous;
+    if (v && v->shape == checker::Shape::Unwitnessed && hooks.why_unwitnessed)
+      o.why = hooks.why_unwitnessed();
+    if (has_path && v->path.choices.empty() && !v->loop) {
+      // Violated in an initial state: nothing to shrink, but the state is the trace, and its
+      // token replays it (issue 12f: a depth-0 violation printed neither).
+      attach_trace(o, p, *v);
+    } else if (has_path) {
       const checker::Violation found = *v;  // what stands if shrinking runs out of memory
       try {
         shrink_and_attach(o, p, props, sc, req, hooks);

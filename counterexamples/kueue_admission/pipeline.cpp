@@ -4,6 +4,7 @@
 
 #include "counterexamples/kueue_admission/engine_replay.hpp"
 #include "counterexamples/pipeline_core.hpp"
+#include "counterexamples/why_unwitnessed.hpp"
 #include "invariants/admission_registry.hpp"
 
 namespace kmc::cx {
@@ -34,6 +35,7 @@ CheckOutcome check_kueue_admission(const model::Scenario& sc, const CheckRequest
     const EngineReplay r = replay_in_engine(sc, ka.params(), *o.trace, o.token);
     o.engine = EngineReport{r.verdict == EngineReplay::Verdict::Reproduced, to_text(r), to_json(r)};
   };
+  hooks.why_unwitnessed = [&] { return kueue_words({{sc.fleet.cluster_dir, sc.manager}}); };
   auto o = check_instance(ka, invariants::admission_properties(ka), sc, req, hooks);
   o.warnings = sc.warnings;
   o.warnings.insert(o.warnings.end(), ka.params().warnings.begin(), ka.params().warnings.end());

@@ -10,6 +10,7 @@
 #include "counterexamples/multikueue/engine_replay.hpp"
 #include "counterexamples/multikueue/shrink_entities.hpp"
 #include "counterexamples/pipeline_core.hpp"
+#include "counterexamples/why_unwitnessed.hpp"
 #include "invariants/multikueue_registry.hpp"
 #include "model/scenario.hpp"
 #include "protocols/multikueue.hpp"
@@ -90,6 +91,17 @@ CheckOutcome check_multikueue(const model::Scenario& sc, const CheckRequest& req
   hooks.summary = summarize(mk.params());
   hooks.shrink = [&](CheckOutcome& o) { shrink(sc, req, compile, mk, o); };
   hooks.replay_in_engine = [&](CheckOutcome& o) { replay_in_engine(sc, compile, mk.params(), o); };
+  // Each worker's Kueue alone, given the manager's jobs as they would be copied there.
+  hooks.why_unwitnessed = [&] {
+    std::vector<std::pair<std::string, model::ClusterManifests>> clusters;
+    for (std::size_t i = 0; i < sc.workers.size() && i < sc.fleet.workers.size(); ++i) {
+      model::ClusterManifests worker = sc.workers[i];
+      worker.workloads.insert(worker.workloads.end(), sc.manager.workloads.begin(),
+                              sc.manager.workloads.end());
+      clusters.emplace_back(sc.fleet.workers[i].name, std::move(worker));
+    }
+    return kueue_words(clusters);
+  };
   auto o = check_instance(mk, invariants::multikueue_properties(mk), sc, req, hooks);
   o.warnings = sc.warnings;
   o.warnings.insert(o.warnings.end(), mk.params().warnings.begin(), mk.params().warnings.end());
