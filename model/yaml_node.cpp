@@ -179,10 +179,10 @@ void check_keys(const YamlNode& map, const KeyPolicy& policy, Warnings& warnings
       Diagnostic d{{map.file(), e.key_line},
                    e.value.path(),
                    fmt::format("kmc does not model {}; ignored", e.value.path())};
+      d.concept_ = without_indexes(e.value.path());  // so the summary counts its places
       if (!unmodeled->changes.empty()) {
         d.message += fmt::format(": {}", unmodeled->changes);
         d.may_change_answer = true;
-        d.concept_ = without_indexes(e.value.path());
       }
       warnings.push_back(std::move(d));
       continue;

@@ -76,3 +76,24 @@ TEST_CASE("the loader marks an ignored field that changes admission and names it
   const Diagnostic d = input_error_of([&] { review_warnings(m.warnings, true); });
   CHECK(d.may_change_answer);
 }
+
+TEST_CASE("an unmodeled field that cannot change the answer is one concept in the summary") {
+  std::string text;
+  for (const char* name : {"a", "b", "c"})
+    text += std::string(
+                "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: ProvisioningRequestConfig\n"
+                "metadata:\n  name: ") +
+            name +
+            "\nspec:\n  provisioningClassName: check-capacity.autoscaling.x-k8s.io\n"
+            "  podSetMergePolicy: IdenticalPodTemplates\n";
+  const std::string file = kmc::test::write_temp("merge-policy.yaml", text);
+  const auto m = load_cluster_manifests({file});
+  REQUIRE(m.warnings.size() == 3);
+  CHECK_FALSE(m.warnings[0].may_change_answer);
+  CHECK(m.warnings[0].concept_ == "ProvisioningRequestConfig.spec.podSetMergePolicy");
+  CHECK(review_warnings(m.warnings, true).size() == 1);
+  CHECK(review_warnings(m.warnings, false) ==
+        std::vector<std::string>{"ProvisioningRequestConfig.spec.podSetMergePolicy: ignored in 3 "
+                                 "places (first at " +
+                                 file + ":8): kmc does not model spec.podSetMergePolicy; ignored"});
+}
