@@ -136,7 +136,7 @@ KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx) 
                              "claimed devices as resources"}},
               .silent = {"metadata", "namespace", "internalCertManagement", "clientConnection",
                          "health", "metrics", "webhook", "leaderElection", "controller",
-                         "pprofBindAddress", "cacheSyncTimeout"}},
+                         "pprofBindAddress", "cacheSyncTimeout", "tls", "visibilityServer"}},
              ctx.warnings);
   KueueConfiguration config;
   config.pos = object.pos();

@@ -114,3 +114,15 @@ spec:
   CHECK(contains(d.message, "unknown field"));
   CHECK(contains(d.message, "concurrentAdmissionPolicy"));  // the spelling it expected
 }
+
+TEST_CASE("a Configuration's process settings (tls, visibilityServer) are accepted silently") {
+  const std::string file =
+      kmc::test::write_temp("config-plumbing.yaml", R"(apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+tls:
+  minVersion: VersionTLS13
+visibilityServer:
+  bindAddress: :8082
+)");
+  CHECK(load_cluster_manifests({file}).warnings.empty());
+}
