@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 namespace kmc::model {
 
 std::string Diagnostic::to_string() const {
@@ -14,5 +16,43 @@ std::string Diagnostic::to_string() const {
 
 InputError::InputError(SourcePos pos, std::string field, std::string message)
     : InputError(Diagnostic{std::move(pos), std::move(field), std::move(message)}) {}
+
+namespace {
+
+// Warnings of one concept are one thing ignored, wherever it is written;
+// warnings without a concept collapse only when field and text are equal.
+std::string group_key(const Diagnostic& d) {
+  if (!d.concept_.empty()) return "concept\n" + d.concept_;
+  return "text\n" + d.field + "\n" + d.message;
+}
+
+}  // namespace
+
+std::vector<std::string> review_warnings(const Warnings& warnings, bool strict) {
+  if (strict) {
+    for (const auto& w : warnings) {
+      if (!w.may_change_answer) continue;
+      Diagnostic refused = w;
+      refused.message = "--strict: " + w.message;
+      throw InputError(std::move(refused));
+    }
+  }
+  std::vector<const Diagnostic*> firsts;  // in order of first appearance
+  std::map<std::string, std::size_t> count;
+  for (const auto& w : warnings)
+    if (count[group_key(w)]++ == 0) firsts.push_back(&w);
+  std::vector<std::string> lines;
+  for (const Diagnostic* w : firsts) {
+    const std::size_t n = count[group_key(*w)];
+    if (n == 1) {
+      lines.push_back(w->to_string());
+      continue;
+    }
+    const std::string what = w->concept_.empty() ? w->field : w->concept_;
+    lines.push_back(fmt::format("{}: ignored in {} places (first at {}:{}): {}", what, n,
+                                w->pos.file, w->pos.line, w->message));
+  }
+  return lines;
+}
 
 }  // namespace kmc::model

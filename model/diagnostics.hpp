@@ -20,7 +20,14 @@ struct Diagnostic {
   SourcePos pos;
   std::string
       field;  // dotted path, e.g. "spec.resourceGroups[0].flavors[1].resources[0].nominalQuota"
-  std::string message;            // what is wrong, in plain words
+  std::string message;  // what is wrong, in plain words
+  // A warning about input kmc ignored although it could change the answer
+  // (a ClusterQueue's admissionScope, a Configuration's quotaCheckStrategy):
+  // `--strict` refuses such input instead of answering for a different cluster.
+  bool may_change_answer = false;
+  // The ignored concept, Kind.dotted.path without list indexes
+  // ("ClusterQueue.spec.admissionScope"): what the summary counts places of.
+  std::string concept_ = {};
   std::string to_string() const;  // "file:line: field: message"
 };
 
@@ -40,5 +47,14 @@ struct InputError : std::exception {
 
 // Warnings collected while loading: fields Kueue accepts that kmc does not model.
 using Warnings = std::vector<Diagnostic>;
+
+// What a command does with the loader's warnings before it answers.
+// strict (`--strict`): the first warning that may change the answer becomes an
+// InputError (exit 3) at its file, line and field, so no answer is given for a
+// cluster kmc only partly read. Otherwise: the warnings as lines to print, one
+// per place, except that warnings of one concept (or of one field and text)
+// seen in several places collapse into one line with their count, so twenty
+// identical cohort warnings read as one.
+std::vector<std::string> review_warnings(const Warnings& warnings, bool strict);
 
 }  // namespace kmc::model

@@ -23,13 +23,19 @@ using ResourceName = std::string;  // "cpu", "memory", "nvidia.com/gpu", "pods"
 using ResourceList = std::map<ResourceName, Quantity>;
 using Labels = std::map<std::string, std::string>;
 
+struct OwnerReference {
+  std::string kind, name;  // same namespace as the owned object
+};
+
 struct ObjectMeta {
-  std::string name;
-  std::string namespace_;  // empty for cluster-scoped objects
+  std::string name;  // metadata.name, or one the loader gave an object with generateName only
+  std::string generate_name;  // metadata.generateName as written; empty when not given
+  std::string namespace_;     // empty for cluster-scoped objects
   Labels labels;
   Labels annotations;
   std::int64_t creation_order = 0;       // creationTimestamp as seconds when given, else load order
   std::vector<std::string> owner_kinds;  // metadata.ownerReferences[*].kind ("Job", "Pod", ...)
+  std::vector<OwnerReference> owners;    // metadata.ownerReferences[*] with kind and name
   SourcePos pos;                         // where the object starts
 };
 
@@ -250,8 +256,28 @@ struct FairSharingSettings {
       preemption_strategies;  // LessThanOrEqualToFinalShare, LessThanInitialShare
 };
 
+// Configuration resources.transformations[*] (Kueue's ResourceTransformation):
+// how a pod's request of `input` is counted against quota.
+enum class TransformationStrategy { Retain, Replace };
+struct TransformationOutput {
+  ResourceName name;
+  Quantity per_unit;  // per unit of input; negative: an allowance that cancels other outputs
+  Diagnostic where;   // the output's field, for refusing a product kmc cannot count exactly
+};
+struct ResourceTransformation {
+  ResourceName input;
+  TransformationStrategy strategy = TransformationStrategy::Retain;  // Kueue's default
+  ResourceName multiply_by;  // empty: outputs scale by the input quantity only
+  std::vector<TransformationOutput> outputs;
+};
+struct ResourceSettings {
+  std::vector<std::string> exclude_resource_prefixes;   // requests Kueue does not count at all
+  std::vector<ResourceTransformation> transformations;  // at most one per input
+};
+
 struct KueueConfiguration {
   SourcePos pos;
+  ResourceSettings resources;
   FeatureGates feature_gates;
   WaitForPodsReady wait_for_pods_ready;
   MultiKueueSettings multi_kueue;

@@ -9,8 +9,12 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
+#include <iterator>
 #include <map>
+#include <set>
 
+#include "model/assert.hpp"
 #include "model/manifest_readers.hpp"
 #include "model/scenario.hpp"
 
@@ -18,6 +22,9 @@ namespace kmc::model {
 namespace {
 
 namespace fs = std::filesystem;
+
+constexpr const char* kStdinName = "<stdin>";
+constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 
 bool is_kueue_version(const std::string& v) {
   return v == "kueue.x-k8s.io/v1beta1" || v == "kueue.x-k8s.io/v1beta2";
@@ -31,8 +38,19 @@ class ManifestLoader {
     for (const auto& document : load_yaml_file(path, path)) load_document(document);
   }
 
+  // `kubectl get -o yaml ... | kmc admit -`: standard input, shown as <stdin>.
+  void load_stdin() {
+    const std::string text{std::istreambuf_iterator<char>(std::cin), {}};
+    for (const auto& document : parse_yaml_text(text, kStdinName, 0)) load_document(document);
+  }
+
   void finish() {
+    explain_ignored_jobs();
+    drop_owners_of_workloads();
+    name_generated_workloads();
     resolve_priorities();
+    // Only now: the Configuration may come after the workloads in load order.
+    for (auto& p : pending_) apply_resource_settings(out.configuration.resources, p.workload);
     for (auto& p : pending_) out.workloads.push_back(std::move(p.workload));
   }
 
@@ -50,7 +68,21 @@ class ManifestLoader {
     load_object(document);
   }
 
+  // Concepts are named with the kind they belong to ("ClusterQueue.spec.admissionScope"):
+  // check_keys knows the path, only the loader knows whose.
   void load_object(const YamlNode& object) {
+    const std::size_t before = out.warnings.size();
+    load_object_of_any_kind(object);
+    const YamlNode kind_node = object["kind"];
+    std::string kind = kind_node.present() ? kind_node.str() : "";
+    if (kind == "ConfigMap") kind = "Configuration";  // kueue-manager-config holds one
+    for (std::size_t i = before; i < out.warnings.size(); ++i) {
+      Diagnostic& w = out.warnings[i];
+      if (!w.concept_.empty() && !kind.empty()) w.concept_ = kind + "." + w.concept_;
+    }
+  }
+
+  void load_object_of_any_kind(const YamlNode& object) {
     if (!object.is_map())
       object.fail("expected a Kubernetes object (a mapping with apiVersion and kind)");
     ReadContext ctx{out.warnings, require(object, "apiVersion").str(), load_index_++};
@@ -71,9 +103,24 @@ class ManifestLoader {
       if (auto config = read_config_map(object, ctx))
         return set_configuration(object, std::move(*config));
     }
-    out.warnings.push_back(
-        Diagnostic{object.pos(), "kind",
-                   fmt::format("kmc does not model kind {} ({}); ignored", kind, version)});
+    ignore(object, kind, fmt::format("kmc does not model kind {} ({}); ignored", kind, version));
+  }
+
+  // A job of an integration kmc does not read (JobSet, RayJob, a Pod, ...)
+  // is only missing from the answer when Kueue queues it (it has the
+  // queue-name label) and its Workload is not in the input: finish() tells.
+  void ignore(const YamlNode& object, const std::string& kind, std::string message) {
+    out.warnings.push_back(Diagnostic{object.pos(), "kind", std::move(message)});
+    const YamlNode meta = object["metadata"];
+    const auto scalar = [](const YamlNode& n) {
+      return n.present() && n.raw().IsScalar() ? n.str() : std::string();
+    };
+    // With generateName only, no Workload can name it as owner, but it is still queued.
+    std::string name = scalar(meta["name"]);
+    if (name.empty()) name = scalar(meta["generateName"]) + "*";
+    const std::string ns = scalar(meta["namespace"]);
+    ignored_.push_back({(ns.empty() ? "default" : ns) + "/" + kind + "/" + name, kind,
+                        meta["labels"][kQueueNameLabel].present(), out.warnings.size() - 1});
   }
 
   void load_kueue_object(const YamlNode& object, const std::string& kind, ReadContext& ctx) {
@@ -88,11 +135,8 @@ class ManifestLoader {
                                           "MultiKueueCluster",
                                           "Workload"};
     const bool known = std::find(std::begin(modeled), std::end(modeled), kind) != std::end(modeled);
-    if (!known) {
-      out.warnings.push_back(Diagnostic{object.pos(), "kind",
-                                        fmt::format("kmc does not model kind {}; ignored", kind)});
-      return;
-    }
+    if (!known)
+      return ignore(object, kind, fmt::format("kmc does not model kind {}; ignored", kind));
     if (!is_kueue_version(ctx.api_version))
       object["apiVersion"].fail(fmt::format(
           "unsupported apiVersion '{}' for {}; kmc reads kueue.x-k8s.io/v1beta1 and v1beta2",
@@ -120,13 +164,15 @@ class ManifestLoader {
   }
 
   void load_job(const YamlNode& object, ReadContext& ctx) {
-    const YamlNode label = object["metadata"]["labels"]["kueue.x-k8s.io/queue-name"];
+    const YamlNode label = object["metadata"]["labels"][kQueueNameLabel];
     if (!label.present()) {
       // Kueue's default manageJobsWithoutQueueName=false leaves such Jobs alone.
       out.warnings.push_back(Diagnostic{
           object.pos(), "metadata.labels",
           "Job has no kueue.x-k8s.io/queue-name label; Kueue does not manage it; ignored"});
       out.unmanaged_jobs.push_back(read_job(object, ctx).workload);  // the scheduler still runs it
+      const ObjectMeta& meta = out.unmanaged_jobs.back().meta;
+      if (!meta.name.empty()) unmanaged_names_.insert(meta.namespace_ + "/" + meta.name);
       return;
     }
     add_workload(read_job(object, ctx), "Job");
@@ -145,16 +191,36 @@ class ManifestLoader {
                                  it->second.file, it->second.line));
   }
 
+  // generateName + the first counter (1, 2, ...) that no other object of the
+  // kind in that namespace has: deterministic in load order, and stable as
+  // long as the input is. Kubernetes would append 5 random characters.
+  void name_generated(ObjectMeta& meta, const std::string& kind) {
+    KMC_ASSERT(meta.name.empty() && !meta.generate_name.empty());
+    for (int n = 1;; ++n) {
+      const std::string name = meta.generate_name + std::to_string(n);
+      if (seen_.count(kind + "/" + meta.namespace_ + "/" + name) > 0) continue;
+      if (unmanaged_names_.count(meta.namespace_ + "/" + name) > 0 && kind == "Job") continue;
+      meta.name = name;
+      break;
+    }
+    check_unique(meta, kind);
+  }
+
   template <class T>
   void add(std::vector<T>& list, T object, const std::string& kind) {
-    check_unique(object.meta, kind);
+    // Jobs and Workloads are named once every name is known (finish); other
+    // kinds at once, against the names read so far.
+    if (object.meta.name.empty())
+      name_generated(object.meta, kind);
+    else
+      check_unique(object.meta, kind);
     list.push_back(std::move(object));
   }
 
   void add_workload(PendingWorkload w, const std::string& kind) {
     // Jobs and Workloads share one list; a Job and a Workload of one name are
     // distinct objects in Kubernetes, so uniqueness is per source kind.
-    check_unique(w.workload.meta, kind);
+    if (!w.workload.meta.name.empty()) check_unique(w.workload.meta, kind);
     pending_.push_back(std::move(w));
   }
 
@@ -166,6 +232,78 @@ class ManifestLoader {
     config_pos_ = object.pos();
     config.pos = object.pos();
     out.configuration = std::move(config);
+  }
+
+  void name_generated_workloads() {
+    for (auto& p : pending_)
+      if (p.workload.meta.name.empty()) name_generated(p.workload.meta, p.workload.source_kind);
+    for (auto& job : out.unmanaged_jobs) {
+      if (!job.meta.name.empty()) continue;
+      name_generated(job.meta, "Job");
+      unmanaged_names_.insert(job.meta.namespace_ + "/" + job.meta.name);
+    }
+  }
+
+  // "ns/Kind/name" of each Workload's owners -> the Workload's index in pending_.
+  std::map<std::string, std::size_t> owners_of_workloads() const {
+    std::map<std::string, std::size_t> owner_to_workload;
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      const Workload& w = pending_[i].workload;
+      if (w.source_kind != "Workload") continue;
+      for (const auto& o : w.meta.owners)
+        owner_to_workload.emplace(w.meta.namespace_ + "/" + o.kind + "/" + o.name, i);
+    }
+    return owner_to_workload;
+  }
+
+  void explain_ignored_jobs() {
+    const auto owner_to_workload = owners_of_workloads();
+    for (const auto& ignored : ignored_) {
+      Diagnostic& w = out.warnings[ignored.warning];
+      if (auto it = owner_to_workload.find(ignored.key); it != owner_to_workload.end()) {
+        const Workload& workload = pending_[it->second].workload;
+        w.message +=
+            fmt::format("; its Workload {}/{} ({}:{}) stands for it", workload.meta.namespace_,
+                        workload.meta.name, workload.meta.pos.file, workload.meta.pos.line);
+      } else if (ignored.queued) {
+        w.message += fmt::format(
+            ": admission may differ because Kueue queues this {} (it has the {} label) and "
+            "kmc counts it only through its Workload, which is not in the input",
+            ignored.kind, kQueueNameLabel);
+        w.may_change_answer = true;
+        w.concept_ = ignored.kind + " with a queue name and no Workload";
+      }
+    }
+  }
+
+  // A dump of Jobs and Workloads holds each job twice: the Job, and the
+  // Workload Kueue created for it (ownerReferences names the Job). Kueue
+  // queues the Workload only, so it stands for its owner, with its status;
+  // the owner is dropped with one note naming both.
+  void drop_owners_of_workloads() {
+    const auto owner_to_workload = owners_of_workloads();
+    if (owner_to_workload.empty()) return;
+    const auto owned = [&](Workload& job) {
+      if (job.source_kind != "Job" || job.meta.name.empty()) return false;
+      auto it = owner_to_workload.find(job.meta.namespace_ + "/Job/" + job.meta.name);
+      if (it == owner_to_workload.end()) return false;
+      Workload& workload = pending_[it->second].workload;
+      // The runtime annotation is kmc's own and usually written on the Job.
+      if (workload.runtime_s == 0) workload.runtime_s = job.runtime_s;
+      out.warnings.push_back(Diagnostic{
+          job.meta.pos, "metadata.name",
+          fmt::format("Job {}/{} is owned by Workload {}/{} ({}:{}); the Workload stands for it "
+                      "and the Job is dropped, so the job is queued once",
+                      job.meta.namespace_, job.meta.name, workload.meta.namespace_,
+                      workload.meta.name, workload.meta.pos.file, workload.meta.pos.line)});
+      return true;
+    };
+    // Marked first, erased after: erasing moves elements the map indexes.
+    std::vector<bool> drop(pending_.size(), false);
+    for (std::size_t i = 0; i < pending_.size(); ++i) drop[i] = owned(pending_[i].workload);
+    std::size_t i = 0;
+    std::erase_if(pending_, [&](const PendingWorkload&) { return drop[i++]; });
+    std::erase_if(out.unmanaged_jobs, owned);
   }
 
   // Kueue copies the WorkloadPriorityClass value into spec.priority when it
@@ -187,6 +325,14 @@ class ManifestLoader {
 
   std::vector<PendingWorkload> pending_;
   std::map<std::string, SourcePos> seen_;
+  std::set<std::string> unmanaged_names_;  // "ns/name" of Jobs Kueue does not manage
+  struct IgnoredObject {
+    std::string key;  // "ns/Kind/name"
+    std::string kind;
+    bool queued = false;      // has the queue-name label: Kueue manages it
+    std::size_t warning = 0;  // its warning in out.warnings
+  };
+  std::vector<IgnoredObject> ignored_;
   std::optional<SourcePos> config_pos_;
   std::int64_t load_index_ = 0;
 };
@@ -194,6 +340,7 @@ class ManifestLoader {
 // Files of a folder: *.yaml and *.yml, sorted by name so load order (and so
 // creation order without timestamps) does not depend on the file system.
 std::vector<std::string> yaml_files(const std::string& path) {
+  if (path == "-") return {path};  // standard input
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) return {path};
   if (!fs::is_directory(path, ec)) throw InputError({path, 0}, "", "no such file or folder");
@@ -213,9 +360,16 @@ std::vector<std::string> yaml_files(const std::string& path) {
 
 ClusterManifests load_cluster_manifests(const std::vector<std::string>& paths) {
   ManifestLoader loader;
-  loader.out.dir = paths.size() == 1 ? paths.front() : "";
-  for (const auto& path : paths)
+  loader.out.dir = paths.size() == 1 && paths.front() != "-" ? paths.front() : "";
+  if (std::count(paths.begin(), paths.end(), "-") > 1)
+    throw InputError({kStdinName, 0}, "", "standard input ('-') can be read only once");
+  for (const auto& path : paths) {
+    if (path == "-") {
+      loader.load_stdin();
+      continue;
+    }
     for (const auto& file : yaml_files(path)) loader.load_file(file);
+  }
   loader.finish();
   return std::move(loader.out);
 }

@@ -57,6 +57,10 @@ PendingWorkload read_job(const YamlNode& object, ReadContext& ctx);
 // Pod template -> per-pod requests (Kueue's PodRequests), node selector, tolerations.
 void read_pod_template(const YamlNode& template_node, PodSet& pod_set, ReadContext& ctx);
 
+// The Configuration's excludeResourcePrefixes and transformations applied to
+// each pod set's per-pod requests, as Kueue does before counting quota.
+void apply_resource_settings(const ResourceSettings& settings, Workload& workload);
+
 KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx);
 // The Configuration inside ConfigMap kueue-manager-config; nullopt for other ConfigMaps.
 std::optional<KueueConfiguration> read_config_map(const YamlNode& object, ReadContext& ctx);

@@ -68,14 +68,19 @@ ObjectMeta read_meta(const YamlNode& object, ReadContext& ctx, bool namespaced,
 
   const YamlNode metadata = require(object, "metadata");
   check_keys(metadata,
-             {.modeled = {"name", "namespace", "labels", "annotations", "creationTimestamp"},
+             {.modeled = {"name", "generateName", "namespace", "labels", "annotations",
+                          "creationTimestamp", "ownerReferences"},
               .silent = {"uid", "resourceVersion", "generation", "managedFields", "finalizers",
-                         "ownerReferences", "generateName", "selfLink", "deletionTimestamp",
-                         "deletionGracePeriodSeconds"}},
+                         "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds"}},
              ctx.warnings);
   ObjectMeta meta;
   meta.pos = object.pos();
-  meta.name = require(metadata, "name").str();
+  // `kubectl create` of a manifest with generateName only (Kueue's sample Jobs)
+  // lets the API server pick the name; the loader picks a deterministic one
+  // once it knows every other name (ManifestLoader).
+  if (metadata["generateName"].present()) meta.generate_name = metadata["generateName"].str();
+  if (metadata["name"].present() || meta.generate_name.empty())
+    meta.name = require(metadata, "name").str();
   if (namespaced) {
     // kubectl apply puts an object without a namespace into "default".
     meta.namespace_ = metadata["namespace"].present() ? metadata["namespace"].str() : "default";
@@ -84,8 +89,11 @@ ObjectMeta read_meta(const YamlNode& object, ReadContext& ctx, bool namespaced,
   meta.annotations = read_labels(metadata["annotations"]);
   const YamlNode created = metadata["creationTimestamp"];
   meta.creation_order = created.present() ? parse_rfc3339_s(created) : ctx.load_index;
-  for (const auto& owner : metadata["ownerReferences"].items())
-    if (owner["kind"].present()) meta.owner_kinds.push_back(owner["kind"].str());
+  for (const auto& owner : metadata["ownerReferences"].items()) {
+    if (!owner["kind"].present()) continue;
+    meta.owner_kinds.push_back(owner["kind"].str());
+    if (owner["name"].present()) meta.owners.push_back({owner["kind"].str(), owner["name"].str()});
+  }
   return meta;
 }
 

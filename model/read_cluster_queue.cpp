@@ -107,7 +107,13 @@ ClusterQueue read_cluster_queue(const YamlNode& object, ReadContext& ctx) {
   KeyPolicy keys{.modeled = {cohort_key, "resourceGroups", "queueingStrategy", "namespaceSelector",
                              "preemption", "flavorFungibility", "admissionChecksStrategy",
                              "stopPolicy", "fairSharing"},
-                 .unmodeled = {"admissionScope"}};
+                 .unmodeled = {{"admissionScope",
+                                "admission order may differ because admission fair sharing "
+                                "orders workloads by their LocalQueue's usage, not FIFO"},
+                               {"concurrentAdmissionPolicy",
+                                "admission may differ because concurrent admission lets a "
+                                "workload pursue several flavors at once and migrate to a "
+                                "preferred one while it runs"}}};
   if (ctx.v1beta1()) keys.modeled.push_back("admissionChecks");
   check_keys(spec, keys, ctx.warnings);
   if (spec[cohort_key].present()) cq.cohort = spec[cohort_key].str();

@@ -2,10 +2,12 @@
 // inside the ConfigMap kueue-manager-config that Kueue's manifests install.
 //
 // kmc reads what changes admission and dispatch: feature gates,
-// waitForPodsReady, fairSharing and multiKueue. Process plumbing (webhook,
+// waitForPodsReady, fairSharing, multiKueue and resources. Process plumbing (webhook,
 // metrics, leader election, ...) is accepted silently; settings that change
 // Kueue's behaviour but that kmc does not model are warned about.
 #include <fmt/format.h>
+
+#include <map>
 
 #include "model/manifest_readers.hpp"
 
@@ -29,7 +31,9 @@ void read_wait_for_pods_ready(const YamlNode& node, ReadContext& ctx, WaitForPod
   const YamlNode requeuing = node["requeuingStrategy"];
   check_keys(requeuing,
              {.modeled = {"backoffLimitCount", "backoffBaseSeconds", "backoffMaxSeconds"},
-              .unmodeled = {"timestamp"}},
+              .unmodeled = {{"timestamp",
+                             "the order requeued workloads are retried in may differ because "
+                             "Creation orders them by creation, not eviction, time"}}},
              ctx.warnings);
   if (requeuing["backoffLimitCount"].present())
     w.backoff_limit_count = requeuing["backoffLimitCount"].int32(0);
@@ -71,18 +75,68 @@ void read_fair_sharing(const YamlNode& node, ReadContext& ctx, FairSharingSettin
                                   {"LessThanInitialShare", "LessThanInitialShare"}}));
 }
 
+// resources: what Kueue counts of each pod's requests (pkg/workload/workload.go,
+// totalRequestsFromPodSets). Applied to the workloads once every file is read
+// (apply_resource_settings), since the Configuration may come after them.
+void read_resources(const YamlNode& node, ReadContext& ctx, ResourceSettings& r) {
+  check_keys(node,
+             {.modeled = {"excludeResourcePrefixes", "transformations"},
+              .unmodeled = {{"quotaCheckStrategy",
+                             "admission may differ because IgnoreUndeclared admits workloads "
+                             "whose resources no ClusterQueue covers"},
+                            {"deviceClassMappings",
+                             "quota counted may differ because Kueue's DRA integration counts "
+                             "claimed devices as resources"}}},
+             ctx.warnings);
+  r.exclude_resource_prefixes = node["excludeResourcePrefixes"].string_list();
+  std::map<std::string, int> seen_line;
+  for (const auto& item : node["transformations"].items()) {
+    check_keys(item, {.modeled = {"input", "strategy", "multiplyBy", "outputs"}}, ctx.warnings);
+    ResourceTransformation t;
+    const YamlNode input = require(item, "input");
+    t.input = input.str();
+    // Kueue's validation refuses a second transformation of one input (the
+    // list is a map keyed by input), so Kueue would not start.
+    if (auto [it, inserted] = seen_line.emplace(t.input, input.line()); !inserted)
+      input.fail(
+          fmt::format("a second transformation of '{}'; first at line {}", t.input, it->second));
+    if (item["strategy"].present())
+      t.strategy = item["strategy"].one_of<TransformationStrategy>(
+          {{"Retain", TransformationStrategy::Retain},
+           {"Replace", TransformationStrategy::Replace}});
+    if (item["multiplyBy"].present()) t.multiply_by = item["multiplyBy"].str();
+    for (const auto& e : item["outputs"].entries())
+      t.outputs.push_back({e.key, e.value.quantity(true), e.value.diagnostic("")});
+    r.transformations.push_back(std::move(t));
+  }
+}
+
 }  // namespace
 
 KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx) {
   check_keys(object,
              {.modeled = {"apiVersion", "kind", "featureGates", "waitForPodsReady", "fairSharing",
-                          "multiKueue"},
-              .unmodeled = {"manageJobsWithoutQueueName", "managedJobsNamespaceSelector",
-                            "integrations", "resources", "admissionFairSharing",
-                            "objectRetentionPolicies", "queueVisibility", "dra"},
+                          "multiKueue", "resources"},
+              .unmodeled = {{"manageJobsWithoutQueueName",
+                             "admission may differ because Kueue then also manages Jobs without "
+                             "the queue-name label"},
+                            {"managedJobsNamespaceSelector",
+                             "admission may differ because Kueue manages only the Jobs of the "
+                             "namespaces it selects"},
+                            {"integrations",
+                             "admission may differ because Kueue manages only the job kinds its "
+                             "frameworks list"},
+                            {"admissionFairSharing",
+                             "admission order may differ because admission fair sharing orders "
+                             "workloads by their LocalQueue's usage"},
+                            "objectRetentionPolicies",
+                            "queueVisibility",
+                            {"dra",
+                             "quota counted may differ because Kueue's DRA integration counts "
+                             "claimed devices as resources"}},
               .silent = {"metadata", "namespace", "internalCertManagement", "clientConnection",
                          "health", "metrics", "webhook", "leaderElection", "controller",
-                         "pprofBindAddress", "cacheSyncTimeout"}},
+                         "pprofBindAddress", "cacheSyncTimeout", "tls", "visibilityServer"}},
              ctx.warnings);
   KueueConfiguration config;
   config.pos = object.pos();
@@ -91,6 +145,7 @@ KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx) 
   read_wait_for_pods_ready(object["waitForPodsReady"], ctx, config.wait_for_pods_ready);
   read_fair_sharing(object["fairSharing"], ctx, config.fair_sharing);
   read_multi_kueue(object["multiKueue"], ctx, config.multi_kueue);
+  read_resources(object["resources"], ctx, config.resources);
   return config;
 }
 

@@ -18,7 +18,16 @@ namespace {
 // model it: warned.
 const KeyPolicy kPodSpecKeys{
     .modeled = {"containers", "initContainers", "overhead", "nodeSelector", "tolerations"},
-    .unmodeled = {"affinity", "topologySpreadConstraints", "resourceClaims", "resources"},
+    .unmodeled = {{"affinity",
+                   "flavor assignment may differ because Kueue skips flavors whose nodeLabels "
+                   "do not match the pod's required node affinity"},
+                  "topologySpreadConstraints",
+                  {"resourceClaims",
+                   "quota counted may differ because Kueue's DRA integration counts claimed "
+                   "devices as resources"},
+                  {"resources",
+                   "quota counted may differ because Kubernetes then counts the pod-level "
+                   "requests instead of the containers' sum"}},
     .silent = {"volumes",
                "ephemeralContainers",
                "restartPolicy",
@@ -98,7 +107,12 @@ void max_into(ResourceList& peak, const ResourceList& candidate) {
 ResourceList container_requests(const YamlNode& container, ReadContext& ctx) {
   check_keys(container, kContainerKeys, ctx.warnings);
   const YamlNode resources = container["resources"];
-  check_keys(resources, {.modeled = {"requests", "limits"}, .unmodeled = {"claims"}}, ctx.warnings);
+  check_keys(resources,
+             {.modeled = {"requests", "limits"},
+              .unmodeled = {{"claims",
+                             "quota counted may differ because Kueue's DRA integration counts "
+                             "claimed devices as resources"}}},
+             ctx.warnings);
   ResourceList out;
   for (const auto& e : resources["limits"].entries()) out[e.key] = e.value.quantity();
   for (const auto& e : resources["requests"].entries()) out[e.key] = e.value.quantity();

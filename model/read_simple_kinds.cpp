@@ -9,9 +9,12 @@ ResourceFlavor read_resource_flavor(const YamlNode& object, ReadContext& ctx) {
   ResourceFlavor flavor;
   flavor.meta = read_meta(object, ctx, false);
   const YamlNode spec = object["spec"];
-  check_keys(
-      spec, {.modeled = {"nodeLabels", "nodeTaints", "tolerations"}, .unmodeled = {"topologyName"}},
-      ctx.warnings);
+  check_keys(spec,
+             {.modeled = {"nodeLabels", "nodeTaints", "tolerations"},
+              .unmodeled = {{"topologyName",
+                             "admission may differ because Topology Aware Scheduling admits a pod "
+                             "set only where the topology's domains have room"}}},
+             ctx.warnings);
   flavor.node_labels = read_labels(spec["nodeLabels"]);
   for (const auto& item : spec["nodeTaints"].items()) {
     check_keys(item, {.modeled = {"key", "value", "effect"}, .silent = {"timeAdded"}},
@@ -33,7 +36,11 @@ LocalQueue read_local_queue(const YamlNode& object, ReadContext& ctx) {
   LocalQueue lq;
   lq.meta = read_meta(object, ctx, true);
   const YamlNode spec = require(object, "spec");
-  check_keys(spec, {.modeled = {"clusterQueue", "stopPolicy"}, .unmodeled = {"fairSharing"}},
+  check_keys(spec,
+             {.modeled = {"clusterQueue", "stopPolicy"},
+              .unmodeled = {{"fairSharing",
+                             "admission order may differ because admission fair sharing orders a "
+                             "ClusterQueue's workloads by their LocalQueue's weighted usage"}}},
              ctx.warnings);
   lq.cluster_queue = require(spec, "clusterQueue").str();
   lq.stop_policy = read_stop_policy(spec["stopPolicy"]);

@@ -16,7 +16,10 @@ constexpr const char* kWorkloadPriorityGroup = "kueue.x-k8s.io";
 PodSet read_pod_set(const YamlNode& node, ReadContext& ctx) {
   check_keys(
       node,
-      {.modeled = {"name", "count", "minCount", "template"}, .unmodeled = {"topologyRequest"}},
+      {.modeled = {"name", "count", "minCount", "template"},
+       .unmodeled = {{"topologyRequest",
+                      "admission may differ because Topology Aware Scheduling admits the pod set "
+                      "only where one topology domain has room"}}},
       ctx.warnings);
   PodSet ps;
   ps.name = require(node, "name").str();
@@ -123,7 +126,9 @@ PendingWorkload read_workload(const YamlNode& object, ReadContext& ctx) {
   const YamlNode spec = require(object, "spec");
   KeyPolicy keys{
       .modeled = {"podSets", "queueName", "priority", "active", "maximumExecutionTimeSeconds"},
-      .unmodeled = {"preemptionGates"}};
+      .unmodeled = {{"preemptionGates",
+                     "preemption may differ because a closed gate keeps the workload from "
+                     "preempting others"}}};
   for (auto k : ctx.v1beta1()
                     ? std::vector<std::string_view>{"priorityClassName", "priorityClassSource"}
                     : std::vector<std::string_view>{"priorityClassRef"})

@@ -150,21 +150,47 @@ std::vector<std::string> YamlNode::string_list() const {
   return out;
 }
 
+namespace {
+
+// "spec.resourceGroups[0].flavors[1].name" -> "spec.resourceGroups.flavors.name": the
+// concept one warning stands for wherever it is written.
+std::string without_indexes(const std::string& path) {
+  std::string out;
+  bool in_index = false;
+  for (char c : path) {
+    if (c == '[') in_index = true;
+    if (!in_index) out += c;
+    if (c == ']') in_index = false;
+  }
+  return out;
+}
+
+}  // namespace
+
 void check_keys(const YamlNode& map, const KeyPolicy& policy, Warnings& warnings) {
   auto has = [](const std::vector<std::string_view>& keys, const std::string& key) {
     return std::find(keys.begin(), keys.end(), key) != keys.end();
   };
   for (const auto& e : map.entries()) {
     if (has(policy.modeled, e.key) || has(policy.silent, e.key)) continue;
-    if (has(policy.unmodeled, e.key)) {
-      warnings.push_back(Diagnostic{{map.file(), e.key_line},
-                                    e.value.path(),
-                                    fmt::format("kmc does not model {}; ignored", e.value.path())});
+    auto unmodeled = std::find_if(policy.unmodeled.begin(), policy.unmodeled.end(),
+                                  [&](const UnmodeledKey& u) { return u.key == e.key; });
+    if (unmodeled != policy.unmodeled.end()) {
+      Diagnostic d{{map.file(), e.key_line},
+                   e.value.path(),
+                   fmt::format("kmc does not model {}; ignored", e.value.path())};
+      d.concept_ = without_indexes(e.value.path());  // so the summary counts its places
+      if (!unmodeled->changes.empty()) {
+        d.message += fmt::format(": {}", unmodeled->changes);
+        d.may_change_answer = true;
+      }
+      warnings.push_back(std::move(d));
       continue;
     }
     std::string known;
-    for (const auto* keys : {&policy.modeled, &policy.unmodeled})
-      for (auto k : *keys) known += (known.empty() ? "" : ", ") + std::string(k);
+    for (auto k : policy.modeled) known += (known.empty() ? "" : ", ") + std::string(k);
+    for (const auto& u : policy.unmodeled)
+      known += (known.empty() ? "" : ", ") + std::string(u.key);
     throw InputError({map.file(), e.key_line}, e.value.path(),
                      fmt::format("unknown field; expected one of {}", known));
   }

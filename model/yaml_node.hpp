@@ -94,9 +94,18 @@ struct YamlEntry {
 // the caller; keys Kueue defines that kmc does not model become a warning;
 // silent keys (Kubernetes bookkeeping, connection details) are accepted as is.
 // Anything else is an "unknown field" error at the key's line.
+// An unmodeled key whose effect on admission kmc cannot answer for names
+// that effect (`changes`, "admission may differ because ..."): its warning is
+// marked may_change_answer, which `--strict` refuses.
+struct UnmodeledKey {
+  UnmodeledKey(const char* k) : key(k) {}  // NOLINT: lists of plain names read best
+  UnmodeledKey(std::string_view k, std::string_view c) : key(k), changes(c) {}
+  std::string_view key;
+  std::string_view changes;  // empty: ignoring it does not change who is admitted
+};
 struct KeyPolicy {
   std::vector<std::string_view> modeled = {};
-  std::vector<std::string_view> unmodeled = {};
+  std::vector<UnmodeledKey> unmodeled = {};
   std::vector<std::string_view> silent = {};
 };
 void check_keys(const YamlNode& map, const KeyPolicy& policy, Warnings& warnings);
