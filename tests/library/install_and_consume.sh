@@ -28,6 +28,11 @@ for f in bin/kmc include/kmc/kmc.hpp include/kmc/api/api.hpp include/kmc/model/s
   [ -e "$tmp/prefix/$f" ] || fail "the install lacks $f"
 done
 
+# The installed binary runs on its own: the shipped deadlock is found (exit 1).
+status=0
+(cd "$tmp" && "$tmp/prefix/bin/kmc" check "$src/examples/gpu-hunter") >"$tmp/kmc.out" 2>&1 || status=$?
+[ "$status" -eq 1 ] || fail "the installed kmc check exited $status, expected 1 (Violated)"
+
 # No build type: the example is small, and -O0 without -g compiles fastest on CI's two cores.
 echo "+ configure and build examples/library against it"
 cmake -S "$src/examples/library" -B "$tmp/example" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
