@@ -11,7 +11,7 @@ while IFS= read -r f; do
     echo "$f does not follow .clang-format (clang-format -i $f)"
     status=1
   fi
-done < <(find model protocols invariants checker engine counterexamples cli tests bench fuzz \
+done < <(find model protocols invariants checker engine counterexamples cli api include examples tests bench fuzz \
               -name '*.cpp' -o -name '*.hpp' | grep -v '^tests/approval/' | sort)
 [ $status -eq 0 ] && echo "every source file follows .clang-format"
 exit $status

@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "checker/fixtures.hpp"
-#include "counterexamples/mk_scenario_gen.hpp"
 #include "counterexamples/multikueue/shrink_entities.hpp"
 #include "invariants/multikueue_registry.hpp"
+#include "kmc/rapidcheck/fleet.hpp"
 #include "model/checked.hpp"
 #include "protocols/multikueue_levers.hpp"
 
@@ -307,7 +307,7 @@ bool still_violated(const MultiKueue& mk, const Violation& v, const kmc::checker
 TEST_CASE("shrinking never returns a trace that no longer violates the property",
           "[shrink][rapidcheck]") {
   CHECK(rc::check("random small fleets: the shrunk trace still violates, and is no longer", [] {
-    const auto drawn = *mk_gen::scenario();
+    const auto drawn = *kmc::gen::fleet::scenario();
     RC_LOG() << drawn.about << "\n";
     const MultiKueue mk(kmc::protocols::compile_multikueue(drawn.scenario));
     const auto props = kmc::invariants::multikueue_properties(mk);

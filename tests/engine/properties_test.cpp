@@ -6,41 +6,11 @@
 #include <catch2/catch.hpp>
 
 #include "engine/engine.hpp"
-#include "fixtures.hpp"
+#include "kmc/rapidcheck/kueue.hpp"
 
 using namespace kmc::engine;
-using namespace kmc::engine::testing;
 
 namespace {
-
-Cluster random_cluster() {
-  Cluster c;
-  c.flavor("f0").flavor("f1");
-  const int cohorts = *rc::gen::inRange(1, 4);
-  for (int i = 0; i < cohorts; ++i) {
-    const std::string parent = i == 0 ? "" : "co" + std::to_string(*rc::gen::inRange(0, i));
-    c.cohort("co" + std::to_string(i), parent);
-  }
-  const int cqs = *rc::gen::inRange(1, 6);
-  for (int i = 0; i < cqs; ++i) {
-    std::vector<FlavorQuota> fq;
-    for (const char* f : {"f0", "f1"}) {
-      Quota q{"cpu", *rc::gen::inRange(0, 10)};
-      if (*rc::gen::arbitrary<bool>()) q.borrowing_limit = *rc::gen::inRange(0, 10);
-      if (*rc::gen::arbitrary<bool>()) q.lending_limit = *rc::gen::inRange(0, 10);
-      fq.push_back({f, {q}});
-    }
-    c.cq("q" + std::to_string(i), "co" + std::to_string(*rc::gen::inRange(0, cohorts)),
-         {group({"cpu"}, fq)});
-  }
-  const int wls = *rc::gen::inRange(0, 25);
-  for (int i = 0; i < wls; ++i) {
-    auto& w = c.wl("w" + std::to_string(i), "q" + std::to_string(*rc::gen::inRange(0, cqs)),
-                   *rc::gen::inRange(0, 3), {{"cpu", *rc::gen::inRange(1, 8)}});
-    w.runtime_s = *rc::gen::inRange(0, 4);
-  }
-  return c;
-}
 
 void check_invariants(const Engine& e) {
   // Recompute usage from the workloads holding quota, bottom-up as a fresh cache would.
@@ -69,8 +39,9 @@ void check_invariants(const Engine& e) {
 
 TEST_CASE("random quota trees and workload streams respect quota", "[engine][property]") {
   const bool ok = rc::check("usage matches the holders and never exceeds quota", [] {
-    Cluster c = random_cluster();
-    Engine e(c.m);
+    // Two flavors, a tree of 1 to 3 cohorts, 1 to 5 ClusterQueues in it with
+    // random quotas and limits, up to 24 workloads (kmc::gen::Shape's defaults).
+    Engine e(*kmc::gen::cluster());
     for (int step = 0; step < 200; ++step) {
       e.schedule();
       check_invariants(e);

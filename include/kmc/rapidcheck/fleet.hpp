@@ -1,8 +1,11 @@
-// Small random MultiKueue scenarios, built in memory as model::Scenario
-// values (the loader's output), so the shrinker's entity reductions run on
-// them: 1 to 3 workers with random capacity, autoscaler answer and
-// provisioning class; 1 to 2 jobs of 4 or 8 GPUs; AllAtOnce or a
-// snapshot dispatcher that may pin and may see a stale view.
+// RapidCheck generators for whole MultiKueue fleets: small random scenarios,
+// built in memory as model::Scenario values (the loader's output), so they go
+// wherever a loaded scenario goes (kmc::check, the shrinker's entity
+// reductions): 1 to 3 workers with random capacity, autoscaler answer and
+// provisioning class; 1 to 2 jobs of 4 or 8 GPUs; AllAtOnce or a snapshot
+// dispatcher that may pin and may see a stale view. Installed with kmc
+// (<kmc/rapidcheck/fleet.hpp>, docs/library.md); header-only, needs
+// <rapidcheck.h>. One cluster's objects alone: <kmc/rapidcheck/kueue.hpp>.
 #pragma once
 
 #include <fmt/format.h>
@@ -13,7 +16,7 @@
 
 #include "model/scenario.hpp"
 
-namespace mk_gen {
+namespace kmc::gen::fleet {
 
 using namespace kmc::model;
 
@@ -135,4 +138,4 @@ inline rc::Gen<Drawn> scenario() {
   });
 }
 
-}  // namespace mk_gen
+}  // namespace kmc::gen::fleet
