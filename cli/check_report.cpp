@@ -210,7 +210,7 @@ nlohmann::json render_json(const CheckOutcome& o) {
     j["engineReplay"] = o.engine->json;
   }
   nlohmann::json warnings = nlohmann::json::array();
-  for (const auto& w : o.warnings) warnings.push_back(w.to_string());
+  for (const auto& line : model::review_warnings(o.warnings, false)) warnings.push_back(line);
   j["warnings"] = warnings;
   return j;
 }

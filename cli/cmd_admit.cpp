@@ -107,6 +107,7 @@ void add_admit_command(CLI::App& app, int& exit_code) {
     std::optional<std::string> cycles;  // unset: until nothing changes
     std::string output = "text";
     std::vector<std::string> expect;
+    bool strict = false;
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("paths", opts->paths, "manifest files or folders; - reads standard input")
@@ -117,13 +118,16 @@ void add_admit_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--expect", opts->expect,
                   "STATE=NAMESPACE/NAME[,...] (admitted, pending, quota-reserved, evicted, "
                   "finished): exit 1 unless each workload ends so (repeatable)");
+  cmd->add_flag("--strict", opts->strict,
+                "Refuse (exit 3) any input kmc would ignore although it could change the answer");
   cmd->callback([opts, &exit_code] {
     exit_code = guarded([&] {
       const long cycles_asked = integer_option("--cycles", opts->cycles, 0).value_or(-1);
       choice_option("--output", opts->output, {"text", "json"});
       const auto expectations = parse_expectations(opts->expect);
       const model::ClusterManifests manifests = model::load_cluster_manifests(opts->paths);
-      for (const auto& w : manifests.warnings) std::cerr << "warning: " << w.to_string() << "\n";
+      for (const auto& line : model::review_warnings(manifests.warnings, opts->strict))
+        std::cerr << "warning: " << line << "\n";
       engine::Engine e(manifests);
       // Jobs in manifests have no known runtime: admitted ones keep running, so the
       // run ends when the scheduler has nothing left to change.

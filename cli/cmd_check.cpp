@@ -36,6 +36,7 @@ struct CheckArgs {
   std::string replay;
   bool replay_engine = false;   // re-execute the violation in the reference engine
   bool no_shrink = false;       // print the checker's own (BFS) trace
+  bool strict = false;          // refuse input kmc would ignore although it could change the answer
   std::string shrink_scenario;  // also leave out jobs and workers; write the reduced scenario here
 };
 
@@ -65,7 +66,10 @@ cx::CheckRequest request_of(const CheckArgs& a) {
   r.shrink = !a.no_shrink;
   r.shrink_scenario = a.shrink_scenario;
   r.replay_engine = a.replay_engine;
-  r.warn = [](const model::Diagnostic& w) { fmt::print(stderr, "warning: {}\n", w.to_string()); };
+  r.warn = [strict = a.strict](const model::Warnings& ws) {
+    for (const auto& line : model::review_warnings(ws, strict))
+      fmt::print(stderr, "warning: {}\n", line);
+  };
   return r;
 }
 
@@ -198,6 +202,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--replay-engine", args->replay_engine,
                 "Re-execute the violation in the reference admission engine: Reproduced or "
                 "Diverged (kmc replay)");
+  cmd->add_flag("--strict", args->strict,
+                "Refuse (exit 3) any input kmc would ignore although it could change the answer");
   cmd->add_flag("--no-shrink", args->no_shrink,
                 "Print and save the checker's own (shortest-by-BFS) trace, unshrunk");
   cmd->add_option("--shrink-scenario", args->shrink_scenario,

@@ -29,6 +29,7 @@ struct DiffArgs {
   std::optional<std::string> max_memory;
   std::string threads = "1";
   std::string output = "text";
+  bool strict = false;
 };
 
 struct Side {
@@ -61,6 +62,10 @@ cx::CheckRequest request(const DiffArgs& a, std::vector<std::string> properties)
   r.max_memory_bytes = memory_option("--max-memory", a.max_memory);
   r.threads = static_cast<int>(integer_option("--threads", a.threads, 1, 4096));
   r.stop = stop_requested;
+  r.warn = [strict = a.strict](const model::Warnings& ws) {
+    for (const auto& line : model::review_warnings(ws, strict))
+      fmt::print(stderr, "warning: {}\n", line);
+  };
   return r;
 }
 
@@ -81,7 +86,6 @@ std::vector<PropertyDiff> check_version(const std::string& dir, const DiffArgs& 
   const model::Scenario sc = load_checked_scenario(dir);
   const ProtocolEntry& protocol = protocol_of(sc);
   const cx::CheckOutcome all = protocol.check(sc, request(a, a.properties));
-  for (const auto& w : all.warnings) fmt::print(stderr, "warning: {}\n", w.to_string());
   std::vector<PropertyDiff> out;
   const auto& props = all.result.properties;
   for (std::size_t i = 0; i < props.size(); ++i) {
@@ -90,7 +94,9 @@ std::vector<PropertyDiff> check_version(const std::string& dir, const DiffArgs& 
     // Not examined because another property failed first: check it on its own.
     if (side.verdict == checker::Verdict::Incomplete && all.result.violation &&
         stop_requested().empty()) {
-      const cx::CheckOutcome one = protocol.check(sc, request(a, {props[i].name}));
+      cx::CheckRequest again = request(a, {props[i].name});
+      again.warn = nullptr;  // told once per version, above
+      const cx::CheckOutcome one = protocol.check(sc, again);
       for (std::size_t k = 0; k < one.result.properties.size(); ++k)
         if (one.result.properties[k].name == props[i].name) side = side_of(one, k);
     }
@@ -204,6 +210,7 @@ void add_diff_command(CLI::App& app, int& exit_code) {
       ->option_text("SIZE");
   cmd->add_option("--threads", args->threads, "Worker threads per check");
   cmd->add_option("--output", args->output, "text or json");
+  cmd->add_flag("--strict", args->strict, "As kmc check --strict, for both versions");
   cmd->callback([args, &exit_code] { exit_code = guarded([&] { return run_diff(*args); }); });
 }
 

@@ -44,8 +44,10 @@ struct CheckRequest {
   // write that scenario to this new or empty folder (the token is for it).
   std::string shrink_scenario;
   bool replay_engine = false;  // re-execute the violation in the reference engine
-  // Told each warning (the scenario's, then the protocol's) before the search starts.
-  std::function<void(const model::Diagnostic&)> warn;
+  // Told the warnings before the search starts: the scenario's (before the protocol compiles
+  // it, which may refuse it), then the protocol's, each batch whole so that a reader can
+  // collapse repeats or, under --strict, refuse the input (model::review_warnings).
+  std::function<void(const model::Warnings&)> warn;
 };
 
 // A trace re-executed in a protocol's reference engine, as printed.

@@ -41,7 +41,8 @@ struct Hooks {
   // the protocol has no engine, and --replay-engine is a usage error.
   std::function<void(CheckOutcome&)> replay_in_engine;
   // Words, in Kueue's vocabulary, why a "sometimes" property is never witnessed
-  // (counterexamples/why_unwitnessed.hpp). Unset: the report says only that it never holds.
+  // (counterexamples/kueue_engine/why_unwitnessed.hpp). Unset: the report says only that it never
+  // holds.
   std::function<std::vector<std::string>()> why_unwitnessed;
 };
 
@@ -137,7 +138,7 @@ void unshrunk(CheckOutcome& o, const P& p, const CheckRequest& req,
   model::Diagnostic d;
   d.field = "shrink";
   d.message = "out of memory while shrinking; the trace is the checker's own, unshrunk";
-  if (req.warn) req.warn(d);
+  if (req.warn) req.warn({d});
 }
 
 template <Describable P>

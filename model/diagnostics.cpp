@@ -17,6 +17,14 @@ std::string Diagnostic::to_string() const {
 InputError::InputError(SourcePos pos, std::string field, std::string message)
     : InputError(Diagnostic{std::move(pos), std::move(field), std::move(message)}) {}
 
+Diagnostic ignored_input(SourcePos pos, std::string field, std::string concept_,
+                         std::string message) {
+  Diagnostic d{std::move(pos), std::move(field), std::move(message)};
+  d.may_change_answer = true;
+  d.concept_ = std::move(concept_);
+  return d;
+}
+
 namespace {
 
 // Warnings of one concept are one thing ignored, wherever it is written;

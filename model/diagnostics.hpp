@@ -48,6 +48,11 @@ struct InputError : std::exception {
 // Warnings collected while loading: fields Kueue accepts that kmc does not model.
 using Warnings = std::vector<Diagnostic>;
 
+// A warning about input a protocol reads but does not model although it could change the answer
+// (`--strict` refuses it), named by its concept so repeats collapse into one line.
+Diagnostic ignored_input(SourcePos pos, std::string field, std::string concept_,
+                         std::string message);
+
 // What a command does with the loader's warnings before it answers.
 // strict (`--strict`): the first warning that may change the answer becomes an
 // InputError (exit 3) at its file, line and field, so no answer is given for a

@@ -80,14 +80,16 @@ struct Compiler {
     return static_cast<int>(p.cqs.size() - 1);
   }
 
-  void warn(const SourcePos& pos, const std::string& field, const std::string& message) {
-    p.warnings.push_back(model::Diagnostic{pos, field, message});
+  // Input the protocol reads past although it could change the answer (--strict refuses it).
+  void ignore(const SourcePos& pos, const std::string& field, const std::string& concept_,
+              const std::string& message) {
+    p.warnings.push_back(model::ignored_input(pos, field, concept_, message));
   }
 
   CqParams compile_cq(int w, const model::ClusterQueue& cq) {
     if (!cq.cohort.empty())
-      warn(cq.meta.pos, "spec.cohortName",
-           "the MultiKueue protocol does not model cohorts; no borrowing or lending is checked");
+      ignore(cq.meta.pos, "spec.cohortName", "ClusterQueue.spec.cohortName",
+             "the MultiKueue protocol does not model cohorts; no borrowing or lending is checked");
     CqParams q;
     q.cluster = w;
     q.name = cq.meta.name;
@@ -119,9 +121,9 @@ struct Compiler {
              fmt::format("no AdmissionCheck {}", rule.name));
       if (ac->controller_name == model::kMultiKueueController) continue;
       if (ac->controller_name != model::kProvisioningController) {
-        warn(ac->meta.pos, "spec.controllerName",
-             fmt::format("the MultiKueue protocol treats check {} ({}) as always Ready",
-                         ac->meta.name, ac->controller_name));
+        ignore(ac->meta.pos, "spec.controllerName", "AdmissionCheck.spec.controllerName",
+               fmt::format("the MultiKueue protocol treats check {} ({}) as always Ready",
+                           ac->meta.name, ac->controller_name));
         continue;
       }
       if (w < 0)
@@ -152,8 +154,8 @@ struct Compiler {
       fail(jobs[16]->meta.pos, "", "kmc checks at most 16 jobs in one scenario");
     for (const auto* wl : jobs) {
       if (wl->admission || !wl->conditions.empty())
-        warn(wl->meta.pos, "status",
-             "the MultiKueue protocol starts every job Pending; its status is ignored");
+        ignore(wl->meta.pos, "status", "Workload.status",
+               "the MultiKueue protocol starts every job Pending; its status is ignored");
       p.jobs.push_back(wl->meta.namespace_.empty() ? wl->meta.name
                                                    : wl->meta.namespace_ + "/" + wl->meta.name);
       p.manager_cq.push_back(cq_for(-1, *wl));

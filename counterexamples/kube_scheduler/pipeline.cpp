@@ -15,8 +15,7 @@ CheckOutcome check_kube_scheduler(const model::Scenario& sc, const CheckRequest&
     if (w.message.find("no queue name") == std::string::npos &&
         w.message.find("Kueue does not manage it") == std::string::npos)
       warnings.push_back(w);
-  if (req.warn)
-    for (const auto& w : warnings) req.warn(w);
+  if (req.warn) req.warn(warnings);
   const protocols::ks::Instance ks(protocols::ks::compile_kube_scheduler(sc));
   Hooks hooks;
   hooks.summary = fmt::format("kube-scheduler without Kueue: {} Job{} on {} node{} ({})",

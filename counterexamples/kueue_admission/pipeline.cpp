@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "counterexamples/kueue_admission/engine_replay.hpp"
+#include "counterexamples/kueue_engine/why_unwitnessed.hpp"
 #include "counterexamples/pipeline_core.hpp"
-#include "counterexamples/why_unwitnessed.hpp"
 #include "invariants/admission_registry.hpp"
 
 namespace kmc::cx {
@@ -22,11 +22,9 @@ std::string summarize(const protocols::ka::AdmissionParams& p) {
 }  // namespace
 
 CheckOutcome check_kueue_admission(const model::Scenario& sc, const CheckRequest& req) {
-  if (req.warn)  // before compiling, which may refuse the scenario
-    for (const auto& w : sc.warnings) req.warn(w);
+  if (req.warn) req.warn(sc.warnings);  // before compiling, which may refuse the scenario
   const protocols::ka::Instance ka(protocols::ka::compile_admission(sc));
-  if (req.warn)
-    for (const auto& w : ka.params().warnings) req.warn(w);
+  if (req.warn) req.warn(ka.params().warnings);
   Hooks hooks;
   hooks.summary = summarize(ka.params());
   // The violation's trace, in memory, re-executed by the reference engine.

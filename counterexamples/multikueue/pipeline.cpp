@@ -7,10 +7,10 @@
 
 #include <filesystem>
 
+#include "counterexamples/kueue_engine/why_unwitnessed.hpp"
 #include "counterexamples/multikueue/engine_replay.hpp"
 #include "counterexamples/multikueue/shrink_entities.hpp"
 #include "counterexamples/pipeline_core.hpp"
-#include "counterexamples/why_unwitnessed.hpp"
 #include "invariants/multikueue_registry.hpp"
 #include "model/scenario.hpp"
 #include "protocols/multikueue.hpp"
@@ -82,11 +82,9 @@ CheckOutcome check_multikueue(const model::Scenario& sc, const CheckRequest& req
                               const MkCompile& given) {
   const MkCompile compile =
       given ? given : [](const model::Scenario& s) { return protocols::compile_multikueue(s); };
-  if (req.warn)  // before compiling, which may refuse the scenario
-    for (const auto& w : sc.warnings) req.warn(w);
+  if (req.warn) req.warn(sc.warnings);  // before compiling, which may refuse the scenario
   const MultiKueue mk(compile(sc));
-  if (req.warn)
-    for (const auto& w : mk.params().warnings) req.warn(w);
+  if (req.warn) req.warn(mk.params().warnings);
   Hooks hooks;
   hooks.summary = summarize(mk.params());
   hooks.shrink = [&](CheckOutcome& o) { shrink(sc, req, compile, mk, o); };

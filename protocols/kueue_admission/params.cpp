@@ -180,14 +180,16 @@ struct Compiler {
     c.preemption_over_borrowing =
         q.flavor_fungibility.preference == model::FungibilityPreference::PreemptionOverBorrowing;
     if (!c.try_next_when_preempt && c.flavors.size() > 1)
-      p.warnings.push_back(
-          {pos, "spec.flavorFungibility.whenCanPreempt",
-           "kueue-admission restarts the flavor scan every cycle; Kueue resumes "
-           "it after the last flavor tried (FlavorFungibilityPreserveScanProgress)"});
+      p.warnings.push_back(model::ignored_input(
+          pos, "spec.flavorFungibility.whenCanPreempt",
+          "ClusterQueue.spec.flavorFungibility.whenCanPreempt",
+          "kueue-admission restarts the flavor scan every cycle; Kueue resumes "
+          "it after the last flavor tried (FlavorFungibilityPreserveScanProgress)"));
     if (q.namespace_selector.present && (!q.namespace_selector.match_labels.empty() ||
                                          !q.namespace_selector.match_expressions.empty()))
-      p.warnings.push_back({pos, "spec.namespaceSelector",
-                            "not modelled: every workload's namespace is taken to match"});
+      p.warnings.push_back(
+          model::ignored_input(pos, "spec.namespaceSelector", "ClusterQueue.spec.namespaceSelector",
+                               "not modelled: every workload's namespace is taken to match"));
     p.cqs.push_back(std::move(c));
   }
 
@@ -237,13 +239,14 @@ struct Compiler {
       for (const auto& [r, q] : ps.requests)
         w.req[index_of(p.resources, r)] += q.kueue_value(r) * ps.count;
       if (ps.min_count && *ps.min_count < ps.count)
-        p.warnings.push_back({wl.meta.pos, "spec.podSets.minCount",
-                              "partial admission is not modelled: the full count is requested"});
+        p.warnings.push_back(model::ignored_input(
+            wl.meta.pos, "spec.podSets.minCount", "Workload.spec.podSets.minCount",
+            "partial admission is not modelled: the full count is requested"));
     }
     if (wl.pod_sets.size() > 1 && p.cqs[w.cq].flavors.size() > 1)
-      p.warnings.push_back({wl.meta.pos, "spec.podSets",
-                            "kueue-admission gives all pod sets one flavor; Kueue assigns each "
-                            "pod set its own"});
+      p.warnings.push_back(model::ignored_input(
+          wl.meta.pos, "spec.podSets", "Workload.spec.podSets",
+          "kueue-admission gives all pod sets one flavor; Kueue assigns each pod set its own"));
     w.eligible.assign(p.F(), true);
     for (int f = 0; f < p.F(); ++f)
       if (const auto* rf = m.find_flavor(p.flavors[f])) w.eligible[f] = eligible(wl, *rf);

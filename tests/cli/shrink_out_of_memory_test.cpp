@@ -56,7 +56,9 @@ TEST_CASE("out of memory while shrinking: the violation stands, unshrunk, with a
   kmc::cx::CheckRequest req;
   req.properties = {"one-job-per-node"};
   std::vector<std::string> warnings;
-  req.warn = [&](const kmc::model::Diagnostic& d) { warnings.push_back(d.field); };
+  req.warn = [&](const kmc::model::Warnings& ws) {
+    for (const auto& d : ws) warnings.push_back(d.field);
+  };
   kmc::cx::Hooks hooks;
 
   // A first run counts the search's steps: one per transition.

@@ -1,4 +1,4 @@
-#include "counterexamples/why_unwitnessed.hpp"
+#include "counterexamples/kueue_engine/why_unwitnessed.hpp"
 
 #include <fmt/format.h>
 

@@ -1,3 +1,6 @@
+// counterexamples/kueue_engine/: what both protocols with a reference engine (multikueue,
+// kueue-admission) ask of engine/ beyond replay. Here, because the generic top level of
+// counterexamples/ knows neither protocols nor the engine (tests/check_arrows.sh).
 // Why a "sometimes" property is never witnessed (some job runs, some workload
 // is admitted), in Kueue's words: each cluster's manifests run alone through
 // the reference engine (engine/), and what it says of each workload that

@@ -1,0 +1,77 @@
+// Ignored input (issue 15, item 3): without --strict, one warning line per
+// ignored concept with its consequence, repeats collapsed; with --strict, the
+// first ignored input that could change the answer is exit 3 at its line.
+#include <catch2/catch.hpp>
+
+#include "cli/run_kmc.hpp"
+
+namespace {
+
+// gpu-hunter with every ClusterQueue in a cohort, which the MultiKueue protocol does not model.
+std::string with_cohorts() {
+  namespace fs = std::filesystem;
+  const fs::path dir = temp_path("cohorts");
+  fs::copy(fs::path(KMC_SOURCE_DIR) / "examples/gpu-hunter", dir, fs::copy_options::recursive);
+  // The manager's ClusterQueue is a document of its own; each worker's, an item of a kind: List.
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"manager/queues.yaml", ""},
+      {"workers/us-central1/kueue-objects.yaml", "  "},
+      {"workers/asia-southeast1/kueue-objects.yaml", "  "}};
+  for (const auto& [rel, indent] : files) {
+    const std::string file = (dir / rel).string();
+    std::string text = slurp(file);
+    const auto cq = text.find("kind: ClusterQueue");
+    REQUIRE(cq != std::string::npos);
+    const std::string spec = "\n" + indent + "spec:\n";
+    const auto at = text.find(spec, cq);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, spec.size(), spec + indent + "  cohortName: all\n");
+    std::ofstream(file) << text;
+  }
+  return dir.string();
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("check: ignored cohorts are one warning line with their count; --strict refuses them",
+          "[cli][strict]") {
+  const std::string dir = with_cohorts();
+  const auto r = kmc("check " + dir);
+  CHECK(r.code == 1);  // the same answer, with the warning
+  CHECK(count(r.err, "does not model cohorts") == 1);
+  CHECK(r.err.find("ClusterQueue.spec.cohortName: ignored in 3 places (first at ") !=
+        std::string::npos);
+  const auto strict = kmc("check " + dir + " --strict");
+  CHECK(strict.code == 3);
+  CHECK(names_line(strict.err, dir + "/manager/queues.yaml", "spec.cohortName"));
+  CHECK(strict.err.find("--strict: the MultiKueue protocol does not model cohorts") !=
+        std::string::npos);
+  CHECK(strict.out.empty());
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("admit --strict: a field Kueue has and kmc ignores, that changes admission, is exit 3",
+          "[cli][strict]") {
+  const std::string fixture = "tests/engine/fixtures/gpu-cohort";
+  CHECK(kmc("admit " + fixture + " --strict").code == 0);  // nothing ignored there
+  // A ClusterQueue admitting only within an admissionScope Kueue applies and kmc does not model.
+  const std::string file = temp_path("scoped.yaml");
+  std::string text = slurp(fixture + "/cluster.yaml");
+  const auto cq = text.find("kind: ClusterQueue");
+  text.replace(text.find("\nspec:\n", cq), 7,
+               "\nspec:\n  admissionScope: {admissionMode: UsageBasedAdmissionFairSharing}\n");
+  std::ofstream(file) << text;
+  const auto warned = kmc("admit " + file);
+  CHECK(warned.code == 0);
+  CHECK(warned.err.find("spec.admissionScope") != std::string::npos);
+  const auto strict = kmc("admit " + file + " --strict");
+  CHECK(strict.code == 3);
+  CHECK(names_line(strict.err, file, "spec.admissionScope"));
+  std::filesystem::remove(file);
+}
