@@ -1,17 +1,11 @@
 #include "api/api.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "cli/check_report.hpp"
 #include "cli/protocols.hpp"
 #include "counterexamples/itf.hpp"
 #include "counterexamples/itf_document.hpp"
-#include "counterexamples/kueue_admission/engine_replay.hpp"
-#include "counterexamples/multikueue/engine_replay.hpp"
-#include "counterexamples/multikueue/replay_setup.hpp"
-#include "protocols/kueue_admission/spec.hpp"
 
 namespace kmc {
 
@@ -55,33 +49,10 @@ std::optional<std::string> trace_itf(const CheckResult& result) {
   return cx::itf_text(cx::to_itf(*result.trace, result.token_dir(), result.token));
 }
 
-namespace {
-
-ReplayResult report(const cx::EngineReplay& r) {
-  return {r.verdict == cx::EngineReplay::Verdict::Reproduced, cx::to_text(r), cx::to_json(r)};
-}
-
-}  // namespace
-
-// Whose engine replays the trace is its scenario's protocol, as in `kmc
-// replay` (cli/cmd_replay.cpp): Kueue admission's engine, MultiKueue's, and
-// none for the others.
+// Whose engine replays the trace is its scenario's protocol, as in `kmc replay`: one dispatch,
+// cli/protocols.hpp's.
 ReplayResult replay(const std::string& trace_file, const std::string& scenario_dir) {
-  const cx::ItfDocument itf = cx::load_itf(trace_file);
-  const auto given = scenario_dir.empty() ? std::nullopt : std::optional<std::string>(scenario_dir);
-  const std::string dir = cx::trace_scenario_dir(itf, given);
-  const std::string protocol = protocol_name(load_scenario(dir));
-  if (protocol == protocols::ka::Spec::name) {
-    const cx::AdmissionReplayTarget target = cx::load_admission_replay_target(itf, dir);
-    return report(cx::replay_in_engine(target.scenario, target.params, itf));
-  }
-  if (protocol != "multikueue")
-    cx::itf_error(itf, "#meta.source",
-                  fmt::format("{} is a {} scenario, and that protocol has no reference engine to "
-                              "replay in",
-                              dir, protocol));
-  const cx::ReplayTarget target = cx::load_replay_target(itf, given);
-  return report(cx::replay_in_engine(target.scenario, target.params, itf));
+  return cli::replay_trace(cx::load_itf(trace_file), scenario_dir);
 }
 
 }  // namespace kmc

@@ -6,8 +6,12 @@
 #include <filesystem>
 
 #include "counterexamples/kube_scheduler/pipeline.hpp"
+#include "counterexamples/kueue_admission/engine_replay.hpp"
 #include "counterexamples/kueue_admission/pipeline.hpp"
+#include "counterexamples/multikueue/engine_replay.hpp"
 #include "counterexamples/multikueue/pipeline.hpp"
+#include "counterexamples/multikueue/replay_setup.hpp"
+#include "protocols/kueue_admission/spec.hpp"
 
 namespace kmc::cli {
 
@@ -55,6 +59,38 @@ const ProtocolEntry& protocol_of(const model::Fleet& fleet) {
   throw model::InputError(
       fleet.protocol_pos, "protocol",
       fmt::format("unknown protocol '{}'; expected one of {}", name, fmt::join(names, ", ")));
+}
+
+namespace {
+
+cx::EngineReport report(const cx::EngineReplay& r) {
+  return {r.verdict == cx::EngineReplay::Verdict::Reproduced, cx::to_text(r), cx::to_json(r)};
+}
+
+}  // namespace
+
+// A trace whose states were edited replays, and diverges where the engine does otherwise; one
+// that is not a trace of the scenario at all (an entity it lacks, another property than its
+// token's) is an InputError.
+cx::EngineReport replay_trace(const cx::ItfDocument& itf, const std::string& scenario_dir,
+                              const std::function<void(const model::Scenario&)>& loaded) {
+  const auto given = scenario_dir.empty() ? std::nullopt : std::optional<std::string>(scenario_dir);
+  const std::string dir = cx::trace_scenario_dir(itf, given);
+  const std::string protocol = protocol_of(load_checked_scenario(dir)).name;
+  if (protocol == protocols::ka::Spec::name) {
+    const cx::AdmissionReplayTarget target = cx::load_admission_replay_target(itf, dir);
+    if (loaded) loaded(target.scenario);
+    return report(cx::replay_in_engine(target.scenario, target.params, itf));
+  }
+  if (protocol != "multikueue")
+    cx::itf_error(itf, "#meta.source",
+                  fmt::format("{} is a {} scenario, and that protocol has no reference engine to "
+                              "replay in (kmc check {} --replay TOKEN re-runs the trace in the "
+                              "model)",
+                              dir, protocol, dir));
+  const cx::ReplayTarget target = cx::load_replay_target(itf, given);
+  if (loaded) loaded(target.scenario);
+  return report(cx::replay_in_engine(target.scenario, target.params, itf));
 }
 
 }  // namespace kmc::cli

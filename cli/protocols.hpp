@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "counterexamples/itf_document.hpp"
 #include "counterexamples/pipeline.hpp"
 #include "model/scenario.hpp"
 
@@ -29,5 +30,12 @@ const ProtocolEntry& protocol_of(const model::Scenario& scenario);
 // folders a scenario has depends on the protocol, so an unknown name is
 // reported before a folder it would need is found missing.
 model::Scenario load_checked_scenario(const std::string& dir);
+
+// A trace re-executed by the reference engine of the protocol its scenario names (the trace's
+// #meta.source, or `scenario_dir` when given): `kmc replay` and the library's kmc::replay.
+// `loaded` is told the scenario before the replay runs (kmc replay prints its warnings). A
+// protocol without an engine is an InputError at #meta.source.
+cx::EngineReport replay_trace(const cx::ItfDocument& itf, const std::string& scenario_dir,
+                              const std::function<void(const model::Scenario&)>& loaded = {});
 
 }  // namespace kmc::cli
