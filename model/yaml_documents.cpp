@@ -16,11 +16,19 @@
 // and nothing else, and on the rest LoadAll's result is unchanged. The cost
 // is a second pass of the parser, without nodes: about 0.2 ms a manifest.
 // README, Dependencies, says why this and not another YAML library.
+//
+// The same pass refuses a key written twice in one mapping. YAML forbids it,
+// yet yaml-cpp keeps one of the two silently; two manifests concatenated
+// without a `---` between them read as one object with the second's keys,
+// and an object of the first file vanishes with exit 0. Events are streamed,
+// aliases are not expanded, so the check is linear in the text.
 #include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <vector>
 
 #include "model/yaml_node.hpp"
 
@@ -31,6 +39,11 @@ namespace {
 struct NoProgress {
   YAML::Mark mark;
 };
+struct DuplicateKey {
+  YAML::Mark mark;
+  std::string key;
+  int first_line;  // 0-based, as yaml-cpp's marks
+};
 
 // Counts nothing, builds nothing: only where each document starts.
 class ProgressGuard : public YAML::EventHandler {
@@ -40,21 +53,51 @@ class ProgressGuard : public YAML::EventHandler {
     started_ = true;
     last_ = mark;
   }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                const std::string&) override {}
+  void OnDocumentEnd() override { frames_.clear(); }
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override { node_done(nullptr, {}); }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { node_done(nullptr, {}); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                const std::string& value) override {
+    node_done(&value, mark);
+  }
   void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
+                       YAML::EmitterStyle::value) override {
+    frames_.push_back({false, true, {}});
+  }
+  void OnSequenceEnd() override { close(); }
   void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
+                  YAML::EmitterStyle::value) override {
+    frames_.push_back({true, true, {}});
+  }
+  void OnMapEnd() override { close(); }
 
  private:
+  // A mapping or sequence being read: in a mapping, nodes alternate key and value.
+  struct Frame {
+    bool is_map;
+    bool expect_key;
+    std::map<std::string, int> keys;  // scalar key -> its line
+  };
+
+  void close() {
+    frames_.pop_back();
+    node_done(nullptr, {});
+  }
+
+  // A node is complete; `scalar` is its text when it is a scalar.
+  void node_done(const std::string* scalar, const YAML::Mark& mark) {
+    if (frames_.empty() || !frames_.back().is_map) return;
+    Frame& f = frames_.back();
+    if (f.expect_key && scalar) {
+      auto [it, inserted] = f.keys.emplace(*scalar, mark.line);
+      if (!inserted) throw DuplicateKey{mark, *scalar, it->second};
+    }
+    f.expect_key = !f.expect_key;
+  }
+
   bool started_ = false;
   YAML::Mark last_;
+  std::vector<Frame> frames_;
 };
 
 void guard_progress(const std::string& text) {
@@ -81,6 +124,12 @@ std::vector<YamlNode> parse_yaml_text(const std::string& text, const std::string
         fmt::format("YAML syntax error at column {}: '{}' cannot start a value{}",
                     e.mark.column + 1, c,
                     c == ',' ? " (a ',' separates entries only inside [ ] or { })" : ""));
+  } catch (const DuplicateKey& e) {
+    throw InputError({file, e.mark.line + 1 + line_offset}, e.key,
+                     fmt::format("a second '{}' in one mapping (the first is at line {}); YAML "
+                                 "allows a key once, and kubectl never prints one twice (were two "
+                                 "files joined without a --- between them?)",
+                                 e.key, e.first_line + 1 + line_offset));
   } catch (const YAML::Exception& e) {
     // ParserException carries the 0-based line of the offending token.
     const int line = e.mark.is_null() ? 0 : e.mark.line + 1 + line_offset;

@@ -315,3 +315,40 @@ TEST_CASE("objects without a creationTimestamp are ordered by load order") {
   CHECK(m.resource_flavors[0].meta.creation_order < m.cluster_queues[0].meta.creation_order);
   CHECK(m.cluster_queues[0].meta.creation_order < m.workloads[0].meta.creation_order);
 }
+
+TEST_CASE("a key written twice in one mapping is an error at the second, naming the first") {
+  // Two manifests joined without --- : yaml-cpp would keep the Workload's keys and drop the
+  // LocalQueue with exit 0.
+  const std::string file = kmc::test::write_temp("joined.yaml",
+                                                 "apiVersion: kueue.x-k8s.io/v1beta2\n"
+                                                 "kind: LocalQueue\n"
+                                                 "metadata: {name: q, namespace: team}\n"
+                                                 "spec: {clusterQueue: cq}\n"
+                                                 "apiVersion: kueue.x-k8s.io/v1beta2\n"
+                                                 "kind: Workload\n");
+  const auto d = input_error_of([&] { load_cluster_manifests({file}); });
+  CHECK(d.pos == SourcePos{file, 5});
+  CHECK(d.field == "apiVersion");
+  CHECK(contains(d.message, "the first is at line 1"));
+  // Nested, in flow style too.
+  const std::string nested =
+      kmc::test::write_temp("nested.yaml",
+                            "apiVersion: kueue.x-k8s.io/v1beta2\n"
+                            "kind: ResourceFlavor\n"
+                            "metadata: {name: a, labels: {x: '1', x: '2'}}\n");
+  const auto n = input_error_of([&] { load_cluster_manifests({nested}); });
+  CHECK(n.pos == SourcePos{nested, 3});
+  CHECK(n.field == "x");
+  // The same key in sibling mappings, list items and separate documents is fine, and so is an
+  // alias (not expanded).
+  const std::string fine = kmc::test::write_temp("fine.yaml",
+                                                 "apiVersion: kueue.x-k8s.io/v1beta2\n"
+                                                 "kind: ResourceFlavor\n"
+                                                 "metadata: {name: a, labels: &l {x: '1'}}\n"
+                                                 "spec: {nodeLabels: *l}\n"
+                                                 "---\n"
+                                                 "apiVersion: kueue.x-k8s.io/v1beta2\n"
+                                                 "kind: ResourceFlavor\n"
+                                                 "metadata: {name: b, labels: {x: '1'}}\n");
+  CHECK(load_cluster_manifests({fine}).resource_flavors.size() == 2);
+}
