@@ -1,0 +1,34 @@
+// A kubectl dump as it comes (issue 15, item 1), read from standard input:
+// Jobs beside the Workloads Kueue made for them, Jobs named by generateName,
+// and kinds kmc does not read, give Kueue's answer.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli/run_kmc.hpp"
+
+TEST_CASE("kmc admit - on a kubectl dump counts each job once and gives Kueue's answer",
+          "[cli][dump]") {
+  // 9 CPUs of quota; four Jobs of 3 CPUs each, in creation order: sample-a (admitted, its
+  // Workload in the dump), sample-b (its Workload queued), then two generateName Jobs. Kueue
+  // admits three in that order and leaves the last pending: 9 CPUs in use. Counting a Job and
+  // its Workload twice would queue six entries.
+  const std::string dump = std::string(KMC_SOURCE_DIR) + "/tests/cli/fixtures/kubectl-dump.yaml";
+  const auto r =
+      kmc("admit - --output json --expect admitted=team/job-sample-a-5c9d1,"
+          "admitted=team/job-sample-b-7e2f0,admitted=team/sample-job-1,"
+          "pending=team/sample-job-2 < " +
+          dump);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["workloads"].size() == 4);
+  CHECK(j["clusterQueues"][0]["admitted"] == 3);
+  CHECK(j["clusterQueues"][0]["pending"] == 1);
+  CHECK(j["clusterQueues"][0]["usage"]["default-flavor"]["cpu"] == "9");
+  // One note per dropped owner, one per ignored kind; nothing refused.
+  CHECK(r.err.find("<stdin>:29: metadata.name: Job team/sample-a is owned by Workload "
+                   "team/job-sample-a-5c9d1") != std::string::npos);
+  CHECK(r.err.find("kmc does not model kind Deployment") != std::string::npos);
+  // The same dump as a file, and --strict: nothing in it could change the answer.
+  CHECK(kmc("admit " + dump + " --strict --expect pending=team/sample-job-2").code == 0);
+}
