@@ -109,7 +109,12 @@ TEST_CASE("kmc matrix: bad input is exit 3", "[cli][matrix][bad-input]") {
   const fs::path dir = fs::temp_directory_path() / ("kmc-matrix-bad-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::copy(fs::path(KMC_SOURCE_DIR) / "examples/gpu-hunter", dir, fs::copy_options::recursive);
-  std::ofstream(dir / "kmc.yaml", std::ios::app) << "  pin: [maybe]\n";
+  // The lever's own line, changed (a second `pin:` key would be a duplicate-key error first).
+  std::string fleet = slurp((dir / "kmc.yaml").string());
+  const std::string lever = "  pin: [true, false]";
+  REQUIRE(fleet.find(lever) != std::string::npos);
+  fleet.replace(fleet.find(lever), lever.size(), "  pin: [maybe]");
+  std::ofstream(dir / "kmc.yaml") << fleet;
   auto bad = kmc("matrix " + dir.string());
   CHECK(bad.code == 3);
   CHECK(bad.err.find("matrix.pin: 'maybe' is not a value of this lever") != std::string::npos);
