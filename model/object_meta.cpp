@@ -81,6 +81,12 @@ ObjectMeta read_meta(const YamlNode& object, ReadContext& ctx, bool namespaced,
   if (metadata["generateName"].present()) meta.generate_name = metadata["generateName"].str();
   if (metadata["name"].present() || meta.generate_name.empty())
     meta.name = require(metadata, "name").str();
+  // An empty name (`name: ""`, or a bare tag such as `name: !x`) names nothing: Kubernetes
+  // refuses it unless generateName is there to make one (found by fuzz_manifests).
+  if (meta.name.empty() && meta.generate_name.empty())
+    metadata["name"].fail(
+        "must not be empty; Kubernetes names every object, or generates a "
+        "name from metadata.generateName");
   if (namespaced) {
     // kubectl apply puts an object without a namespace into "default".
     meta.namespace_ = metadata["namespace"].present() ? metadata["namespace"].str() : "default";

@@ -42,6 +42,17 @@ TEST_CASE("fuzz_manifests: a pod whose requests add up past int64 is bad input, 
   CHECK(contains(d.message, "cpu requests add up to more than 9.2e15 units"));
 }
 
+// `name: !100` is a tag with an empty value: an empty name, which reached the generateName code
+// with nothing to generate from (an assertion there, found by fuzz_manifests).
+TEST_CASE("fuzz_manifests: an empty metadata.name is bad input at its line") {
+  const std::string file =
+      std::string(KMC_SOURCE_DIR) + "/fuzz/regressions/manifests/empty-name-tag.yaml";
+  const Diagnostic d = input_error_of([&] { load_cluster_manifests({file}); });
+  CHECK(d.pos == SourcePos{file, 4});
+  CHECK(d.field == "metadata.name");
+  CHECK(contains(d.message, "must not be empty"));
+}
+
 TEST_CASE("fuzz_manifests: every regression input loads or is an InputError") {
   for (const auto& file : regressions("manifests")) {
     INFO(file);
