@@ -39,8 +39,11 @@ struct Known {
 
 std::vector<Known> load_known() {
   std::vector<fs::path> dirs{kmc::fuzz::source_dir() / "examples/gpu-hunter"};  // the fallback
+  // A scenario is a folder with a kmc.yaml; examples/ also holds other things (examples/library,
+  // a CMake consumer of the installed package).
   for (const auto& e : fs::directory_iterator(kmc::fuzz::source_dir() / "examples"))
-    if (e.path().filename() != "gpu-hunter") dirs.push_back(e.path());
+    if (e.path().filename() != "gpu-hunter" && fs::is_regular_file(e.path() / "kmc.yaml"))
+      dirs.push_back(e.path());
   for (const auto& e : fs::directory_iterator(kmc::fuzz::source_dir() / "counterexamples/corpus"))
     if (fs::is_directory(e.path() / "scenario")) dirs.push_back(e.path() / "scenario");
   std::vector<Known> known;

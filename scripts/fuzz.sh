@@ -38,8 +38,10 @@ for h in "${harnesses[@]}"; do
   "$build/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 "${dict[@]}" \
     -print_final_stats=1 -artifact_prefix="$findings/" "$work/corpus/$h" >"$work/$h.log" 2>&1 ||
     rc=$?
+  # `|| true`: a harness that aborts before its first input prints neither count, and under
+  # set -e an empty grep here ended the script silently instead of reporting the crash.
   execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$work/$h.log" | grep -oE '[0-9]+$' ||
-    grep -oE '^#[0-9]+' "$work/$h.log" | tail -1 | tr -d '#')
+    grep -oE '^#[0-9]+' "$work/$h.log" | tail -1 | tr -d '#' || true)
   new=$(comm -13 <(echo "$before") <(find "$findings" -type f | sort) | grep . || true)
   if [ "$rc" -eq 0 ] && [ -z "$new" ]; then
     echo "fuzz_$h: ${execs:-?} executions in ${seconds} s, no crash"
