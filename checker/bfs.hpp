@@ -71,6 +71,13 @@ struct CheckOptions {
   // A built-in safety property, "deadlock": a reachable state where no action
   // is enabled, unless the protocol's valid_end(s) says the run may end there.
   bool deadlock = false;
+  // Symmetry reduction (model/symmetry.hpp), when the protocol declares
+  // interchangeable entities: one state per orbit is stored. Sound for the
+  // safety properties (always, sometimes, deadlock), which see one state at a
+  // time; the graph properties (stuck-free, leads-to, recurrence) follow one
+  // job from state to state, which a permutation renames, so a search that
+  // checks any of them runs unreduced and says so (Result::reductions).
+  bool symmetry = false;
 
   FairnessPlan fairness_plan() const { return FairnessPlan{fairness, per_instance}; }
 };
@@ -84,6 +91,7 @@ class Bfs {
   Bfs(const P& protocol, CheckOptions options)
       : p_(protocol), opt_(std::move(options)), packing_(packing_of(protocol)) {
     select_properties();
+    plan_reductions();
     return_large_blocks();
     reset_peak_resident();
     base_rss_ = resident_bytes();
@@ -156,6 +164,12 @@ class Bfs {
   }
 
   void select_properties();
+  void plan_reductions();
+  void canonical(State& s) const {
+    if constexpr (requires { p_.canonicalize(s); })
+      if (reduce_) p_.canonicalize(s);
+  }
+  Path concrete(const Path& reduced) const;
   void add_property(const model::Property<State>& prop);
   void evaluate(const State& s, Candidate& out) const;
   void subject_keys(const State& s, std::vector<std::uint64_t>& out) const;
@@ -201,6 +215,8 @@ class Bfs {
   const P& p_;
   CheckOptions opt_;
   model::Packing packing_;
+  bool reduce_ = false;                 // states are canonicalised (symmetry reduction)
+  std::vector<std::string> reductions_;  // what ran, and what did not and why
   std::vector<model::Property<State>> always_, sometimes_, stuck_, leads_to_, recurrence_;
   std::vector<int> leads_to_offset_;  // first premise/goal bit pair of each LeadsTo property
   int leads_to_pairs_ = 0;
@@ -307,6 +323,68 @@ void Bfs<P>::select_properties() {
 }
 
 template <model::Protocol P>
+void Bfs<P>::plan_reductions() {
+  if constexpr (requires(State& x) {
+                  p_.symmetric();
+                  p_.symmetry_summary();
+                  p_.canonicalize(x);
+                }) {
+    if (!opt_.symmetry || !p_.symmetric()) return;
+    if (keep_graph()) {
+      std::vector<std::string> graph;
+      for (const auto* kind : {&stuck_, &leads_to_, &recurrence_})
+        for (const auto& prop : *kind) graph.push_back(prop.name());
+      std::string names;
+      for (const auto& n : graph) names += (names.empty() ? "" : ", ") + n;
+      reductions_.push_back(
+          "symmetry: not used: " + names +
+          " follow one job from state to state, and a permutation renames it; symmetry is sound "
+          "here for always and sometimes properties and deadlock (check those alone with "
+          "--property to use it)");
+      return;
+    }
+    reduce_ = true;
+    for (const auto& line : p_.symmetry_summary()) reductions_.push_back("symmetry: " + line);
+  }
+}
+
+// A path of the reduced graph, whose every state is a representative, as a
+// path of the protocol itself: from the real initial state, each step takes
+// the first enabled action whose successor has the representative the
+// reduced path reached. One exists because permuting interchangeable
+// entities maps the protocol's transitions onto its transitions; if none
+// does, the protocol declared a symmetry it does not have, which is a bug
+// to report, never a trace to print.
+template <model::Protocol P>
+Path Bfs<P>::concrete(const Path& reduced) const {
+  Path out{reduced.init, {}};
+  State x = p_.init_states().at(reduced.init), c = x, want, y, yc;
+  canonical(c);
+  std::vector<Action> acts;
+  for (std::size_t step = 0; step < reduced.choices.size(); ++step) {
+    acts.clear();
+    p_.actions(c, acts);
+    next_into(c, acts.at(reduced.choices[step]), want);
+    canonical(want);
+    acts.clear();
+    p_.actions(x, acts);
+    bool found = false;
+    for (std::uint32_t i = 0; i < acts.size() && !found; ++i) {
+      next_into(x, acts[i], y);
+      yc = y;
+      canonical(yc);
+      if (yc == want) out.choices.push_back(i), x = y, found = true;
+    }
+    if (!found)
+      throw std::logic_error("checker: symmetry reduction: step " + std::to_string(step + 1) +
+                             " of the reduced path has no counterpart in the protocol: its "
+                             "declared symmetry is not one (run with --no-symmetry)");
+    c = want;
+  }
+  return out;
+}
+
+template <model::Protocol P>
 void Bfs<P>::evaluate(const State& s, Candidate& out) const {
   for (std::size_t i = 0; i < always_.size(); ++i)
     if (!model::rule<model::Always>(always_[i]).holds(s))
@@ -394,7 +472,9 @@ bool Bfs<P>::deadlock_at(std::uint32_t index) {
 }
 
 template <model::Protocol P>
-bool Bfs<P>::add_initial(const State& s, std::uint32_t init_index) {
+bool Bfs<P>::add_initial(const State& init, std::uint32_t init_index) {
+  State s = init;
+  canonical(s);
   std::vector<std::uint64_t> words(packing_.words());
   packing_.pack(s, words.data());
   const std::uint64_t fp = hash(words.data());

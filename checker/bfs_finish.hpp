@@ -170,7 +170,11 @@ Result Bfs<P>::finish(std::string bound) {
         break;
       }
   }
+  // A reduced search's path runs through representatives: the trace is the protocol's own.
+  if (reduce_ && violation_ && violation_->shape == Shape::Reached)
+    violation_->path = concrete(violation_->path);
   r.violation = violation_;
+  r.reductions = reductions_;
   bool any_incomplete = false;
   for (auto& pr : r.properties)
     any_incomplete = any_incomplete || pr.verdict == Verdict::Incomplete;

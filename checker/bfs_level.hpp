@@ -169,6 +169,7 @@ void Bfs<P>::expand(Scratch& scratch, Share& part, std::size_t lo, std::size_t h
     const std::uint64_t* parent = level_.row(pos);
     for (std::size_t c = 0; c < n; ++c) {
       next_into(scratch.cur, scratch.actions[c], scratch.succs[c]);
+      canonical(scratch.succs[c]);  // symmetry reduction: the orbit's representative
       // Only the fields the action changed are packed again.
       packing_.repack(scratch.cur, parent, scratch.succs[c], scratch.packed.data() + c * words);
       // (tests/protocols/spec_ranges_test.cpp checks it against pack() on every edge of every

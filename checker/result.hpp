@@ -78,6 +78,9 @@ struct Result {
   int explored_depth = -1;
   std::vector<std::string>
       assumptions;  // fairness per action family, printed with any liveness verdict
+  // The reductions the search ran ("symmetry: 5 interchangeable jobs (...)"), and those it did
+  // not run although asked, with why: printed with the result, so a count is read rightly.
+  std::vector<std::string> reductions;
   Stats stats;
 };
 

@@ -34,6 +34,15 @@ struct Checked {
   // The packed encoding and the valid end states, when the protocol declares them.
   decltype(auto) packing() const requires requires(const P& p) { p.packing(); }
   { return protocol.packing(); }
+  // Symmetry reduction (model/symmetry.hpp), when the protocol declares one.
+  bool symmetric() const requires requires(const P& p) { p.symmetric(); }
+  { return protocol.symmetric(); }
+  std::vector<std::string> symmetry_summary() const requires requires(const P& p) {
+    p.symmetry_summary();
+  }
+  { return protocol.symmetry_summary(); }
+  void canonicalize(State& s) const requires requires(const P& p, State& x) { p.canonicalize(x); }
+  { protocol.canonicalize(s); }
   bool valid_end(const State& s) const requires requires(const P& p) { p.valid_end(s); }
   { return protocol.valid_end(s); }
   // Action families, for fairness, when the protocol has them.

@@ -5,6 +5,7 @@
 // of this by hand.
 #pragma once
 
+#include <array>
 #include <boost/hana.hpp>
 #include <cstdint>
 #include <string>
@@ -15,6 +16,7 @@
 #include "model/fingerprint.hpp"
 #include "model/packing.hpp"
 #include "model/spec.hpp"
+#include "model/symmetry.hpp"
 
 namespace kmc::model {
 
@@ -37,6 +39,8 @@ class Instance {
       family_.push_back(layout_.actions.at(S::ref(p_, a).kind).family);
     }
     check_layout(S::initial(p_));
+    if constexpr (requires { S::symmetry(p_); })
+      canon_ = Canonicalizer(layout_, S::symmetry(p_));
   }
 
   std::vector<State> init_states() const { return {S::initial(p_)}; }
@@ -58,6 +62,21 @@ class Instance {
   std::uint64_t fingerprint(const State& s) const { return model::fingerprint(s); }
   // The fixed-size encoding the checker stores, from the layout's declared ranges.
   const Packing& packing() const { return packing_; }
+
+  // Symmetry reduction (model/symmetry.hpp): whether the spec declared
+  // interchangeable entities for these parameters, what they are (and why
+  // others are not), and s mapped to the representative of its orbit.
+  bool symmetric() const { return canon_.active(); }
+  std::vector<std::string> symmetry_summary() const { return canon_.summary(); }
+  const std::vector<std::string>& symmetry_notes() const { return canon_.symmetry().notes; }
+  void canonicalize(State& s) const {
+    constexpr std::size_t n = decltype(boost::hana::length(boost::hana::accessors<State>()))::value;
+    std::array<std::int64_t*, n> fields{};
+    std::size_t k = 0;
+    boost::hana::for_each(boost::hana::accessors<State>(),
+                          [&](const auto& acc) { fields[k++] = boost::hana::second(acc)(s).data(); });
+    canon_.canonicalize(fields.data());
+  }
 
   // "Kind(arg, arg)", in the scenario's names.
   std::string action_name(const Action& a) const {
@@ -153,6 +172,7 @@ class Instance {
   Packing packing_;
   std::vector<Action> candidates_;
   std::vector<int> family_;  // per candidate
+  Canonicalizer canon_;      // inactive unless the spec declares a symmetry
 };
 
 }  // namespace kmc::model

@@ -24,6 +24,7 @@
 
 #include "model/fingerprint.hpp"
 #include "model/spec.hpp"
+#include "model/symmetry.hpp"
 #include "model/value.hpp"
 #include "spin_peer/peer_params.hpp"
 
@@ -319,6 +320,22 @@ struct Spec {
     s.rw.assign(static_cast<std::size_t>(p.J) * p.W, kNone);
     s.lost.assign(p.W, 0);
     s.snap.assign(p.S.begin(), p.S.end());
+    return s;
+  }
+  // Symmetry reduction (model/symmetry.hpp): every job is a gang of G GPUs
+  // with the same rules, so jobs are interchangeable, unless FIFO reserves
+  // quota in job-index order. Workers are not reduced: win stores a job's
+  // worker as w+1 (model.pml's encoding), an Int no permutation renames.
+  static kmc::model::Symmetry symmetry(const Params& p) {
+    kmc::model::Symmetry s;
+    if (p.FIFO) {
+      s.notes.push_back("job: not reduced, FIFO=1 reserves quota in job-index order");
+    } else {
+      kmc::model::SymmetricClass jobs{kJob, {}};
+      for (int j = 0; j < p.J; ++j) jobs.entities.push_back(j);
+      s.classes.push_back(std::move(jobs));
+    }
+    s.notes.push_back("worker: not reduced, win stores a worker as w+1, not as an index");
     return s;
   }
   static kmc::model::ActionRef ref(const Params&, const Action& a) {
