@@ -19,7 +19,8 @@
 namespace {
 
 int usage() {
-  std::fprintf(stderr, "usage: spin_peer_kmc CONFIG [--threads N] [--symmetry] | CONFIG --spin-flags\n");
+  std::fprintf(stderr,
+               "usage: spin_peer_kmc CONFIG [--threads N] [--symmetry] | CONFIG --spin-flags\n");
   return 2;
 }
 

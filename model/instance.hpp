@@ -39,8 +39,7 @@ class Instance {
       family_.push_back(layout_.actions.at(S::ref(p_, a).kind).family);
     }
     check_layout(S::initial(p_));
-    if constexpr (requires { S::symmetry(p_); })
-      canon_ = Canonicalizer(layout_, S::symmetry(p_));
+    if constexpr (requires { S::symmetry(p_); }) canon_ = Canonicalizer(layout_, S::symmetry(p_));
   }
 
   std::vector<State> init_states() const { return {S::initial(p_)}; }
@@ -73,8 +72,9 @@ class Instance {
     constexpr std::size_t n = decltype(boost::hana::length(boost::hana::accessors<State>()))::value;
     std::array<std::int64_t*, n> fields{};
     std::size_t k = 0;
-    boost::hana::for_each(boost::hana::accessors<State>(),
-                          [&](const auto& acc) { fields[k++] = boost::hana::second(acc)(s).data(); });
+    boost::hana::for_each(boost::hana::accessors<State>(), [&](const auto& acc) {
+      fields[k++] = boost::hana::second(acc)(s).data();
+    });
     canon_.canonicalize(fields.data());
   }
 

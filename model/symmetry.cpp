@@ -66,8 +66,8 @@ Canonicalizer::Canonicalizer(const Layout& layout, Symmetry symmetry) {
                             layout.axes[a].name, axis.name, axis.name);
       if (f.kind == FieldKind::Index && f.index_axis >= 0 &&
           layout.axes[f.index_axis].parent == cls.axis)
-        why = fmt::format("field {} names a {} of a {}", f.name,
-                          layout.axes[f.index_axis].name, axis.name);
+        why = fmt::format("field {} names a {} of a {}", f.name, layout.axes[f.index_axis].name,
+                          axis.name);
       if (f.kind == FieldKind::Index && f.index_axis == cls.axis)
         plan.index_fields.push_back(fi), plan.index_sizes.push_back(layout.size(f));
       if (uses == 0 || !why.empty()) continue;
@@ -87,8 +87,7 @@ Canonicalizer::Canonicalizer(const Layout& layout, Symmetry symmetry) {
         const auto e = static_cast<std::size_t>(it - cls.entities.begin());
         slice.cells[e].push_back(static_cast<std::uint32_t>(off));
         const bool present = !f.present || f.present(at);
-        shape[e].emplace_back(present,
-                              f.range_of ? f.range_of(at) : CellRange{f.lo, f.hi, 1});
+        shape[e].emplace_back(present, f.range_of ? f.range_of(at) : CellRange{f.lo, f.hi, 1});
       });
       for (std::size_t e = 1; e < shape.size() && why.empty(); ++e)
         for (std::size_t c = 0; c < shape[e].size(); ++c)

@@ -78,8 +78,8 @@ TEST_CASE("peer symmetry: one state per reachable orbit, counted by brute force"
     const char* config;
     std::uint64_t states, orbits;
   };
-  for (const Row& row : {Row{"W2J2", 1581, 833}, Row{"W2J3", 24948, 4804},
-                         Row{"J=2,W=2,PRC=1,C0=0,S0=8", 0, 0}}) {
+  for (const Row& row :
+       {Row{"W2J2", 1581, 833}, Row{"W2J3", 24948, 4804}, Row{"J=2,W=2,PRC=1,C0=0,S0=8", 0, 0}}) {
     INFO(row.config);
     const Peer peer(spin_peer::parse_config(row.config));
     REQUIRE(peer.symmetric());
@@ -93,8 +93,8 @@ TEST_CASE("peer symmetry: one state per reachable orbit, counted by brute force"
     CHECK(reduced.verdict == full.verdict);
     if (row.states) CHECK(all.size() == row.states);
     if (row.orbits) CHECK(orbits.size() == row.orbits);
-    CHECK(reduced.reductions == std::vector<std::string>{
-                                    "symmetry: " + peer.symmetry_summary().front()});
+    CHECK(reduced.reductions ==
+          std::vector<std::string>{"symmetry: " + peer.symmetry_summary().front()});
   }
 }
 
@@ -110,10 +110,10 @@ TEST_CASE("peer symmetry: verdicts agree, and reduced traces replay in the proto
     const char* config;
     const char* property;
   };
-  for (const Row& row : {Row{"W2J2,Q1=4,BROKEN=1", "no-quota-overcommit"},
-                         Row{"J=2,W=2,MODE=1,GATE=0", "no-double-admission"},
-                         Row{"J=2,W=2,C0=0,S0=8", "deadlock"},
-                         Row{"J=3,W=2,MODE=1,PRC=0,PRTIMEOUT=0,RECL=1,C0=4,S0=8,Q1=4", "deadlock"}}) {
+  for (const Row& row :
+       {Row{"W2J2,Q1=4,BROKEN=1", "no-quota-overcommit"},
+        Row{"J=2,W=2,MODE=1,GATE=0", "no-double-admission"}, Row{"J=2,W=2,C0=0,S0=8", "deadlock"},
+        Row{"J=3,W=2,MODE=1,PRC=0,PRTIMEOUT=0,RECL=1,C0=4,S0=8,Q1=4", "deadlock"}}) {
     INFO(row.config);
     const Peer peer(spin_peer::parse_config(row.config));
     const auto full = check(peer, false);
