@@ -215,7 +215,7 @@ class Bfs {
   const P& p_;
   CheckOptions opt_;
   model::Packing packing_;
-  bool reduce_ = false;                 // states are canonicalised (symmetry reduction)
+  bool reduce_ = false;                  // states are canonicalised (symmetry reduction)
   std::vector<std::string> reductions_;  // what ran, and what did not and why
   std::vector<model::Property<State>> always_, sometimes_, stuck_, leads_to_, recurrence_;
   std::vector<int> leads_to_offset_;  // first premise/goal bit pair of each LeadsTo property
@@ -324,7 +324,7 @@ void Bfs<P>::select_properties() {
 
 template <model::Protocol P>
 void Bfs<P>::plan_reductions() {
-  if constexpr (requires(State& x) {
+  if constexpr (requires(State & x) {
                   p_.symmetric();
                   p_.symmetry_summary();
                   p_.canonicalize(x);
