@@ -143,6 +143,7 @@ class Bfs {
     std::vector<State> succs;  // one parent's successors; each keeps its storage
     std::vector<Action> actions;
     std::vector<std::uint64_t> parent_keys, keys, packed, succ_fps;
+    std::vector<std::uint64_t> changes, marks;  // per successor: its edge's subject bits
   };
 
   static model::Packing packing_of(const P& p) {
@@ -170,6 +171,10 @@ class Bfs {
       if (reduce_) p_.canonicalize(s);
   }
   Path concrete(const Path& reduced) const;
+  Path concrete_lasso(const Path& reduced, std::size_t& loop) const;
+  // One step of concrete(): from (x, its representative c), the action taken in c.
+  std::uint32_t concrete_step(State& x, State& c, std::uint32_t reduced_choice,
+                              std::size_t step) const;
   void add_property(const model::Property<State>& prop);
   void evaluate(const State& s, Candidate& out) const;
   void subject_keys(const State& s, std::vector<std::uint64_t>& out) const;
@@ -327,24 +332,40 @@ void Bfs<P>::plan_reductions() {
   if constexpr (requires(State & x) {
                   p_.symmetric();
                   p_.symmetry_summary();
+                  p_.symmetry_axes();
+                  p_.symmetry_notes();
                   p_.canonicalize(x);
                 }) {
-    if (!opt_.symmetry || !p_.symmetric()) return;
-    if (keep_graph()) {
-      std::vector<std::string> graph;
-      for (const auto* kind : {&stuck_, &leads_to_, &recurrence_})
-        for (const auto& prop : *kind) graph.push_back(prop.name());
-      std::string names;
-      for (const auto& n : graph) names += (names.empty() ? "" : ", ") + n;
-      reductions_.push_back(
-          "symmetry: not used: " + names +
-          " follow one job from state to state, and a permutation renames it; symmetry is sound "
-          "here for always and sometimes properties and deadlock (check those alone with "
-          "--property to use it)");
+    if (!opt_.symmetry) return;
+    // What the protocol could not reduce, and why, even when nothing is.
+    for (const auto& note : p_.symmetry_notes()) reductions_.push_back(note);
+    if (!p_.symmetric()) return;
+    // A graph property follows each subject from state to state: sound on
+    // the reduced graph only when no permutation renames its subjects (its
+    // edges' changes are computed before the successor is canonicalised), and
+    // when fairness does not name single action instances, which a
+    // permutation would rename too.
+    const auto axes = p_.symmetry_axes();
+    std::string refused;
+    for (const auto* kind : {&stuck_, &leads_to_, &recurrence_})
+      for (const auto& prop : *kind) {
+        const auto& axis = prop.subject_axis();
+        if (axis.empty())
+          refused = prop.name() + " does not say which entities its subjects are";
+        else if (std::find(axes.begin(), axes.end(), axis) != axes.end())
+          refused = prop.name() + " follows one " + axis + " from state to state, and the " + axis +
+                    "s are what symmetry permutes";
+      }
+    if (refused.empty() && live() && opt_.per_instance)
+      refused = "fairness is per action instance, and a permutation renames instances";
+    if (!refused.empty()) {
+      reductions_.push_back("symmetry not used: " + refused +
+                            " (it is sound for always and sometimes properties and deadlock: "
+                            "check those alone with --property to use it)");
       return;
     }
     reduce_ = true;
-    for (const auto& line : p_.symmetry_summary()) reductions_.push_back("symmetry: " + line);
+    for (const auto& line : p_.symmetry_summary()) reductions_.push_back(line);
   }
 }
 
@@ -356,32 +377,68 @@ void Bfs<P>::plan_reductions() {
 // does, the protocol declared a symmetry it does not have, which is a bug
 // to report, never a trace to print.
 template <model::Protocol P>
+std::uint32_t Bfs<P>::concrete_step(State& x, State& c, std::uint32_t reduced_choice,
+                                    std::size_t step) const {
+  std::vector<Action> acts;
+  State want, y, yc;
+  p_.actions(c, acts);
+  next_into(c, acts.at(reduced_choice), want);
+  canonical(want);
+  acts.clear();
+  p_.actions(x, acts);
+  for (std::uint32_t i = 0; i < acts.size(); ++i) {
+    next_into(x, acts[i], y);
+    yc = y;
+    canonical(yc);
+    if (yc == want) {
+      x = std::move(y), c = std::move(want);
+      return i;
+    }
+  }
+  throw std::logic_error("checker: symmetry reduction: step " + std::to_string(step + 1) +
+                         " of the reduced path has no counterpart in the protocol: its declared "
+                         "symmetry is not one (run with --no-symmetry)");
+}
+
+template <model::Protocol P>
 Path Bfs<P>::concrete(const Path& reduced) const {
   Path out{reduced.init, {}};
-  State x = p_.init_states().at(reduced.init), c = x, want, y, yc;
+  State x = p_.init_states().at(reduced.init), c = x;
   canonical(c);
-  std::vector<Action> acts;
-  for (std::size_t step = 0; step < reduced.choices.size(); ++step) {
-    acts.clear();
-    p_.actions(c, acts);
-    next_into(c, acts.at(reduced.choices[step]), want);
-    canonical(want);
-    acts.clear();
-    p_.actions(x, acts);
-    bool found = false;
-    for (std::uint32_t i = 0; i < acts.size() && !found; ++i) {
-      next_into(x, acts[i], y);
-      yc = y;
-      canonical(yc);
-      if (yc == want) out.choices.push_back(i), x = y, found = true;
-    }
-    if (!found)
-      throw std::logic_error("checker: symmetry reduction: step " + std::to_string(step + 1) +
-                             " of the reduced path has no counterpart in the protocol: its "
-                             "declared symmetry is not one (run with --no-symmetry)");
-    c = want;
-  }
+  for (std::size_t step = 0; step < reduced.choices.size(); ++step)
+    out.choices.push_back(concrete_step(x, c, reduced.choices[step], step));
   return out;
+}
+
+// A reduced lasso returns to its loop's representative, so the protocol's
+// own steps return to a permutation of where the loop began. Walking the
+// loop again from there, each walk deterministic, the walks' start states
+// repeat within the orbit: the concrete lasso loops back to the first start
+// that repeats. Every walk takes the same families and passes the same
+// premises (the subjects are not renamed), so fairness and the property
+// read it as they read the reduced loop.
+template <model::Protocol P>
+Path Bfs<P>::concrete_lasso(const Path& reduced, std::size_t& loop) const {
+  Path out{reduced.init, {}};
+  State x = p_.init_states().at(reduced.init), c = x;
+  canonical(c);
+  for (std::size_t step = 0; step < loop; ++step)
+    out.choices.push_back(concrete_step(x, c, reduced.choices[step], step));
+  std::vector<State> starts;
+  std::vector<std::size_t> at;
+  for (;;) {
+    for (std::size_t k = 0; k < starts.size(); ++k)
+      if (starts[k] == x) {  // the last walk ended where walk k began: loop back there
+        loop = at[k];
+        return out;
+      }
+    if (starts.size() > 100000)
+      throw std::logic_error("checker: symmetry reduction: a lasso did not close");
+    starts.push_back(x);
+    at.push_back(out.choices.size());
+    for (std::size_t step = loop; step < reduced.choices.size(); ++step)
+      out.choices.push_back(concrete_step(x, c, reduced.choices[step], step));
+  }
 }
 
 template <model::Protocol P>

@@ -34,8 +34,9 @@ template <model::Protocol P>
 void Bfs<P>::lasso_violation(const model::Property<State>& prop, int subject, const Lasso& lasso) {
   Path path = path_to(lasso.start);
   for (auto e : lasso.to_cycle) path.choices.push_back(graph_.choice[e]);
-  const std::size_t loop = path.choices.size();
+  std::size_t loop = path.choices.size();
   for (auto e : lasso.cycle) path.choices.push_back(graph_.choice[e]);
+  if (reduce_) path = concrete_lasso(path, loop);
   const Shape shape = lasso_shape(loop, path.choices.size());
   violation_ = Violation{
       prop.name(), prop.kind(), shape, std::move(path), story(shape, prop.kind()), subject, loop};
@@ -116,7 +117,7 @@ Result Bfs<P>::finish(std::string bound) {
       Violation v{stuck_[k].name(),
                   model::PropertyKind::StuckFree,
                   Shape::Stuck,
-                  path_to(found->state),
+                  reduce_ ? concrete(path_to(found->state)) : path_to(found->state),
                   "",
                   subject,
                   std::nullopt};

@@ -167,8 +167,19 @@ void Bfs<P>::expand(Scratch& scratch, Share& part, std::size_t lo, std::size_t h
     scratch.packed.resize(n * words);
     scratch.succ_fps.resize(n);
     const std::uint64_t* parent = level_.row(pos);
+    if (keep_graph()) scratch.changes.assign(n, 0), scratch.marks.assign(n, 0);
     for (std::size_t c = 0; c < n; ++c) {
       next_into(scratch.cur, scratch.actions[c], scratch.succs[c]);
+      // What an edge does to each subject is read before the successor is
+      // canonicalised: a permutation renames none of the subjects
+      // (plan_reductions), but moves the cells that their keys read.
+      if (!stuck_.empty()) {
+        subject_keys(scratch.succs[c], scratch.keys);
+        for (std::size_t b = 0; b < scratch.keys.size(); ++b)
+          if (scratch.keys[b] != scratch.parent_keys[b])
+            scratch.changes[c] |= std::uint64_t{1} << b;
+      }
+      if (!recurrence_.empty()) scratch.marks[c] = step_marks(scratch.cur, scratch.succs[c]);
       canonical(scratch.succs[c]);  // symmetry reduction: the orbit's representative
       // Only the fields the action changed are packed again.
       packing_.repack(scratch.cur, parent, scratch.succs[c], scratch.packed.data() + c * words);
@@ -194,15 +205,9 @@ void Bfs<P>::expand(Scratch& scratch, Share& part, std::size_t lo, std::size_t h
         }
       }
       if (!keep_graph()) continue;
-      Edge e{static_cast<std::uint32_t>(pos), c, target, local,
-             family_of(scratch.actions[c]),   0, 0};
-      if (!stuck_.empty()) {
-        subject_keys(succ, scratch.keys);
-        for (std::size_t b = 0; b < scratch.keys.size(); ++b)
-          if (scratch.keys[b] != scratch.parent_keys[b]) e.changes |= std::uint64_t{1} << b;
-      }
-      if (!recurrence_.empty()) e.marks = step_marks(scratch.cur, succ);
-      part.edges.push_back(e);
+      part.edges.push_back(Edge{static_cast<std::uint32_t>(pos), c, target, local,
+                                family_of(scratch.actions[c]), scratch.changes[c],
+                                scratch.marks[c]});
     }
   }
   part.fresh.assign(part.cands.size(), 0);

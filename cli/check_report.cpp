@@ -140,6 +140,9 @@ std::string render_text(const CheckOutcome& o) {
                        kind_name(p.kind));
   if (!r.assumptions.empty())
     out += fmt::format("Fairness assumed: {}\n", fmt::join(r.assumptions, ", "));
+  // Which reductions ran, and which could not and why: a state count is read against them.
+  for (std::size_t i = 0; i < r.reductions.size(); ++i)
+    out += fmt::format("{}{}\n", i == 0 ? "Reductions: " : "            ", r.reductions[i]);
   out += fmt::format("\nResult: {}", checker::to_string(r.verdict));
   if (o.engine) out += " (" + engine_verdict(*o.engine) + ")";
   if (r.verdict == checker::Verdict::Incomplete && r.explored_depth < 0)
@@ -178,6 +181,7 @@ nlohmann::json render_json(const CheckOutcome& o) {
                      {"description", i < o.descriptions.size() ? o.descriptions[i] : ""}});
   j["properties"] = props;
   j["fairness"] = r.assumptions;
+  j["reductions"] = r.reductions;
   j["trace"] = o.trace ? cx::to_itf(*o.trace, o.token_dir(), o.token) : nlohmann::json(nullptr);
   j["shrink"] = nlohmann::json(nullptr);
   if (o.shrink)

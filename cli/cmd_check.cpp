@@ -36,6 +36,7 @@ struct CheckArgs {
   std::string replay;
   bool replay_engine = false;   // re-execute the violation in the reference engine
   bool no_shrink = false;       // print the checker's own (BFS) trace
+  bool no_symmetry = false;     // search every state, not one per orbit of interchangeable workers
   bool strict = false;          // refuse input kmc would ignore although it could change the answer
   std::string shrink_scenario;  // also leave out jobs and workers; write the reduced scenario here
 };
@@ -64,6 +65,7 @@ cx::CheckRequest request_of(const CheckArgs& a) {
   r.stop = stop_requested;
   r.replay_token = a.replay;
   r.shrink = !a.no_shrink;
+  r.symmetry = !a.no_symmetry;
   r.shrink_scenario = a.shrink_scenario;
   r.replay_engine = a.replay_engine;
   r.warn = [strict = a.strict](const model::Warnings& ws) {
@@ -204,6 +206,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
                 "Diverged (kmc replay)");
   cmd->add_flag("--strict", args->strict,
                 "Refuse (exit 3) any input kmc would ignore although it could change the answer");
+  cmd->add_flag("--no-symmetry", args->no_symmetry,
+                "Search every state, not one per orbit of interchangeable workers (to compare)");
   cmd->add_flag("--no-shrink", args->no_shrink,
                 "Print and save the checker's own (shortest-by-BFS) trace, unshrunk");
   cmd->add_option("--shrink-scenario", args->shrink_scenario,

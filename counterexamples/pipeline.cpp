@@ -19,6 +19,7 @@ checker::CheckOptions search_options(const CheckRequest& r, const model::CheckSp
   o.max_states = r.max_states.value_or(static_cast<std::uint64_t>(spec.max_states));
   o.time_limit_s = r.time_limit_s.value_or(spec.time_limit_s);
   o.threads = r.threads;
+  o.symmetry = r.symmetry;
   o.max_memory_bytes = memory_bound(r, spec);
   o.progress = r.progress;
   return o;

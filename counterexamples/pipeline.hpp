@@ -36,6 +36,9 @@ struct CheckRequest {
   // (`kmc check` answers SIGINT and SIGTERM so). Unset: never.
   std::function<std::string()> stop;
   int threads = 1;
+  // Symmetry reduction where the protocol declares interchangeable entities and it is sound
+  // for the properties checked (checker::CheckOptions::symmetry); off: --no-symmetry.
+  bool symmetry = true;
   std::function<void(const checker::Progress&)> progress;
   // Re-check this replay token's path instead of searching.
   std::string replay_token;

@@ -11,10 +11,11 @@ namespace kmc::invariants {
 MkProperty eventually_runs(const protocols::MultiKueue& p) {
   using State = protocols::MultiKueue::State;
   return MkProperty::leads_to(
-      "eventually-runs", "every job that some worker could run eventually runs",
-      {.subjects = p.params().J(),
-       .premise = [&p](const State& s, int j) { return waiting_while_runnable(p, s, j); },
-       .goal = [&p](const State& s, int j) { return has_run(p, s, j); }});
+             "eventually-runs", "every job that some worker could run eventually runs",
+             {.subjects = p.params().J(),
+              .premise = [&p](const State& s, int j) { return waiting_while_runnable(p, s, j); },
+              .goal = [&p](const State& s, int j) { return has_run(p, s, j); }})
+      .over("job");
 }
 
 }  // namespace kmc::invariants

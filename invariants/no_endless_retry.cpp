@@ -16,16 +16,18 @@ namespace kmc::invariants {
 MkProperty no_endless_retry(const protocols::MultiKueue& p) {
   using protocols::MultiKueue;
   return MkProperty::recurrence_free(
-      "no-endless-retry", "no job retries forever while some worker could run it",
-      {.subjects = p.params().J(),
-       .premise = [&p](const MultiKueue::State& s,
-                       int j) { return waiting_while_runnable(p, s, j); },
-       .step = [&p](const MultiKueue::State& from, const MultiKueue::State& to,
-                    int j) { return retried(p, from, to, j); }},
-      [&p](const MultiKueue::State& s, int j) {
-        return fmt::format("job {} retries forever, and {} could run it all along",
-                           p.params().jobs[j], fmt::join(workers_able_to_run(p, s, j), " or "));
-      });
+             "no-endless-retry", "no job retries forever while some worker could run it",
+             {.subjects = p.params().J(),
+              .premise = [&p](const MultiKueue::State& s,
+                              int j) { return waiting_while_runnable(p, s, j); },
+              .step = [&p](const MultiKueue::State& from, const MultiKueue::State& to,
+                           int j) { return retried(p, from, to, j); }},
+             [&p](const MultiKueue::State& s, int j) {
+               return fmt::format("job {} retries forever, and {} could run it all along",
+                                  p.params().jobs[j],
+                                  fmt::join(workers_able_to_run(p, s, j), " or "));
+             })
+      .over("job");
 }
 
 }  // namespace kmc::invariants

@@ -32,15 +32,17 @@ std::uint64_t job_key(const MultiKueue& p, const MultiKueue::State& s, int j) {
 
 MkProperty no_stuck_job(const protocols::MultiKueue& p) {
   return MkProperty::stuck_free(
-      "no-stuck-job", "no job waits forever, frozen, while some worker could run it",
-      {.subjects = p.params().J(),
-       .key = [&p](const MultiKueue::State& s, int j) { return job_key(p, s, j); },
-       .should_move = [&p](const MultiKueue::State& s,
-                           int j) { return waiting_while_runnable(p, s, j); }},
-      [&p](const MultiKueue::State& s, int j) {
-        return fmt::format("job {} can never change again, yet {} could run it now",
-                           p.params().jobs[j], fmt::join(workers_able_to_run(p, s, j), " and "));
-      });
+             "no-stuck-job", "no job waits forever, frozen, while some worker could run it",
+             {.subjects = p.params().J(),
+              .key = [&p](const MultiKueue::State& s, int j) { return job_key(p, s, j); },
+              .should_move = [&p](const MultiKueue::State& s,
+                                  int j) { return waiting_while_runnable(p, s, j); }},
+             [&p](const MultiKueue::State& s, int j) {
+               return fmt::format("job {} can never change again, yet {} could run it now",
+                                  p.params().jobs[j],
+                                  fmt::join(workers_able_to_run(p, s, j), " and "));
+             })
+      .over("job");
 }
 
 }  // namespace kmc::invariants

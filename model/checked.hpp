@@ -41,6 +41,14 @@ struct Checked {
     p.symmetry_summary();
   }
   { return protocol.symmetry_summary(); }
+  std::vector<std::string> symmetry_notes() const requires requires(const P& p) {
+    p.symmetry_notes();
+  }
+  { return protocol.symmetry_notes(); }
+  std::vector<std::string> symmetry_axes() const requires requires(const P& p) {
+    p.symmetry_axes();
+  }
+  { return protocol.symmetry_axes(); }
   void canonicalize(State& s) const requires requires(const P& p, State& x) { p.canonicalize(x); }
   { protocol.canonicalize(s); }
   bool valid_end(const State& s) const requires requires(const P& p) { p.valid_end(s); }

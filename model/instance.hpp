@@ -67,7 +67,8 @@ class Instance {
   // others are not), and s mapped to the representative of its orbit.
   bool symmetric() const { return canon_.active(); }
   std::vector<std::string> symmetry_summary() const { return canon_.summary(); }
-  const std::vector<std::string>& symmetry_notes() const { return canon_.symmetry().notes; }
+  std::vector<std::string> symmetry_axes() const { return canon_.moved_axes(); }
+  std::vector<std::string> symmetry_notes() const { return canon_.symmetry().notes; }
   void canonicalize(State& s) const {
     constexpr std::size_t n = decltype(boost::hana::length(boost::hana::accessors<State>()))::value;
     std::array<std::int64_t*, n> fields{};

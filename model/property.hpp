@@ -123,6 +123,14 @@ class Property {
         },
         rule_);
   }
+  // The axis whose entities a per-subject property's subjects are ("job"), when it says so.
+  // Symmetry reduction (checker/bfs.hpp) is sound for a graph property only
+  // when no permutation renames its subjects: it needs to know which they are.
+  const std::string& subject_axis() const { return subject_axis_; }
+  Property over(std::string axis) && {
+    subject_axis_ = std::move(axis);
+    return std::move(*this);
+  }
   bool explains() const { return static_cast<bool>(explain_); }
   std::string explain(const State& s, int subject) const {
     return explain_ ? explain_(s, subject) : std::string();
@@ -140,6 +148,7 @@ class Property {
   }
 
   std::string name_, description_;
+  std::string subject_axis_;
   Rule rule_;
   Explain explain_;
 };

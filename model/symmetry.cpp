@@ -31,70 +31,93 @@ bool same_range(const CellRange& a, const CellRange& b) {
 
 Canonicalizer::Canonicalizer(const Layout& layout, Symmetry symmetry) {
   sym_.notes = std::move(symmetry.notes);
+  const int axes = static_cast<int>(layout.axes.size());
   for (auto& cls : symmetry.classes) {
     auto drop = [&](const std::string& why) {
-      const std::string axis = cls.axis >= 0 && cls.axis < static_cast<int>(layout.axes.size())
-                                   ? layout.axes[cls.axis].name
-                                   : fmt::format("axis {}", cls.axis);
-      sym_.notes.push_back(fmt::format("{}: not reduced, {}", axis, why));
+      const std::string axis = cls.axis >= 0 && cls.axis < axes ? layout.axes[cls.axis].name
+                                                                : fmt::format("axis {}", cls.axis);
+      sym_.notes.push_back(fmt::format("no symmetry over {}s: {}", axis, why));
     };
-    if (cls.axis < 0 || cls.axis >= static_cast<int>(layout.axes.size())) {
+    if (cls.axis < 0 || cls.axis >= axes) {
       drop("no such axis");
       continue;
     }
     const Axis& axis = layout.axes[cls.axis];
-    std::sort(cls.entities.begin(), cls.entities.end());
-    cls.entities.erase(std::unique(cls.entities.begin(), cls.entities.end()), cls.entities.end());
     if (cls.entities.size() < 2) continue;  // one entity has no one to swap with
-    if (axis.parent >= 0) {
-      drop("it depends on another axis");
-      continue;
+    const std::size_t n = cls.entities.size();
+    // The permuted axes, each with its groups: group k of axis X moves with class entity k.
+    std::vector<std::pair<int, std::vector<std::vector<int>>>> moved;
+    std::vector<std::vector<int>> own;
+    for (int e : cls.entities) own.push_back({e});
+    moved.emplace_back(cls.axis, std::move(own));
+    std::string why;
+    if (axis.parent >= 0) why = "it depends on another axis";
+    for (const auto& link : cls.links) {
+      if (link.axis < 0 || link.axis >= axes || link.axis == cls.axis || link.owned.size() != n)
+        why = "a link to another axis does not fit the class";
+      else
+        moved.emplace_back(link.axis, link.owned);
     }
-    if (cls.entities.front() < 0 || cls.entities.back() >= axis.extent()) {
-      drop("an entity out of range");
-      continue;
+    for (const auto& [x, groups] : moved) {
+      std::vector<int> all;
+      for (const auto& g : groups) {
+        if (g.size() != groups[0].size()) why = "linked entities differ in number";
+        for (int e : g) {
+          if (e < 0 || e >= layout.axes[x].extent()) why = "an entity out of range";
+          all.push_back(e);
+        }
+      }
+      std::sort(all.begin(), all.end());
+      if (std::adjacent_find(all.begin(), all.end()) != all.end()) why = "an entity given twice";
     }
     Plan plan;
-    plan.entities = cls.entities;
-    std::string why;
+    plan.n = n;
     for (std::size_t fi = 0; fi < layout.fields.size() && why.empty(); ++fi) {
       const Field& f = layout.fields[fi];
-      const auto uses = std::count(f.axes.begin(), f.axes.end(), cls.axis);
-      for (int a : f.axes)
-        if (layout.axes[a].parent == cls.axis && uses == 0)
-          why = fmt::format("field {} has a {} of some {} without the {} itself", f.name,
-                            layout.axes[a].name, axis.name, axis.name);
-      if (f.kind == FieldKind::Index && f.index_axis >= 0 &&
-          layout.axes[f.index_axis].parent == cls.axis)
-        why = fmt::format("field {} names a {} of a {}", f.name, layout.axes[f.index_axis].name,
-                          axis.name);
-      if (f.kind == FieldKind::Index && f.index_axis == cls.axis)
-        plan.index_fields.push_back(fi), plan.index_sizes.push_back(layout.size(f));
+      int uses = 0;
+      std::size_t which = 0, d = 0;
+      for (std::size_t m = 0; m < moved.size(); ++m) {
+        const int x = moved[m].first;
+        for (std::size_t k = 0; k < f.axes.size(); ++k)
+          if (f.axes[k] == x) ++uses, which = m, d = k;
+        const bool has = std::count(f.axes.begin(), f.axes.end(), x) > 0;
+        for (int a : f.axes)
+          if (layout.axes[a].parent == x && !has)
+            why = fmt::format("field {} has a {} of some {} without the {} itself", f.name,
+                              layout.axes[a].name, layout.axes[x].name, layout.axes[x].name);
+        if (f.kind == FieldKind::Index && f.index_axis == x)
+          plan.renames.push_back(Rename{fi, layout.size(f), moved[m].second});
+        if (m == 0 && f.kind == FieldKind::Index && f.index_axis >= 0 &&
+            layout.axes[f.index_axis].parent == x)
+          why = fmt::format("field {} names a {} of a {}", f.name, layout.axes[f.index_axis].name,
+                            axis.name);
+      }
       if (uses == 0 || !why.empty()) continue;
       if (uses > 1) {
-        why = fmt::format("field {} is indexed by two {}s", f.name, axis.name);
+        why = fmt::format("field {} is indexed twice by what a {} permutation moves", f.name,
+                          axis.name);
         continue;
       }
-      const std::size_t d = std::find(f.axes.begin(), f.axes.end(), cls.axis) - f.axes.begin();
-      Slice slice{fi, std::vector<std::vector<std::uint32_t>>(cls.entities.size())};
+      const auto& groups = moved[which].second;
+      Slice slice{fi, std::vector<std::vector<std::uint32_t>>(n)};
       // The cells of each entity, with what makes them comparable: a permutation
       // moves a value to the same cell of another entity, which must exist and
       // take the same values, else it would break the packing or the state's meaning.
-      std::vector<std::vector<std::pair<bool, CellRange>>> shape(cls.entities.size());
-      for_each_cell(layout, f, [&](std::size_t off, const std::vector<int>& at) {
-        const auto it = std::find(cls.entities.begin(), cls.entities.end(), at[d]);
-        if (it == cls.entities.end()) return;
-        const auto e = static_cast<std::size_t>(it - cls.entities.begin());
-        slice.cells[e].push_back(static_cast<std::uint32_t>(off));
-        const bool present = !f.present || f.present(at);
-        shape[e].emplace_back(present, f.range_of ? f.range_of(at) : CellRange{f.lo, f.hi, 1});
-      });
-      for (std::size_t e = 1; e < shape.size() && why.empty(); ++e)
-        for (std::size_t c = 0; c < shape[e].size(); ++c)
-          if (shape[e][c].first != shape[0][c].first ||
-              !same_range(shape[e][c].second, shape[0][c].second)) {
+      std::vector<std::vector<std::pair<bool, CellRange>>> shape(n);
+      for (std::size_t k = 0; k < n; ++k)
+        for (int g : groups[k])
+          for_each_cell(layout, f, [&](std::size_t off, const std::vector<int>& at) {
+            if (at[d] != g) return;
+            slice.cells[k].push_back(static_cast<std::uint32_t>(off));
+            shape[k].emplace_back(!f.present || f.present(at),
+                                  f.range_of ? f.range_of(at) : CellRange{f.lo, f.hi, 1});
+          });
+      for (std::size_t k = 1; k < n && why.empty(); ++k)
+        for (std::size_t c = 0; c < shape[k].size(); ++c)
+          if (shape[k][c].first != shape[0][c].first ||
+              !same_range(shape[k][c].second, shape[0][c].second)) {
             why = fmt::format("field {} differs in shape between {} and {}", f.name,
-                              axis.label(cls.entities[0]), axis.label(cls.entities[e]));
+                              axis.label(cls.entities[0]), axis.label(cls.entities[k]));
             break;
           }
       plan.slices.push_back(std::move(slice));
@@ -106,6 +129,7 @@ Canonicalizer::Canonicalizer(const Layout& layout, Symmetry symmetry) {
     std::vector<std::string> labels;
     for (int e : cls.entities) labels.push_back(axis.label(e));
     axis_names_.push_back(axis.name);
+    for (const auto& m : moved) moved_axes_.push_back(layout.axes[m.first].name);
     labels_.push_back(std::move(labels));
     plans_.push_back(std::move(plan));
     sym_.classes.push_back(std::move(cls));
@@ -115,13 +139,13 @@ Canonicalizer::Canonicalizer(const Layout& layout, Symmetry symmetry) {
 std::vector<std::string> Canonicalizer::summary() const {
   std::vector<std::string> out;
   for (std::size_t k = 0; k < plans_.size(); ++k)
-    out.push_back(fmt::format("{} interchangeable {}s ({})", labels_[k].size(), axis_names_[k],
-                              fmt::join(labels_[k], ", ")));
+    out.push_back(fmt::format("symmetry over {} interchangeable {}s ({})", labels_[k].size(),
+                              axis_names_[k], fmt::join(labels_[k], ", ")));
   return out;
 }
 
 bool Canonicalizer::apply(const Plan& plan, std::int64_t* const* fields) const {
-  const std::size_t n = plan.entities.size();
+  const std::size_t n = plan.n;
   thread_local std::vector<std::uint32_t> order;
   thread_local std::vector<std::int64_t> buffer;
   order.resize(n);
@@ -133,6 +157,16 @@ bool Canonicalizer::apply(const Plan& plan, std::int64_t* const* fields) const {
       const auto& cb = s.cells[b];
       for (std::size_t c = 0; c < ca.size(); ++c)
         if (v[ca[c]] != v[cb[c]]) return v[ca[c]] < v[cb[c]];
+    }
+    // Equal cells: what names each of them (a job's cluster) tells them apart,
+    // so the order does not depend on the names they came in with.
+    for (const auto& r : plan.renames) {
+      const std::int64_t* v = fields[r.field];
+      for (std::size_t c = 0; c < r.size; ++c)
+        for (std::size_t t = 0; t < r.names[a].size(); ++t) {
+          const bool na = v[c] == r.names[a][t], nb = v[c] == r.names[b][t];
+          if (na != nb) return na;
+        }
     }
     return false;
   };
@@ -153,15 +187,21 @@ bool Canonicalizer::apply(const Plan& plan, std::int64_t* const* fields) const {
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t c = 0; c < per; ++c) v[s.cells[i][c]] = buffer[order[i] * per + c];
   }
-  for (std::size_t k = 0; k < plan.index_fields.size(); ++k) {
-    std::int64_t* v = fields[plan.index_fields[k]];
-    for (std::size_t c = 0; c < plan.index_sizes[k]; ++c) {
+  // What was entity order[i]'s (or its owned t-th) is now entity i's.
+  for (const auto& r : plan.renames) {
+    std::int64_t* v = fields[r.field];
+    for (std::size_t c = 0; c < r.size; ++c) {
       if (v[c] < 0) continue;
-      for (std::size_t i = 0; i < n; ++i)
-        if (plan.entities[order[i]] == v[c]) {
-          v[c] = plan.entities[i];
-          break;
-        }
+      bool done = false;
+      for (std::size_t i = 0; i < n && !done; ++i) {
+        const auto& from = r.names[order[i]];
+        for (std::size_t t = 0; t < from.size(); ++t)
+          if (from[t] == v[c]) {
+            v[c] = r.names[i][t];
+            done = true;
+            break;
+          }
+      }
     }
   }
   return true;

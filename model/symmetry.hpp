@@ -30,6 +30,14 @@ namespace kmc::model {
 struct SymmetricClass {
   int axis = 0;
   std::vector<int> entities;
+  // Entities of another axis that belong to each of these and move with it
+  // (a worker's ClusterQueues): owned[k] are entities[k]'s, position by
+  // position alike, so every list has the same length.
+  struct Link {
+    int axis = 0;
+    std::vector<std::vector<int>> owned;
+  };
+  std::vector<Link> links;
 };
 
 struct Symmetry {
@@ -51,8 +59,11 @@ class Canonicalizer {
 
   bool active() const { return !plans_.empty(); }
   const Symmetry& symmetry() const { return sym_; }
-  // "5 interchangeable jobs (j0, j1, ...)" per class: what the report says ran.
+  // "symmetry over 5 interchangeable jobs (j0, j1, ...)" per class: what the report says ran.
   std::vector<std::string> summary() const;
+
+  // The names of the axes a permutation may rename (the classes' and their links').
+  std::vector<std::string> moved_axes() const { return moved_axes_; }
 
   // fields[k] is field k's values (layout order). True when the state changed.
   bool canonicalize(std::int64_t* const* fields) const;
@@ -62,17 +73,23 @@ class Canonicalizer {
     std::size_t field;
     std::vector<std::vector<std::uint32_t>> cells;  // per class entity: offsets in the field
   };
+  // An Index field whose values name entities of a permuted axis: names[k]
+  // are class entity k's (itself, or what it owns on a linked axis).
+  struct Rename {
+    std::size_t field, size;
+    std::vector<std::vector<int>> names;
+  };
   struct Plan {
-    std::vector<int> entities;
+    std::size_t n = 0;  // class entities
     std::vector<Slice> slices;
-    std::vector<std::size_t> index_fields;  // Index fields whose values name the axis's entities
-    std::vector<std::size_t> index_sizes;
+    std::vector<Rename> renames;
   };
   bool apply(const Plan& plan, std::int64_t* const* fields) const;
 
   Symmetry sym_;
   std::vector<std::string> axis_names_;  // per class kept: the axis's name
   std::vector<std::vector<std::string>> labels_;
+  std::vector<std::string> moved_axes_;
   std::vector<Plan> plans_;
 };
 

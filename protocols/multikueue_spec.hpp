@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/spec.hpp"
+#include "model/symmetry.hpp"
 #include "protocols/multikueue_params.hpp"
 #include "protocols/multikueue_rules.hpp"
 #include "protocols/multikueue_state.hpp"
@@ -45,6 +46,8 @@ struct MkSpec {
   static State<std::int64_t> initial(const Params& p);
   static model::ActionRef ref(const Params& p, const Action& a);
   static std::uint64_t identity(const Params& p);
+  // Interchangeable workers, for symmetry reduction (multikueue_symmetry.cpp).
+  static model::Symmetry symmetry(const Params& p);
 };
 
 }  // namespace kmc::protocols

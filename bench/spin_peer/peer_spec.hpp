@@ -329,13 +329,13 @@ struct Spec {
   static kmc::model::Symmetry symmetry(const Params& p) {
     kmc::model::Symmetry s;
     if (p.FIFO) {
-      s.notes.push_back("job: not reduced, FIFO=1 reserves quota in job-index order");
+      s.notes.push_back("no symmetry over jobs: FIFO=1 reserves quota in job-index order");
     } else {
-      kmc::model::SymmetricClass jobs{kJob, {}};
+      kmc::model::SymmetricClass jobs{kJob, {}, {}};
       for (int j = 0; j < p.J; ++j) jobs.entities.push_back(j);
       s.classes.push_back(std::move(jobs));
     }
-    s.notes.push_back("worker: not reduced, win stores a worker as w+1, not as an index");
+    s.notes.push_back("no symmetry over workers: win stores a worker as w+1, not as an index");
     return s;
   }
   static kmc::model::ActionRef ref(const Params&, const Action& a) {

@@ -2,6 +2,7 @@
 // interchangeable: the reduced search stores exactly one state per reachable
 // orbit (counted here by brute force, independently of checker::Bfs), gives
 // the verdicts of the unreduced search, and its traces are the protocol's own.
+#include <fmt/format.h>
 #include <rapidcheck.h>
 
 #include <algorithm>
@@ -93,8 +94,11 @@ TEST_CASE("peer symmetry: one state per reachable orbit, counted by brute force"
     CHECK(reduced.verdict == full.verdict);
     if (row.states) CHECK(all.size() == row.states);
     if (row.orbits) CHECK(orbits.size() == row.orbits);
+    const std::string jobs = peer.params().J == 2 ? "j0, j1" : "j0, j1, j2";
     CHECK(reduced.reductions ==
-          std::vector<std::string>{"symmetry: " + peer.symmetry_summary().front()});
+          std::vector<std::string>{
+              "no symmetry over workers: win stores a worker as w+1, not as an index",
+              fmt::format("symmetry over {} interchangeable jobs ({})", peer.params().J, jobs)});
   }
 }
 
