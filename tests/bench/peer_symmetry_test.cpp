@@ -15,12 +15,15 @@
 #include <vector>
 
 #include "checker/bfs.hpp"
+#include "checker/confirm.hpp"
 #include "checker/replay.hpp"
+#include "model/checked.hpp"
 #include "spin_peer/peer_protocol.hpp"
 
 using kmc::checker::Verdict;
 using spin_peer::Peer;
 using spin_peer::PeerState;
+using spin_peer::Property;
 
 namespace {
 
@@ -175,4 +178,49 @@ TEST_CASE("peer symmetry: canonical forms are idempotent and the same across an 
     RC_ASSERT(c.snap == s.snap);
   });
   CHECK(ok);
+}
+
+TEST_CASE("peer symmetry: a liveness lasso of the reduced graph is made concrete",
+          "[bench][symmetry]") {
+  // Worker w0 has no GPUs but the stale snapshot says 8: a job pinned there
+  // fails its check-capacity request, is requeued, and is pinned there again,
+  // forever, under weak fairness per family (the manager's family moves, so
+  // nothing forces a refresh). "Some job eventually runs on each worker" is
+  // violated for w1 by a lasso. Its subjects are workers, which symmetry does
+  // not permute; the jobs it permutes are renamed around the loop, so the
+  // concrete lasso may walk the reduced loop more than once before it closes.
+  const Peer peer(spin_peer::parse_config("J=2,W=2,PRC=1,C0=0,S0=8"));
+  const int J = 2, W = 2;
+  const auto leads =
+      Property::leads_to("runs-on-every-worker", "some job eventually runs on each worker",
+                         {.subjects = W,
+                          .premise = [](const PeerState&, int) { return true; },
+                          .goal =
+                              [](const PeerState& s, int w) {
+                                for (int j = 0; j < J; ++j)
+                                  if (s.rw[j * W + w] == spin_peer::kRunning) return true;
+                                return false;
+                              }})
+          .over("worker");
+  const kmc::model::Checked<Peer> checked{peer, {leads}};
+  kmc::checker::CheckOptions o;
+  o.max_states = 1'000'000;
+  for (int f : peer.default_fairness())
+    o.fairness.push_back(static_cast<kmc::checker::Fairness>(f));
+  auto run = [&](bool symmetry) {
+    auto opts = o;
+    opts.symmetry = symmetry;
+    return kmc::checker::Bfs(checked, opts).run();
+  };
+  const auto full = run(false), reduced = run(true);
+  REQUIRE(full.verdict == Verdict::Violated);
+  REQUIRE(reduced.verdict == Verdict::Violated);
+  CHECK(reduced.stats.states < full.stats.states);
+  CHECK(reduced.violation->property == "runs-on-every-worker");
+  CHECK(reduced.violation->subject == full.violation->subject);
+  REQUIRE(reduced.violation->loop.has_value());
+  const auto confirmed =
+      kmc::checker::confirm_violation(peer, leads, reduced.violation->subject, o.fairness_plan(),
+                                      reduced.violation->path, reduced.violation->loop);
+  CHECK(confirmed.has_value());
 }
