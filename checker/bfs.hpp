@@ -16,6 +16,8 @@
 // and the shortest counterexample are the same for every thread count.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -80,6 +82,12 @@ struct CheckOptions {
   bool symmetry = false;
 
   FairnessPlan fairness_plan() const { return FairnessPlan{fairness, per_instance}; }
+};
+
+// The properties asked for follow more subjects than a state's 64-bit masks
+// hold: a limit of the request, reported as such (never an abort).
+struct SubjectLimit : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
 };
 
 template <model::Protocol P>
@@ -318,10 +326,18 @@ void Bfs<P>::select_properties() {
     for (auto& prop : p_.properties())
       if (prop.kind() == model::PropertyKind::StuckFree) add_property(prop);
   if (2 * leads_to_pairs_ + recurrence_subjects_ > 64)
-    throw std::invalid_argument(
-        "checker: at most 64 premise/goal bits (2 per leads-to subject, 1 per recurrence subject)");
-  if (always_.size() > 64 || sometimes_.size() > 64 || stuck_subjects_ > 64)
-    throw std::invalid_argument("checker: at most 64 properties of a kind and 64 stuck subjects");
+    throw SubjectLimit(fmt::format(
+        "the liveness properties checked follow {} bits per state and at most 64 fit (2 per "
+        "subject of a leads-to property such as eventually-runs, 1 per subject of a recurrence "
+        "such as no-endless-retry): check them one at a time (--property), or fewer jobs",
+        2 * leads_to_pairs_ + recurrence_subjects_));
+  if (stuck_subjects_ > 64)
+    throw SubjectLimit(fmt::format(
+        "the stuck-freedom properties checked follow {} subjects and at most 64 fit: check them "
+        "one at a time (--property), or fewer jobs",
+        stuck_subjects_));
+  if (always_.size() > 64 || sometimes_.size() > 64)
+    throw SubjectLimit("at most 64 always and 64 sometimes properties in one search");
   witness_.assign(sometimes_.size(), std::nullopt);
   graph_.changes.set_bits(stuck_subjects_);
   graph_.should_move.set_bits(stuck_subjects_);

@@ -158,8 +158,15 @@ CheckOutcome check_instance(const P& p, const PropertiesOf<P>& props, const mode
     auto names = !req.properties.empty()              ? req.properties
                  : !sc.fleet.check.properties.empty() ? sc.fleet.check.properties
                                                       : model::default_properties(props);
-    o.result =
-        checker::Bfs(model::Checked<P>{p, props}, options_for(p, sc, req, std::move(names))).run();
+    const bool from_command_line = !req.properties.empty();
+    try {
+      o.result =
+          checker::Bfs(model::Checked<P>{p, props}, options_for(p, sc, req, std::move(names)))
+              .run();
+    } catch (const checker::SubjectLimit& e) {
+      throw model::InputError(from_command_line ? model::SourcePos{} : sc.fleet.check.pos,
+                              from_command_line ? "--property" : "check.properties", e.what());
+    }
     for (const auto& r : o.result.properties)
       for (const auto& q : props)
         if (q.name() == r.name) o.descriptions.push_back(q.description());

@@ -150,8 +150,14 @@ struct Compiler {
     if (jobs.empty())
       fail(SourcePos{sc.dir + "/manager", 0}, "",
            "the manager has no Jobs or Workloads to dispatch");
-    if (jobs.size() > 16)
-      fail(jobs[16]->meta.pos, "", "kmc checks at most 16 jobs in one scenario");
+    // The checker follows each job of a per-job property in one bit of a 64-bit word per state
+    // (checker/bfs.hpp), and eventually-runs takes two bits per job.
+    if (jobs.size() > kMaxJobs)
+      fail(jobs[kMaxJobs]->meta.pos, "metadata",
+           fmt::format("kmc checks at most {} jobs in one scenario (it follows each job's "
+                       "progress in one 64-bit word per state); split the fleet into scenarios "
+                       "that share nothing, one per cohort or ClusterQueue, and check each",
+                       kMaxJobs));
     for (const auto* wl : jobs) {
       if (wl->admission || !wl->conditions.empty())
         ignore(wl->meta.pos, "status", "Workload.status",

@@ -73,6 +73,10 @@ struct MkParams {
   std::int64_t req(int j, int r) const { return request[j * R() + r]; }
 };
 
+// The most jobs one scenario may hold: per-job properties keep one bit per job
+// (eventually-runs two) in a 64-bit word per state (checker/bfs.hpp).
+inline constexpr std::size_t kMaxJobs = 32;
+
 // Named variants (fleet options.variant): historical Kueue behaviours and
 // deliberately broken ones that the invariants must catch.
 const std::vector<std::string>& multikueue_variants();
