@@ -22,7 +22,7 @@
 
 namespace kmc {
 
-using checker::Verdict;                 // Verified, Violated, Incomplete
+using checker::Verdict;                 // Verified, Violated, Incomplete, Vacuous (per property)
 using model::InputError;                // thrown for bad input: file, line, field
 using model::Scenario;                  // a loaded, validated scenario folder
 using CheckOptions = cx::CheckRequest;  // properties, bounds, threads, shrinking, engine replay

@@ -13,19 +13,14 @@ void Bfs<P>::check_liveness() {
   if (!violation_) check_recurrence();
 }
 
-// A premise that never holds makes the property say nothing: reported as
-// such (a violation), never as Verified. Per subject, a premise that never
-// holds says nothing about that subject (a workload that is never within its
-// guarantee); the property is vacuous only when it holds for none of them.
-// Unknown when a bound may have hidden it.
+// A subject whose premise never holds says nothing about that subject (a
+// workload that is never within its guarantee): no lasso is looked for. The
+// property as a whole is Vacuous when this holds for every subject
+// (premise_never_holds, in finish()).
 template <model::Protocol P>
-bool Bfs<P>::vacuous(const model::Property<State>& prop, int subject, std::uint64_t premise_bit) {
+bool Bfs<P>::vacuous(const model::Property<State>&, int, std::uint64_t premise_bit) {
   for (std::size_t s = 0; s < graph_.holds.size(); ++s)
     if (graph_.holds[s] & premise_bit) return false;
-  if (complete_ && subject == prop.subjects() - 1 && !premise_seen_)
-    violation_ = Violation{
-        prop.name(), prop.kind(), Shape::Vacuous, Path{}, story(Shape::Vacuous, prop.kind()),
-        subject,     std::nullopt};
   return true;
 }
 
@@ -46,10 +41,8 @@ template <model::Protocol P>
 void Bfs<P>::check_leads_to() {
   for (std::size_t k = 0; k < leads_to_.size() && !violation_; ++k)
     for (int i = 0; i < leads_to_[k].subjects() && !violation_; ++i) {
-      if (i == 0) premise_seen_ = false;
       const int pair = leads_to_offset_[k] + i;
       if (vacuous(leads_to_[k], i, std::uint64_t{1} << (2 * pair))) continue;
-      premise_seen_ = true;
       auto lasso = find_lasso(graph_, LeadsToQuery{2 * pair, 2 * pair + 1, opt_.fairness});
       if (!lasso) continue;
       lasso_violation(leads_to_[k], i, *lasso);
@@ -65,10 +58,8 @@ template <model::Protocol P>
 void Bfs<P>::check_recurrence() {
   for (std::size_t k = 0; k < recurrence_.size() && !violation_; ++k)
     for (int i = 0; i < recurrence_[k].subjects() && !violation_; ++i) {
-      if (i == 0) premise_seen_ = false;
       const int bit = recurrence_offset_[k] + i, premise = recurrence_premise_bit(bit);
       if (vacuous(recurrence_[k], i, std::uint64_t{1} << premise)) continue;
-      premise_seen_ = true;
       auto lasso = find_recurrence(graph_, RecurrenceQuery{premise, bit, opt_.fairness});
       if (!lasso) continue;
       lasso_violation(recurrence_[k], i, *lasso);
@@ -151,11 +142,37 @@ Result Bfs<P>::finish(std::string bound) {
         {sometimes_[i].name(), sometimes_[i].kind(),
          found ? Verdict::Verified : (complete ? Verdict::Violated : Verdict::Incomplete)});
   }
-  for (const auto* kind : {&stuck_, &leads_to_, &recurrence_})
-    for (auto& prop : *kind)
-      r.properties.push_back(
-          {prop.name(), prop.kind(),
-           verdict_of(prop.name(), false, complete && decided_.contains(prop.name()))});
+  for (auto& prop : stuck_)
+    r.properties.push_back(
+        {prop.name(), prop.kind(),
+         verdict_of(prop.name(), false, complete && decided_.contains(prop.name()))});
+  // A liveness property whose premise holds for none of its subjects in a complete search is
+  // Vacuous (result.hpp), whatever was decided of the others; only the whole graph shows it.
+  const bool whole_graph = complete && analyses_;
+  auto premise_never_holds = [&](std::uint64_t premises) {
+    for (auto h : graph_.holds)
+      if (h & premises) return false;
+    return true;
+  };
+  auto liveness_verdict = [&](const model::Property<State>& prop, std::uint64_t premises) {
+    if (whole_graph && premise_never_holds(premises))
+      return PropertyResult{prop.name(), prop.kind(), Verdict::Vacuous};
+    return PropertyResult{
+        prop.name(), prop.kind(),
+        verdict_of(prop.name(), false, complete && decided_.contains(prop.name()))};
+  };
+  for (std::size_t k = 0; k < leads_to_.size(); ++k) {
+    std::uint64_t premises = 0;
+    for (int i = 0; i < leads_to_[k].subjects(); ++i)
+      premises |= std::uint64_t{1} << (2 * (leads_to_offset_[k] + i));
+    r.properties.push_back(liveness_verdict(leads_to_[k], premises));
+  }
+  for (std::size_t k = 0; k < recurrence_.size(); ++k) {
+    std::uint64_t premises = 0;
+    for (int i = 0; i < recurrence_[k].subjects(); ++i)
+      premises |= std::uint64_t{1} << recurrence_premise_bit(recurrence_offset_[k] + i);
+    r.properties.push_back(liveness_verdict(recurrence_[k], premises));
+  }
   // A "sometimes" that never held in a complete search is a violation too:
   // the scenario is over-constrained, and passing it would be vacuous.
   if (!violation_) {

@@ -13,7 +13,8 @@
 //    premise holds on every loop state and the step is some loop edge; and
 //    the loop is fair as checker/liveness.cpp judges a component (Shape::Loop,
 //    or Shape::Stutter for a behaviour that stops).
-//  - Sometimes, and a vacuous premise, have no path: only a search decides them.
+//  - Sometimes has no path: only a search decides it. Neither has a Vacuous
+//    liveness property, which is no violation at all (result.hpp).
 #pragma once
 
 #include <cstdint>

@@ -10,8 +10,22 @@ const char* to_string(Verdict v) {
       return "Violated";
     case Verdict::Incomplete:
       return "Incomplete";
+    case Verdict::Vacuous:
+      return "Vacuous";
   }
   return "?";
+}
+
+const char* why(Verdict v) {
+  switch (v) {
+    case Verdict::Vacuous:
+      return "the premise never holds, so the property says nothing";
+    case Verdict::Verified:
+    case Verdict::Violated:
+    case Verdict::Incomplete:
+      return "";
+  }
+  return "";
 }
 
 const char* to_string(Shape s) {
@@ -26,8 +40,6 @@ const char* to_string(Shape s) {
       return "stutter";
     case Shape::Loop:
       return "loop";
-    case Shape::Vacuous:
-      return "vacuous";
   }
   return "?";
 }
@@ -46,8 +58,6 @@ std::string story(Shape s, model::PropertyKind kind) {
       return kind == model::PropertyKind::RecurrenceFree
                  ? "the behaviour loops forever, fairly, repeating the step while the premise holds"
                  : "the behaviour loops forever, fairly, without reaching the goal";
-    case Shape::Vacuous:
-      return "vacuous: the premise never holds, so the property says nothing";
   }
   return "";
 }

@@ -11,8 +11,15 @@
 
 namespace kmc::checker {
 
-enum class Verdict { Verified, Violated, Incomplete };
+// Vacuous is a liveness property's own verdict (issue 12c): its premise never holds in a complete
+// search, so it says nothing. It is neither Verified (nothing was proven) nor Violated (nothing
+// went wrong), and it fails no run: a run's Result is decided by its other properties, so a
+// run's own verdict is never Vacuous. A fleet where nothing can run fails some-job-runs instead.
+enum class Verdict { Verified, Violated, Incomplete, Vacuous };
 const char* to_string(Verdict v);
+// Why a property has its verdict, where the verdict alone does not say: Vacuous's sentence,
+// printed beside it in every report; empty for the others.
+const char* why(Verdict v);
 
 struct Stats {
   std::uint64_t states = 0;       // distinct states stored
@@ -48,7 +55,6 @@ enum class Shape {
   Stuck,        // StuckFree: the path ends where the subject is frozen forever
   Stutter,      // a lasso whose behaviour stops for good where nothing fairly scheduled is enabled
   Loop,         // a lasso whose behaviour loops forever, fairly
-  Vacuous,      // LeadsTo, RecurrenceFree: the premise never holds (there is no path)
 };
 const char* to_string(Shape s);  // "reached", "stuck", ...: a code for JSON and tests
 // The sentence a report prints for a shape when the property has no words of its own.

@@ -45,8 +45,8 @@ std::string next_steps(const CheckOutcome& o) {
         "turns\n",
         o.scenario);
   } else if (r.violation) {
-    // No token: a "sometimes" property, or a premise, that no behaviour reaches is decided by the
-    // whole search, and no single path replays it.
+    // No token: a "sometimes" property that no behaviour reaches is decided by the whole search,
+    // and no single path replays it.
     out += fmt::format(
         "\nNext: no behaviour reaches it, so there is no trace or token to replay (only a whole "
         "search decides that; kmc check {} --property {} re-decides it). Make the jobs fit: "
@@ -83,6 +83,9 @@ int exit_code_of(checker::Verdict v) {
       return 1;
     case checker::Verdict::Incomplete:
       return 2;
+    case checker::Verdict::Vacuous:
+      // Only a property's verdict, never a run's (result.hpp); were it one, it would fail nothing.
+      return 0;
   }
   return 2;
 }
@@ -135,9 +138,12 @@ std::string render_text(const CheckOutcome& o) {
   out += "Properties:\n";
   std::size_t width = 0;
   for (const auto& p : r.properties) width = std::max(width, p.name.size());
-  for (const auto& p : r.properties)
-    out += fmt::format("  {:<{}}  {:<10}  ({})\n", p.name, width, checker::to_string(p.verdict),
+  for (const auto& p : r.properties) {
+    out += fmt::format("  {:<{}}  {:<10}  ({})", p.name, width, checker::to_string(p.verdict),
                        kind_name(p.kind));
+    if (*checker::why(p.verdict)) out += fmt::format(": {}", checker::why(p.verdict));
+    out += "\n";
+  }
   if (!r.assumptions.empty())
     out += fmt::format("Fairness assumed: {}\n", fmt::join(r.assumptions, ", "));
   // Which reductions ran, and which could not and why: a state count is read against them.
@@ -178,7 +184,10 @@ nlohmann::json render_json(const CheckOutcome& o) {
     props.push_back({{"name", r.properties[i].name},
                      {"kind", kind_name(r.properties[i].kind)},
                      {"verdict", checker::to_string(r.properties[i].verdict)},
-                     {"description", i < o.descriptions.size() ? o.descriptions[i] : ""}});
+                     {"description", i < o.descriptions.size() ? o.descriptions[i] : ""},
+                     {"why", *checker::why(r.properties[i].verdict)
+                                 ? nlohmann::json(checker::why(r.properties[i].verdict))
+                                 : nlohmann::json(nullptr)}});
   j["properties"] = props;
   j["fairness"] = r.assumptions;
   j["reductions"] = r.reductions;

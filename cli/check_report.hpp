@@ -17,7 +17,8 @@ std::string render_text(const CheckOutcome& o);
 nlohmann::json render_json(const CheckOutcome& o);
 std::string stats_line(const checker::Stats& s);
 
-// 0 verified, 1 violated, 2 incomplete.
+// 0 verified, 1 violated, 2 incomplete. A run whose properties are Verified or Vacuous is
+// Verified: a Vacuous property fails nothing.
 int exit_code_of(checker::Verdict v);
 
 }  // namespace kmc::cli

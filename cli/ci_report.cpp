@@ -55,25 +55,33 @@ void index_cluster(const model::ClusterManifests& m,
 }  // namespace
 
 std::string to_junit(const std::string& suite, const std::vector<CiCase>& cases) {
-  int failures = 0, errors = 0;
+  int failures = 0, errors = 0, skipped = 0;
   double seconds = 0;
   for (const auto& c : cases) {
     failures += c.verdict == checker::Verdict::Violated;
     errors += c.verdict == checker::Verdict::Incomplete;
+    skipped += c.verdict == checker::Verdict::Vacuous;
     seconds += c.seconds;
   }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format(
-      "<testsuites name=\"kmc\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{:.3f}\">\n",
-      cases.size(), failures, errors, seconds);
+      "<testsuites name=\"kmc\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
+      "time=\"{:.3f}\">\n",
+      cases.size(), failures, errors, skipped, seconds);
   out += fmt::format(
-      "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{:.3f}\">\n",
-      xml_escape(suite), cases.size(), failures, errors, seconds);
+      "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
+      "time=\"{:.3f}\">\n",
+      xml_escape(suite), cases.size(), failures, errors, skipped, seconds);
   for (const auto& c : cases) {
     out += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\"",
                        xml_escape(c.group), xml_escape(c.name), c.seconds);
     if (c.verdict == checker::Verdict::Verified) {
       out += "/>\n";
+      continue;
+    }
+    if (c.verdict == checker::Verdict::Vacuous) {  // says nothing: neither a pass nor a failure
+      out += fmt::format(">\n      <skipped message=\"{}\"/>\n    </testcase>\n",
+                         xml_escape(c.message));
       continue;
     }
     const bool violated = c.verdict == checker::Verdict::Violated;
@@ -103,6 +111,12 @@ nlohmann::json to_sarif(const std::vector<CiCase>& cases) {
            {"shortDescription", {{"text", c.description.empty() ? c.rule : c.description}}}});
     }
     const bool violated = c.verdict == checker::Verdict::Violated;
+    const bool vacuous = c.verdict == checker::Verdict::Vacuous;
+    // SARIF 2.1.0 (3.27.9, 3.27.10): a result that is no failure has level "none"; a vacuous
+    // property was not evaluated on any behaviour, so it does not apply.
+    const char* kind = violated ? "fail" : (vacuous ? "notApplicable" : "open");
+    const char* level = violated ? "error" : (vacuous ? "none" : "warning");
+    const char* is = violated ? "is violated" : (vacuous ? "is Vacuous" : "is Incomplete");
     nlohmann::json locations = nlohmann::json::array();
     for (const auto& pos : c.locations)
       locations.push_back(
@@ -110,12 +124,11 @@ nlohmann::json to_sarif(const std::vector<CiCase>& cases) {
             {{"artifactLocation", {{"uri", pos.file}}}, {"region", {{"startLine", pos.line}}}}}});
     nlohmann::json result = {{"ruleId", c.rule},
                              {"ruleIndex", rule_index[c.rule]},
-                             {"kind", violated ? "fail" : "open"},
-                             {"level", violated ? "error" : "warning"},
+                             {"kind", kind},
+                             {"level", level},
                              {"message",
-                              {{"text", fmt::format("{}: {} {}{}", c.group, c.name,
-                                                    violated ? "is violated" : "is Incomplete",
-                                                    c.message.empty() ? "" : ": " + c.message)}}},
+                              {{"text", fmt::format("{}: {} {}{}{}", c.group, c.name, is,
+                                                    c.message.empty() ? "" : ": ", c.message)}}},
                              {"locations", locations}};
     if (!c.story.empty()) result["properties"] = {{"trace", c.story}};
     results.push_back(result);

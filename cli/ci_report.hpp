@@ -29,10 +29,11 @@ struct CiCase {
 };
 
 // One <testsuite> of <testcase>s: Violated is a <failure>, Incomplete an <error> (undecided,
-// never a pass), Verified passes.
+// never a pass), Vacuous <skipped> with its message (it says nothing, and fails nothing),
+// Verified passes.
 std::string to_junit(const std::string& suite, const std::vector<CiCase>& cases);
 // One run of tool kmc; a result per case that is not Verified: Violated is level error,
-// Incomplete level warning with kind "open".
+// Incomplete level warning with kind "open", Vacuous level none with kind "notApplicable".
 nlohmann::json to_sarif(const std::vector<CiCase>& cases);
 
 // The objects a trace names in its picks (workloads, ClusterQueues, worker clusters), where they

@@ -106,6 +106,7 @@ std::vector<CiCase> ci_cases(const cx::CheckOutcome& o, const model::Scenario* s
     if (p.verdict == checker::Verdict::Incomplete)
       c.message =
           r.incomplete_reason.empty() ? "not examined" : "stopped by " + r.incomplete_reason;
+    if (p.verdict == checker::Verdict::Vacuous) c.message = checker::why(p.verdict);
     if (r.violation && r.violation->property == p.name) {
       c.message = r.violation->detail.empty() ? c.description : r.violation->detail;
       if (o.trace) {

@@ -55,7 +55,7 @@ Expectation read_expectation(const fs::path& file) {
                               fmt::format("expected one of {}", fmt::join(allowed, ", ")));
     return v;
   };
-  return {field("property", {}), field("model", {"Verified", "Violated", "Incomplete"}),
+  return {field("property", {}), field("model", {"Verified", "Violated", "Incomplete", "Vacuous"}),
           field("replay", {"Reproduced", "Diverged"})};
 }
 
@@ -72,6 +72,17 @@ struct EntryResult {
            trace_problem.empty();
   }
 };
+
+// The verdict an entry records for its property: the run's, naming another property that failed
+// first, or Vacuous, the property's own, which fails no run (a run with it is Verified).
+std::string model_verdict(const checker::Result& r, const std::string& property) {
+  for (const auto& p : r.properties)
+    if (p.name == property && p.verdict == checker::Verdict::Vacuous && !r.violation)
+      return checker::to_string(p.verdict);
+  std::string out = checker::to_string(r.verdict);
+  if (r.violation && r.violation->property != property) out += " (" + r.violation->property + ")";
+  return out;
+}
 
 // An entry of a protocol without readers of its own, through its token
 // (cli/token_trace.hpp): the stored states must be what the token gives in
@@ -110,9 +121,7 @@ std::optional<EntryResult> check_token_entry(const fs::path& dir, const Expectat
   req.properties = {want.property};
   req.time_limit_s = time_limit_s;
   const cx::CheckOutcome fresh = protocol.check(sc, req);
-  e.model_actual = checker::to_string(fresh.result.verdict);
-  if (fresh.result.violation && fresh.result.violation->property != want.property)
-    e.model_actual += " (" + fresh.result.violation->property + ")";
+  e.model_actual = model_verdict(fresh.result, want.property);
   if (fresh.result.violation) e.fresh_steps = fresh.result.violation->path.choices.size();
   e.check_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return e;
@@ -144,9 +153,7 @@ EntryResult check_entry(const fs::path& dir, double time_limit_s) {
 
   auto t0 = std::chrono::steady_clock::now();
   const checker::Result r = check_property(mk, target.scenario, want.property, time_limit_s);
-  e.model_actual = checker::to_string(r.verdict);
-  if (r.violation && r.violation->property != want.property)
-    e.model_actual += " (" + r.violation->property + ")";
+  e.model_actual = model_verdict(r, want.property);
   if (r.violation) e.fresh_steps = r.violation->path.choices.size();
   e.check_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 

@@ -52,7 +52,10 @@ std::string PropertyDiff::change() const {
   if (n == V::Violated && o != V::Violated) return "new violation";
   if (o == V::Violated && n == V::Verified) return "fixed";
   if (o == n) return "unchanged";
-  return "undecided";  // one side Incomplete
+  if (o == V::Incomplete || n == V::Incomplete) return "undecided";
+  // A premise that no longer holds is no fix: the new version's property says nothing.
+  if (n == V::Vacuous) return "now vacuous";
+  return "no longer vacuous";  // old Vacuous, new Verified
 }
 
 cx::CheckRequest request(const DiffArgs& a, std::vector<std::string> properties) {
@@ -74,6 +77,7 @@ Side side_of(const cx::CheckOutcome& o, std::size_t i) {
   Side s;
   s.verdict = r.properties[i].verdict;
   if (s.verdict == checker::Verdict::Incomplete) s.note = "stopped by " + r.incomplete_reason;
+  if (s.verdict == checker::Verdict::Vacuous) s.note = checker::why(s.verdict);
   if (r.violation && r.violation->property == r.properties[i].name) {
     s.note = r.violation->detail;
     s.violation = o;
@@ -155,6 +159,9 @@ std::string render_text(const DiffArgs& a, const std::vector<PropertyDiff>& diff
                          d.new_side && d.new_side->verdict == checker::Verdict::Incomplete
                              ? d.new_side->note
                              : d.old_side->note);
+  for (const auto& d : diffs)
+    if (d.change() == "now vacuous")
+      out += fmt::format("\n{} is vacuous in the new version: {}.\n", d.name, d.new_side->note);
   out += fmt::format("\nResult: {} new violation{}, {} fixed, {} propert{} compared\n", news,
                      news == 1 ? "" : "s", fixed, diffs.size(), diffs.size() == 1 ? "y" : "ies");
   return out;

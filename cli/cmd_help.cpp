@@ -26,7 +26,9 @@ const std::map<std::string, std::string>& topics() {
        "     not met (admit --expect)\n"
        "  2  Incomplete: a bound was hit (--max-depth, --max-states, --time-limit, --max-memory,\n"
        "     a signal); never Verified, and the report says what was proven within it\n"
-       "  3  bad input or usage: the message names FILE:LINE: FIELD\n"},
+       "  3  bad input or usage: the message names FILE:LINE: FIELD\n"
+       "A liveness property whose premise never holds (no worker could ever run the job) is\n"
+       "Vacuous: it says nothing, so it fails nothing; the other properties decide the exit.\n"},
       {"dump",
        "A scenario is Kueue's objects as kubectl prints them. To dump one cluster:\n"
        "  kubectl get resourceflavors,clusterqueues,cohorts,workloadpriorityclasses,\\\n"
@@ -43,6 +45,7 @@ const std::map<std::string, std::string>& topics() {
        "In CI:\n"
        "  kmc check DIR --output junit > kmc.xml      one testcase per property\n"
        "  kmc check DIR --output sarif > kmc.sarif    results located at the manifests' lines\n"
+       "  (a Vacuous property is a skipped testcase, a SARIF result of kind notApplicable)\n"
        "  kmc matrix DIR --output junit|sarif         one testcase per cell\n"
        "  kmc corpus check --output junit             one testcase per entry\n"
        "  kmc admit DIR --expect admitted=NS/NAME,pending=NS/NAME   exit 1 unless so\n"

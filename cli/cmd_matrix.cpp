@@ -95,8 +95,13 @@ Cell run_cell(const model::Scenario& sc, const cx::MkCompile& compile, const std
   }
   if (r.violation && r.violation->property != property)
     cell.note = r.violation->property;  // a stuck job, found first
-  if (r.violation && r.violation->shape == checker::Shape::Vacuous)
-    cell.note = "vacuous";  // the premise never holds
+  // The column's premise never holds, and nothing else failed: the cell says so (Vacuous), and
+  // the CI formats give the sentence why. A stuck job found first still makes the cell Violated.
+  for (const auto& p : r.properties)
+    if (p.name == property && p.verdict == checker::Verdict::Vacuous && !r.violation) {
+      cell.verdict = p.verdict;
+      cell.detail = checker::why(p.verdict);
+    }
   if (o.trace && !a.out_dir.empty()) {
     cell.trace = (std::filesystem::path(a.out_dir) / (trace_name + ".itf.json")).string();
     auto itf = cx::to_itf(*o.trace, o.token_dir(), o.token);

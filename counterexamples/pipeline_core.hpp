@@ -171,8 +171,7 @@ CheckOutcome check_instance(const P& p, const PropertiesOf<P>& props, const mode
       for (const auto& q : props)
         if (q.name() == r.name) o.descriptions.push_back(q.description());
     const auto& v = o.result.violation;
-    const bool has_path =
-        v && v->shape != checker::Shape::Unwitnessed && v->shape != checker::Shape::Vacuous;
+    const bool has_path = v && v->shape != checker::Shape::Unwitnessed;
     if (v && v->shape == checker::Shape::Unwitnessed && hooks.why_unwitnessed)
       o.why = hooks.why_unwitnessed();
     if (has_path && v->path.choices.empty() && !v->loop) {

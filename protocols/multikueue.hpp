@@ -15,7 +15,8 @@
 //    queued-provisioning; retryStrategy.backoffLimitCount), first copy
 //    QuotaReserved (before MultiKueueWaitForWorkloadAdmitted, #8592) or
 //    Admitted (after) wins and the others are deleted; re-dispatch when the
-//    selected copy is evicted on its worker (#8477) or lost;
+//    selected copy no longer has that condition, even if it already holds
+//    quota on its worker again (#8477, reconcileGroup steps 4 and 6a), or is lost;
 //  - the environment: autoscaler answers (per worker: provisions when
 //    capacity allows, fails fast, accepts then hangs, or any), spot
 //    reclaims of running jobs, idle capacity disappearing, snapshot refreshes.

@@ -68,6 +68,13 @@ class MkRules {
   B snapshot_fits(const S& s, int w, int j) const;
   void take_capacity(S& s, int w, int j, const V& flavor, int sign) const;
   V count_nominated(const S& s, int j) const;
+  // The condition a copy must have to be selected, and to stay selected (reconcileGroup's
+  // bestMatchByCondition): Admitted with MultiKueueWaitForWorkloadAdmitted (#8592), else
+  // QuotaReserved, which an Admitted copy has too.
+  B winning(const V& remote) const {
+    return p_.wait_for_admitted ? remote == kRemoteAdmitted
+                                : (remote == kRemoteQuotaReserved || remote == kRemoteAdmitted);
+  }
   B ahead_blocks(const S& s, int j, int w) const;
   B holds_worker_quota(const S& s, int j, int w) const;
   void delete_remote(S& s, int j, int w) const;

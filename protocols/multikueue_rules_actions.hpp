@@ -79,17 +79,17 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
     }
     case ActionKind::CreateRemoteWorkload:
       return dispatching && s.nominated[jw(j, w)] == 1 && s.remote[jw(j, w)] == kRemoteNone;
-    case ActionKind::SelectWorker: {
-      const V& r = s.remote[jw(j, w)];
-      B ready = p_.wait_for_admitted ? r == kRemoteAdmitted
-                                     : (r == kRemoteQuotaReserved || r == kRemoteAdmitted);
-      return dispatching && ready;
-    }
+    case ActionKind::SelectWorker:
+      return dispatching && winning(s.remote[jw(j, w)]);
     case ActionKind::RetryDispatch: {
+      // reconcileGroup, steps 4 and 6a: with the check Ready, a selected copy that no longer has
+      // the winning condition (evicted on its worker, requeued, and perhaps already holding
+      // quota again there, or rejected) sets the check to Retry. Before #8477 only a copy that
+      // is gone did; the cluster that held it tried to readmit it on its own.
       const V& r = s.remote[jw(j, w)];
+      const B running = r == kRemoteRunning;  // its pods run: still Admitted in Kueue
       B lost = r == kRemoteNone;
-      if (p_.redispatch_on_worker_eviction)
-        lost = lost || r == kRemotePending || r == kRemoteRejected;
+      if (p_.redispatch_on_worker_eviction) lost = !winning(r) && !running;
       return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && lost;
     }
     default:

@@ -57,4 +57,18 @@ std::vector<std::string> cell_differences(const ItfStep& s, const FleetView& v,
   return out;
 }
 
+std::vector<std::string> job_differences(const ItfStep& last, const FleetView& v, int j,
+                                         int workers) {
+  std::vector<std::string> out;
+  for (int w = -1; w < workers; ++w)
+    for (const model::Cell& engine : v.cells(j, w)) {
+      const model::CellValue* trace = last.cells.find(engine.field, engine.entity);
+      if (trace == nullptr || *trace == engine.value) continue;
+      out.push_back(fmt::format("{}: trace {}, engine {}",
+                                model::key_text(engine.field, engine.entity),
+                                model::to_string(*trace), model::to_string(engine.value)));
+    }
+  return out;
+}
+
 }  // namespace kmc::cx

@@ -17,4 +17,10 @@ std::vector<int> touched_cells(const ItfStep& s, int workers);
 std::vector<std::string> cell_differences(const ItfStep& s, const FleetView& v,
                                           const std::vector<int>& cells);
 
+// The same for every cell of job j, on the manager then on each worker, against
+// the trace's state `last`, value for value: where the engine left the job
+// after the trace ended, against where the trace leaves it.
+std::vector<std::string> job_differences(const ItfStep& last, const FleetView& v, int j,
+                                         int workers);
+
 }  // namespace kmc::cx

@@ -267,10 +267,12 @@ bool autoscaler_could_answer(const FleetView& v, const protocols::MkParams& p,
 
 }  // namespace
 
-std::optional<std::string> engine_job_stuck(engine::Fleet f, const protocols::MkParams& p,
+void run_a_virtual_day(engine::Fleet& f) {
+  f.run(f.now() + 24LL * 3600 * 1000);
+}
+
+std::optional<std::string> engine_job_stuck(const engine::Fleet& f, const protocols::MkParams& p,
                                             const Environment& env, int j) {
-  const engine::TimeMs start = f.now();
-  f.run(start + 24LL * 3600 * 1000);  // every controller, backoff and requeue timer, a virtual day
   const FleetView v(f, p);
   const engine::WorkloadInfo* l = v.local(j);
   if (l == nullptr || l->is_finished()) return std::nullopt;

@@ -67,12 +67,18 @@ struct Environment {
   bool fits(const protocols::MkParams& p, int j, int w) const;
 };
 
-// Stuck: after every controller and timer of the engine has run to the end,
-// job j holds or waits for quota without running, nothing the environment
-// may still do (an autoscaler answer with capacity behind it) would move it,
-// and some worker has both free capacity and, by its own scheduler, quota
-// for it. `f` is consumed (run to the end).
-std::optional<std::string> engine_job_stuck(engine::Fleet f, const protocols::MkParams& p,
-                                            const Environment& env, int j);
+// Every controller, backoff and requeue timer of the fleet, run for a virtual
+// day: where a job the trace leaves stuck must still be if Kueue leaves it
+// stuck too (issue 12e: it may have evicted and re-reserved it meanwhile).
+void run_a_virtual_day(engine::Fleet& f);
+
+// Stuck: in a fleet run to the end (run_a_virtual_day), job j holds or waits
+// for quota without running, nothing the environment may still do (an
+// autoscaler answer with capacity behind it) would move it, and some worker
+// has both free capacity and, by its own scheduler, quota for it. Whether
+// the job is where the trace left it is the caller's to compare.
+std::optional<std::string> engine_job_stuck(const engine::Fleet& settled,
+                                            const protocols::MkParams& p, const Environment& env,
+                                            int j);
 
 }  // namespace kmc::cx

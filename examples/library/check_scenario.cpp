@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
         return 1;
       case kmc::Verdict::Incomplete:
         return 2;
+      case kmc::Verdict::Vacuous:  // a property's verdict only: a run's is never Vacuous
+        return 0;
     }
   } catch (const kmc::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -135,6 +135,8 @@ struct Spin {
   bool run_only_on_even_tick = false;
   bool dead_end = false;
   bool premise_never = false;
+  // A second leads-to, after job-gets-done, that every behaviour violates: its goal is no state.
+  bool unreachable_goal = false;
 
   std::vector<State> init_states() const { return {State{0, 0}}; }
   void actions(const State& s, std::vector<Action>& out) const {
@@ -162,7 +164,12 @@ struct Spin {
         {.subjects = 1,
          .premise = [never = premise_never](const State& s, int) { return !never && s.job == 0; },
          .goal = [](const State& s, int) { return s.job == 1; }});
-    return {done};
+    if (!unreachable_goal) return {done};
+    auto never = Property<State>::leads_to("job-gets-parked-twice", "a job is parked twice",
+                                           {.subjects = 1,
+                                            .premise = [](const State&, int) { return true; },
+                                            .goal = [](const State&, int) { return false; }});
+    return {done, never};
   }
 };
 

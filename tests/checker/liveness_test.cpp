@@ -68,11 +68,44 @@ TEST_CASE("liveness: a dead end is a behaviour that stutters forever", "[checker
   CHECK(*r.violation->loop == 1);
 }
 
-TEST_CASE("liveness: a premise that never holds is reported as vacuous, not verified",
-          "[checker][liveness]") {
+// Issue 12c: a premise that never holds is the property's own verdict, Vacuous, never Verified;
+// it fails no run, so the run is Verified when nothing else fails.
+TEST_CASE("liveness: a premise that never holds is Vacuous, not verified, and fails no run",
+          "[checker][liveness][vacuous]") {
   fixtures::Spin p;
   p.premise_never = true;
   auto r = Bfs(p, with(Fairness::Weak)).run();
-  REQUIRE(r.verdict == Verdict::Violated);
-  CHECK(r.violation->shape == kmc::checker::Shape::Vacuous);
+  REQUIRE(r.properties.size() == 1);
+  CHECK(r.properties[0].verdict == Verdict::Vacuous);
+  CHECK(std::string(kmc::checker::why(r.properties[0].verdict)) ==
+        "the premise never holds, so the property says nothing");
+  CHECK(!r.violation);
+  CHECK(r.verdict == Verdict::Verified);
+}
+
+TEST_CASE("liveness: a vacuous property beside a violated one: the run is Violated by the other",
+          "[checker][liveness][vacuous]") {
+  fixtures::Spin p;
+  p.premise_never = true;
+  p.unreachable_goal = true;
+  auto r = Bfs(p, with(Fairness::Weak)).run();
+  REQUIRE(r.properties.size() == 2);
+  CHECK(r.properties[0].name == "job-gets-done");
+  CHECK(r.properties[0].verdict == Verdict::Vacuous);
+  CHECK(r.properties[1].verdict == Verdict::Violated);
+  REQUIRE(r.violation);
+  CHECK(r.violation->property == "job-gets-parked-twice");
+  CHECK(r.verdict == Verdict::Violated);
+}
+
+TEST_CASE("liveness: a premise unseen by a bounded search is Incomplete, never Vacuous",
+          "[checker][liveness][vacuous]") {
+  fixtures::Spin p;
+  p.premise_never = true;
+  auto o = with(Fairness::Weak);
+  o.max_depth = 1;  // (1, 1) is at depth 2
+  auto r = Bfs(p, o).run();
+  REQUIRE(r.properties.size() == 1);
+  CHECK(r.properties[0].verdict == Verdict::Incomplete);
+  CHECK(r.verdict == Verdict::Incomplete);
 }

@@ -10,6 +10,7 @@
 #include "checker/bfs.hpp"
 #include "counterexamples/itf.hpp"
 #include "counterexamples/multikueue/model_replay.hpp"
+#include "counterexamples/multikueue/replay_setup.hpp"
 #include "counterexamples/scenario_id.hpp"
 #include "counterexamples/token.hpp"
 #include "invariants/multikueue_registry.hpp"
@@ -211,4 +212,24 @@ TEST_CASE("an in-memory trace replays as its ITF document does") {
                                       m.itf.doc["#meta"]["replay"].get<std::string>());
   CHECK(r.verdict == cx::EngineReplay::Verdict::Reproduced);
   CHECK(r.steps.size() == 5);
+}
+
+// Issue 12e. The model (before issue 12a) left the job Admitted on europe-west4 with its copy
+// QuotaReserved there again after a spot reclaim. The engine follows every step; run on for a
+// virtual day, Kueue retries: it evicts the job, reserves manager quota again, and the job waits
+// there un-nominated, which used to pass for the same stuck job. It is not where the trace leaves
+// it, so the replay diverges at the end and names the first cell that differs.
+TEST_CASE("a stuck job the engine moved elsewhere after the trace is not confirmed stuck",
+          "[engine-replay][stuck]") {
+  const std::string entry = "counterexamples/corpus/spot-reclaim-selected-copy-readmitted";
+  const cx::ItfDocument itf = cx::load_itf(entry + "/trace.itf.json");
+  const cx::ReplayTarget target = cx::load_replay_target(itf, entry + "/scenario");
+  const auto r = cx::replay_in_engine(target.scenario, target.params, itf);
+  INFO(cx::to_text(r));
+  REQUIRE(r.verdict == cx::EngineReplay::Verdict::Diverged);
+  CHECK(r.steps.size() == 11);  // every step followed
+  CHECK(r.action == "(end of trace)");
+  REQUIRE(!r.difference.empty());
+  CHECK(r.difference[0] == "phase[team-ml/llm-finetune]: trace Admitted, engine QuotaReserved");
+  CHECK(r.engine_did.find(r.difference[0]) != std::string::npos);
 }

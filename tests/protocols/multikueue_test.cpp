@@ -1,11 +1,14 @@
 #include "protocols/multikueue.hpp"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include "checker/bfs.hpp"
 #include "invariants/multikueue_registry.hpp"
 #include "mk_fixtures.hpp"
 #include "model/checked.hpp"
+#include "model/scenario.hpp"
 
 using kmc::checker::Bfs;
 using kmc::checker::CheckOptions;
@@ -87,6 +90,48 @@ TEST_CASE("deliberately broken: keeping the losing copies double-counts worker q
   auto r = check(MultiKueue(params));
   REQUIRE(r.verdict == Verdict::Violated);
   CHECK(r.violation->property == "quota-counted-once");
+}
+
+// Issue 12a. The job runs on europe-west4, its spot nodes are reclaimed, waitForPodsReady evicts
+// the copy and europe-west4 reserves quota for it again; its new ProvisioningRequest waits for
+// H100s that are gone. Kueue's reconcileGroup sets the check to Retry as soon as the selected copy
+// is not Admitted, so the manager re-dispatches. The model used to retry only while the copy was
+// gone, Pending or Rejected, and reported the job stuck where Kueue is not.
+TEST_CASE("a selected copy that holds quota again after a spot reclaim is re-dispatched",
+          "[protocols][multikueue][spot-reclaim]") {
+  auto sc = kmc::model::load_scenario(
+      KMC_SOURCE_DIR "/counterexamples/corpus/spot-reclaim-selected-copy-readmitted/scenario");
+  sc.fleet.dispatcher.pin = false;  // re-dispatched, the job is eligible on asia-southeast1 too
+  const MultiKueue p(kmc::protocols::compile_multikueue(sc));
+  CheckOptions o;
+  o.properties = {"no-stuck-job"};
+  const auto r = check(p, o);
+  INFO((r.violation ? fmt::format("{}", fmt::join(trace_names(p, r), ", ")) : ""));
+  CHECK(r.verdict == Verdict::Verified);
+
+  // Where the model used to stop, the reclaimed copy QuotaReserved again: the manager retries.
+  sc.fleet.dispatcher.pin = true;
+  const MultiKueue pinned(kmc::protocols::compile_multikueue(sc));
+  auto s = pinned.init_states().front();
+  const auto& ps = pinned.params();
+  auto take = [&](const std::string& name) {
+    std::vector<kmc::protocols::MkAction> as;
+    pinned.actions(s, as);
+    for (const auto& a : as)
+      if (pinned.action_name(a) == name) return s = pinned.next(s, a), true;
+    return false;
+  };
+  const std::string job = ps.jobs[0], eu = "europe-west4";
+  for (const std::string& step :
+       {"ReserveQuota(" + job + ")", "NominateWorker(" + job + ", " + eu + ")",
+        "CreateRemoteWorkload(" + job + ", " + eu + ")",
+        "ReserveQuotaOnWorker(" + job + ", " + eu + ")",
+        "ProvisioningAccepted(" + job + ", " + eu + ")",
+        "ProvisioningProvisioned(" + job + ", " + eu + ")", "SelectWorker(" + job + ", " + eu + ")",
+        "JobStarted(" + job + ", " + eu + ")", "SpotReclaim(" + job + ", " + eu + ")",
+        "ReserveQuotaOnWorker(" + job + ", " + eu + ")"})
+    REQUIRE(take(step));
+  CHECK(take("RetryDispatch(" + job + ", " + eu + ")"));
 }
 
 TEST_CASE("golden state counts for small configurations", "[protocols][multikueue][golden]") {
