@@ -248,8 +248,8 @@ class Bfs {
   void check_liveness();
   void check_leads_to();
   void check_recurrence();
-  bool vacuous(const model::Property<State>& prop, int subject, std::uint64_t premise_bit);
-  bool premise_seen_ = false;  // the property being checked has a subject whose premise holds
+  // A premise bit set in no explored state: that subject's premise never holds.
+  bool never_holds(std::uint64_t premise_bit) const;
   void lasso_violation(const model::Property<State>& prop, int subject, const Lasso& lasso);
   std::vector<int> stuck_offset_;  // first subject bit of each StuckFree property
   int stuck_subjects_ = 0;
@@ -268,8 +268,7 @@ class Bfs {
   Column<std::uint32_t> parent_;  // per state; the root's parent is itself
   Column<std::uint16_t> choice_;  // per state: action index in the parent, or init index
   ExploredGraph graph_;
-  mutable std::vector<std::uint64_t> chunk_enabled_;  // per chunk position: families enabled there
-  bool complete_ = false;  // the search ended without a bound or a violation
+  mutable std::vector<std::uint64_t> chunk_enabled_;   // per chunk position: families enabled there
   std::vector<std::optional<std::uint32_t>> witness_;  // per Sometimes property
   std::optional<Violation> violation_;
   std::uint64_t transitions_ = 0;

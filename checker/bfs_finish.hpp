@@ -18,7 +18,7 @@ void Bfs<P>::check_liveness() {
 // property as a whole is Vacuous when this holds for every subject
 // (premise_never_holds, in finish()).
 template <model::Protocol P>
-bool Bfs<P>::vacuous(const model::Property<State>&, int, std::uint64_t premise_bit) {
+bool Bfs<P>::never_holds(std::uint64_t premise_bit) const {
   for (std::size_t s = 0; s < graph_.holds.size(); ++s)
     if (graph_.holds[s] & premise_bit) return false;
   return true;
@@ -42,7 +42,7 @@ void Bfs<P>::check_leads_to() {
   for (std::size_t k = 0; k < leads_to_.size() && !violation_; ++k)
     for (int i = 0; i < leads_to_[k].subjects() && !violation_; ++i) {
       const int pair = leads_to_offset_[k] + i;
-      if (vacuous(leads_to_[k], i, std::uint64_t{1} << (2 * pair))) continue;
+      if (never_holds(std::uint64_t{1} << (2 * pair))) continue;
       auto lasso = find_lasso(graph_, LeadsToQuery{2 * pair, 2 * pair + 1, opt_.fairness});
       if (!lasso) continue;
       lasso_violation(leads_to_[k], i, *lasso);
@@ -59,7 +59,7 @@ void Bfs<P>::check_recurrence() {
   for (std::size_t k = 0; k < recurrence_.size() && !violation_; ++k)
     for (int i = 0; i < recurrence_[k].subjects() && !violation_; ++i) {
       const int bit = recurrence_offset_[k] + i, premise = recurrence_premise_bit(bit);
-      if (vacuous(recurrence_[k], i, std::uint64_t{1} << premise)) continue;
+      if (never_holds(std::uint64_t{1} << premise)) continue;
       auto lasso = find_recurrence(graph_, RecurrenceQuery{premise, bit, opt_.fairness});
       if (!lasso) continue;
       lasso_violation(recurrence_[k], i, *lasso);
@@ -87,7 +87,6 @@ Result Bfs<P>::finish(std::string bound) {
             format_size(peak_resident_bytes()) + ")";
   Result r;
   const bool complete = bound.empty() && !violation_;
-  complete_ = complete;
   if (live() && !opt_.fairness_labels.empty()) r.assumptions = opt_.fairness_labels;
   if (live() && opt_.fairness_labels.empty()) {
     std::vector<std::string> names;
