@@ -25,6 +25,52 @@ const char* kind_name(model::PropertyKind k) {
   return "?";
 }
 
+// What an Incomplete search proved (issue 13: a bound is not silence): every behaviour of up to
+// its explored depth, so the always properties that did not fail hold that far; the others wait
+// on the whole graph.
+struct Proven {
+  std::vector<std::string> within, undecided;
+  std::vector<std::string> why;  // per undecided property
+};
+Proven proven_of(const checker::Result& r) {
+  Proven p;
+  for (const auto& prop : r.properties) {
+    if (prop.verdict != checker::Verdict::Incomplete) continue;
+    if (prop.kind == model::PropertyKind::Always) {
+      p.within.push_back(prop.name);
+      continue;
+    }
+    p.undecided.push_back(prop.name);
+    p.why.push_back(prop.kind == model::PropertyKind::Sometimes
+                        ? fmt::format("not witnessed within {} steps", r.explored_depth)
+                        : std::string("decided on the whole state graph only"));
+  }
+  return p;
+}
+
+// What to try when a search stops on a bound, beyond raising it: the reductions that were refused
+// and why, and splitting the fleet where its parts share nothing.
+std::vector<std::string> suggestions(const CheckOutcome& o) {
+  const auto& r = o.result;
+  std::vector<std::string> out;
+  out.push_back(
+      "raise the bound that stopped the run (--time-limit, --max-states, --max-memory, "
+      "--max-depth), or give --threads 0 to use every core");
+  const auto p = proven_of(r);
+  for (const auto& line : r.reductions)
+    if (line.rfind("symmetry not used", 0) == 0 && !p.within.empty())
+      out.push_back(fmt::format(
+          "check the always properties alone, where symmetry reduction applies: kmc check {} "
+          "--property {}",
+          o.scenario, fmt::join(p.within, " --property ")));
+  out.push_back(
+      "split the fleet into scenarios that share nothing (one per cohort, or per ClusterQueue "
+      "with its jobs and workers): independent parts multiply each other's states");
+  if (p.undecided.size() + p.within.size() > 1)
+    out.push_back("check one property at a time (--property): each search keeps less");
+  return out;
+}
+
 // What a user does after reading the report (issue 15: every report of a violation ends with
 // what to do next), in commands they can paste.
 std::string next_steps(const CheckOutcome& o) {
@@ -53,10 +99,8 @@ std::string next_steps(const CheckOutcome& o) {
         "their requests within some ClusterQueue's quota and some worker's capacity.\n",
         o.scenario, r.violation->property);
   } else if (r.verdict == checker::Verdict::Incomplete) {
-    out +=
-        "\nNext: raise the bound that stopped the run (--time-limit, --max-states, "
-        "--max-memory, --max-depth), check one property at a time (--property), or give "
-        "--threads 0 to use every core.\n";
+    out += "\nNext:\n";
+    for (const auto& line : suggestions(o)) out += "  " + line + "\n";
   }
   return out;
 }
@@ -158,6 +202,16 @@ std::string render_text(const CheckOutcome& o) {
         " (stopped by {}; every state within {} steps checked, nothing is proven "
         "beyond)",
         r.incomplete_reason, r.explored_depth);
+  if (r.verdict == checker::Verdict::Incomplete && r.explored_depth >= 0) {
+    const auto p = proven_of(r);
+    if (!p.within.empty())
+      out += fmt::format(
+          "\nProven: every behaviour of up to {} steps explored: no violation of {} "
+          "within {} steps",
+          r.explored_depth, fmt::join(p.within, ", "), r.explored_depth);
+    for (std::size_t i = 0; i < p.undecided.size(); ++i)
+      out += fmt::format("{}{} ({})", i == 0 ? "\nUndecided: " : ", ", p.undecided[i], p.why[i]);
+  }
   out += "\nStats: " + stats_line(r.stats) + "\n";
   if (!o.token.empty())
     out += fmt::format("Replay: kmc check {} --replay {}\n", o.token_dir(), o.token);
@@ -191,6 +245,16 @@ nlohmann::json render_json(const CheckOutcome& o) {
   j["properties"] = props;
   j["fairness"] = r.assumptions;
   j["reductions"] = r.reductions;
+  // An Incomplete search's proof so far and what to try (null otherwise).
+  j["proven"] = nullptr;
+  j["suggestions"] = nullptr;
+  if (r.verdict == checker::Verdict::Incomplete) {
+    const auto p = proven_of(r);
+    if (r.explored_depth >= 0)
+      j["proven"] = {
+          {"depth", r.explored_depth}, {"holdWithinDepth", p.within}, {"undecided", p.undecided}};
+    j["suggestions"] = suggestions(o);
+  }
   j["trace"] = o.trace ? cx::to_itf(*o.trace, o.token_dir(), o.token) : nlohmann::json(nullptr);
   j["shrink"] = nlohmann::json(nullptr);
   if (o.shrink)

@@ -2,6 +2,7 @@
 // `kmc help` succeed, `kmc --version` names the Kueue commit, completion
 // lists what is registered, and a violation ends with what to do next.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "cli/run_kmc.hpp"
 
@@ -62,5 +63,29 @@ TEST_CASE("a violation ends with what to do next, in commands to paste", "[cli][
   // An Incomplete run says which bound to raise.
   const auto bounded = kmc("check examples/gpu-hunter-fixed --max-depth 2");
   REQUIRE(bounded.code == 2);
-  CHECK(bounded.out.find("Next: raise the bound") != std::string::npos);
+  CHECK(bounded.out.find("Next:\n  raise the bound") != std::string::npos);
+}
+
+TEST_CASE("a bound is not silence: what an Incomplete run proved, and what to try",
+          "[cli][conventions]") {
+  // no-stuck-job is a graph property, decided only on the whole graph; the always properties
+  // hold as far as the search went.
+  const auto r = kmc("check examples/gpu-hunter-fixed --max-depth 4");
+  REQUIRE(r.code == 2);
+  CHECK(r.out.find("Proven: every behaviour of up to 4 steps explored: no violation of "
+                   "no-job-on-two-workers, cluster-queue-within-quota, quota-counted-once within "
+                   "4 steps") != std::string::npos);
+  CHECK(r.out.find("Undecided: some-job-runs (not witnessed within 4 steps), no-stuck-job (decided "
+                   "on the whole state graph only)") != std::string::npos);
+  CHECK(r.out.find("split the fleet into scenarios that share nothing") != std::string::npos);
+  const auto j =
+      nlohmann::json::parse(kmc("check examples/gpu-hunter-fixed --max-depth 4 --output json").out);
+  CHECK(j["proven"]["depth"] == 4);
+  CHECK(j["proven"]["holdWithinDepth"].size() == 3);
+  CHECK(j["proven"]["undecided"] == nlohmann::json::array({"some-job-runs", "no-stuck-job"}));
+  CHECK(j["suggestions"].size() >= 2);
+  // A Verified run has neither.
+  const auto done = nlohmann::json::parse(kmc("check examples/gpu-hunter-fixed --output json").out);
+  CHECK(done["proven"].is_null());
+  CHECK(done["suggestions"].is_null());
 }

@@ -104,3 +104,20 @@ TEST_CASE("every example gives the same verdicts with and without symmetry", "[c
   }
   CHECK(compared >= 10);
 }
+
+TEST_CASE("kmc check says when symmetry is refused, and how to get it for the always properties",
+          "[cli][symmetry]") {
+  // Few action instances: fairness is per instance, which a permutation of workers renames.
+  const std::string dir = identical_workers();
+  const auto r = kmc("check " + dir +
+                     " --max-depth 3 --property eventually-runs --property quota-counted-once");
+  REQUIRE(r.code == 2);
+  CHECK(r.out.find("symmetry not used: fairness is per action instance") != std::string::npos);
+  CHECK(r.out.find("where symmetry reduction applies: kmc check " + dir +
+                   " --property quota-counted-once") != std::string::npos);
+  const auto alone = nlohmann::json::parse(
+      kmc("check " + dir + " --property quota-counted-once --output json").out);
+  CHECK(alone["verdict"] == "Verified");
+  CHECK(alone["stats"]["states"] == 3510);
+  std::filesystem::remove_all(dir);
+}
