@@ -18,6 +18,7 @@
 #include "checker/confirm.hpp"
 #include "checker/replay.hpp"
 #include "model/checked.hpp"
+#include "reachable.hpp"
 #include "spin_peer/peer_protocol.hpp"
 
 using kmc::checker::Verdict;
@@ -33,27 +34,6 @@ kmc::checker::Result check(const Peer& peer, bool symmetry, bool deadlock = true
   o.deadlock = deadlock;
   o.symmetry = symmetry;
   return kmc::checker::Bfs(peer, o).run();
-}
-
-std::vector<PeerState> reachable(const Peer& peer) {
-  std::set<std::uint64_t> seen;
-  std::vector<PeerState> out;
-  std::deque<PeerState> work;
-  for (auto& s : peer.init_states())
-    if (seen.insert(peer.fingerprint(s)).second) work.push_back(s);
-  std::vector<Peer::Action> actions;
-  while (!work.empty()) {
-    PeerState s = std::move(work.front());
-    work.pop_front();
-    actions.clear();
-    peer.actions(s, actions);
-    for (const auto& a : actions) {
-      auto t = peer.next(s, a);
-      if (seen.insert(peer.fingerprint(t)).second) work.push_back(std::move(t));
-    }
-    out.push_back(std::move(s));
-  }
-  return out;
 }
 
 // Job j of s moved to position perm[j]: the whole job slice (ms, win, rw row).
@@ -87,7 +67,7 @@ TEST_CASE("peer symmetry: one state per reachable orbit, counted by brute force"
     INFO(row.config);
     const Peer peer(spin_peer::parse_config(row.config));
     REQUIRE(peer.symmetric());
-    const auto all = reachable(peer);
+    const auto all = reachable_states(peer);
     std::set<std::uint64_t> orbits;
     for (const auto& s : all) orbits.insert(peer.fingerprint(canonical(peer, s)));
     const auto reduced = check(peer, true);
@@ -152,7 +132,7 @@ TEST_CASE("peer symmetry: verdicts agree, and reduced traces replay in the proto
 TEST_CASE("peer symmetry: canonical forms are idempotent and the same across an orbit",
           "[bench][symmetry]") {
   const Peer peer(spin_peer::parse_config("W2J3"));
-  const auto all = reachable(peer);
+  const auto all = reachable_states(peer);
   const int J = peer.params().J, W = peer.params().W;
   const bool ok = rc::check("canonicalize(permute(s)) == canonicalize(s), idempotent", [&] {
     const auto& s = all[*rc::gen::inRange<std::size_t>(0, all.size())];

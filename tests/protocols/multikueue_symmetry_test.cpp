@@ -16,6 +16,7 @@
 #include "mk_fixtures.hpp"
 #include "model/checked.hpp"
 #include "protocols/multikueue.hpp"
+#include "reachable.hpp"
 
 using kmc::checker::Bfs;
 using kmc::checker::CheckOptions;
@@ -30,27 +31,6 @@ Result check(const MultiKueue& p, bool symmetry, CheckOptions opts = {}) {
   if (opts.properties.empty()) opts.properties = kmc::invariants::default_properties(p);
   opts.symmetry = symmetry;
   return Bfs(checked, std::move(opts)).run();
-}
-
-std::vector<MultiKueue::State> reachable(const MultiKueue& p) {
-  std::set<std::uint64_t> seen;
-  std::vector<MultiKueue::State> out;
-  std::deque<MultiKueue::State> work;
-  for (auto& s : p.init_states())
-    if (seen.insert(p.fingerprint(s)).second) work.push_back(s);
-  std::vector<MultiKueue::Action> actions;
-  while (!work.empty()) {
-    auto s = std::move(work.front());
-    work.pop_front();
-    actions.clear();
-    p.actions(s, actions);
-    for (const auto& a : actions) {
-      auto t = p.next(s, a);
-      if (seen.insert(p.fingerprint(t)).second) work.push_back(std::move(t));
-    }
-    out.push_back(std::move(s));
-  }
-  return out;
 }
 
 // Workers w and v swapped everywhere: their cells, their ClusterQueues' usage
@@ -98,7 +78,7 @@ std::uint64_t orbit(const MultiKueue& p, const MultiKueue::State& s) {
 TEST_CASE("multikueue symmetry: identical workers, one state per orbit", "[protocols][symmetry]") {
   const MultiKueue p(mk_fixtures::fleet(3, 2, 4, 24));
   REQUIRE(p.symmetric());
-  const auto all = reachable(p);
+  const auto all = reachable_states(p);
   std::set<std::uint64_t> orbits, representatives;
   std::size_t exact = 0;
   for (const auto& s : all) {
