@@ -28,8 +28,9 @@ using spin_peer::Property;
 
 namespace {
 
-kmc::checker::Result check(const Peer& peer, bool symmetry, bool deadlock = true) {
+kmc::checker::Result check(const Peer& peer, bool symmetry, bool deadlock = true, int threads = 1) {
   kmc::checker::CheckOptions o;
+  o.threads = threads;
   o.max_states = 2'000'000;
   o.deadlock = deadlock;
   o.symmetry = symmetry;
@@ -109,6 +110,10 @@ TEST_CASE("peer symmetry: verdicts agree, and reduced traces replay in the proto
     REQUIRE(full.verdict == Verdict::Violated);
     CHECK(reduced.violation->property == row.property);
     CHECK(full.violation->property == row.property);
+    // The same representatives, counts and trace for every thread count.
+    const auto two = check(peer, true, true, 2);
+    CHECK(two.stats.states == reduced.stats.states);
+    CHECK(two.violation->path.choices == reduced.violation->path.choices);
     // Breadth-first on orbits finds a shortest violation too.
     CHECK(reduced.violation->path.choices.size() == full.violation->path.choices.size());
     // The trace is the protocol's: it replays unreduced and ends where the property fails.
