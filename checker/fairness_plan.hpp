@@ -44,18 +44,26 @@ std::vector<Fairness> fairness_for(const P& p, const std::vector<model::Fairness
   return out;
 }
 
-// Sets options.fairness (per instance when there are at most 64, the
-// checker's mask width, else per family) and the labels the report prints.
+// Sets options.fairness and the labels the report prints: per action
+// instance or per family as kmc.yaml's `fairness: {per: ...}` says, and by
+// default per instance when there are at most 64 (the checker's mask width),
+// else per family. Per instance past 64 is an input error at that line.
 template <HasFamilies P>
-void plan_fairness(const P& p, const std::vector<model::FairnessSpec>& overrides,
-                   CheckOptions& options) {
-  const auto per_family = fairness_for(p, overrides);
+void plan_fairness(const P& p, const model::Fleet& fleet, CheckOptions& options) {
+  const auto per_family = fairness_for(p, fleet.fairness);
   const auto names = p.families();
   options.fairness_labels.clear();
   for (std::size_t f = 0; f < names.size(); ++f)
     options.fairness_labels.push_back(names[f] + " " + to_string(per_family[f]));
   const auto& candidates = p.candidates();
-  if (candidates.size() > 64) {
+  using Unit = model::Fleet::FairnessUnit;
+  if (fleet.fairness_unit == Unit::Instance && candidates.size() > 64)
+    throw model::InputError(
+        fleet.fairness_unit_pos, "fairness.per",
+        fmt::format("per action instance needs at most 64 instances, and this scenario has {}; "
+                    "say `per: family`, or check fewer jobs and workers",
+                    candidates.size()));
+  if (candidates.size() > 64 || fleet.fairness_unit == Unit::Family) {
     options.fairness = per_family;
     options.per_instance = false;
     options.fairness_labels.push_back("(per action family)");

@@ -52,7 +52,7 @@ checker::CheckOptions options_for(const P& p, const model::Scenario& sc, const C
   auto o = search_options(req, sc.fleet.check);
   o.stop = req.stop;
   o.properties = std::move(properties);
-  checker::plan_fairness(p, sc.fleet.fairness, o);
+  checker::plan_fairness(p, sc.fleet, o);
   return o;
 }
 

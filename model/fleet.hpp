@@ -119,7 +119,11 @@ struct Fleet {
   EnvironmentBudgets environment;
   CheckSpec check;
   std::vector<FairnessSpec> fairness;  // overrides of the protocol's default fairness
-  std::vector<Lever> matrix;           // kmc matrix: every combination of these
+  // What fairness is stated of ("fairness: {per: instance | family}"): each action instance
+  // (TLA+'s WF(A(w)) for each w) or each family; Auto: per instance when there are at most 64.
+  enum class FairnessUnit { Auto, Instance, Family } fairness_unit = FairnessUnit::Auto;
+  SourcePos fairness_unit_pos;
+  std::vector<Lever> matrix;  // kmc matrix: every combination of these
   SourcePos pos;
 };
 

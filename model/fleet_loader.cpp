@@ -176,13 +176,20 @@ Fleet load_fleet(const std::string& path) {
   read_options(root["options"], unused, fleet);
   read_environment(root["environment"], unused, fleet);
   read_check(root["check"], unused, fleet);
-  for (const auto& e : root["fairness"].entries())
+  for (const auto& e : root["fairness"].entries()) {
+    if (e.key == "per") {  // not a family: what fairness is stated of
+      fleet.fairness_unit = e.value.one_of<Fleet::FairnessUnit>(
+          {{"instance", Fleet::FairnessUnit::Instance}, {"family", Fleet::FairnessUnit::Family}});
+      fleet.fairness_unit_pos = {path, e.key_line};
+      continue;
+    }
     fleet.fairness.push_back(
         FairnessSpec{e.key,
                      e.value.one_of<FairnessKind>({{"None", FairnessKind::None},
                                                    {"Weak", FairnessKind::Weak},
                                                    {"Strong", FairnessKind::Strong}}),
                      {path, e.key_line}});
+  }
   for (const auto& e : root["matrix"].entries()) {
     Lever lever{e.key, {}, {path, e.key_line}};
     for (const auto& v : e.value.items()) lever.values.push_back(v.str());

@@ -121,3 +121,43 @@ TEST_CASE("kmc check says when symmetry is refused, and how to get it for the al
   CHECK(alone["stats"]["states"] == 3510);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("fairness per family (kmc.yaml fairness: {per: family}) lets symmetry reduce liveness",
+          "[cli][symmetry][fairness]") {
+  const std::string dir = identical_workers();
+  std::ofstream(dir + "/kmc.yaml", std::ios::app) << "fairness: {per: family}\n";
+  const auto reduced = kmc("check " + dir + " --property eventually-runs --output json");
+  const auto full = kmc("check " + dir + " --property eventually-runs --output json --no-symmetry");
+  REQUIRE(reduced.code == full.code);
+  const auto r = nlohmann::json::parse(reduced.out), f = nlohmann::json::parse(full.out);
+  CHECK(r["verdict"] == f["verdict"]);
+  CHECK(r["fairness"].back() == "(per action family)");
+  CHECK(r["reductions"].back() ==
+        "symmetry over 3 interchangeable workers (us-central1, asia-southeast1, europe-west4)");
+  CHECK(r["stats"]["states"] < f["stats"]["states"]);
+  for (std::size_t i = 0; i < f["properties"].size(); ++i)
+    CHECK(r["properties"][i]["verdict"] == f["properties"][i]["verdict"]);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("fairness.per: a bad value, and per instance past 64 instances, are exit 3 at the line",
+          "[cli][fairness]") {
+  const std::string bad =
+      example_with("three-workers", "kmc.yaml",
+                   slurp(std::string(KMC_SOURCE_DIR) + "/examples/three-workers/kmc.yaml") +
+                       "fairness: {per: everything}\n");
+  const auto r = kmc("check " + bad + " --property eventually-runs");
+  CHECK(r.code == 3);
+  CHECK(r.err.find("fairness.per") != std::string::npos);
+  CHECK(r.err.find("everything") != std::string::npos);
+  std::filesystem::remove_all(bad);
+  const std::string many =
+      example_with("three-workers", "kmc.yaml",
+                   slurp(std::string(KMC_SOURCE_DIR) + "/examples/three-workers/kmc.yaml") +
+                       "fairness: {per: instance}\n");
+  const auto m = kmc("check " + many + " --property eventually-runs --max-depth 2");
+  CHECK(m.code == 3);
+  CHECK(names_line(m.err, many + "/kmc.yaml", "fairness.per"));
+  CHECK(m.err.find("at most 64 instances") != std::string::npos);
+  std::filesystem::remove_all(many);
+}
