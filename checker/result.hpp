@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/protocol.hpp"
@@ -35,9 +36,21 @@ struct Stats {
 };
 
 struct PropertyResult {
+  PropertyResult() = default;
+  PropertyResult(std::string n, model::PropertyKind k, Verdict v)
+      : name(std::move(n)), kind(k), verdict(v) {}
+
   std::string name;
-  model::PropertyKind kind;
+  model::PropertyKind kind = model::PropertyKind::Always;
   Verdict verdict = Verdict::Incomplete;
+  // Which engine decided it ("explicit", "bmc", "induction"); empty: explicit search, the only
+  // one that ran.
+  std::string engine;
+  // How an SMT engine's verdict was reached: "bmc" (a violation or witness at depth `k`),
+  // "bmc-complete" (no path of `k` steps without a repeated state: every reachable state was
+  // checked), "k-induction" (proven for every depth with this k). Empty otherwise.
+  std::string method;
+  int k = -1;
 };
 
 // A path from an initial state: init index, then the index of the action
@@ -87,6 +100,13 @@ struct Result {
   // The reductions the search ran ("symmetry: 5 interchangeable jobs (...)"), and those it did
   // not run although asked, with why: printed with the result, so a count is read rightly.
   std::vector<std::string> reductions;
+  // Which engine decided which properties, and why a property went to explicit search when an
+  // SMT engine was asked for: printed with the result.
+  std::vector<std::string> engines;
+  // k-induction that reached its limit: the step that still fails, as "field[entities] = value"
+  // lines (a state where the property holds, the action, the state where it fails), so the user
+  // sees which invariant would make it inductive.
+  std::vector<std::string> induction_counterexample;
   Stats stats;
 };
 

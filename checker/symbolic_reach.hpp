@@ -17,7 +17,6 @@
 
 #include <boost/hana.hpp>
 #include <cstdint>
-#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,13 +46,15 @@ S<sym::Int> fresh_state(z3::context& ctx, const S<std::int64_t>& shape, const st
   return out;
 }
 
-// lo <= x <= hi for every variable of every field, the ranges taken from
-// `fields` (a layout's, matched to S's members in order: the names must
-// agree). An empty `fields` constrains nothing.
+// Every variable within its cell's declared range (model::Layout::range: the
+// field's lo..hi, or the cell's own lo, lo + step, ..., hi), the fields taken
+// from `layout` (matched to S's members in order: the names must agree). A
+// null layout constrains nothing.
 template <template <class> class S>
-z3::expr in_ranges(z3::context& ctx, const S<sym::Int>& s, std::span<const model::Field> fields) {
+z3::expr in_ranges(z3::context& ctx, const S<sym::Int>& s, const model::Layout* layout) {
   z3::expr all = ctx.bool_val(true);
-  if (fields.empty()) return all;
+  if (!layout) return all;
+  const auto& fields = layout->fields;
   std::size_t k = 0;
   hana::for_each(hana::accessors<S<sym::Int>>(), [&](const auto& acc) {
     KMC_ASSERT_MSG(k < fields.size(), "a State member the layout does not declare");
@@ -61,9 +62,16 @@ z3::expr in_ranges(z3::context& ctx, const S<sym::Int>& s, std::span<const model
     KMC_ASSERT_MSG(f.name == hana::to<const char*>(hana::first(acc)),
                    "fields in declaration order");
     KMC_ASSERT_MSG(f.lo <= f.hi, "a declared range is not empty");
-    const z3::expr lo = ctx.int_val(static_cast<int64_t>(f.lo)),
-                   hi = ctx.int_val(static_cast<int64_t>(f.hi));
-    for (const auto& x : hana::second(acc)(s)) all = all && lo <= x.term() && x.term() <= hi;
+    const auto& xs = hana::second(acc)(s);
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      const model::CellRange r = layout->range(f, i);
+      const z3::expr& x = xs[i].term();
+      all = all && ctx.int_val(static_cast<int64_t>(r.lo)) <= x &&
+            x <= ctx.int_val(static_cast<int64_t>(r.hi));
+      if (r.step > 1)
+        all = all && z3::mod(x - ctx.int_val(static_cast<int64_t>(r.lo)),
+                             ctx.int_val(static_cast<int64_t>(r.step))) == 0;
+    }
   });
   KMC_ASSERT_MSG(k == fields.size(), "a layout field the State lacks");
   return all;
@@ -107,17 +115,17 @@ template <template <class> class S, class MakeRules, class Action>
 std::vector<S<std::int64_t>> symbolic_reachable(const S<std::int64_t>& init,
                                                 const MakeRules& make_rules,
                                                 const std::vector<Action>& candidates, int depth,
-                                                std::span<const model::Field> fields = {}) {
+                                                const model::Layout* layout = nullptr) {
   KMC_ASSERT_MSG(depth >= 0, "a depth is a number of steps");
   z3::context ctx;
   const auto rules = make_rules(sym::SymbolicValues{&ctx});
   z3::solver solver(ctx);
   S<sym::Int> cur = fresh_state<S>(ctx, init, "s0");
   solver.add(state_equals<S>(ctx, cur, init));
-  solver.add(in_ranges<S>(ctx, cur, fields));
+  solver.add(in_ranges<S>(ctx, cur, layout));
   for (int step = 1; step <= depth; ++step) {
     S<sym::Int> nxt = fresh_state<S>(ctx, init, "s" + std::to_string(step));
-    solver.add(in_ranges<S>(ctx, nxt, fields));
+    solver.add(in_ranges<S>(ctx, nxt, layout));
     z3::expr any = state_equals<S>(ctx, nxt, cur);  // stutter: "within depth steps"
     for (const auto& a : candidates) {
       const auto after = rules.apply(cur, a);
@@ -172,7 +180,7 @@ class SymbolicInstance {
       return typename Spec::template Rules<sym::Int>(p_, values);
     };
     return symbolic_reachable<Spec::template State>(Spec::initial(p_), make_rules, candidates_,
-                                                    depth, layout_.fields);
+                                                    depth, &layout_);
   }
 
   const Params& params() const { return p_; }

@@ -25,6 +25,14 @@ const char* kind_name(model::PropertyKind k) {
   return "?";
 }
 
+// How an SMT engine decided a property, in JSON: {"method": "k-induction", "k": N}, or
+// "bmc-complete" with the depth no simple path reaches, or "bmc" with the depth of the violation
+// or witness; null for explicit search.
+nlohmann::json proof_json(const checker::PropertyResult& p) {
+  if (p.method.empty()) return nullptr;
+  return {{"method", p.method}, {"k", p.k}};
+}
+
 // What an Incomplete search proved (issue 13: a bound is not silence): every behaviour of up to
 // its explored depth, so the always properties that did not fail hold that far; the others wait
 // on the whole graph.
@@ -63,6 +71,18 @@ std::vector<std::string> suggestions(const CheckOutcome& o) {
           "check the always properties alone, where symmetry reduction applies: kmc check {} "
           "--property {}",
           o.scenario, fmt::join(p.within, " --property ")));
+  bool bmc_open = false;
+  for (const auto& prop : r.properties)
+    bmc_open = bmc_open || (prop.engine == "bmc" && prop.verdict == checker::Verdict::Incomplete);
+  if (bmc_open)
+    out.push_back(
+        fmt::format("prove the always properties for every depth: kmc check {} --engine induction",
+                    o.scenario));
+  if (!r.induction_counterexample.empty())
+    out.push_back(
+        "k-induction needs a stronger invariant: the counterexample to induction above is a state "
+        "no reachable behaviour may reach; a property that rules it out makes the proof go "
+        "through");
   out.push_back(
       "split the fleet into scenarios that share nothing (one per cohort, or per ClusterQueue "
       "with its jobs and workers): independent parts multiply each other's states");
@@ -118,6 +138,22 @@ std::string engine_verdict(const cx::EngineReport& e) {
 }
 
 }  // namespace
+
+std::string method_words(const checker::PropertyResult& p) {
+  if (p.method == "k-induction")
+    return fmt::format("proven for every depth by k-induction, k = {}", p.k);
+  if (p.method == "bmc-complete")
+    return p.verdict == checker::Verdict::Verified
+               ? fmt::format(
+                     "holds for every depth: no path of {} steps without a repeated state "
+                     "(bounded model checking reached the recurrence diameter)",
+                     p.k)
+               : fmt::format("never holds: every reachable state lies within {} steps", p.k - 1);
+  if (p.method == "bmc")
+    return fmt::format("{} at depth {} (bounded model checking)",
+                       p.kind == model::PropertyKind::Always ? "violated" : "witnessed", p.k);
+  return {};
+}
 
 int exit_code_of(checker::Verdict v) {
   switch (v) {
@@ -186,7 +222,14 @@ std::string render_text(const CheckOutcome& o) {
     out += fmt::format("  {:<{}}  {:<10}  ({})", p.name, width, checker::to_string(p.verdict),
                        kind_name(p.kind));
     if (*checker::why(p.verdict)) out += fmt::format(": {}", checker::why(p.verdict));
+    if (const auto how = method_words(p); !how.empty()) out += ": " + how;
     out += "\n";
+  }
+  for (std::size_t i = 0; i < r.engines.size(); ++i)
+    out += fmt::format("{}{}\n", i == 0 ? "Engines: " : "         ", r.engines[i]);
+  if (!r.induction_counterexample.empty()) {
+    out += "Counterexample to induction (add an invariant that rules out the first state):\n";
+    for (const auto& line : r.induction_counterexample) out += "  " + line + "\n";
   }
   if (!r.assumptions.empty())
     out += fmt::format("Fairness assumed: {}\n", fmt::join(r.assumptions, ", "));
@@ -235,16 +278,23 @@ nlohmann::json render_json(const CheckOutcome& o) {
                                                                  : nlohmann::json(nullptr);
   nlohmann::json props = nlohmann::json::array();
   for (std::size_t i = 0; i < r.properties.size(); ++i)
-    props.push_back({{"name", r.properties[i].name},
-                     {"kind", kind_name(r.properties[i].kind)},
-                     {"verdict", checker::to_string(r.properties[i].verdict)},
-                     {"description", i < o.descriptions.size() ? o.descriptions[i] : ""},
-                     {"why", *checker::why(r.properties[i].verdict)
-                                 ? nlohmann::json(checker::why(r.properties[i].verdict))
-                                 : nlohmann::json(nullptr)}});
+    props.push_back(
+        {{"name", r.properties[i].name},
+         {"kind", kind_name(r.properties[i].kind)},
+         {"verdict", checker::to_string(r.properties[i].verdict)},
+         {"description", i < o.descriptions.size() ? o.descriptions[i] : ""},
+         {"why", *checker::why(r.properties[i].verdict)
+                     ? nlohmann::json(checker::why(r.properties[i].verdict))
+                     : nlohmann::json(nullptr)},
+         {"engine", r.properties[i].engine.empty() ? "explicit" : r.properties[i].engine},
+         {"proof", proof_json(r.properties[i])}});
   j["properties"] = props;
   j["fairness"] = r.assumptions;
   j["reductions"] = r.reductions;
+  j["engines"] = r.engines;
+  j["inductionCounterexample"] = r.induction_counterexample.empty()
+                                     ? nlohmann::json(nullptr)
+                                     : nlohmann::json(r.induction_counterexample);
   // An Incomplete search's proof so far and what to try (null otherwise).
   j["proven"] = nullptr;
   j["suggestions"] = nullptr;

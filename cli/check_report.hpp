@@ -16,6 +16,9 @@ using cx::CheckOutcome;
 std::string render_text(const CheckOutcome& o);
 nlohmann::json render_json(const CheckOutcome& o);
 std::string stats_line(const checker::Stats& s);
+// How an SMT engine decided a property, in words ("proven for every depth by k-induction, k = 2");
+// empty for explicit search.
+std::string method_words(const checker::PropertyResult& p);
 
 // 0 verified, 1 violated, 2 incomplete. A run whose properties are Verified or Vacuous is
 // Verified: a Vacuous property fails nothing.

@@ -32,6 +32,7 @@ struct CheckArgs {
   std::optional<std::string> max_memory;  // a size (checker::parse_size); unset: the default
   std::string threads = "1";
   std::string output = "text";
+  std::string engine = "explicit";  // or bmc, induction: the SMT engines (checker/smt_engines.hpp)
   std::string trace_out;
   std::string replay;
   bool replay_engine = false;   // re-execute the violation in the reference engine
@@ -66,6 +67,9 @@ cx::CheckRequest request_of(const CheckArgs& a) {
   r.replay_token = a.replay;
   r.shrink = !a.no_shrink;
   r.symmetry = !a.no_symmetry;
+  choice_option("--engine", a.engine, {"explicit", "bmc", "induction"});
+  if (a.engine == "bmc") r.smt = checker::SmtEngine::Bmc;
+  if (a.engine == "induction") r.smt = checker::SmtEngine::Induction;
   r.shrink_scenario = a.shrink_scenario;
   r.replay_engine = a.replay_engine;
   r.warn = [strict = a.strict](const model::Warnings& ws) {
@@ -195,6 +199,11 @@ void add_check_command(CLI::App& app, int& exit_code) {
       ->option_text("SIZE");
   cmd->add_option("--threads", args->threads,
                   "Worker threads (0: all cores); results do not depend on it");
+  cmd->add_option("--engine", args->engine,
+                  "explicit (default), bmc (bounded model checking: shortest violations of the "
+                  "always properties, step by step up to --max-depth, default 20) or induction "
+                  "(k-induction: proofs for every depth); graph properties stay with explicit "
+                  "search");
   cmd->add_option("--output", args->output,
                   "text, json, junit (a testcase per property) or sarif (results at the "
                   "manifests' lines)");

@@ -15,6 +15,7 @@
 
 #include "checker/bfs.hpp"
 #include "checker/result.hpp"
+#include "checker/smt_options.hpp"
 #include "counterexamples/shrink_report.hpp"
 #include "counterexamples/trace.hpp"
 #include "model/diagnostics.hpp"
@@ -39,6 +40,9 @@ struct CheckRequest {
   // Symmetry reduction where the protocol declares interchangeable entities and it is sound
   // for the properties checked (checker::CheckOptions::symmetry); off: --no-symmetry.
   bool symmetry = true;
+  // --engine bmc|induction: an SMT engine decides the state properties it can (the protocol's
+  // Hooks::smt), explicit search the rest. Unset: explicit search decides everything.
+  std::optional<checker::SmtEngine> smt;
   std::function<void(const checker::Progress&)> progress;
   // Re-check this replay token's path instead of searching.
   std::string replay_token;

@@ -19,6 +19,7 @@
 #include "checker/bfs.hpp"
 #include "checker/confirm.hpp"
 #include "checker/fairness_plan.hpp"
+#include "counterexamples/engine_merge.hpp"
 #include "counterexamples/pipeline.hpp"
 #include "counterexamples/scenario_id.hpp"
 #include "counterexamples/shrink.hpp"
@@ -44,7 +45,19 @@ struct Hooks {
   // (counterexamples/kueue_engine/why_unwitnessed.hpp). Unset: the report says only that it never
   // holds.
   std::function<std::vector<std::string>()> why_unwitnessed;
+  // The SMT engines (--engine bmc|induction): the properties they decide for this protocol, and
+  // a run over those a check names (counterexamples/multikueue/symbolic.hpp). Unset: the
+  // protocol's rules run on explicit values only; `no_smt` says why, and explicit search decides.
+  std::vector<std::string> smt_properties;
+  std::function<checker::Result(const std::vector<std::string>&, checker::SmtEngine,
+                                const checker::SmtLimits&)>
+      smt;
+  std::string no_smt = "this protocol's rules run on explicit values only";
 };
+
+// Bounded model checking's last depth, and k-induction's largest k, when neither --max-depth
+// nor kmc.yaml's check.maxDepth gives one: a bound is always reported, never silent.
+inline constexpr int kDefaultSmtDepth = 20;
 
 template <class P>
 checker::CheckOptions options_for(const P& p, const model::Scenario& sc, const CheckRequest& req,
@@ -141,6 +154,42 @@ void unshrunk(CheckOutcome& o, const P& p, const CheckRequest& req,
   if (req.warn) req.warn({d});
 }
 
+// The search a request asks for: explicit, or an SMT engine for what it decides and explicit
+// search for the rest (counterexamples/engine_merge.hpp).
+template <Describable P>
+checker::Result search(const P& p, const PropertiesOf<P>& props, const model::Scenario& sc,
+                       const CheckRequest& req, const Hooks& hooks,
+                       std::vector<std::string> names) {
+  if (!req.smt)
+    return checker::Bfs(model::Checked<P>{p, props}, options_for(p, sc, req, names)).run();
+  const auto split =
+      split_engines(names, hooks.smt ? hooks.smt_properties : std::vector<std::string>{});
+  checker::Result smt;
+  if (!split.smt.empty()) {
+    const auto bounds = search_options(req, sc.fleet.check);
+    checker::SmtLimits limits;
+    limits.max_depth = bounds.max_depth >= 0 ? bounds.max_depth : kDefaultSmtDepth;
+    limits.time_limit_s = bounds.time_limit_s;
+    limits.stop = req.stop;
+    smt = hooks.smt(split.smt, *req.smt, limits);
+  }
+  std::optional<checker::Result> expl;
+  std::vector<checker::PropertyResult> skipped;
+  if (!split.fallback.empty() && smt.violation) {
+    for (const auto& name : split.fallback)
+      for (const auto& q : props)
+        if (q.name() == name) skipped.push_back({name, q.kind(), checker::Verdict::Incomplete});
+  } else if (!split.fallback.empty()) {
+    auto o = options_for(p, sc, req, split.fallback);
+    o.time_limit_s = std::max(1.0, o.time_limit_s - smt.stats.seconds);  // one limit for the run
+    expl = checker::Bfs(model::Checked<P>{p, props}, std::move(o)).run();
+  }
+  const std::string why = hooks.smt ? "stuck-freedom and liveness are graph properties, decided "
+                                      "on the whole state graph"
+                                    : hooks.no_smt;
+  return merge_engines(names, *req.smt, std::move(smt), std::move(expl), skipped, why);
+}
+
 template <Describable P>
 CheckOutcome check_instance(const P& p, const PropertiesOf<P>& props, const model::Scenario& sc,
                             const CheckRequest& req, const Hooks& hooks) {
@@ -160,9 +209,7 @@ CheckOutcome check_instance(const P& p, const PropertiesOf<P>& props, const mode
                                                       : model::default_properties(props);
     const bool from_command_line = !req.properties.empty();
     try {
-      o.result =
-          checker::Bfs(model::Checked<P>{p, props}, options_for(p, sc, req, std::move(names)))
-              .run();
+      o.result = search(p, props, sc, req, hooks, std::move(names));
     } catch (const checker::SubjectLimit& e) {
       throw model::InputError(from_command_line ? model::SourcePos{} : sc.fleet.check.pos,
                               from_command_line ? "--property" : "check.properties", e.what());

@@ -1,20 +1,14 @@
 // I1 per ClusterQueue, manager and workers: usage never exceeds nominal quota
-// (the protocol has no cohorts, so nothing may be borrowed) and is never negative.
+// (the protocol has no cohorts, so nothing may be borrowed) and is never
+// negative. The predicate is multikueue_safety.hpp's, shared with the SMT engines.
 #include "invariants/multikueue_registry.hpp"
+#include "invariants/multikueue_safety.hpp"
 
 namespace kmc::invariants {
 
 MkProperty cluster_queue_within_quota(const protocols::MultiKueue& p) {
   auto holds = [&p](const protocols::MultiKueue::State& s) {
-    const auto& mp = p.params();
-    for (std::size_t q = 0; q < mp.cqs.size(); ++q)
-      for (std::size_t f = 0; f < mp.cqs[q].flavors.size(); ++f)
-        for (int r = 0; r < mp.R(); ++r) {
-          const auto used = s.usage[p.u(static_cast<int>(q), static_cast<int>(f), r)];
-          const auto nominal = std::max<std::int64_t>(0, mp.cqs[q].nominal[f * mp.R() + r]);
-          if (used < 0 || used > nominal) return false;
-        }
-    return true;
+    return mk::cluster_queue_within_quota<std::int64_t>(p.params(), s, {});
   };
   return MkProperty::always(
       "cluster-queue-within-quota",

@@ -56,20 +56,11 @@ Packing Packing::of(const Layout& layout) {
     const auto span = static_cast<std::uint64_t>(f.hi) - static_cast<std::uint64_t>(f.lo);
     PackedField packed{f.name, layout.size(f), static_cast<int>(std::bit_width(span)), f.lo, {},
                        span};
-    if (f.range_of) {
-      // Cells in row-major order of the field's axes, padding included.
-      std::vector<int> at(f.axes.size(), 0);
-      for (std::size_t i = 0; i < packed.cells; ++i) {
-        std::size_t rest = i;
-        for (std::size_t k = f.axes.size(); k-- > 0;) {
-          const auto extent = static_cast<std::size_t>(layout.axes[f.axes[k]].extent());
-          at[k] = static_cast<int>(rest % extent);
-          rest /= extent;
-        }
-        const CellRange r = f.range_of(at);
+    if (f.range_of)
+      for (std::size_t i = 0; i < packed.cells; ++i) {  // row-major, padding included
+        const CellRange r = layout.range(f, i);
         packed.plan.push_back(CellPlan::of(r.lo, r.hi, r.step));
       }
-    }
     fields.push_back(std::move(packed));
   }
   return Packing(std::move(fields));

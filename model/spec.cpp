@@ -41,6 +41,20 @@ std::size_t Layout::offset(const Field& f, const std::vector<int>& at) const {
   return off;
 }
 
+std::vector<int> Layout::indices(const Field& f, std::size_t offset) const {
+  std::vector<int> at(f.axes.size(), 0);
+  for (std::size_t k = f.axes.size(); k-- > 0;) {
+    const auto extent = static_cast<std::size_t>(axes[f.axes[k]].extent());
+    at[k] = static_cast<int>(offset % extent);
+    offset /= extent;
+  }
+  return at;
+}
+
+CellRange Layout::range(const Field& f, std::size_t offset) const {
+  return f.range_of ? f.range_of(indices(f, offset)) : CellRange{f.lo, f.hi, 1};
+}
+
 std::size_t Layout::size(const Field& f) const {
   std::size_t n = 1;
   for (int a : f.axes) n *= static_cast<std::size_t>(axes[a].extent());

@@ -103,6 +103,10 @@ struct Layout {
   int axis(const std::string& name) const;  // -1 when there is none
   // The flat offset of per-axis indices into a field.
   std::size_t offset(const Field& f, const std::vector<int>& at) const;
+  // The per-axis indices of a flat offset into a field (offset's inverse), padding included.
+  std::vector<int> indices(const Field& f, std::size_t offset) const;
+  // The range a cell's values lie in: its range_of, else the field's.
+  CellRange range(const Field& f, std::size_t offset) const;
   std::size_t size(const Field& f) const;
 };
 

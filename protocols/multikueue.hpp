@@ -66,17 +66,8 @@ class MultiKueue : public model::Instance<MkSpec> {
   static std::optional<ActionKind> action_kind(std::string_view name);
 
   // Index helpers shared with invariants/.
-  int jw(int j, int w) const {
-    const MkParams& p_ = params();
-    KMC_ASSERT(0 <= j && j < p_.J() && 0 <= w && w < p_.W());
-    return j * p_.W() + w;
-  }
-  int u(int cq, int f, int r) const {
-    const MkParams& p_ = params();
-    KMC_ASSERT(0 <= cq && cq < static_cast<int>(p_.cqs.size()) && 0 <= f && f < p_.flavors_max);
-    KMC_ASSERT(0 <= r && r < p_.R());
-    return (cq * p_.flavors_max + f) * p_.R() + r;
-  }
+  int jw(int j, int w) const { return params().jw(j, w); }
+  int u(int cq, int f, int r) const { return params().u(cq, f, r); }
   int c(int w, int slot, int r) const {
     const MkParams& p_ = params();
     KMC_ASSERT(0 <= w && w < p_.W() && 0 <= slot && slot < p_.slots_max && 0 <= r && r < p_.R());

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "model/assert.hpp"
 #include "model/fleet.hpp"
 #include "model/scenario.hpp"
 
@@ -71,6 +72,17 @@ struct MkParams {
   int W() const { return static_cast<int>(workers.size()); }
   int R() const { return static_cast<int>(resources.size()); }
   std::int64_t req(int j, int r) const { return request[j * R() + r]; }
+  // Flat offsets into the state's [job][worker] and [cq][flavor][resource] fields, shared by the
+  // rules' instance, the invariants and their symbolic form.
+  int jw(int j, int w) const {
+    KMC_ASSERT(0 <= j && j < J() && 0 <= w && w < W());
+    return j * W() + w;
+  }
+  int u(int cq, int f, int r) const {
+    KMC_ASSERT(0 <= cq && cq < static_cast<int>(cqs.size()) && 0 <= f && f < flavors_max);
+    KMC_ASSERT(0 <= r && r < R());
+    return (cq * flavors_max + f) * R() + r;
+  }
 };
 
 // The most jobs one scenario may hold: per-job properties keep one bit per job

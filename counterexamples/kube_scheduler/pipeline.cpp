@@ -18,6 +18,7 @@ CheckOutcome check_kube_scheduler(const model::Scenario& sc, const CheckRequest&
   if (req.warn) req.warn(warnings);
   const protocols::ks::Instance ks(protocols::ks::compile_kube_scheduler(sc));
   Hooks hooks;
+  hooks.no_smt = "kube-scheduler's rules run on explicit values only";
   hooks.summary = fmt::format("kube-scheduler without Kueue: {} Job{} on {} node{} ({})",
                               ks.params().J(), ks.params().J() == 1 ? "" : "s", ks.params().N(),
                               ks.params().N() == 1 ? "" : "s", fmt::join(ks.params().nodes, ", "));

@@ -27,6 +27,9 @@ CheckOutcome check_kueue_admission(const model::Scenario& sc, const CheckRequest
   if (req.warn) req.warn(ka.params().warnings);
   Hooks hooks;
   hooks.summary = summarize(ka.params());
+  hooks.no_smt =
+      "Kueue's scheduling cycle sorts workloads and loops over the state's values, which the SMT "
+      "engines cannot unroll yet: the admission rules run on explicit values only";
   // The violation's trace, in memory, re-executed by the reference engine.
   hooks.replay_in_engine = [&](CheckOutcome& o) {
     if (!o.trace || !o.result.violation || o.token.empty()) return;

@@ -10,6 +10,7 @@
 #include "counterexamples/kueue_engine/why_unwitnessed.hpp"
 #include "counterexamples/multikueue/engine_replay.hpp"
 #include "counterexamples/multikueue/shrink_entities.hpp"
+#include "counterexamples/multikueue/symbolic.hpp"
 #include "counterexamples/pipeline_core.hpp"
 #include "invariants/multikueue_registry.hpp"
 #include "model/scenario.hpp"
@@ -99,6 +100,11 @@ CheckOutcome check_multikueue(const model::Scenario& sc, const CheckRequest& req
       clusters.emplace_back(sc.fleet.workers[i].name, std::move(worker));
     }
     return kueue_words(clusters);
+  };
+  hooks.smt_properties = multikueue_smt_properties();
+  hooks.smt = [&](const std::vector<std::string>& names, checker::SmtEngine engine,
+                  const checker::SmtLimits& limits) {
+    return check_multikueue_smt(mk, names, engine, limits);
   };
   auto o = check_instance(mk, invariants::multikueue_properties(mk), sc, req, hooks);
   o.warnings = sc.warnings;

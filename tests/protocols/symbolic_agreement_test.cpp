@@ -88,14 +88,14 @@ TEST_CASE("a declared range too narrow for a reachable value shows up as a diffe
   // range; the explicit engine does not. A spec whose successor leaves its
   // range is therefore caught by the agreement above, not hidden by it.
   const MultiKueue p(mk_fixtures::gpu_hunter());
-  auto fields = p.layout().fields;
-  for (auto& f : fields)
+  auto layout = p.layout();
+  for (auto& f : layout.fields)
     if (f.name == "phase") f.hi = f.lo;  // as if no job could leave its first phase
   const auto make_rules = [&](kmc::sym::SymbolicValues values) {
     return MkSpec::Rules<kmc::sym::Int>(p.params(), values);
   };
   const auto narrowed = kmc::checker::symbolic_reachable<MkSpec::State>(
-      p.init_states().front(), make_rules, p.candidates(), 4, fields);
+      p.init_states().front(), make_rules, p.candidates(), 4, &layout);
   std::set<std::uint64_t> seen;
   for (const auto& s : narrowed) seen.insert(kmc::model::fingerprint(s));
   const auto expl = explicit_within(p, 4);

@@ -1,0 +1,26 @@
+// MultiKueue under the SMT engines (`kmc check --engine bmc|induction`): its
+// always and sometimes properties, whose predicates are written once over V
+// (invariants/multikueue_safety.hpp), decided by bounded model checking or
+// k-induction over the protocol's own rules.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "checker/result.hpp"
+#include "checker/smt_options.hpp"
+#include "protocols/multikueue.hpp"
+
+namespace kmc::cx {
+
+// The properties the SMT engines decide for MultiKueue, in registry order; the rest (stuck-freedom,
+// liveness) are graph properties, left to explicit search.
+const std::vector<std::string>& multikueue_smt_properties();
+
+// Decides those of `names` that multikueue_smt_properties() lists; the Result's properties are
+// exactly those, its violation a path of the explicit instance `mk`.
+checker::Result check_multikueue_smt(const protocols::MultiKueue& mk,
+                                     const std::vector<std::string>& names,
+                                     checker::SmtEngine engine, const checker::SmtLimits& limits);
+
+}  // namespace kmc::cx
