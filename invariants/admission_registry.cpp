@@ -1,5 +1,7 @@
 #include "invariants/admission_registry.hpp"
 
+#include "model/user_properties.hpp"
+
 namespace kmc::invariants {
 
 std::vector<AdmissionProperty> admission_properties(const AdmissionInstance& p) {
@@ -9,7 +11,7 @@ std::vector<AdmissionProperty> admission_properties(const AdmissionInstance& p) 
   if (p.params().preemption_configured()) out.push_back(some_preemption(p));
   out.push_back(guarantee_eventually_admitted(p));
   out.push_back(no_preemption_livelock(p));
-  return out;
+  return model::with_user_properties(std::move(out), p, p.params().user_properties);
 }
 
 }  // namespace kmc::invariants

@@ -101,6 +101,27 @@ struct NodeSpec {
   SourcePos pos;
 };
 
+// An expression as kmc.yaml writes it, with where it starts (model/expression.hpp compiles it).
+struct ExpressionSpec {
+  std::string text;
+  SourcePos pos;
+  int column = 0;  // 1-based column of the first character; 0: unknown
+};
+
+// A property the user writes in kmc.yaml ("properties:"), over the protocol's typed cells:
+// `always` and `sometimes` a condition; `leadsTo` a premise and a goal, per entity of the axis
+// `each` binds ("j: job"), or once.
+struct UserPropertySpec {
+  std::string name;
+  std::string description;
+  enum class Kind { Always, Sometimes, LeadsTo } kind = Kind::Always;
+  ExpressionSpec holds;          // always, sometimes
+  ExpressionSpec premise, goal;  // leadsTo
+  std::string each_var, each_axis;
+  SourcePos each_pos;
+  SourcePos pos;
+};
+
 struct Fleet {
   // Which protocol checks this scenario (cli/protocols.cpp's table); checked against that table.
   std::string protocol = "multikueue";
@@ -123,9 +144,14 @@ struct Fleet {
   // (TLA+'s WF(A(w)) for each w) or each family; Auto: per instance when there are at most 64.
   enum class FairnessUnit { Auto, Instance, Family } fairness_unit = FairnessUnit::Auto;
   SourcePos fairness_unit_pos;
-  std::vector<Lever> matrix;  // kmc matrix: every combination of these
+  std::vector<Lever> matrix;                 // kmc matrix: every combination of these
+  std::vector<UserPropertySpec> properties;  // the user's own, beside the protocol's
   SourcePos pos;
 };
+
+class YamlNode;
+// kmc.yaml's `properties:` list (model/read_user_properties.cpp), for load_fleet.
+std::vector<UserPropertySpec> read_user_properties(const YamlNode& list);
 
 // Reads and validates a kmc.yaml (apiVersion kmc.dev/v1alpha1, kind Fleet).
 // `path` is also how diagnostics name the file. Throws InputError.

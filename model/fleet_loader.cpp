@@ -114,7 +114,7 @@ Fleet load_fleet(const std::string& path) {
   check_keys(root,
              {.modeled = {"apiVersion", "kind", "protocol", "manager", "cluster", "workers",
                           "nodes", "snapshot", "dispatcher", "options", "environment", "check",
-                          "fairness", "matrix"}},
+                          "fairness", "matrix", "properties"}},
              unused);
   const YamlNode api_version = require(root, "apiVersion");
   if (api_version.str() != kFleetApiVersion)
@@ -190,6 +190,7 @@ Fleet load_fleet(const std::string& path) {
                                                    {"Strong", FairnessKind::Strong}}),
                      {path, e.key_line}});
   }
+  fleet.properties = read_user_properties(root["properties"]);
   for (const auto& e : root["matrix"].entries()) {
     Lever lever{e.key, {}, {path, e.key_line}};
     for (const auto& v : e.value.items()) lever.values.push_back(v.str());

@@ -336,6 +336,7 @@ MkParams compile_multikueue(const model::Scenario& scenario) {
   c.compile_dispatch();
   c.compile_options();
   compile_capacity(scenario, c.p);
+  c.p.user_properties = scenario.fleet.properties;
   return std::move(c.p);
 }
 

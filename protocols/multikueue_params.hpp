@@ -67,6 +67,9 @@ struct MkParams {
   bool broken_keep_losers = false;           // deliberately broken: must be caught
   int spot_reclaims = 0, capacity_losses = 0, snapshot_refreshes = -1;
   model::Warnings warnings;  // what the scenario says that this protocol does not model
+  // kmc.yaml's own properties, checked beside the protocol's (model/user_properties.hpp); they
+  // change no behaviour, so identity() leaves them out.
+  std::vector<model::UserPropertySpec> user_properties;
 
   int J() const { return static_cast<int>(jobs.size()); }
   int W() const { return static_cast<int>(workers.size()); }

@@ -101,7 +101,7 @@ CheckOutcome check_multikueue(const model::Scenario& sc, const CheckRequest& req
     }
     return kueue_words(clusters);
   };
-  hooks.smt_properties = multikueue_smt_properties();
+  hooks.smt_properties = multikueue_smt_properties(mk);
   hooks.smt = [&](const std::vector<std::string>& names, checker::SmtEngine engine,
                   const checker::SmtLimits& limits) {
     return check_multikueue_smt(mk, names, engine, limits);

@@ -13,9 +13,10 @@
 
 namespace kmc::cx {
 
-// The properties the SMT engines decide for MultiKueue, in registry order; the rest (stuck-freedom,
-// liveness) are graph properties, left to explicit search.
-const std::vector<std::string>& multikueue_smt_properties();
+// The properties the SMT engines decide for this instance, in registry order: MultiKueue's always
+// and sometimes properties, then kmc.yaml's own; the rest (stuck-freedom, liveness) are graph
+// properties, left to explicit search.
+std::vector<std::string> multikueue_smt_properties(const protocols::MultiKueue& mk);
 
 // Decides those of `names` that multikueue_smt_properties() lists; the Result's properties are
 // exactly those, its violation a path of the explicit instance `mk`.

@@ -342,6 +342,7 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
                      if (a.created != b.created) return a.created < b.created;
                      return a.name < b.name;
                    });
+  p.user_properties = sc.fleet.properties;
   p.finish();
   return p;
 }

@@ -77,6 +77,8 @@ struct AdmissionParams {
   bool recheck_in_cycle = true;  // #805: entries re-checked against the cycle so far (pre-805: off)
   int stuck_terminating = 0;     // environment budget: victims whose pods get stuck (kubelet lost)
   model::Warnings warnings;
+  // kmc.yaml's own properties, checked beside the protocol's (model/user_properties.hpp).
+  std::vector<model::UserPropertySpec> user_properties;
   // The cohort tree's constant quantities, derived once from the above by
   // compile_admission (or by finish() for parameters built by hand).
   std::shared_ptr<const QuotaTree> tree;

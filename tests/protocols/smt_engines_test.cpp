@@ -54,7 +54,7 @@ TEST_CASE("every always and sometimes property of MultiKueue has its symbolic pr
     if (prop.kind() == kmc::model::PropertyKind::Always ||
         prop.kind() == kmc::model::PropertyKind::Sometimes)
       state_properties.push_back(prop.name());
-  CHECK(kmc::cx::multikueue_smt_properties() == state_properties);
+  CHECK(kmc::cx::multikueue_smt_properties(p) == state_properties);
 }
 
 TEST_CASE("bounded model checking finds the broken variants' violations at breadth-first depth",
