@@ -178,47 +178,37 @@ SmtOutcome<typename Spec::template State<std::int64_t>> smt_check(
     for (auto& a : also) assumptions.push_back(a);
     return clock.check(solver, out.solver_calls, assumptions);
   };
+  // One question at depth k for the open properties of one kind: can an always property fail, or
+  // a sometimes property hold, in s_k? The model says which did. False: the solver gave up.
+  const auto decide_at = [&](int k, model::PropertyKind kind) {
+    const bool always = kind == model::PropertyKind::Always;
+    const auto relevant = [&](std::size_t i) { return open(i) && predicates[i].kind == kind; };
+    const auto holds = [&](std::size_t i) { return predicates[i].holds(path.state(k), values).e; };
+    z3::expr_vector any(ctx);
+    for (std::size_t i = 0; i < predicates.size(); ++i)
+      if (relevant(i)) any.push_back(always ? !holds(i) : holds(i));
+    if (any.empty()) return true;
+    const auto r = ask(base, z3::mk_or(any), {});
+    if (unknown(r)) return false;
+    if (r == z3::unsat) return true;
+    const auto m = base.get_model();
+    for (std::size_t i = 0; i < predicates.size(); ++i) {
+      if (!relevant(i) || m.eval(holds(i), true).is_true() == always) continue;
+      auto& prop = out.properties[i];
+      prop.verdict = always ? Verdict::Violated : Verdict::Verified;
+      prop.method = "bmc", prop.k = k;
+      if (always && !out.violation)
+        out.violation.emplace(predicates[i].name,
+                              SmtPath<State>{path.states_of(m), path.actions_of(m)});
+    }
+    return true;
+  };
   bool complete = false;
   for (int k = 0;; ++k) {
     KMC_ASSERT_MSG(path.depth() == k, "the last iteration unrolled step k");
     // Some open always property fails in s_k? One question for all of them; the model says which.
-    z3::expr_vector fails(ctx), holds(ctx);
-    for (std::size_t i = 0; i < predicates.size(); ++i)
-      if (open(i)) {
-        const z3::expr h = predicates[i].holds(path.state(k), values).e;
-        (predicates[i].kind == model::PropertyKind::Always ? fails : holds)
-            .push_back(predicates[i].kind == model::PropertyKind::Always ? !h : h);
-      }
-    if (!fails.empty()) {
-      const auto r = ask(base, z3::mk_or(fails), {});
-      if (unknown(r)) break;
-      if (r == z3::sat) {
-        const auto m = base.get_model();
-        for (std::size_t i = 0; i < predicates.size(); ++i)
-          if (open(i) && predicates[i].kind == model::PropertyKind::Always &&
-              m.eval(predicates[i].holds(path.state(k), values).e, true).is_false()) {
-            auto& prop = out.properties[i];
-            prop.verdict = Verdict::Violated, prop.method = "bmc", prop.k = k;
-            if (!out.violation)
-              out.violation.emplace(predicates[i].name,
-                                    SmtPath<State>{path.states_of(m), path.actions_of(m)});
-          }
-      }
-    }
-    // Some open sometimes property holds in s_k: witnessed.
-    if (!holds.empty()) {
-      const auto r = ask(base, z3::mk_or(holds), {});
-      if (unknown(r)) break;
-      if (r == z3::sat) {
-        const auto m = base.get_model();
-        for (std::size_t i = 0; i < predicates.size(); ++i)
-          if (open(i) && predicates[i].kind == model::PropertyKind::Sometimes &&
-              m.eval(predicates[i].holds(path.state(k), values).e, true).is_true()) {
-            auto& prop = out.properties[i];
-            prop.verdict = Verdict::Verified, prop.method = "bmc", prop.k = k;
-          }
-      }
-    }
+    if (!decide_at(k, model::PropertyKind::Always) || !decide_at(k, model::PropertyKind::Sometimes))
+      break;
     out.explored_depth = k;
     if (out.violation) break;  // as breadth-first search, the run stops at its first violation
     // Every open always property holds in every state of k steps: say so to the solver. Implied,

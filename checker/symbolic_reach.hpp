@@ -158,9 +158,9 @@ std::vector<S<std::int64_t>> symbolic_reachable(const S<std::int64_t>& init,
 // Every fresh state variable of field f is constrained to f's declared range
 // lo..hi (Layout::fields, in the State's member order, as model::Instance
 // asserts). The ranges are the spec's contract: packed states rely on them
-// (the Speed issue), and so will k-induction (the SMT issue), where an
-// unconstrained variable would let an induction step start from a state no
-// layout can hold. Here they cost nothing in agreement: a successor out of
+// (the Speed issue), and so does k-induction (checker/smt_engines.hpp), where
+// an unconstrained variable would let an induction step start from a state
+// no layout can hold. Here they cost nothing in agreement: a successor out of
 // its range is a bug in the spec, and the range makes the symbolic search
 // miss that state, so the agreement test reports it as a difference from
 // the explicit engine (which does not clamp) instead of hiding it.

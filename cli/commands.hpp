@@ -17,6 +17,8 @@ void add_replay_command(CLI::App& app, int& exit_code);
 void add_corpus_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);
 void add_diff_command(CLI::App& app, int& exit_code);
+// `kmc synth` (cli/cmd_synth.cpp): parameter regions per property.
+void add_synth_command(CLI::App& app, int& exit_code);
 // `kmc help [TOPIC]` and `kmc completion bash` (cli/cmd_help.cpp).
 void add_help_command(CLI::App& app, int& exit_code);
 // (other subcommands add their declarations here, one line each)

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   kmc::cli::add_corpus_command(app, exit_code);
   kmc::cli::add_validate_command(app, exit_code);
   kmc::cli::add_diff_command(app, exit_code);
+  kmc::cli::add_synth_command(app, exit_code);
   kmc::cli::add_help_command(app, exit_code);
   // (other subcommands register here, one line each)
   try {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "model/parameters.hpp"
+
 namespace kmc::model {
 
 YamlNode::YamlNode(YAML::Node node, std::string file, std::string path, int fallback_line,
@@ -97,6 +99,11 @@ std::string YamlNode::str() const {
 }
 
 std::int64_t YamlNode::int64(std::int64_t min, std::int64_t max) const {
+  if (std::int64_t v = 0; ParameterScope::value_of(*this, v)) {  // kmc synth's {param: ...}
+    if (v < min || v > max)
+      fail(fmt::format("parameter value {} is out of range [{}, {}]", v, min, max));
+    return v;
+  }
   const std::string text = str();
   errno = 0;
   char* end = nullptr;
@@ -127,6 +134,10 @@ double YamlNode::number() const {
 }
 
 Quantity YamlNode::quantity(bool allow_negative) const {
+  if (std::int64_t v = 0; ParameterScope::value_of(*this, v)) {  // kmc synth's {param: ...}
+    if (!allow_negative && v < 0) fail(fmt::format("parameter value {} must not be negative", v));
+    return parse_quantity(std::to_string(v));
+  }
   const std::string text = str();
   Quantity q;
   try {
