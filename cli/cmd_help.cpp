@@ -10,10 +10,38 @@
 
 #include "cli/commands.hpp"
 #include "cli/version.hpp"
+#include "protocols/multikueue.hpp"
 
 namespace kmc::cli {
 
 namespace {
+
+// kmc.yaml's own properties: the language, and the cells MultiKueue's can name, from its schema.
+std::string properties_help() {
+  std::string out =
+      "kmc.yaml may add properties over the protocol's typed cells (README, \"Your own "
+      "properties\"):\n"
+      "  properties:\n"
+      "    - name: copies-run-where-selected\n"
+      "      always: \"all j: job. all w: worker. remote[j, w] == Running => cluster[j] == w\"\n"
+      "    - name: double-quota\n"
+      "      sometimes: \"some j: job. (count w: worker. remote[j, w] == Admitted) >= 2\"\n"
+      "    - name: admitted-runs\n"
+      "      leadsTo: {from: \"phase[j] == Admitted\", to: \"some w: worker. remote[j, w] == "
+      "Running\", each: \"j: job\"}\n"
+      "Quantifiers all, some, no, count, sum over an axis; => || && ! (or, and, not);\n"
+      "== != < <= > >=, x in {A, B}, + -. Cells by entity name or bound variable; phases and\n"
+      "entities compared with a cell are that cell's names (none: unset).\n"
+      "MultiKueue's cells (field[axes]: values):\n";
+  for (const auto& f : protocols::MultiKueue::cell_fields()) {
+    out += fmt::format("  {}[{}]", f.field, fmt::join(f.axes, ", "));
+    if (f.kind == model::CellKind::Enum) out += fmt::format(": {}", fmt::join(f.values, " | "));
+    if (f.kind == model::CellKind::Name) out += ": an entity name, or none";
+    if (f.kind == model::CellKind::Int) out += ": an integer";
+    out += "\n";
+  }
+  return out;
+}
 
 // Topics that are not a command: what people look up between runs.
 const std::map<std::string, std::string>& topics() {
@@ -41,6 +69,7 @@ const std::map<std::string, std::string>& topics() {
        "-\n"
        "For kmc check, put each cluster's files in manager/ and workers/<cluster>/ beside a\n"
        "kmc.yaml (see examples/gpu-hunter).\n"},
+      {"properties", properties_help()},
       {"ci",
        "In CI:\n"
        "  kmc check DIR --output junit > kmc.xml      one testcase per property\n"
@@ -125,8 +154,9 @@ std::string version_text() {
 
 void add_help_command(CLI::App& app, int& exit_code) {
   auto topic = std::make_shared<std::string>();
-  auto* help = app.add_subcommand("help", "Help on a command or a topic (exit-codes, dump, ci)");
-  help->add_option("topic", *topic, "A command, or exit-codes, dump, ci");
+  auto* help =
+      app.add_subcommand("help", "Help on a command or a topic (exit-codes, dump, ci, properties)");
+  help->add_option("topic", *topic, "A command, or exit-codes, dump, ci, properties");
   help->callback([&app, topic, &exit_code] { exit_code = print_help(app, *topic); });
 
   auto shell = std::make_shared<std::string>();

@@ -123,3 +123,12 @@ properties:
   CHECK(two_kinds.code == 3);
   CHECK(two_kinds.err.find("exactly one of") != std::string::npos);
 }
+
+TEST_CASE("kmc help properties lists the language and the cells to name",
+          "[cli][user-properties]") {
+  const auto r = kmc("help properties");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("remote[job, worker]: None | Pending | QuotaReserved | Admitted | Running") !=
+        std::string::npos);
+  CHECK(r.out.find("leadsTo: {from:") != std::string::npos);
+}
