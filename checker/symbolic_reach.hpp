@@ -108,7 +108,7 @@ S<std::int64_t> evaluate_state(const z3::model& m, const S<sym::Int>& s) {
 // enumeration with blocking clauses. The search owns its Z3 context and
 // hands it to the protocol as a value context: make_rules(sym::SymbolicValues)
 // returns the protocol's Rules<sym::Int>, which must offer
-// enabled(S, Action) -> sym::Bool and apply(S, Action) -> S. Every state
+// enabled(S, Action) -> sym::Bool and apply_in_place(S&, Action). Every state
 // variable is kept within its field's declared range (see in_ranges);
 // SymbolicInstance says why.
 template <template <class> class S, class MakeRules, class Action>
@@ -128,7 +128,8 @@ std::vector<S<std::int64_t>> symbolic_reachable(const S<std::int64_t>& init,
     solver.add(in_ranges<S>(ctx, nxt, layout));
     z3::expr any = state_equals<S>(ctx, nxt, cur);  // stutter: "within depth steps"
     for (const auto& a : candidates) {
-      const auto after = rules.apply(cur, a);
+      S<sym::Int> after = cur;
+      rules.apply_in_place(after, a);
       any = any || (rules.enabled(cur, a).e && state_equals<S>(ctx, nxt, after));
     }
     solver.add(any);

@@ -63,6 +63,10 @@ inline Int operator+(const Int& a, std::int64_t b) {
 inline Int operator-(const Int& a, std::int64_t b) {
   return Int{a.term() - detail::int_like(a.e, b)};
 }
+// By a constant only: the relation stays linear.
+inline Int operator*(const Int& a, std::int64_t b) {
+  return Int{a.term() * detail::int_like(a.e, b)};
+}
 inline Int& operator+=(Int& a, const Int& b) {
   return a = a + b;
 }

@@ -87,7 +87,9 @@ class Unrolling {
     for (std::size_t c = 0; c < candidates_.size(); ++c) {
       const z3::expr chosen = act == static_cast<int>(c);
       solver_.add(z3::implies(chosen, rules_.enabled(cur, candidates_[c]).e));
-      const auto after = flatten<Spec::template State>(rules_.apply(cur, candidates_[c]));
+      SymState moved = cur;  // the spec's contract is apply_in_place (model::ProtocolSpec)
+      rules_.apply_in_place(moved, candidates_[c]);
+      const auto after = flatten<Spec::template State>(moved);
       for (std::size_t v = 0; v < value.size(); ++v)
         if (!z3::eq(after[v], before[v])) value[v] = z3::ite(chosen, after[v], value[v]);
     }

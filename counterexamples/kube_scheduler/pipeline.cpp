@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "counterexamples/kube_scheduler/symbolic.hpp"
 #include "counterexamples/pipeline_core.hpp"
 #include "invariants/kube_scheduler_registry.hpp"
 
@@ -18,7 +19,11 @@ CheckOutcome check_kube_scheduler(const model::Scenario& sc, const CheckRequest&
   if (req.warn) req.warn(warnings);
   const protocols::ks::Instance ks(protocols::ks::compile_kube_scheduler(sc));
   Hooks hooks;
-  hooks.no_smt = "kube-scheduler's rules run on explicit values only";
+  hooks.smt_properties = kube_scheduler_smt_properties(ks);
+  hooks.smt = [&](const std::vector<std::string>& names, checker::SmtEngine engine,
+                  const checker::SmtLimits& limits) {
+    return check_kube_scheduler_smt(ks, names, engine, limits);
+  };
   hooks.summary = fmt::format("kube-scheduler without Kueue: {} Job{} on {} node{} ({})",
                               ks.params().J(), ks.params().J() == 1 ? "" : "s", ks.params().N(),
                               ks.params().N() == 1 ? "" : "s", fmt::join(ks.params().nodes, ", "));

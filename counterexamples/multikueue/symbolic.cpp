@@ -3,12 +3,8 @@
 // else pays for them).
 #include "counterexamples/multikueue/symbolic.hpp"
 
-#include <algorithm>
-
-#include "checker/smt_engines.hpp"
-#include "checker/smt_result.hpp"
+#include "counterexamples/smt_hook.hpp"
 #include "invariants/multikueue_safety.hpp"
-#include "model/user_properties.hpp"
 #include "protocols/multikueue_rules.hpp"
 
 namespace kmc::cx {
@@ -26,45 +22,28 @@ std::vector<Predicate> predicates(const protocols::MultiKueue& mk) {
   };
   using K = model::PropertyKind;
   // Names as invariants/multikueue_registry.cpp's properties have them (a test holds them equal).
-  std::vector<Predicate> out = {
-      {"no-job-on-two-workers", K::Always, bind(invariants::mk::no_job_on_two_workers<sym::Int>)},
-      {"cluster-queue-within-quota", K::Always,
-       bind(invariants::mk::cluster_queue_within_quota<sym::Int>)},
-      {"quota-counted-once", K::Always, bind(invariants::mk::quota_counted_once<sym::Int>)},
-      {"some-job-runs", K::Sometimes, bind(invariants::mk::some_job_runs<sym::Int>)},
-  };
-  // kmc.yaml's own always and sometimes properties: the expressions explicit search evaluates.
-  std::vector<std::string> taken;
-  for (const auto& pred : out) taken.push_back(pred.name);
-  const model::Layout& layout = mk.layout();
-  for (const auto& c : model::compile_user_properties(p.user_properties, layout, taken)) {
-    if (c.spec->kind == model::UserPropertySpec::Kind::LeadsTo) continue;
-    out.push_back({c.spec->name,
-                   c.spec->kind == model::UserPropertySpec::Kind::Always ? K::Always : K::Sometimes,
-                   [&layout, h = c.holds](const SymState& s, sym::SymbolicValues v) {
-                     return model::evaluate<sym::Int>(layout, h, s, v);
-                   }});
-  }
-  return out;
+  return cx::with_user_predicates<MkSpec>(
+      {
+          {"no-job-on-two-workers", K::Always,
+           bind(invariants::mk::no_job_on_two_workers<sym::Int>)},
+          {"cluster-queue-within-quota", K::Always,
+           bind(invariants::mk::cluster_queue_within_quota<sym::Int>)},
+          {"quota-counted-once", K::Always, bind(invariants::mk::quota_counted_once<sym::Int>)},
+          {"some-job-runs", K::Sometimes, bind(invariants::mk::some_job_runs<sym::Int>)},
+      },
+      mk, p.user_properties);
 }
 
 }  // namespace
 
 std::vector<std::string> multikueue_smt_properties(const protocols::MultiKueue& mk) {
-  std::vector<std::string> out;
-  for (const auto& pred : predicates(mk)) out.push_back(pred.name);
-  return out;
+  return names_of(predicates(mk));
 }
 
 checker::Result check_multikueue_smt(const protocols::MultiKueue& mk,
                                      const std::vector<std::string>& names,
                                      checker::SmtEngine engine, const checker::SmtLimits& limits) {
-  std::vector<Predicate> chosen;
-  for (auto& pred : predicates(mk))
-    if (std::find(names.begin(), names.end(), pred.name) != names.end())
-      chosen.push_back(std::move(pred));
-  const auto outcome = checker::smt_check<MkSpec>(mk.params(), chosen, engine, limits);
-  return checker::smt_result(mk, outcome, engine);
+  return run_smt(mk, predicates(mk), names, engine, limits);
 }
 
 }  // namespace kmc::cx

@@ -62,6 +62,7 @@ SchedulerParams compile_kube_scheduler(const model::Scenario& sc) {
   }
   if (p.jobs.empty())
     throw InputError({sc.manager.dir, 0}, "", "no Job to place; kube-scheduler needs at least one");
+  p.user_properties = sc.fleet.properties;
   return p;
 }
 

@@ -24,6 +24,8 @@ struct SchedulerParams {
   std::vector<std::int64_t> allocatable;  // [node * R + r]
   std::vector<JobParams> jobs;            // in creation order
   model::Warnings warnings;
+  // kmc.yaml's own properties, checked beside the protocol's (model/user_properties.hpp).
+  std::vector<model::UserPropertySpec> user_properties;
 
   int R() const { return static_cast<int>(resources.size()); }
   int N() const { return static_cast<int>(nodes.size()); }

@@ -6,6 +6,7 @@
 
 #include <boost/hana.hpp>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "model/instance.hpp"
@@ -32,19 +33,20 @@ struct Action {
   int id = -1;
 };
 
+// Written once over V (model/value.hpp), so bounded model checking and
+// k-induction run the same rules as explicit search.
 template <class V>
 class Rules {
-  static_assert(model::is_explicit<V>, "kube-scheduler runs on explicit values only");
-
  public:
-  Rules(const SchedulerParams& p, model::Values<V>) : p_(p) {}
+  using B = decltype(std::declval<V>() == std::declval<V>());
 
-  bool enabled(const State<V>& s, const Action& a) const {
+  Rules(const SchedulerParams& p, model::Values<V> values) : p_(p), val_(values) {}
+
+  B enabled(const State<V>& s, const Action& a) const {
     if (a.kind == kFinish) return s.phase[a.job] == kRunning;
-    if (s.phase[a.job] != kWaiting || bound(s, a.job) >= p_.jobs[a.job].pods) return false;
-    for (int r = 0; r < p_.R(); ++r)
-      if (free(s, a.node, r) < p_.jobs[a.job].req[r]) return false;
-    return true;
+    B ok = s.phase[a.job] == kWaiting && bound(s, a.job) < p_.jobs[a.job].pods;
+    for (int r = 0; r < p_.R(); ++r) ok = ok && free(s, a.node, r) >= p_.jobs[a.job].req[r];
+    return ok;
   }
   void apply_in_place(State<V>& s, const Action& a) const {
     const int N = p_.N();
@@ -53,23 +55,26 @@ class Rules {
       for (int n = 0; n < N; ++n) s.bound[a.job * N + n] = 0;
       return;
     }
-    ++s.bound[a.job * N + a.node];
-    if (bound(s, a.job) == p_.jobs[a.job].pods) s.phase[a.job] = kRunning;
+    s.bound[a.job * N + a.node] += 1;
+    using model::ite;  // unqualified below: argument-dependent lookup finds sym::ite
+    s.phase[a.job] =
+        ite(bound(s, a.job) == p_.jobs[a.job].pods, val_.lit(kRunning), s.phase[a.job]);
   }
 
   V bound(const State<V>& s, int j) const {
-    V total = 0;
+    V total = val_.lit(0);
     for (int n = 0; n < p_.N(); ++n) total += s.bound[j * p_.N() + n];
     return total;
   }
   V free(const State<V>& s, int n, int r) const {
-    V used = 0;
+    V used = val_.lit(0);
     for (int j = 0; j < p_.J(); ++j) used += s.bound[j * p_.N() + n] * p_.jobs[j].req[r];
-    return p_.allocatable[n * p_.R() + r] - used;
+    return val_.lit(p_.allocatable[n * p_.R() + r]) - used;
   }
 
  private:
   const SchedulerParams& p_;
+  model::Values<V> val_;
 };
 
 struct Spec {

@@ -2,6 +2,8 @@
 // of seeds 2 and 4, with its exact state count derived by hand.
 #include <catch2/catch.hpp>
 
+#include "checker/symbolic_reach.hpp"
+#include "counterexamples/kube_scheduler/symbolic.hpp"
 #include "counterexamples/pipeline_core.hpp"
 #include "invariants/kube_scheduler_registry.hpp"
 #include "model/scenario.hpp"
@@ -30,4 +32,29 @@ TEST_CASE("kube-scheduler: two gangs of two 4-GPU pods on two 4-GPU nodes deadlo
   // running Job (2 + 2); 2 + 1 + 1 binds after either Job is done (8): 24.
   CHECK(o.result.stats.states == 18);
   CHECK(o.result.stats.transitions == 24);
+}
+
+// The same rules at sym::Int (their second instantiation): the symbolic instance reaches exactly
+// the 18 states above, and the SMT engines decide the state properties on them.
+TEST_CASE("kube-scheduler over Z3: the same 18 states, and the SMT engines decide its properties",
+          "[kube-scheduler][smt]") {
+  const auto sc =
+      kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/plain-scheduler-gang-deadlock");
+  const ks::Instance p(ks::compile_kube_scheduler(sc));
+  CHECK(kmc::checker::SymbolicInstance<ks::Spec>(p.params()).reachable(8).size() == 18);
+  kmc::checker::SmtLimits limits;
+  limits.max_depth = 20;
+  // Every path without a repeated state is short here: bounded model checking is complete.
+  const auto bmc = kmc::cx::check_kube_scheduler_smt(p, {"node-within-allocatable"},
+                                                     kmc::checker::SmtEngine::Bmc, limits);
+  CHECK(bmc.verdict == Verdict::Verified);
+  REQUIRE(bmc.properties.size() == 1);
+  CHECK(bmc.properties[0].method == "bmc-complete");
+  const auto induction = kmc::cx::check_kube_scheduler_smt(
+      p, {"node-within-allocatable", "some-job-runs"}, kmc::checker::SmtEngine::Induction, limits);
+  CHECK(induction.verdict == Verdict::Verified);
+  REQUIRE(induction.properties.size() == 2);
+  CHECK(induction.properties[0].method == "k-induction");
+  CHECK(induction.properties[1].method == "bmc");
+  CHECK(induction.properties[1].k == 2);  // both pods of one Job bound: two steps
 }
