@@ -36,6 +36,8 @@ class Parser {
   Compiled parse() {
     Expr e = implies();
     if (peek().kind != Token::End) fail(peek().offset, "unexpected '" + peek().text + "'");
+    if (e.op == Expr::Op::Name)  // a name means something only compared with a cell
+      fail(e.offset, fmt::format("'{}' is not a field, a bound variable or a number", e.name));
     const bool boolean = is_bool(e);
     return {std::make_shared<const Expr>(std::move(e)), slots_, boolean};
   }
@@ -147,7 +149,19 @@ class Parser {
   }
 
   // ---- grammar, loosest first
+  // Nesting is recursion: bound it, so a hostile "((((..." is an error, not a stack overflow.
+  struct Nest {
+    Parser& p;
+    explicit Nest(Parser& parser) : p(parser) {
+      if (++p.depth_ > kMaxNesting)
+        p.fail(p.peek().offset, fmt::format("nested more than {} deep", kMaxNesting));
+    }
+    ~Nest() { --p.depth_; }
+  };
+  static constexpr int kMaxNesting = 200;
+
   Expr implies() {
+    const Nest nest(*this);
     Expr left = disjunction();
     if (peek().text == "=>" && peek().kind == Token::Punct) {
       const int off = next().offset;
@@ -174,6 +188,7 @@ class Parser {
     return left;
   }
   Expr negation() {
+    const Nest nest(*this);
     if ((peek().kind == Token::Punct && peek().text == "!") ||
         (peek().kind == Token::Ident && peek().text == "not")) {
       Expr e;
@@ -232,7 +247,7 @@ class Parser {
       Expr e;
       e.op = Expr::Op::In;
       e.offset = off;
-      e.kids.push_back(number_or_cell(std::move(left)));
+      e.kids.push_back(number(std::move(left)));  // a name's meaning comes from a cell
       expect("{");
       do {
         e.kids.push_back(resolve_against(e.kids.front(), primary()));
@@ -457,6 +472,7 @@ class Parser {
   std::size_t at_ = 0;
   std::map<std::string, std::pair<int, int>> scope_;  // variable -> (slot, axis)
   int slots_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest=${1:?usage: scripts/fuzz-seeds.sh DEST}
-mkdir -p "$dest"/{quantity,manifests,scenario,itf}
+mkdir -p "$dest"/{quantity,manifests,scenario,itf,expression}
 
 # One file per input, named by its content's hash, as libFuzzer names its own.
 seed() {  # harness file
@@ -40,7 +40,16 @@ for q in 0 8 500m 1.5 2e3 1E-3 1k 64Gi 1Ei 1E -1 +.5 0.001 100n 9223372036854775
   seed_text quantity "$q"
 done
 
-for h in quantity manifests scenario itf; do
+# Expressions of kmc.yaml's own properties, over the harness's small layout (fuzz_expression.cpp).
+for e in 'all j: job. phase[j] == Admitted => cluster[j] != none' \
+  'some j: job. (count w: worker. remote[j, w] in {1, 2}) >= 2' \
+  'usage[gpu-cq, h100] + usage["gpu-cq", a100] <= 16' \
+  'no j: job. all w: worker. remote[j, w] == 2 => cluster[j] == w' \
+  'not (sum w: worker. remote["team/a", w]) > 3 or phase[team/b] != Finished'; do
+  seed_text expression "$e"
+done
+
+for h in quantity manifests scenario itf expression; do
   [ -d "fuzz/regressions/$h" ] || continue
   find "fuzz/regressions/$h" -type f ! -name '*.md' -exec cp {} "$dest/$h/" \;
 done

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 build=build-fuzz
-harnesses=(quantity manifests scenario itf)
+harnesses=(quantity manifests scenario itf expression)
 
 echo "fuzz: building the harnesses in $build/"
 CXX=${KMC_FUZZ_CXX:-clang++-16} cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKMC_FUZZ=ON \

@@ -112,6 +112,14 @@ TEST_CASE("bad expressions name their line, column and what is wrong", "[model][
   CHECK(error_of("(1 == 1").find("expected ')', found 'end of expression'") != std::string::npos);
   CHECK(error_of("usage[gpu-cq, b200] == 0").find("no flavor 'b200'") != std::string::npos);
   CHECK(error_of("all j: job. cluster[j] == north").find("no worker 'north'") != std::string::npos);
+  CHECK(error_of(std::string(5000, '(') + "1 == 1").find("nested more than 200 deep") !=
+        std::string::npos);
+  CHECK(error_of(std::string(5000, '!') + "(1 == 1)").find("nested more than 200 deep") !=
+        std::string::npos);
+  CHECK(error_of("so").find("column 12: 'so' is not a field, a bound variable or a number") !=
+        std::string::npos);  // fuzz/regressions/expression/bare-name
+  CHECK(error_of("some j: job. wz in {1, 3}").find("'wz' is a name: compare it with a cell") !=
+        std::string::npos);  // fuzz/regressions/expression/name-in-set
   CHECK(error_of("1 == 1 ; 2").find("unexpected character ';'") != std::string::npos);
   CHECK(error_of("all j: worker. phase[j] == Pending")
             .find("'j' ranges over worker, but phase's argument 1 is a job") != std::string::npos);
