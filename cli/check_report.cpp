@@ -255,7 +255,13 @@ std::string render_text(const CheckOutcome& o) {
     for (std::size_t i = 0; i < p.undecided.size(); ++i)
       out += fmt::format("{}{} ({})", i == 0 ? "\nUndecided: " : ", ", p.undecided[i], p.why[i]);
   }
-  out += "\nStats: " + stats_line(r.stats) + "\n";
+  if (r.stats.states == 0 && !r.engines.empty())  // no explicit search ran: no states to count
+    out += fmt::format(
+        "\nStats: no states stored (an SMT engine decided every property); {:.3f} s, peak RSS {} "
+        "MiB\n",
+        r.stats.seconds, r.stats.peak_rss_bytes >> 20);
+  else
+    out += "\nStats: " + stats_line(r.stats) + "\n";
   if (!o.token.empty())
     out += fmt::format("Replay: kmc check {} --replay {}\n", o.token_dir(), o.token);
   out += next_steps(o);

@@ -60,6 +60,8 @@ TEST_CASE("k-induction proves a property for every depth and says how", "[cli][s
       kmc("check examples/gpu-hunter-fixed --engine induction --property "
           "cluster-queue-within-quota");
   CHECK(text.out.find("proven for every depth by k-induction, k = 1") != std::string::npos);
+  CHECK(text.out.find("Stats: no states stored (an SMT engine decided every property)") !=
+        std::string::npos);
 }
 
 TEST_CASE("an unproven property ends Incomplete with its counterexample to induction",
