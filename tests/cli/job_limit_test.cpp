@@ -1,6 +1,8 @@
 // The job limit comes from a real constraint (per-job properties keep a bit
 // per job, eventually-runs two, in a 64-bit word per state), is documented,
 // and says what to do; what fits under it runs.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -26,9 +28,8 @@ std::string fleet_of(int n) {
     const std::string name = "job-" + std::to_string(i);
     for (auto at = copy.find("llm-sweep-a"); at != std::string::npos; at = copy.find("llm-sweep-a"))
       copy.replace(at, 11, name);
-    char tail[8];
-    std::snprintf(tail, sizeof tail, "%04d", i);
-    const std::string mine = uid.substr(0, uid.size() - 4) + tail;
+    // fmt, not snprintf into a small buffer: GCC's Debug build warns the int may not fit.
+    const std::string mine = uid.substr(0, uid.size() - 4) + fmt::format("{:04d}", i);
     for (auto at = copy.find(uid); at != std::string::npos; at = copy.find(uid))
       copy.replace(at, uid.size(), mine);
     out += copy + (i + 1 < n ? "---\n" : "");
