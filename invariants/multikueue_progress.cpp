@@ -48,6 +48,20 @@ bool waiting_while_runnable(const MultiKueue& p, const MultiKueue::State& s, int
   return false;
 }
 
+bool waits_beside_idle_worker(const MultiKueue& p, const MultiKueue::State& s, int j) {
+  using namespace protocols;
+  const bool at_manager =
+      s.phase[j] == kMgrPending || (s.phase[j] == kMgrQuotaReserved && s.cluster[j] == -1);
+  if (!at_manager) return false;
+  const auto& mp = p.params();
+  for (int w = 0; w < mp.W(); ++w) {
+    bool idle = true;
+    for (int k = 0; k < mp.J() && idle; ++k) idle = s.remote[p.jw(k, w)] != kRemoteRunning;
+    if (idle && could_run_on(p, s, j, w)) return true;
+  }
+  return false;
+}
+
 bool has_run(const MultiKueue& p, const MultiKueue::State& s, int j) {
   return !not_yet_run(p, s, j);
 }

@@ -16,6 +16,10 @@ bool could_run_on(const protocols::MultiKueue& p, const protocols::MultiKueue::S
 // Job j has not run yet and some worker could run it now.
 bool waiting_while_runnable(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s,
                             int j);
+// Job j waits at the manager (queued, or reserved and not yet dispatched to a worker) while a
+// worker that runs nothing could run it now: work-conservation's premise.
+bool waits_beside_idle_worker(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s,
+                              int j);
 // Job j runs or has finished.
 bool has_run(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s, int j);
 // The step from -> to retries job j: a ProvisioningRequest of one of its

@@ -7,7 +7,8 @@ namespace kmc::invariants {
 std::vector<MkProperty> multikueue_properties(const protocols::MultiKueue& p) {
   return model::with_user_properties(
       {no_job_on_two_workers(p), cluster_queue_within_quota(p), quota_counted_once(p),
-       no_stuck_job(p), some_job_runs(p), eventually_runs(p), no_endless_retry(p)},
+       no_stuck_job(p), some_job_runs(p), eventually_runs(p), no_endless_retry(p),
+       work_conservation(p)},
       p, p.params().user_properties);
 }
 

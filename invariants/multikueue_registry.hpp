@@ -18,6 +18,7 @@ MkProperty quota_counted_once(const protocols::MultiKueue& p);
 MkProperty no_stuck_job(const protocols::MultiKueue& p);
 MkProperty some_job_runs(const protocols::MultiKueue& p);
 MkProperty eventually_runs(const protocols::MultiKueue& p);
+MkProperty work_conservation(const protocols::MultiKueue& p);
 MkProperty no_endless_retry(const protocols::MultiKueue& p);
 
 // Every property, in registry order. The protocol must outlive them.

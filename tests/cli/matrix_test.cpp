@@ -34,14 +34,19 @@ TEST_CASE("kmc matrix: golden verdicts for the GPU Hunter levers", "[cli][matrix
   }
   // No combination retries forever here: the stuck rows freeze the job (a hang,
   // not a thrash), and every retry loop ends once the fair refresh corrects the view.
-  REQUIRE(rows[0]["properties"].size() == 7);
-  for (std::size_t row = 1; row <= 32; ++row)
+  REQUIRE(rows[0]["properties"].size() == 8);
+  for (std::size_t row = 1; row <= 32; ++row) {
     CHECK(verdict(rows, row, "no-endless-retry") == "Verified");
+    // Frozen beside idle asia-southeast1 while still at the manager: the stuck rows are exactly
+    // the rows that are not work-conserving.
+    CHECK(verdict(rows, row, "work-conservation") == verdict(rows, row, "no-stuck-job"));
+  }
   int violated = 0;
   for (const auto& row : rows)
     for (const auto& [name, cell] : row["properties"].items())
       violated += cell["verdict"] == "Violated";
-  CHECK(violated == 6);  // three stuck rows, each also failing eventually-runs
+  CHECK(violated ==
+        9);  // three stuck rows, each also failing eventually-runs and work-conservation
 }
 
 TEST_CASE("kmc matrix: golden verdicts for endless retry (gpu-hunter-retry)",
