@@ -33,6 +33,9 @@ class Fleet {
   void post_connection(TimeMs at, ConnectionChange c) {
     connection_events_.emplace(at, std::move(c));
   }
+  // The connection change now, as the manager's cluster controller records it (replay drives
+  // partitions one step at a time, counterexamples/multikueue/engine_replay.cpp).
+  void apply_connection(const ConnectionChange& c);
   // Settles the present instant (all clusters and the controllers), then moves to
   // the next one unless it is after until_ms (-1: no bound). False when it did not move.
   bool step(TimeMs until_ms = -1);

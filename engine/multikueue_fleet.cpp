@@ -42,13 +42,17 @@ void Fleet::apply_connection_events() {
   while (!connection_events_.empty() && connection_events_.begin()->first <= now_ms_) {
     const ConnectionChange c = connection_events_.begin()->second;
     connection_events_.erase(connection_events_.begin());
-    if (c.connected) {
-      disconnected_since.erase(c.worker);
-    } else if (!disconnected_since.contains(c.worker)) {
-      disconnected_since[c.worker] = now_ms_;  // kept across failed reconnects
-    }
-    manager.log_line(fmt::format("worker {} {}", c.worker, c.connected ? "connected" : "lost"));
+    apply_connection(c);
   }
+}
+
+void Fleet::apply_connection(const ConnectionChange& c) {
+  if (c.connected) {
+    disconnected_since.erase(c.worker);
+  } else if (!disconnected_since.contains(c.worker)) {
+    disconnected_since[c.worker] = now_ms_;  // kept across failed reconnects
+  }
+  manager.log_line(fmt::format("worker {} {}", c.worker, c.connected ? "connected" : "lost"));
 }
 
 bool Fleet::reconcile_all() {

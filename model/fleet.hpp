@@ -63,6 +63,13 @@ struct EnvironmentBudgets {
   std::int32_t capacity_losses = 0;      // idle capacity disappearing from a worker
   std::int32_t snapshot_refreshes = -1;  // -1: unlimited
   std::int32_t stuck_terminating = 0;  // kueue-admission: victims whose pods get stuck terminating
+  // MultiKueue: times a worker's connection to the manager drops (a partition the worker does
+  // not notice: it keeps running what it has); -1: unlimited.
+  std::int32_t worker_disconnects = 0;
+  // MultiKueue: times free capacity comes back to a worker's flavor (stock replenished, a spot
+  // node returns), and times an autoscaler revokes a Provisioned request's capacity.
+  std::int32_t capacity_returns = 0;
+  std::int32_t capacity_revocations = 0;
 };
 
 struct CheckSpec {

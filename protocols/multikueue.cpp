@@ -37,7 +37,14 @@ const char* action_kind_name(ActionKind k) {
                                 "SpotReclaim",
                                 "CapacityLost",
                                 "RefreshSnapshot",
-                                "RetryDispatch"};
+                                "RetryDispatch",
+                                "WorkerDisconnected",
+                                "WorkerReconnected",
+                                "WorkerLostTimeout",
+                                "DeleteStaleRemote",
+                                "FinishFromRemote",
+                                "CapacityReturned",
+                                "CapacityRevoked"};
   return names[static_cast<int>(k)];
 }
 

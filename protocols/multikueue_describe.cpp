@@ -2,6 +2,8 @@
 // only: no tool reads it back (traces carry typed cells, multikueue_cells.cpp).
 #include <fmt/format.h>
 
+#include <iterator>
+
 #include "protocols/multikueue.hpp"
 
 namespace kmc::protocols {
@@ -61,10 +63,19 @@ std::vector<std::pair<std::string, std::string>> MultiKueue::describe(const Stat
           out.emplace_back(fmt::format("snapshot {} {} {}", p_.workers[w], flavor, p_.resources[r]),
                            quantity(p_.resources[r], s.snapshot[c(w, static_cast<int>(slot), r)]));
       }
-  static const char* budget_names[] = {"spot reclaims left", "capacity losses left",
-                                       "snapshot refreshes left"};
+  if (p_.connection_faults())
+    for (int w = 0; w < p_.W(); ++w)
+      out.emplace_back(fmt::format("connection {}", p_.workers[w]),
+                       s.connected[w] ? "connected" : "lost");
+  static const char* budget_names[] = {"spot reclaims left",      "capacity losses left",
+                                       "snapshot refreshes left", "worker disconnects left",
+                                       "capacity returns left",   "capacity revocations left"};
+  static_assert(std::size(budget_names) == kBudgets);
   for (int b = 0; b < kBudgets; ++b)
-    if (s.budget[b] >= 0 && (b != kSnapshotRefreshes || snapshot))
+    if (s.budget[b] >= 0 && (b != kSnapshotRefreshes || snapshot) &&
+        (b < kWorkerDisconnects || (b == kWorkerDisconnects ? p_.connection_faults()
+                                    : b == kCapacityReturns ? p_.capacity_returns != 0
+                                                            : p_.capacity_revocations != 0)))
       out.emplace_back(budget_names[b], std::to_string(s.budget[b]));
   return out;
 }

@@ -263,6 +263,9 @@ void Compiler::compile_options() {
   p.spot_reclaims = e.spot_reclaims;
   p.capacity_losses = e.capacity_losses;
   p.snapshot_refreshes = e.snapshot_refreshes;
+  p.worker_disconnects = e.worker_disconnects;
+  p.capacity_returns = e.capacity_returns;
+  p.capacity_revocations = e.capacity_revocations;
 }
 
 // Physical capacity per worker slot; a flavor the kmc file does not mention

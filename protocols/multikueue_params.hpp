@@ -66,6 +66,12 @@ struct MkParams {
   bool broken_worker_ignores_quota = false;  // deliberately broken: must be caught
   bool broken_keep_losers = false;           // deliberately broken: must be caught
   int spot_reclaims = 0, capacity_losses = 0, snapshot_refreshes = -1;
+  // Connection faults (workerDisconnects): the state tracks each worker's connection only when
+  // some may drop, so a fleet without them keeps its states, traces and replay tokens.
+  int worker_disconnects = 0;
+  bool connection_faults() const { return worker_disconnects != 0; }
+  // Capacity coming back, and Provisioned capacity revoked; appended like the connection faults.
+  int capacity_returns = 0, capacity_revocations = 0;
   model::Warnings warnings;  // what the scenario says that this protocol does not model
   // kmc.yaml's own properties, checked beside the protocol's (model/user_properties.hpp); they
   // change no behaviour, so identity() leaves them out.

@@ -77,9 +77,27 @@ class MkRules {
   }
   B ahead_blocks(const S& s, int j, int w) const;
   B holds_worker_quota(const S& s, int j, int w) const;
-  void delete_remote(S& s, int j, int w) const;
+  // Whether the manager reaches worker w (always, in a fleet without connection faults).
+  B connected(const S& s, int w) const {
+    return p_.connection_faults() ? s.connected[w] == 1 : val_.truth(true);
+  }
+  // A copy on a reachable worker other than w that reconcileGroup's bestMatchByCondition would
+  // pick (Admitted, running or not): with one in view the check is not Retried (step 6a).
+  B visible_winner_elsewhere(const S& s, int j, int w) const;
+  // Deletes job j's copy on w; with `when`, only where *when holds.
+  void delete_remote(S& s, int j, int w, const B* when = nullptr) const;
+  // The manager deletes job j's copies on every worker it reaches; a copy on an unreachable
+  // worker stays (Kueue: "cleaned up ... once the cluster reconnects"). Nominations go.
+  void delete_reachable_remotes(S& s, int j) const;
+  // A copy's job completed on its worker (whose quota and nodes the caller released): the
+  // manager finishes its workload at once if it reaches the worker it selected; otherwise the
+  // copy stays Finished until the manager sees it (FinishFromRemote) or deletes it.
+  void finish_on_worker(S& s, int j, int w) const;
   void fail_provisioning(S& s, int j, int w) const;
   void capacity_changed(S& s, int w, const B& changed) const;
+  // The nodes of one capacity slot that copies hold: booked for their ProvisioningRequest, or
+  // running their pods. Free capacity comes back to what the slot had, less these.
+  V held_nodes(const S& s, int w, int slot, int r) const;
   // Budgets count down; -1 means unlimited and stays -1.
   static void spend(S& s, int which) {
     V& b = s.budget[which];
@@ -249,24 +267,68 @@ auto MkRules<V>::holds_worker_quota(const S& s, int j, int w) const -> B {
   return r == kRemoteQuotaReserved || r == kRemoteAdmitted || r == kRemoteRunning;
 }
 
-// Deleting a remote Workload: its worker quota is released, and a booking
-// made for its ProvisioningRequest goes back to the pool.
+// Deleting a remote Workload: its worker quota is released, and the nodes it
+// holds (booked for its ProvisioningRequest, or running its pods) go back to the pool.
 template <class V>
-void MkRules<V>::delete_remote(S& s, int j, int w) const {
+void MkRules<V>::delete_remote(S& s, int j, int w, const B* when) const {
   const int i = jw(j, w);
   const int cq = p_.worker_cq[w][j];
+  auto only = [&](const B& c) -> B { return when != nullptr ? (*when && c) : c; };
   if (cq >= 0) {
-    const V flavor = ite(holds_worker_quota(s, j, w), s.remote_flavor[i], val_.lit(-1));
+    const V flavor = ite(only(holds_worker_quota(s, j, w)), s.remote_flavor[i], val_.lit(-1));
     add_usage(s, cq, j, flavor, -1);
-    const V booked = ite(s.prov[i] == kProvProvisioned && s.remote[i] != kRemoteRunning,
-                         s.remote_flavor[i], val_.lit(-1));
-    if (p_.cqs[cq].provisioning) take_capacity(s, w, j, booked, -1);
+    // Nodes held: booked by the ProvisioningRequest, or taken when the pods started. Only a
+    // partition lets the manager delete a running copy (one it gave up on, seen again).
+    const B holds_nodes =
+        p_.cqs[cq].provisioning ? s.prov[i] == kProvProvisioned : s.remote[i] == kRemoteRunning;
+    const V booked = ite(only(holds_nodes), s.remote_flavor[i], val_.lit(-1));
+    if (p_.cqs[cq].provisioning || p_.connection_faults()) take_capacity(s, w, j, booked, -1);
   }
-  s.remote[i] = kRemoteNone;
+  auto reset = [&](V& cell, std::int64_t v) {
+    cell = when != nullptr ? ite(*when, val_.lit(v), cell) : val_.lit(v);
+  };
+  reset(s.remote[i], kRemoteNone);
+  reset(s.remote_flavor[i], -1);
+  reset(s.prov[i], kProvNone);
+  reset(s.attempts[i], 0);
+  reset(s.nominated[i], 0);
+}
+
+template <class V>
+auto MkRules<V>::visible_winner_elsewhere(const S& s, int j, int w) const -> B {
+  B any = val_.truth(false);
+  for (int o = 0; o < W_; ++o) {
+    if (o == w) continue;
+    const V& r = s.remote[jw(j, o)];
+    any = any || (connected(s, o) && (winning(r) || r == kRemoteRunning));
+  }
+  return any;
+}
+
+template <class V>
+void MkRules<V>::delete_reachable_remotes(S& s, int j) const {
+  for (int o = 0; o < W_; ++o) {
+    if (!p_.connection_faults()) {
+      delete_remote(s, j, o);
+      continue;
+    }
+    const B reach = connected(s, o);
+    delete_remote(s, j, o, &reach);
+    s.nominated[jw(j, o)] = 0;
+  }
+}
+
+template <class V>
+void MkRules<V>::finish_on_worker(S& s, int j, int w) const {
+  const int i = jw(j, w);
+  const B seen = connected(s, w) && s.cluster[j] == w;
+  s.remote[i] = ite(seen, val_.lit(kRemoteNone), val_.lit(kRemoteFinished));
   s.remote_flavor[i] = -1;
   s.prov[i] = kProvNone;
   s.attempts[i] = 0;
-  s.nominated[i] = 0;
+  add_usage(s, p_.manager_cq[j], j, ite(seen, s.mgr_flavor[j], val_.lit(-1)), -1);
+  s.phase[j] = ite(seen, val_.lit(kMgrFinished), s.phase[j]);
+  s.mgr_flavor[j] = ite(seen, val_.lit(-1), s.mgr_flavor[j]);
 }
 
 // ProvisioningRequest Failed (or timed out): attempt n <= backoffLimitCount
@@ -286,6 +348,23 @@ void MkRules<V>::fail_provisioning(S& s, int j, int w) const {
       ite(attempt <= p_.cqs[cq].backoff_limit, val_.lit(kRemotePending), val_.lit(kRemoteRejected));
   s.remote_flavor[i] = -1;
   s.prov[i] = kProvNone;
+}
+
+template <class V>
+V MkRules<V>::held_nodes(const S& s, int w, int slot, int r) const {
+  V held = val_.lit(0);
+  for (int j = 0; j < J_; ++j) {
+    const int cq = p_.worker_cq[w][j];
+    if (cq < 0 || p_.req(j, r) == 0) continue;
+    const int i = jw(j, w);
+    const B holds =
+        p_.cqs[cq].provisioning ? s.prov[i] == kProvProvisioned : s.remote[i] == kRemoteRunning;
+    B here = val_.truth(false);
+    for (int f = 0; f < static_cast<int>(p_.cqs[cq].flavors.size()); ++f)
+      if (p_.cqs[cq].flavor_slot[f] == slot) here = here || s.remote_flavor[i] == f;
+    held = held + ite(holds && here, val_.lit(p_.req(j, r)), val_.lit(0));
+  }
+  return held;
 }
 
 template <class V>

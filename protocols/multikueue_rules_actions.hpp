@@ -27,6 +27,9 @@ auto MkRules<V>::enabled(const S& s, const MkAction& a) const -> B {
     case ActionKind::CreateRemoteWorkload:
     case ActionKind::SelectWorker:
     case ActionKind::RetryDispatch:
+    case ActionKind::WorkerLostTimeout:
+    case ActionKind::DeleteStaleRemote:
+    case ActionKind::FinishFromRemote:
       return enabled_dispatch(s, a);
     case ActionKind::ReserveQuotaOnWorker:
     case ActionKind::ProvisioningAccepted:
@@ -39,6 +42,10 @@ auto MkRules<V>::enabled(const S& s, const MkAction& a) const -> B {
     case ActionKind::SpotReclaim:
     case ActionKind::CapacityLost:
     case ActionKind::RefreshSnapshot:
+    case ActionKind::WorkerDisconnected:
+    case ActionKind::WorkerReconnected:
+    case ActionKind::CapacityReturned:
+    case ActionKind::CapacityRevoked:
       return enabled_environment(s, a);
   }
   return val_.truth(false);
@@ -53,6 +60,13 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
   const B dispatching = s.phase[j] == kMgrQuotaReserved && s.cluster[j] == -1;
   switch (a.kind) {
     case ActionKind::Nominate:
+      if (p_.connection_faults() && p_.dispatcher == Dispatcher::AllAtOnce) {
+        // AllAtOnce nominates exactly the workers it reaches, every reconcile: it moves with them.
+        B differs = val_.truth(false);
+        for (int o : p_.dispatch_order)
+          differs = differs || s.nominated[jw(j, o)] != s.connected[o];
+        return dispatching && differs;
+      }
       return dispatching && count_nominated(s, j) == 0;
     case ActionKind::NominateNextRound: {
       const V n = count_nominated(s, j);
@@ -73,14 +87,22 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
     case ActionKind::Renominate: {
       B rejected = val_.truth(false);
       for (int o = 0; o < W_; ++o)
-        rejected =
-            rejected || (s.nominated[jw(j, o)] == 1 && s.remote[jw(j, o)] == kRemoteRejected);
+        rejected = rejected || (s.nominated[jw(j, o)] == 1 &&
+                                s.remote[jw(j, o)] == kRemoteRejected && connected(s, o));
       return dispatching && rejected;
     }
     case ActionKind::CreateRemoteWorkload:
-      return dispatching && s.nominated[jw(j, w)] == 1 && s.remote[jw(j, w)] == kRemoteNone;
-    case ActionKind::SelectWorker:
-      return dispatching && winning(s.remote[jw(j, w)]);
+      return dispatching && s.nominated[jw(j, w)] == 1 && s.remote[jw(j, w)] == kRemoteNone &&
+             connected(s, w);
+    case ActionKind::SelectWorker: {
+      if (!p_.connection_faults()) return dispatching && winning(s.remote[jw(j, w)]);
+      // A copy seen again after a partition may already run (it was selected before the manager
+      // gave up on its worker), and may turn up while another worker's copy is selected: step 6b
+      // converges on the earliest Admitted, which kmc cannot order, so either copy may win.
+      const V& r = s.remote[jw(j, w)];
+      const B elsewhere = s.phase[j] == kMgrAdmitted && s.cluster[j] != w;
+      return (dispatching || elsewhere) && (winning(r) || r == kRemoteRunning) && connected(s, w);
+    }
     case ActionKind::RetryDispatch: {
       // reconcileGroup, steps 4 and 6a: with the check Ready, a selected copy that no longer has
       // the winning condition (evicted on its worker, requeued, and perhaps already holding
@@ -90,7 +112,37 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       const B running = r == kRemoteRunning;  // its pods run: still Admitted in Kueue
       B lost = r == kRemoteNone;
       if (p_.redispatch_on_worker_eviction) lost = !winning(r) && !running;
+      if (p_.connection_faults())
+        lost = lost && connected(s, w) && !visible_winner_elsewhere(s, j, w);
       return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && lost;
+    }
+    case ActionKind::WorkerLostTimeout:
+      // Step 6a with the selected worker unreachable: after workerLostTimeout (kmc does not
+      // order it against the other steps) the check goes Retry, "Reserving remote lost".
+      return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && !connected(s, w) &&
+             !visible_winner_elsewhere(s, j, w);
+    case ActionKind::DeleteStaleRemote: {
+      // A copy on a reachable worker that the manager did not select and does not nominate,
+      // as after a partition: step 2 deletes it when the manager's workload holds no quota (or
+      // finished); step 5/6b when another worker's copy is selected; nominateAndSynchronize
+      // when dispatching (AllAtOnce nominates it again instead: Nominate).
+      const V& r = s.remote[jw(j, w)];
+      const V& phase = s.phase[j];
+      const B stale =
+          r != kRemoteNone && s.cluster[j] != w && s.nominated[jw(j, w)] == 0 && connected(s, w);
+      const B idle = phase == kMgrPending || phase == kMgrFinished;
+      const B other = phase == kMgrAdmitted && r != kRemoteFinished;
+      B unwanted = val_.truth(false);
+      if (p_.dispatcher != Dispatcher::AllAtOnce)
+        unwanted = dispatching && !winning(r) && r != kRemoteRunning && r != kRemoteFinished;
+      return stale && (idle || other || unwanted);
+    }
+    case ActionKind::FinishFromRemote: {
+      // Step 3: a reachable copy finished (on a worker that ran it through a partition):
+      // the manager's workload finishes, whichever worker it was dispatched to since.
+      const V& phase = s.phase[j];
+      return s.remote[jw(j, w)] == kRemoteFinished && connected(s, w) &&
+             (phase == kMgrQuotaReserved || phase == kMgrAdmitted);
     }
     default:
       return val_.truth(false);
@@ -158,6 +210,8 @@ auto MkRules<V>::enabled_environment(const S& s, const MkAction& a) const -> B {
   const int j = a.job, w = a.worker;
   switch (a.kind) {
     case ActionKind::JobFinished:
+      // Behind a partition a copy the manager gave up on may still run, and finish.
+      if (p_.connection_faults()) return s.remote[jw(j, w)] == kRemoteRunning;
       return s.remote[jw(j, w)] == kRemoteRunning && s.cluster[j] == w;
     case ActionKind::SpotReclaim:
       return s.budget[kSpotReclaims] != 0 && s.remote[jw(j, w)] == kRemoteRunning;
@@ -172,6 +226,26 @@ auto MkRules<V>::enabled_environment(const S& s, const MkAction& a) const -> B {
         differs = differs || s.snapshot[w * S_ * R_ + k] != s.capacity[w * S_ * R_ + k];
       return s.budget[kSnapshotRefreshes] != 0 && differs;
     }
+    case ActionKind::WorkerDisconnected:
+      return s.budget[kWorkerDisconnects] != 0 && s.connected[w] == 1;
+    case ActionKind::WorkerReconnected:
+      return s.connected[w] == 0;
+    case ActionKind::CapacityReturned: {
+      B short_of = val_.truth(false);
+      for (int r = 0; r < R_; ++r)
+        short_of =
+            short_of || s.capacity[c(w, a.slot, r)] <
+                            val_.lit(p_.capacity0[c(w, a.slot, r)]) - held_nodes(s, w, a.slot, r);
+      return s.budget[kCapacityReturns] != 0 && short_of;
+    }
+    case ActionKind::CapacityRevoked: {
+      // provisioning/controller.go: CapacityRevoked maps the check to Rejected while the
+      // Workload is active and not finished, which deactivates it.
+      const int i = jw(j, w);
+      const V& r = s.remote[i];
+      return s.budget[kCapacityRevocations] != 0 && s.prov[i] == kProvProvisioned &&
+             (r == kRemoteAdmitted || r == kRemoteRunning);
+    }
     default:
       return val_.truth(false);
   }
@@ -183,9 +257,13 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
   switch (a.kind) {
     case ActionKind::Nominate:
       // AllAtOnce: every connected worker; Incremental: the first round.
-      for (std::size_t pos = 0; pos < p_.dispatch_order.size(); ++pos)
-        if (p_.dispatcher == Dispatcher::AllAtOnce || static_cast<int>(pos) < p_.step_size)
-          s.nominated[jw(j, p_.dispatch_order[pos])] = 1;
+      for (std::size_t pos = 0; pos < p_.dispatch_order.size(); ++pos) {
+        const int o = p_.dispatch_order[pos];
+        if (p_.dispatcher == Dispatcher::AllAtOnce && p_.connection_faults())
+          s.nominated[jw(j, o)] = s.connected[o];
+        else if (p_.dispatcher == Dispatcher::AllAtOnce || static_cast<int>(pos) < p_.step_size)
+          s.nominated[jw(j, o)] = 1;
+      }
       break;
     case ActionKind::NominateNextRound: {
       const V n = count_nominated(s, j);  // nominations form a prefix of the dispatch order
@@ -201,7 +279,7 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
     case ActionKind::Renominate:
       for (int o = 0; o < W_; ++o) {
         const int i = jw(j, o);
-        const B drop = s.remote[i] == kRemoteRejected;
+        const B drop = s.remote[i] == kRemoteRejected && connected(s, o);
         s.remote[i] = ite(drop, val_.lit(kRemoteNone), s.remote[i]);
         s.attempts[i] = ite(drop, val_.lit(0), s.attempts[i]);
         s.nominated[i] = ite(drop, val_.lit(0), s.nominated[i]);
@@ -213,21 +291,47 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
     case ActionKind::SelectWorker:
       // First copy to reach the condition wins: MultiKueue check Ready,
       // clusterName set, nominations cleared, the other copies deleted.
-      s.cluster[j] = w;
+      // clusterName is immutable once set: a copy seen again after a partition
+      // that wins over the selected one gets the others deleted, and the patch
+      // that would name its worker fails (syncReservingRemoteState).
+      if (p_.connection_faults())
+        s.cluster[j] = ite(s.phase[j] == kMgrAdmitted, s.cluster[j], val_.lit(w));
+      else
+        s.cluster[j] = w;
       s.phase[j] = kMgrAdmitted;
       for (int o = 0; o < W_; ++o) {
-        if (o != w && !p_.broken_keep_losers) delete_remote(s, j, o);
-        s.nominated[jw(j, o)] = 0;
+        if (o == w || p_.broken_keep_losers) {
+          s.nominated[jw(j, o)] = 0;
+          continue;
+        }
+        if (!p_.connection_faults()) {
+          delete_remote(s, j, o);
+        } else {
+          const B reach = connected(s, o);
+          delete_remote(s, j, o, &reach);
+          s.nominated[jw(j, o)] = 0;
+        }
       }
       break;
     case ActionKind::RetryDispatch:
+    case ActionKind::WorkerLostTimeout:
       // Check Retry: the manager evicts its Workload, releases manager quota
-      // when the (never started) local job stops, and deletes every copy.
+      // when the (never started) local job stops, and deletes every copy it
+      // reaches; one behind a partition keeps running.
       add_usage(s, p_.manager_cq[j], j, s.mgr_flavor[j], -1);
       s.phase[j] = kMgrPending;
       s.cluster[j] = -1;
       s.mgr_flavor[j] = -1;
-      for (int o = 0; o < W_; ++o) delete_remote(s, j, o);
+      delete_reachable_remotes(s, j);
+      break;
+    case ActionKind::DeleteStaleRemote:
+      delete_remote(s, j, w);
+      break;
+    case ActionKind::FinishFromRemote:
+      add_usage(s, p_.manager_cq[j], j, s.mgr_flavor[j], -1);
+      s.phase[j] = kMgrFinished;
+      s.mgr_flavor[j] = -1;
+      delete_reachable_remotes(s, j);
       break;
     default:
       break;
@@ -286,6 +390,10 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
     case ActionKind::JobFinished:
       take_capacity(s, w, j, s.remote_flavor[i], -1);
       add_usage(s, wcq, j, s.remote_flavor[i], -1);
+      if (p_.connection_faults()) {
+        finish_on_worker(s, j, w);
+        break;
+      }
       // The MultiKueue controller finishes the manager's workload and, as it is
       // finished, deletes the remote copies (reconcileGroup). Found by
       // `kmc validate`: the model used to keep a Finished copy forever.
@@ -326,6 +434,33 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
       for (int k = 0; k < S_ * R_; ++k) s.snapshot[w * S_ * R_ + k] = s.capacity[w * S_ * R_ + k];
       s.staleness[w] = 0;
       spend(s, kSnapshotRefreshes);
+      break;
+    case ActionKind::WorkerDisconnected:
+      s.connected[w] = 0;
+      spend(s, kWorkerDisconnects);
+      break;
+    case ActionKind::WorkerReconnected:
+      s.connected[w] = 1;
+      break;
+    case ActionKind::CapacityReturned:
+      for (int r = 0; r < R_; ++r) {
+        V& cap = s.capacity[c(w, a.slot, r)];
+        const V back = val_.lit(p_.capacity0[c(w, a.slot, r)]) - held_nodes(s, w, a.slot, r);
+        cap = ite(cap < back, back, cap);
+      }
+      spend(s, kCapacityReturns);
+      capacity_changed(s, w, val_.truth(true));
+      break;
+    case ActionKind::CapacityRevoked:
+      // The check Rejected deactivates the copy: its quota goes, and the nodes with the
+      // request (the autoscaler took them back, not to the free pool). One failed attempt more,
+      // as the check's count says.
+      add_usage(s, wcq, j, s.remote_flavor[i], -1);
+      s.remote[i] = kRemoteRejected;
+      s.remote_flavor[i] = -1;
+      s.prov[i] = kProvNone;
+      s.attempts[i] = s.attempts[i] + 1;
+      spend(s, kCapacityRevocations);
       break;
     default:
       apply_dispatch(s, a);

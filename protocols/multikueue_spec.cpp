@@ -21,17 +21,20 @@ enum Family : int {
   kProvisioningTimeout,
   kJobCompletion,
   kEnvironment,
-  kSnapshotRefresh
+  kSnapshotRefresh,
+  kReconnect
 };
 
 std::vector<model::Family> families() {
   // The controllers and the snapshot refresh are weakly fair by default; the
-  // autoscaler and the environment are not (an adversary may never answer).
+  // autoscaler and the environment are not (an adversary may never answer). A
+  // dropped connection comes back (weakly fair): workerDisconnects budgets
+  // partitions, not workers gone for good, which `fairness:` can ask for.
   return {{"manager-scheduler", 1}, {"multikueue-controller", 1},
           {"worker-scheduler", 1},  {"job-controller", 1},
           {"autoscaler", 0},        {"provisioning-timeout", 1},
           {"job-completion", 1},    {"environment", 0},
-          {"snapshot-refresh", 1}};
+          {"snapshot-refresh", 1},  {"worker-reconnect", 1}};
 }
 
 // The action table, in ActionKind's order: name, arguments, family, controller.
@@ -62,6 +65,13 @@ std::vector<model::ActionKind> action_table() {
       kind(K::CapacityLost, {cluster, flavor}, kEnvironment, "environment"),
       kind(K::RefreshSnapshot, {cluster}, kSnapshotRefresh, "manager"),
       kind(K::RetryDispatch, {job, cluster}, kMultiKueueController, "manager"),
+      kind(K::WorkerDisconnected, {cluster}, kEnvironment, "environment"),
+      kind(K::WorkerReconnected, {cluster}, kReconnect, "environment"),
+      kind(K::WorkerLostTimeout, {job, cluster}, kMultiKueueController, "manager"),
+      kind(K::DeleteStaleRemote, {job, cluster}, kMultiKueueController, "manager"),
+      kind(K::FinishFromRemote, {job, cluster}, kMultiKueueController, "manager"),
+      kind(K::CapacityReturned, {cluster, flavor}, kEnvironment, "environment"),
+      kind(K::CapacityRevoked, {job, cluster}, kEnvironment, "autoscaler"),
   };
 }
 
@@ -75,7 +85,12 @@ std::vector<model::Axis> axes(const MkParams& p) {
   }
   // A worker's capacity slots are its flavors, and are named so in traces.
   model::Axis slot{"flavor", {}, kAxisWorker, p.worker_flavors, p.slots_max};
-  model::Axis budget{"budget", {"spotReclaims", "capacityLosses", "snapshotRefreshes"}, -1, {}, 0};
+  model::Axis budget{"budget",
+                     {"spotReclaims", "capacityLosses", "snapshotRefreshes", "workerDisconnects",
+                      "capacityReturns", "capacityRevocations"},
+                     -1,
+                     {},
+                     0};
   return {{"job", p.jobs, -1, {}, 0},
           {"worker", p.workers, -1, {}, 0},
           cq,
@@ -153,9 +168,10 @@ std::vector<model::Field> fields(const MkParams& p) {
   int backoff = 0;
   for (const auto& q : p.cqs) backoff = std::max(backoff, q.backoff_limit);
   const std::int64_t stale = p.max_staleness >= 0 ? p.max_staleness + 1 : 1;
-  const std::int64_t budget =
-      std::max({std::int64_t{-1}, std::int64_t{p.spot_reclaims}, std::int64_t{p.capacity_losses},
-                std::int64_t{p.snapshot_refreshes}});
+  const std::vector<std::int64_t> budget0{p.spot_reclaims,      p.capacity_losses,
+                                          p.snapshot_refreshes, p.worker_disconnects,
+                                          p.capacity_returns,   p.capacity_revocations};
+  const std::int64_t budget = std::max(std::int64_t{-1}, most(budget0));
   auto field = [](const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo,
                   std::int64_t hi) {
     model::Field f;
@@ -202,9 +218,21 @@ std::vector<model::Field> fields(const MkParams& p) {
     f->present = [viewed](const std::vector<int>&) { return viewed; };
   }
   auto budgets = field("budget", {kAxisBudget}, FieldKind::Int, -1, budget);
-  budgets.present = [viewed](const std::vector<int>& at) {
-    return at[0] != kSnapshotRefreshes || viewed;
+  const bool faults = p.connection_faults();
+  // The budgets added since the first three are in traces only where a scenario grants them.
+  budgets.present = [viewed, budget0](const std::vector<int>& at) {
+    if (at[0] == kSnapshotRefreshes) return viewed;
+    return at[0] < kWorkerDisconnects || budget0[at[0]] != 0;
   };
+  // A budget counts down from where it starts to 0; unlimited (-1) stays -1.
+  budgets.range_of = [budget0](const std::vector<int>& at) {
+    const std::int64_t start = budget0[at[0]];
+    return start < 0 ? model::CellRange{-1, -1, 1} : model::CellRange{0, start, 1};
+  };
+  // Only where connections may drop: otherwise absent from traces and packed in no bits.
+  auto connected = field("connected", {kAxisWorker}, FieldKind::Flag, faults ? 0 : 1, 1);
+  connected.optional = true;
+  connected.present = [faults](const std::vector<int>&) { return faults; };
   auto capacity =
       field("capacity", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max);
   narrow_quantities(p, viewed, usage, capacity, snapshot);
@@ -214,7 +242,7 @@ std::vector<model::Field> fields(const MkParams& p) {
           prov,       field("attempts", {kAxisJob, kAxisWorker}, FieldKind::Int, 0, backoff + 1),
           usage,      capacity,
           snapshot,   staleness,
-          budgets};
+          connected,  budgets};
 }
 
 }  // namespace
@@ -265,6 +293,29 @@ std::vector<MkAction> MkSpec::candidates(const Params& p) {
         add(ActionKind::CapacityLost, -1, w, slot);
     if (snapshot && p.snapshot_refreshes != 0) add(ActionKind::RefreshSnapshot, -1, w);
   }
+  // Appended, so that a fleet without connection faults keeps its candidates' ids (and tokens).
+  if (p.connection_faults()) {
+    for (std::int16_t w = 0; w < W; ++w) {
+      add(ActionKind::WorkerDisconnected, -1, w);
+      add(ActionKind::WorkerReconnected, -1, w);
+    }
+    for (std::int16_t j = 0; j < J; ++j)
+      for (std::int16_t w = 0; w < W; ++w) {
+        add(ActionKind::WorkerLostTimeout, j, w);
+        add(ActionKind::DeleteStaleRemote, j, w);
+        add(ActionKind::FinishFromRemote, j, w);
+      }
+  }
+  if (p.capacity_returns != 0)
+    for (std::int16_t w = 0; w < W; ++w)
+      for (std::int16_t slot = 0; slot < static_cast<std::int16_t>(p.worker_flavors[w].size());
+           ++slot)
+        add(ActionKind::CapacityReturned, -1, w, slot);
+  if (p.capacity_revocations != 0)
+    for (std::int16_t j = 0; j < J; ++j)
+      for (std::int16_t w = 0; w < W; ++w)
+        if (const int cq = p.worker_cq[w][j]; cq >= 0 && p.cqs[cq].provisioning)
+          add(ActionKind::CapacityRevoked, j, w);
   return out;
 }
 
@@ -288,7 +339,9 @@ MkState<std::int64_t> MkSpec::initial(const Params& p) {
       for (int k = 0; k < p.slots_max * p.R(); ++k)
         if (p.snapshot0[w * p.slots_max * p.R() + k] != p.capacity0[w * p.slots_max * p.R() + k])
           s.staleness[w] = 1;
-  s.budget = {p.spot_reclaims, p.capacity_losses, p.snapshot_refreshes};
+  s.connected.assign(W, 1);
+  s.budget = {p.spot_reclaims,      p.capacity_losses,  p.snapshot_refreshes,
+              p.worker_disconnects, p.capacity_returns, p.capacity_revocations};
   return s;
 }
 
@@ -301,8 +354,11 @@ model::ActionRef MkSpec::ref(const Params&, const Action& a) {
     case ActionKind::Renominate:
       return {kind, {a.job}};
     case ActionKind::CapacityLost:
+    case ActionKind::CapacityReturned:
       return {kind, {a.worker, a.slot}};
     case ActionKind::RefreshSnapshot:
+    case ActionKind::WorkerDisconnected:
+    case ActionKind::WorkerReconnected:
       return {kind, {a.worker}};
     default:
       return {kind, {a.job, a.worker}};
@@ -333,6 +389,9 @@ std::uint64_t MkSpec::identity(const Params& p) {
   if (std::find(p.pods_ready_eviction.begin(), p.pods_ready_eviction.end(), false) !=
       p.pods_ready_eviction.end())
     add(std::vector<std::int64_t>(p.pods_ready_eviction.begin(), p.pods_ready_eviction.end()));
+  if (p.connection_faults()) add(std::int64_t{p.worker_disconnects});
+  if (p.capacity_returns != 0 || p.capacity_revocations != 0)
+    add(std::vector<std::int64_t>{p.capacity_returns, p.capacity_revocations});
   return model::mix64(h.h);
 }
 

@@ -33,7 +33,15 @@ const char* manager_phase_name(std::int64_t v);
 const char* remote_phase_name(std::int64_t v);
 const char* prov_phase_name(std::int64_t v);
 
-enum Budget : int { kSpotReclaims, kCapacityLosses, kSnapshotRefreshes, kBudgets };
+enum Budget : int {
+  kSpotReclaims,
+  kCapacityLosses,
+  kSnapshotRefreshes,
+  kWorkerDisconnects,
+  kCapacityReturns,
+  kCapacityRevocations,
+  kBudgets
+};
 
 template <class V>
 struct MkState {
@@ -50,7 +58,10 @@ struct MkState {
       (std::vector<V>, capacity),        // [w][S][R] free physical capacity
       (std::vector<V>, snapshot),        // [w][S][R] the manager's capacity view
       (std::vector<V>, staleness),       // [w] capacity changes since the last refresh, capped
-      (std::vector<V>, budget)           // [Budget] environment budget left (-1: unlimited)
+      // [w] 1 while the manager reaches the worker (MultiKueueCluster Active), 0 while it does
+      // not; always 1 where the scenario has no connection faults
+      (std::vector<V>, connected),
+      (std::vector<V>, budget)  // [Budget] environment budget left (-1: unlimited)
   );
   // Plain equality for the explicit engine; never instantiated for Z3 terms,
   // whose == builds a formula rather than answering.
@@ -76,6 +87,15 @@ enum class ActionKind : std::uint8_t {
   CapacityLost,             // environment: a worker's idle capacity of one slot disappears
   RefreshSnapshot,          // manager refreshes its capacity view of one worker
   RetryDispatch,            // MultiKueue check Retry: evict on the manager, requeue, dispatch again
+  // Connection faults (only where the scenario allows workerDisconnects):
+  WorkerDisconnected,  // environment: the manager loses its connection to a worker
+  WorkerReconnected,   // environment: the connection comes back
+  WorkerLostTimeout,   // MultiKueue controller: the selected worker unreachable past
+                       // workerLostTimeout; check Retry, copies left on it
+  DeleteStaleRemote,   // MultiKueue controller: a copy it can see again and no longer wants
+  FinishFromRemote,    // MultiKueue controller: a copy it can see again finished
+  CapacityReturned,    // environment: a worker's flavor gets its free capacity back
+  CapacityRevoked,     // autoscaler: a Provisioned request's capacity is taken back
 };
 const char* action_kind_name(ActionKind k);
 

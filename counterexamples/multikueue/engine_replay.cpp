@@ -171,12 +171,28 @@ Outcome Replayer::dispatch_step(const ItfStep& s) {
                      : "the MultiKueue controller did not create a copy on " + p_.workers[w]};
     }
     case ActionKind::SelectWorker: {
+      // Already Admitted elsewhere (a copy seen again after a partition): the controller keeps
+      // the copy on w and deletes the others, and clusterName, immutable, stays.
+      const std::string before = l->obj.cluster_name;
+      const bool again = !before.empty() && before != p_.workers[w] && l->is_admitted();
+      auto others_gone = [&] {
+        for (int o = 0; o < p_.W(); ++o)
+          if (o != w && fleet_.connected(p_.workers[o]) && view_.remote(j, o) != nullptr)
+            return false;
+        return view_.remote(j, w) != nullptr;
+      };
       const bool ok = drive(
           [&] {
             reconcile(j);
             react(-1);
           },
-          [&] { return !l->obj.cluster_name.empty() && l->is_admitted(); });
+          [&] { return again ? others_gone() : !l->obj.cluster_name.empty() && l->is_admitted(); });
+      if (again)
+        return {ok,
+                ok ? fmt::format("the MultiKueue controller kept the copy on {} and deleted "
+                                 "the others; clusterName stays {} (immutable)",
+                                 p_.workers[w], before)
+                   : "the MultiKueue controller did not converge on the copy on " + p_.workers[w]};
       if (l->obj.cluster_name.empty())
         return {false, "the MultiKueue controller selected no worker"};
       return {ok && l->obj.cluster_name == p_.workers[w],
@@ -194,6 +210,40 @@ Outcome Replayer::dispatch_step(const ItfStep& s) {
       return {ok, ok ? "the MultiKueue check went Retry: the manager evicted its workload and "
                        "deleted the copies"
                      : "the MultiKueue controller never set its check to Retry"};
+    }
+    case ActionKind::WorkerLostTimeout: {
+      // The controller waits workerLostTimeout from the loss it first saw; drive moves the
+      // clock to its requeue.
+      const bool ok = drive(
+          [&] {
+            reconcile(j);
+            react(-1);
+            reconcile(j);
+          },
+          [&] { return !l->has_quota_reservation(); });
+      return {ok, ok ? fmt::format("{} stayed unreachable past workerLostTimeout: the check went "
+                                   "Retry (\"Reserving remote lost\"), the manager evicted its "
+                                   "workload and deleted the copies it reaches",
+                                   p_.workers[w])
+                     : "the MultiKueue controller never gave up on " + p_.workers[w]};
+    }
+    case ActionKind::DeleteStaleRemote: {
+      const bool ok = drive([&] { reconcile(j); }, [&] { return view_.remote(j, w) == nullptr; });
+      return {ok, ok ? "the MultiKueue controller deleted the copy on " + p_.workers[w] +
+                           ", which it no longer wants"
+                     : "the MultiKueue controller kept the copy on " + p_.workers[w]};
+    }
+    case ActionKind::FinishFromRemote: {
+      const bool ok = drive(
+          [&] {
+            reconcile(j);
+            react(-1);
+            reconcile(j);
+          },
+          [&] { return l->is_finished(); });
+      return {ok, ok ? "the MultiKueue controller saw the copy on " + p_.workers[w] +
+                           " Finished and finished the manager's workload"
+                     : "the MultiKueue controller did not finish the manager's workload"};
     }
     default:
       return {false, "not a dispatch action"};
@@ -237,6 +287,11 @@ Outcome Replayer::environment_step(const ItfStep& s) {
       cluster(w).post(std::max(cluster(w).now_ms, fleet_.now()),
                       engine::ev::JobFinished{p_.jobs[j]});
       react(w);
+      // The manager learns of it in the same step only from the worker it selected and reaches;
+      // a copy behind a partition, or one it gave up on, finishes on its worker alone.
+      const engine::WorkloadInfo* l = local(j);
+      if (l == nullptr || !fleet_.connected(p_.workers[w]) || l->obj.cluster_name != p_.workers[w])
+        return {true, "the job finished on " + p_.workers[w] + "; the manager does not see it yet"};
       reconcile(j);
       react(-1);
       return {true, "the job finished; the MultiKueue controller finished the manager's workload"};
@@ -260,7 +315,21 @@ Outcome Replayer::environment_step(const ItfStep& s) {
                      : "the pods lost readiness, but the worker never evicted the copy "
                        "(waitForPodsReady off?)"};
     }
+    case ActionKind::WorkerDisconnected:
+    case ActionKind::WorkerReconnected: {
+      const bool up = s.kind == ActionKind::WorkerReconnected;
+      fleet_.apply_connection({p_.workers[w], up});
+      return {true, up ? "the manager reaches " + p_.workers[w] + " again"
+                       : "the manager lost its connection to " + p_.workers[w] +
+                             "; the worker goes on running what it has"};
+    }
+    case ActionKind::CapacityRevoked:
+      post_provisioning(j, w, "CapacityRevoked");
+      return {true,
+              "the ProvisioningRequest's capacity is revoked: the check is Rejected and the "
+              "copy deactivated"};
     case ActionKind::CapacityLost:
+    case ActionKind::CapacityReturned:
     case ActionKind::RefreshSnapshot:
       return {true,
               "no engine event: free capacity and the manager's snapshot are the environment's "
@@ -281,6 +350,9 @@ Outcome Replayer::apply(const ItfStep& s) {
     case ActionKind::CreateRemoteWorkload:
     case ActionKind::SelectWorker:
     case ActionKind::RetryDispatch:
+    case ActionKind::WorkerLostTimeout:
+    case ActionKind::DeleteStaleRemote:
+    case ActionKind::FinishFromRemote:
       return dispatch_step(s);
     case ActionKind::ReserveQuotaOnWorker:
     case ActionKind::ProvisioningAccepted:

@@ -132,10 +132,13 @@ std::vector<model::Cell> FleetView::cells(int j, int w) const {
     nominated = std::find(n.begin(), n.end(), p_.workers[w]) != n.end();
   }
   const std::vector<std::string> at{p_.jobs[j], p_.workers[w]};
-  return {{"nominated", at, std::int64_t{nominated ? 1 : 0}},
-          {"remote", at, phase},
-          {"prov", at, prov},
-          {"attempts", at, attempts}};
+  std::vector<model::Cell> out{{"nominated", at, std::int64_t{nominated ? 1 : 0}},
+                               {"remote", at, phase},
+                               {"prov", at, prov},
+                               {"attempts", at, attempts}};
+  if (p_.connection_faults())
+    out.push_back({"connected", {p_.workers[w]}, std::int64_t{f_.connected(p_.workers[w])}});
+  return out;
 }
 
 std::map<model::CellKey, model::CellValue> FleetView::projection() const {
@@ -180,6 +183,17 @@ std::optional<std::string> engine_quota_exceeded(const engine::Fleet& f) {
 }
 
 std::optional<std::string> engine_quota_counted_twice(const engine::Fleet& f) {
+  // The property's second half: a job selected for one worker holds worker quota nowhere else.
+  for (const auto& local : f.manager.workloads) {
+    const std::string& selected = local.obj.cluster_name;
+    if (local.deleted || selected.empty()) continue;
+    for (const auto& [name, e] : f.workers) {
+      const engine::WorkloadInfo* copy = e.find(local.key);
+      if (name != selected && copy != nullptr && !copy->deleted && copy->counts_in_cache())
+        return fmt::format("job {} is selected for {}, yet its copy on {} holds quota there",
+                           local.key, selected, name);
+    }
+  }
   return first_cluster(
       f, [](const std::string& cluster, const engine::Engine& e) -> std::optional<std::string> {
         for (std::size_t q = 0; q < e.cluster_queues.size(); ++q) {
@@ -227,14 +241,20 @@ bool Environment::fits(const protocols::MkParams& p, int j, int w) const {
 
 namespace {
 
-// The worker's own scheduler decides whether its quota admits a copy of the
-// job now: a probe copy in a scratch copy of that worker's engine.
+// The worker's quota admits the job now: its copy there already holds quota,
+// or the worker's own scheduler would admit a copy (a probe copy in a scratch
+// copy of that worker's engine, after deleting a copy still pending there).
+// The model's could_run_on asks the same (invariants/multikueue_progress.cpp);
+// refusing wherever a copy existed made a fleet whose every worker holds a
+// hanging copy look unstuck.
 bool worker_quota_admits(const engine::Fleet& f, const protocols::MkParams& p, int j, int w) {
   const engine::WorkloadInfo* local = f.manager.find(p.jobs[j]);
   if (local == nullptr || p.worker_cq[w][j] < 0) return false;
   engine::Engine probe = f.workers.at(p.workers[w]);
-  if (const engine::WorkloadInfo* old = probe.find(p.jobs[j]); old != nullptr && !old->deleted)
-    return false;
+  if (engine::WorkloadInfo* old = probe.find(p.jobs[j]); old != nullptr && !old->deleted) {
+    if (old->counts_in_cache()) return true;
+    engine::delete_workload(probe, *old);
+  }
   model::Workload copy;
   copy.meta = local->obj.meta;
   copy.queue_name = local->obj.queue_name;

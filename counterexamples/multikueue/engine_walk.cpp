@@ -36,6 +36,7 @@ class Walk {
         snapshot_(p.snapshot0),
         losses_(p.capacity_losses),
         refreshes_(p.snapshot_refreshes),
+        disconnects_(p.worker_disconnects),
         staleness_(p.W(), 0) {}
 
   EngineLog run(std::uint64_t seed, int max_steps);
@@ -58,7 +59,7 @@ class Walk {
   FleetView view_;
   Free free_, snapshot_;
   std::map<std::pair<int, int>, int> booked_;  // (job, worker) -> slot holding its nodes
-  int losses_, refreshes_;
+  int losses_, refreshes_, disconnects_;
   std::vector<int> staleness_;  // per worker: capacity changes since the last refresh
 };
 
@@ -182,7 +183,9 @@ std::vector<Candidate> Walk::candidates() {
     if (snapshot_dispatch) dispatcher_candidates(j, out);
     for (int w = 0; w < p_.W(); ++w) {
       provisioning_candidates(j, w, out);
-      if (view_.running(j, w) && view_.local(j)->obj.cluster_name == p_.workers[w])
+      // Behind a partition a copy the manager gave up on runs on, and may finish.
+      if (view_.running(j, w) &&
+          (p_.connection_faults() || view_.local(j)->obj.cluster_name == p_.workers[w]))
         out.push_back(
             {fmt::format("JobFinished({}, {})", p_.jobs[j], p_.workers[w]), [=, this] {
                fleet_.worker(p_.workers[w]).post(fleet_.now(), engine::ev::JobFinished{p_.jobs[j]});
@@ -200,6 +203,17 @@ std::vector<Candidate> Walk::candidates() {
                                  snapshot_.begin() + w * n);
                        staleness_[w] = 0;
                        if (refreshes_ > 0) --refreshes_;
+                     }});
+  }
+  for (int w = 0; w < p_.W() && p_.connection_faults(); ++w) {
+    const std::string& name = p_.workers[w];
+    if (!fleet_.connected(name) || disconnects_ != 0)
+      out.push_back({fmt::format("Worker{}({})",
+                                 fleet_.connected(name) ? "Disconnected" : "Reconnected", name),
+                     [=, this] {
+                       const bool up = !fleet_.connected(name);
+                       if (!up && disconnects_ > 0) --disconnects_;
+                       fleet_.apply_connection({name, up});
                      }});
   }
   for (int w = 0; w < p_.W(); ++w)

@@ -1,0 +1,57 @@
+// examples/worker-partition (issue 12, item 1): the duplicate run KEP-693
+// accepts by design, found by the model and reproduced by the engine.
+#include <catch2/catch.hpp>
+
+#include "cli/run_kmc.hpp"
+
+namespace {
+
+bool has(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("a partitioned worker runs the job the manager dispatched again: Reproduced",
+          "[cli][faults]") {
+  const Run r =
+      kmc("check examples/worker-partition --property no-job-on-two-workers --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "Result: Violated (Reproduced in the engine)"));
+  CHECK(has(r.out, "Replay in the engine: Reproduced"));
+  CHECK(has(r.out, "WorkerDisconnected("));
+  CHECK(has(r.out, "WorkerLostTimeout(team-ml/llm-finetune, "));
+  CHECK(has(r.out, "(\"Reserving remote lost\")"));
+  CHECK(has(r.out, "job team-ml/llm-finetune runs on us-central1 and europe-west4"));
+}
+
+TEST_CASE("a losing copy behind a partition keeps its quota: Reproduced", "[cli][faults]") {
+  const Run r =
+      kmc("check examples/worker-partition --property quota-counted-once --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "Replay in the engine: Reproduced"));
+  CHECK(has(r.out, "is selected for"));
+}
+
+TEST_CASE("without connection faults the same fleet runs the job once", "[cli][faults]") {
+  const std::string dir =
+      example_replacing("worker-partition", "kmc.yaml", "environment: {workerDisconnects: 1}",
+                        "environment: {workerDisconnects: 0}");
+  const Run r = kmc("check " + dir);
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "Result: Verified"));
+  CHECK_FALSE(has(r.out, "connection "));
+}
+
+TEST_CASE("workerDisconnects must be a count or -1 (exit 3, naming the line)", "[cli][faults]") {
+  const std::string dir =
+      example_replacing("worker-partition", "kmc.yaml", "environment: {workerDisconnects: 1}",
+                        "environment: {workerDisconnects: -2}");
+  const Run r = kmc("check " + dir);
+  CHECK(r.code == 3);
+  CHECK(has(r.err, "kmc.yaml:"));
+  CHECK(has(r.err, "workerDisconnects"));
+}

@@ -1,0 +1,304 @@
+// Connection faults (issue 12, item 1): a worker the manager cannot reach
+// keeps running what it has; after workerLostTimeout the manager dispatches
+// the job again, and when the worker comes back the manager cleans up the copy
+// it left there, or finishes from it. Kueue's reconcileGroup
+// (pkg/controller/admissionchecks/multikueue/workload.go) decides each step.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "checker/bfs.hpp"
+#include "invariants/multikueue_registry.hpp"
+#include "mk_fixtures.hpp"
+#include "model/checked.hpp"
+#include "protocols/multikueue.hpp"
+
+using kmc::checker::Bfs;
+using kmc::checker::CheckOptions;
+using kmc::checker::Result;
+using kmc::checker::Verdict;
+using kmc::protocols::MkAction;
+using kmc::protocols::MultiKueue;
+
+namespace {
+
+Result check(const MultiKueue& p, std::vector<std::string> properties = {}) {
+  kmc::model::Checked<MultiKueue> checked{p, kmc::invariants::multikueue_properties(p)};
+  CheckOptions opts;
+  opts.properties =
+      properties.empty() ? kmc::invariants::default_properties(p) : std::move(properties);
+  return Bfs(checked, std::move(opts)).run();
+}
+
+std::vector<std::string> trace_names(const MultiKueue& p, const Result& r) {
+  std::vector<std::string> names;
+  for (const auto& a : kmc::checker::replay_actions(p, r.violation->path))
+    names.push_back(p.action_name(a));
+  return names;
+}
+
+// Two workers with room for the job and no ProvisioningRequest: a copy is
+// Admitted as soon as its worker reserves quota. AllAtOnce.
+kmc::protocols::MkParams partition_fleet(int disconnects) {
+  auto p = mk_fixtures::fleet(2, 1, 8, 16);
+  for (auto& q : p.cqs) q.provisioning = false;
+  p.worker_disconnects = disconnects;
+  return p;
+}
+
+// Walks the protocol by action names; false at the first that is not enabled.
+struct Walk {
+  const MultiKueue& p;
+  MultiKueue::State s;
+  bool take(const std::string& name) {
+    std::vector<MkAction> as;
+    p.actions(s, as);
+    for (const auto& a : as)
+      if (p.action_name(a) == name) return s = p.next(s, a), true;
+    return false;
+  }
+  bool enabled(const std::string& name) const {
+    std::vector<MkAction> as;
+    p.actions(s, as);
+    return std::any_of(as.begin(), as.end(),
+                       [&](const MkAction& a) { return p.action_name(a) == name; });
+  }
+};
+
+}  // namespace
+
+TEST_CASE("no connection faults: the state and the candidates are what they were",
+          "[protocols][multikueue][faults]") {
+  const MultiKueue off(partition_fleet(0));
+  for (const auto& a : off.candidates())
+    CHECK(a.kind < kmc::protocols::ActionKind::WorkerDisconnected);
+  // The connection cells are absent from traces and take no bits.
+  for (const auto& c : off.cells(off.init_states().front())) CHECK(c.field != "connected");
+}
+
+TEST_CASE("a partitioned worker keeps running while the manager runs the job elsewhere (KEP-693)",
+          "[protocols][multikueue][faults]") {
+  const MultiKueue p(partition_fleet(1));
+  const auto r = check(p, {"no-job-on-two-workers"});
+  REQUIRE(r.verdict == Verdict::Violated);
+  const auto names = trace_names(p, r);
+  INFO(fmt::format("{}", fmt::join(names, ", ")));
+  // The shortest: the job runs on us-central1, the manager loses it, gives up after
+  // workerLostTimeout, and the copy it then creates on asia-southeast1 runs too.
+  CHECK(names == std::vector<std::string>{
+                     "ReserveQuota(team-a/train-0)",
+                     "Nominate(team-a/train-0)",
+                     "CreateRemoteWorkload(team-a/train-0, us-central1)",
+                     "ReserveQuotaOnWorker(team-a/train-0, us-central1)",
+                     "SelectWorker(team-a/train-0, us-central1)",
+                     "JobStarted(team-a/train-0, us-central1)",
+                     "WorkerDisconnected(us-central1)",
+                     "WorkerLostTimeout(team-a/train-0, us-central1)",
+                     "ReserveQuota(team-a/train-0)",
+                     "Nominate(team-a/train-0)",
+                     "CreateRemoteWorkload(team-a/train-0, asia-southeast1)",
+                     "ReserveQuotaOnWorker(team-a/train-0, asia-southeast1)",
+                     "SelectWorker(team-a/train-0, asia-southeast1)",
+                     "JobStarted(team-a/train-0, asia-southeast1)",
+                 });
+}
+
+TEST_CASE("golden state counts with and without a partition", "[protocols][multikueue][golden]") {
+  // Without faults, 17 by hand: Pending; QuotaReserved before Nominate; the 3 x 3 copy phases
+  // (none, Pending, Admitted) on the two workers once nominated; Admitted on either worker with
+  // the other copy deleted, then Running there; Finished, remembering which worker ran it.
+  CHECK(check(MultiKueue(partition_fleet(0)), {"cluster-queue-within-quota"}).stats.states == 17);
+  // One partition: the same, times which worker is unreachable when, plus the copies left
+  // behind and the paths back. Pinned, not derived: a change of semantics shows here.
+  CHECK(check(MultiKueue(partition_fleet(1)), {"cluster-queue-within-quota"}).stats.states == 225);
+}
+
+TEST_CASE("without a partition the same fleet never runs a job twice",
+          "[protocols][multikueue][faults]") {
+  const auto r = check(MultiKueue(partition_fleet(0)), {"no-job-on-two-workers"});
+  CHECK(r.verdict == Verdict::Verified);
+}
+
+TEST_CASE("partition steps follow reconcileGroup", "[protocols][multikueue][faults]") {
+  const MultiKueue p(partition_fleet(2));
+  Walk w{p, p.init_states().front()};
+  const std::string job = "team-a/train-0", us = "us-central1", asia = "asia-southeast1";
+  for (const std::string& step : {"ReserveQuota(" + job + ")", "WorkerDisconnected(" + us + ")"})
+    REQUIRE(w.take(step));
+  // AllAtOnce nominates the workers it reaches, and creates copies only there.
+  REQUIRE(w.take("Nominate(" + job + ")"));
+  CHECK_FALSE(w.enabled("CreateRemoteWorkload(" + job + ", " + us + ")"));
+  CHECK(w.take("CreateRemoteWorkload(" + job + ", " + asia + ")"));
+  // Back: the nominations follow, so the manager creates the copy on us-central1 too.
+  REQUIRE(w.take("WorkerReconnected(" + us + ")"));
+  CHECK_FALSE(w.enabled("CreateRemoteWorkload(" + job + ", " + us + ")"));
+  REQUIRE(w.take("Nominate(" + job + ")"));
+  REQUIRE(w.take("CreateRemoteWorkload(" + job + ", " + us + ")"));
+  for (const std::string& step :
+       {"ReserveQuotaOnWorker(" + job + ", " + us + ")", "SelectWorker(" + job + ", " + us + ")",
+        "JobStarted(" + job + ", " + us + ")"})
+    REQUIRE(w.take(step));
+  // Reachable, its copy running: no timeout, nothing to retry.
+  CHECK_FALSE(w.enabled("WorkerLostTimeout(" + job + ", " + us + ")"));
+  CHECK_FALSE(w.enabled("RetryDispatch(" + job + ", " + us + ")"));
+  // Lost: the job finishes on us-central1 where the manager cannot see it...
+  REQUIRE(w.take("WorkerDisconnected(" + us + ")"));
+  REQUIRE(w.take("JobFinished(" + job + ", " + us + ")"));
+  const auto& ps = p.params();
+  CHECK(w.s.phase[0] == kmc::protocols::kMgrAdmitted);
+  CHECK(w.s.remote[ps.jw(0, 0)] == kmc::protocols::kRemoteFinished);
+  CHECK_FALSE(w.enabled("FinishFromRemote(" + job + ", " + us + ")"));
+  // ...and once it is back, the manager finishes from the copy it sees Finished.
+  REQUIRE(w.take("WorkerReconnected(" + us + ")"));
+  REQUIRE(w.take("FinishFromRemote(" + job + ", " + us + ")"));
+  CHECK(w.s.phase[0] == kmc::protocols::kMgrFinished);
+  CHECK(w.s.remote[ps.jw(0, 0)] == kmc::protocols::kRemoteNone);
+  CHECK(std::all_of(w.s.usage.begin(), w.s.usage.end(), [](auto u) { return u == 0; }));
+}
+
+TEST_CASE("after a partition heals the manager deletes what it left behind",
+          "[protocols][multikueue][faults]") {
+  const MultiKueue p(partition_fleet(1));
+  Walk w{p, p.init_states().front()};
+  const std::string job = "team-a/train-0", us = "us-central1", asia = "asia-southeast1";
+  for (const std::string& step :
+       {"ReserveQuota(" + job + ")", "Nominate(" + job + ")",
+        "CreateRemoteWorkload(" + job + ", " + us + ")",
+        "ReserveQuotaOnWorker(" + job + ", " + us + ")", "SelectWorker(" + job + ", " + us + ")",
+        "JobStarted(" + job + ", " + us + ")", "WorkerDisconnected(" + us + ")",
+        "WorkerLostTimeout(" + job + ", " + us + ")"})
+    REQUIRE(w.take(step));
+  const auto& ps = p.params();
+  // The copy behind the partition still runs and holds its worker's quota.
+  CHECK(w.s.remote[ps.jw(0, 0)] == kmc::protocols::kRemoteRunning);
+  CHECK(w.s.cluster[0] == -1);
+  // Back while the manager's workload holds no quota: step 2 deletes the copy.
+  REQUIRE(w.take("WorkerReconnected(" + us + ")"));
+  CHECK(w.enabled("DeleteStaleRemote(" + job + ", " + us + ")"));
+  // Or the manager reserves again first: dispatching, it converges on the running copy.
+  REQUIRE(w.take("ReserveQuota(" + job + ")"));
+  REQUIRE(w.take("SelectWorker(" + job + ", " + us + ")"));
+  CHECK(w.s.cluster[0] == 0);
+  CHECK(w.s.phase[0] == kmc::protocols::kMgrAdmitted);
+}
+
+TEST_CASE("a copy seen again wins over the selected one, and clusterName stays",
+          "[protocols][multikueue][faults]") {
+  const MultiKueue p(partition_fleet(1));
+  Walk w{p, p.init_states().front()};
+  const std::string job = "team-a/train-0", us = "us-central1", asia = "asia-southeast1";
+  for (const std::string& step :
+       {"ReserveQuota(" + job + ")", "Nominate(" + job + ")",
+        "CreateRemoteWorkload(" + job + ", " + us + ")",
+        "ReserveQuotaOnWorker(" + job + ", " + us + ")", "SelectWorker(" + job + ", " + us + ")",
+        "JobStarted(" + job + ", " + us + ")", "WorkerDisconnected(" + us + ")",
+        "WorkerLostTimeout(" + job + ", " + us + ")", "ReserveQuota(" + job + ")",
+        "Nominate(" + job + ")", "CreateRemoteWorkload(" + job + ", " + asia + ")",
+        "ReserveQuotaOnWorker(" + job + ", " + asia + ")",
+        "SelectWorker(" + job + ", " + asia + ")", "WorkerReconnected(" + us + ")"})
+    REQUIRE(w.take(step));
+  // Two Admitted copies in view: which was Admitted first decides; kmc keeps both outcomes.
+  CHECK(w.enabled("DeleteStaleRemote(" + job + ", " + us + ")"));
+  REQUIRE(w.take("SelectWorker(" + job + ", " + us + ")"));
+  const auto& ps = p.params();
+  CHECK(w.s.cluster[0] == 1);  // immutable once set: syncReservingRemoteState's patch fails
+  CHECK(w.s.remote[ps.jw(0, 1)] == kmc::protocols::kRemoteNone);
+  CHECK(w.s.remote[ps.jw(0, 0)] == kmc::protocols::kRemoteRunning);
+  // With an Admitted copy in view, step 6a does not run: no Retry for the deleted selection.
+  CHECK_FALSE(w.enabled("RetryDispatch(" + job + ", " + asia + ")"));
+}
+
+// Issue 12, item 3: capacity comes back, and a Provisioned request's capacity can be revoked.
+TEST_CASE("capacity that was lost comes back, less what copies hold",
+          "[protocols][multikueue][capacity]") {
+  auto params = mk_fixtures::fleet(1, 1, 8, 16);
+  params.capacity_losses = 1;
+  params.capacity_returns = 1;
+  const MultiKueue p(params);
+  Walk w{p, p.init_states().front()};
+  const std::string job = "team-a/train-0", us = "us-central1";
+  // Full: nothing to come back.
+  CHECK_FALSE(w.enabled("CapacityReturned(" + us + ", h100)"));
+  REQUIRE(w.take("CapacityLost(" + us + ", h100)"));
+  CHECK(w.s.capacity[0] == 0);
+  REQUIRE(w.take("CapacityReturned(" + us + ", h100)"));
+  CHECK(w.s.capacity[0] == 8);
+  CHECK(w.s.budget[kmc::protocols::kCapacityReturns] == 0);
+  // Budgets absent from a scenario stay out of its traces.
+  const MultiKueue plain(mk_fixtures::fleet(1, 1, 8, 16));
+  for (const auto& c : plain.cells(plain.init_states().front()))
+    CHECK((c.field != "budget" || c.entity.front() == "spotReclaims" ||
+           c.entity.front() == "capacityLosses" || c.entity.front() == "snapshotRefreshes"));
+}
+
+TEST_CASE("a revoked ProvisioningRequest rejects the copy and the manager dispatches again",
+          "[protocols][multikueue][capacity]") {
+  auto params = mk_fixtures::fleet(2, 1, 8, 16);
+  params.capacity_revocations = 1;
+  const MultiKueue p(params);
+  Walk w{p, p.init_states().front()};
+  const std::string job = "team-a/train-0", us = "us-central1";
+  for (const std::string& step : {"ReserveQuota(" + job + ")", "Nominate(" + job + ")",
+                                  "CreateRemoteWorkload(" + job + ", " + us + ")",
+                                  "ReserveQuotaOnWorker(" + job + ", " + us + ")",
+                                  "ProvisioningAccepted(" + job + ", " + us + ")",
+                                  "ProvisioningProvisioned(" + job + ", " + us + ")",
+                                  "SelectWorker(" + job + ", " + us + ")"})
+    REQUIRE(w.take(step));
+  REQUIRE(w.take("CapacityRevoked(" + job + ", " + us + ")"));
+  const auto& ps = p.params();
+  CHECK(w.s.remote[ps.jw(0, 0)] == kmc::protocols::kRemoteRejected);
+  CHECK(w.s.usage[ps.u(1, 0, 0)] == 0);  // the deactivated copy's worker quota is released
+  CHECK(w.s.capacity[0] == 0);           // the nodes went back to the autoscaler, not the pool
+  CHECK_FALSE(w.enabled("JobStarted(" + job + ", " + us + ")"));
+  CHECK(w.take("RetryDispatch(" + job + ", " + us + ")"));
+  // With the budget spent, no second revocation.
+  CHECK(w.s.budget[kmc::protocols::kCapacityRevocations] == 0);
+}
+
+TEST_CASE("revocations and returns keep the MultiKueue invariants",
+          "[protocols][multikueue][capacity]") {
+  auto params = mk_fixtures::fleet(2, 2, 8, 16);
+  params.capacity_revocations = 1;
+  params.capacity_losses = 1;
+  params.capacity_returns = 1;
+  const auto r = check(MultiKueue(params), {"no-job-on-two-workers", "cluster-queue-within-quota",
+                                            "quota-counted-once"});
+  CHECK(r.verdict == Verdict::Verified);
+}
+
+namespace {
+
+Result check_live(const MultiKueue& p, const std::string& property, int autoscaler_fairness) {
+  kmc::model::Checked<MultiKueue> checked{p, kmc::invariants::multikueue_properties(p)};
+  CheckOptions o;
+  o.properties = {property};
+  for (int x : p.default_fairness()) o.fairness.push_back(static_cast<kmc::checker::Fairness>(x));
+  o.fairness[4] = static_cast<kmc::checker::Fairness>(autoscaler_fairness);  // the autoscaler
+  return Bfs(checked, std::move(o)).run();
+}
+
+}  // namespace
+
+// Issue 12, item 6: opt-in work conservation.
+TEST_CASE("work conservation: the pinned job waits at the manager beside an idle worker",
+          "[protocols][multikueue][liveness]") {
+  const MultiKueue hunter(mk_fixtures::gpu_hunter());
+  const auto defaults = kmc::invariants::default_properties(hunter);
+  CHECK(std::find(defaults.begin(), defaults.end(), "work-conservation") == defaults.end());
+  const auto r = check_live(hunter, "work-conservation", 2);
+  REQUIRE(r.verdict == Verdict::Violated);
+  // The pinned copy's request is Accepted and hangs: frozen, so the stuck check names it first,
+  // and work-conservation is what fails besides.
+  CHECK((r.violation->property == "no-stuck-job" || r.violation->property == "work-conservation"));
+  // The talk's fixes with an autoscaler that answers: nothing waits beside an idle worker forever.
+  const MultiKueue fixed(mk_fixtures::gpu_hunter_fixed());
+  CHECK(check_live(fixed, "work-conservation", 2).verdict == Verdict::Verified);
+  // An adversarial autoscaler that never answers asia-southeast1 keeps the job retrying while
+  // asia-southeast1 idles: not frozen (no-stuck-job holds), yet not work-conserving.
+  const auto adversarial = check_live(fixed, "work-conservation", 0);
+  REQUIRE(adversarial.verdict == Verdict::Violated);
+  CHECK(adversarial.violation->property == "work-conservation");
+  CHECK(adversarial.violation->loop);
+}
