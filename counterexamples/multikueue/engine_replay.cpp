@@ -59,6 +59,17 @@ class Replayer {
   bool reconcile(int j);
   // Repeats `act` until `done`, moving to the next due instant while the engine waits on a timer.
   bool drive(const std::function<void()>& act, const std::function<bool()>& done);
+  // The MultiKueue controller on job j, the manager's reaction, the controller again: driven
+  // until `done` (a Retry's eviction, a finish).
+  bool manager_settles(int j, const std::function<bool()>& done) {
+    return drive(
+        [&] {
+          reconcile(j);
+          react(-1);
+          reconcile(j);
+        },
+        done);
+  }
   void post_provisioning(int j, int w, const std::string& condition);
 
   Outcome scheduler_step(const ItfStep& s);
@@ -200,13 +211,7 @@ Outcome Replayer::dispatch_step(const ItfStep& s) {
                           l->obj.cluster_name)};
     }
     case ActionKind::RetryDispatch: {
-      const bool ok = drive(
-          [&] {
-            reconcile(j);
-            react(-1);
-            reconcile(j);
-          },
-          [&] { return !l->has_quota_reservation(); });
+      const bool ok = manager_settles(j, [&] { return !l->has_quota_reservation(); });
       return {ok, ok ? "the MultiKueue check went Retry: the manager evicted its workload and "
                        "deleted the copies"
                      : "the MultiKueue controller never set its check to Retry"};
@@ -214,13 +219,7 @@ Outcome Replayer::dispatch_step(const ItfStep& s) {
     case ActionKind::WorkerLostTimeout: {
       // The controller waits workerLostTimeout from the loss it first saw; drive moves the
       // clock to its requeue.
-      const bool ok = drive(
-          [&] {
-            reconcile(j);
-            react(-1);
-            reconcile(j);
-          },
-          [&] { return !l->has_quota_reservation(); });
+      const bool ok = manager_settles(j, [&] { return !l->has_quota_reservation(); });
       return {ok, ok ? fmt::format("{} stayed unreachable past workerLostTimeout: the check went "
                                    "Retry (\"Reserving remote lost\"), the manager evicted its "
                                    "workload and deleted the copies it reaches",
@@ -234,13 +233,7 @@ Outcome Replayer::dispatch_step(const ItfStep& s) {
                      : "the MultiKueue controller kept the copy on " + p_.workers[w]};
     }
     case ActionKind::FinishFromRemote: {
-      const bool ok = drive(
-          [&] {
-            reconcile(j);
-            react(-1);
-            reconcile(j);
-          },
-          [&] { return l->is_finished(); });
+      const bool ok = manager_settles(j, [&] { return l->is_finished(); });
       return {ok, ok ? "the MultiKueue controller saw the copy on " + p_.workers[w] +
                            " Finished and finished the manager's workload"
                      : "the MultiKueue controller did not finish the manager's workload"};

@@ -8,34 +8,24 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "checker/bfs.hpp"
 #include "invariants/multikueue_registry.hpp"
+#include "mk_check.hpp"
 #include "mk_fixtures.hpp"
-#include "model/checked.hpp"
 #include "protocols/multikueue.hpp"
 
-using kmc::checker::Bfs;
 using kmc::checker::CheckOptions;
 using kmc::checker::Result;
 using kmc::checker::Verdict;
-using kmc::protocols::MkAction;
 using kmc::protocols::MultiKueue;
+using mk_check::trace_names;
+using mk_check::Walk;
 
 namespace {
 
-Result check(const MultiKueue& p, std::vector<std::string> properties = {}) {
-  kmc::model::Checked<MultiKueue> checked{p, kmc::invariants::multikueue_properties(p)};
+Result check(const MultiKueue& p, std::vector<std::string> properties) {
   CheckOptions opts;
-  opts.properties =
-      properties.empty() ? kmc::invariants::default_properties(p) : std::move(properties);
-  return Bfs(checked, std::move(opts)).run();
-}
-
-std::vector<std::string> trace_names(const MultiKueue& p, const Result& r) {
-  std::vector<std::string> names;
-  for (const auto& a : kmc::checker::replay_actions(p, r.violation->path))
-    names.push_back(p.action_name(a));
-  return names;
+  opts.properties = std::move(properties);
+  return mk_check::check(p, std::move(opts));
 }
 
 // Two workers with room for the job and no ProvisioningRequest: a copy is
@@ -47,24 +37,18 @@ kmc::protocols::MkParams partition_fleet(int disconnects) {
   return p;
 }
 
-// Walks the protocol by action names; false at the first that is not enabled.
-struct Walk {
-  const MultiKueue& p;
-  MultiKueue::State s;
-  bool take(const std::string& name) {
-    std::vector<MkAction> as;
-    p.actions(s, as);
-    for (const auto& a : as)
-      if (p.action_name(a) == name) return s = p.next(s, a), true;
-    return false;
-  }
-  bool enabled(const std::string& name) const {
-    std::vector<MkAction> as;
-    p.actions(s, as);
-    return std::any_of(as.begin(), as.end(),
-                       [&](const MkAction& a) { return p.action_name(a) == name; });
-  }
-};
+// The job runs on us-central1, the manager loses it and gives up after workerLostTimeout.
+std::vector<std::string> lost_while_running() {
+  const std::string job = "team-a/train-0", us = "us-central1";
+  return {"ReserveQuota(" + job + ")",
+          "Nominate(" + job + ")",
+          "CreateRemoteWorkload(" + job + ", " + us + ")",
+          "ReserveQuotaOnWorker(" + job + ", " + us + ")",
+          "SelectWorker(" + job + ", " + us + ")",
+          "JobStarted(" + job + ", " + us + ")",
+          "WorkerDisconnected(" + us + ")",
+          "WorkerLostTimeout(" + job + ", " + us + ")"};
+}
 
 }  // namespace
 
@@ -162,13 +146,7 @@ TEST_CASE("after a partition heals the manager deletes what it left behind",
   const MultiKueue p(partition_fleet(1));
   Walk w{p, p.init_states().front()};
   const std::string job = "team-a/train-0", us = "us-central1", asia = "asia-southeast1";
-  for (const std::string& step :
-       {"ReserveQuota(" + job + ")", "Nominate(" + job + ")",
-        "CreateRemoteWorkload(" + job + ", " + us + ")",
-        "ReserveQuotaOnWorker(" + job + ", " + us + ")", "SelectWorker(" + job + ", " + us + ")",
-        "JobStarted(" + job + ", " + us + ")", "WorkerDisconnected(" + us + ")",
-        "WorkerLostTimeout(" + job + ", " + us + ")"})
-    REQUIRE(w.take(step));
+  for (const std::string& step : lost_while_running()) REQUIRE(w.take(step));
   const auto& ps = p.params();
   // The copy behind the partition still runs and holds its worker's quota.
   CHECK(w.s.remote[ps.jw(0, 0)] == kmc::protocols::kRemoteRunning);
@@ -188,13 +166,10 @@ TEST_CASE("a copy seen again wins over the selected one, and clusterName stays",
   const MultiKueue p(partition_fleet(1));
   Walk w{p, p.init_states().front()};
   const std::string job = "team-a/train-0", us = "us-central1", asia = "asia-southeast1";
+  for (const std::string& step : lost_while_running()) REQUIRE(w.take(step));
   for (const std::string& step :
        {"ReserveQuota(" + job + ")", "Nominate(" + job + ")",
-        "CreateRemoteWorkload(" + job + ", " + us + ")",
-        "ReserveQuotaOnWorker(" + job + ", " + us + ")", "SelectWorker(" + job + ", " + us + ")",
-        "JobStarted(" + job + ", " + us + ")", "WorkerDisconnected(" + us + ")",
-        "WorkerLostTimeout(" + job + ", " + us + ")", "ReserveQuota(" + job + ")",
-        "Nominate(" + job + ")", "CreateRemoteWorkload(" + job + ", " + asia + ")",
+        "CreateRemoteWorkload(" + job + ", " + asia + ")",
         "ReserveQuotaOnWorker(" + job + ", " + asia + ")",
         "SelectWorker(" + job + ", " + asia + ")", "WorkerReconnected(" + us + ")"})
     REQUIRE(w.take(step));
@@ -271,12 +246,11 @@ TEST_CASE("revocations and returns keep the MultiKueue invariants",
 namespace {
 
 Result check_live(const MultiKueue& p, const std::string& property, int autoscaler_fairness) {
-  kmc::model::Checked<MultiKueue> checked{p, kmc::invariants::multikueue_properties(p)};
   CheckOptions o;
   o.properties = {property};
   for (int x : p.default_fairness()) o.fairness.push_back(static_cast<kmc::checker::Fairness>(x));
   o.fairness[4] = static_cast<kmc::checker::Fairness>(autoscaler_fairness);  // the autoscaler
-  return Bfs(checked, std::move(o)).run();
+  return mk_check::check(p, std::move(o));
 }
 
 }  // namespace

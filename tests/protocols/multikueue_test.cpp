@@ -4,34 +4,16 @@
 
 #include <catch2/catch.hpp>
 
-#include "checker/bfs.hpp"
-#include "invariants/multikueue_registry.hpp"
+#include "mk_check.hpp"
 #include "mk_fixtures.hpp"
-#include "model/checked.hpp"
 #include "model/scenario.hpp"
 
-using kmc::checker::Bfs;
 using kmc::checker::CheckOptions;
 using kmc::checker::Result;
 using kmc::checker::Verdict;
 using kmc::protocols::MultiKueue;
-
-namespace {
-
-Result check(const MultiKueue& p, CheckOptions opts = {}) {
-  kmc::model::Checked<MultiKueue> checked{p, kmc::invariants::multikueue_properties(p)};
-  if (opts.properties.empty()) opts.properties = kmc::invariants::default_properties(p);
-  return Bfs(checked, std::move(opts)).run();
-}
-
-std::vector<std::string> trace_names(const MultiKueue& p, const Result& r) {
-  std::vector<std::string> names;
-  for (const auto& a : kmc::checker::replay_actions(p, r.violation->path))
-    names.push_back(p.action_name(a));
-  return names;
-}
-
-}  // namespace
+using mk_check::check;
+using mk_check::trace_names;
 
 TEST_CASE("gpu-hunter: the accept-then-hang is found with the talk's trace",
           "[protocols][multikueue]") {
@@ -112,15 +94,8 @@ TEST_CASE("a selected copy that holds quota again after a spot reclaim is re-dis
   // Where the model used to stop, the reclaimed copy QuotaReserved again: the manager retries.
   sc.fleet.dispatcher.pin = true;
   const MultiKueue pinned(kmc::protocols::compile_multikueue(sc));
-  auto s = pinned.init_states().front();
+  mk_check::Walk walk{pinned, pinned.init_states().front()};
   const auto& ps = pinned.params();
-  auto take = [&](const std::string& name) {
-    std::vector<kmc::protocols::MkAction> as;
-    pinned.actions(s, as);
-    for (const auto& a : as)
-      if (pinned.action_name(a) == name) return s = pinned.next(s, a), true;
-    return false;
-  };
   const std::string job = ps.jobs[0], eu = "europe-west4";
   for (const std::string& step :
        {"ReserveQuota(" + job + ")", "NominateWorker(" + job + ", " + eu + ")",
@@ -130,8 +105,8 @@ TEST_CASE("a selected copy that holds quota again after a spot reclaim is re-dis
         "ProvisioningProvisioned(" + job + ", " + eu + ")", "SelectWorker(" + job + ", " + eu + ")",
         "JobStarted(" + job + ", " + eu + ")", "SpotReclaim(" + job + ", " + eu + ")",
         "ReserveQuotaOnWorker(" + job + ", " + eu + ")"})
-    REQUIRE(take(step));
-  CHECK(take("RetryDispatch(" + job + ", " + eu + ")"));
+    REQUIRE(walk.take(step));
+  CHECK(walk.take("RetryDispatch(" + job + ", " + eu + ")"));
 }
 
 TEST_CASE("golden state counts for small configurations", "[protocols][multikueue][golden]") {
