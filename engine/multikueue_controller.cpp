@@ -141,14 +141,19 @@ bool select_remote(Fleet& f, WorkloadInfo& local, const std::string& check, cons
   // Local evicted while holding quota: Kueue deactivates the remote; here it is
   // deleted once the local reservation goes (step 2).
   if (local.is_evicted()) return changed;
+  // SyncJob on the winner: the job is created there and runs once its copy is Admitted. It
+  // comes before the status patch, so a copy seen again after a partition that wins over the
+  // selected one gets its Job even though clusterName, immutable, keeps the old worker.
+  if (!winner.wl->job_exists) {
+    Engine& worker = f.worker(winner.cluster);
+    worker.now_ms = f.now();
+    winner.wl->job_exists = true;
+    start_job_if_admitted(worker, *winner.wl);
+    changed = true;
+  }
   if (check_state(local, check) == model::CheckState::Ready) return changed;
   local.obj.cluster_name = winner.cluster;
   local.obj.nominated_cluster_names.clear();
-  // SyncJob on the winner: the job is created there and runs once its copy is Admitted.
-  Engine& worker = f.worker(winner.cluster);
-  worker.now_ms = f.now();
-  winner.wl->job_exists = true;
-  start_job_if_admitted(worker, *winner.wl);
   set_check_state(f.manager, local, check, model::CheckState::Ready, std::nullopt,
                   fmt::format("The workload got reservation on \"{}\"", winner.cluster));
   return true;

@@ -292,6 +292,7 @@ void MkRules<V>::delete_remote(S& s, int j, int w, const B* when) const {
   reset(s.prov[i], kProvNone);
   reset(s.attempts[i], 0);
   reset(s.nominated[i], 0);
+  if (p_.connection_faults()) reset(s.job_created[i], 0);
 }
 
 template <class V>
@@ -323,6 +324,7 @@ void MkRules<V>::finish_on_worker(S& s, int j, int w) const {
   const int i = jw(j, w);
   const B seen = connected(s, w) && s.cluster[j] == w;
   s.remote[i] = ite(seen, val_.lit(kRemoteNone), val_.lit(kRemoteFinished));
+  s.job_created[i] = ite(seen, val_.lit(0), s.job_created[i]);  // deleted with its copy
   s.remote_flavor[i] = -1;
   s.prov[i] = kProvNone;
   s.attempts[i] = 0;

@@ -112,8 +112,15 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       const B running = r == kRemoteRunning;  // its pods run: still Admitted in Kueue
       B lost = r == kRemoteNone;
       if (p_.redispatch_on_worker_eviction) lost = !winning(r) && !running;
-      if (p_.connection_faults())
-        lost = lost && connected(s, w) && !visible_winner_elsewhere(s, j, w);
+      if (p_.connection_faults()) {
+        // Step 4 (the selected copy evicted on its worker) comes before step 6a (the copy gone),
+        // which waits while some other reachable copy is Admitted (6b converges on it instead).
+        const B gone = r == kRemoteNone && !visible_winner_elsewhere(s, j, w);
+        const B evicted = p_.redispatch_on_worker_eviction
+                              ? r != kRemoteNone && !winning(r) && !running
+                              : val_.truth(false);
+        lost = (gone || evicted) && connected(s, w);
+      }
       return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && lost;
     }
     case ActionKind::WorkerLostTimeout:
@@ -128,14 +135,18 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       // when dispatching (AllAtOnce nominates it again instead: Nominate).
       const V& r = s.remote[jw(j, w)];
       const V& phase = s.phase[j];
-      const B stale =
-          r != kRemoteNone && s.cluster[j] != w && s.nominated[jw(j, w)] == 0 && connected(s, w);
+      const B present = r != kRemoteNone && connected(s, w);
+      // Step 2: with no quota reservation, or finished, every reachable copy goes, the one on
+      // the clusterName worker too (a job finished from another worker's copy).
       const B idle = phase == kMgrPending || phase == kMgrFinished;
-      const B other = phase == kMgrAdmitted && r != kRemoteFinished;
+      const B unselected = s.cluster[j] != w && s.nominated[jw(j, w)] == 0;
+      // Step 6b deletes the copies besides an Admitted one in view; with none in view, 6a waits.
+      const B other =
+          phase == kMgrAdmitted && r != kRemoteFinished && visible_winner_elsewhere(s, j, w);
       B unwanted = val_.truth(false);
       if (p_.dispatcher != Dispatcher::AllAtOnce)
         unwanted = dispatching && !winning(r) && r != kRemoteRunning && r != kRemoteFinished;
-      return stale && (idle || other || unwanted);
+      return present && (idle || (unselected && (other || unwanted)));
     }
     case ActionKind::FinishFromRemote: {
       // Step 3: a reachable copy finished (on a worker that ran it through a partition):
@@ -197,6 +208,11 @@ auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
     case ActionKind::JobStarted: {
       B nodes = q.provisioning ? s.prov[i] == kProvProvisioned
                                : capacity_fits(s, w, j, s.remote_flavor[i]);
+      // The Job object exists on w once the manager selected the copy there. Behind a partition,
+      // or after another copy won with clusterName unchanged, that is no longer the manager's
+      // selection, so the fleet with connection faults keeps it per copy.
+      if (p_.connection_faults())
+        return s.job_created[i] == 1 && s.remote[i] == kRemoteAdmitted && nodes;
       return s.phase[j] == kMgrAdmitted && s.cluster[j] == w && s.remote[i] == kRemoteAdmitted &&
              nodes;
     }
@@ -294,10 +310,12 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
       // clusterName is immutable once set: a copy seen again after a partition
       // that wins over the selected one gets the others deleted, and the patch
       // that would name its worker fails (syncReservingRemoteState).
-      if (p_.connection_faults())
+      if (p_.connection_faults()) {
         s.cluster[j] = ite(s.phase[j] == kMgrAdmitted, s.cluster[j], val_.lit(w));
-      else
+        s.job_created[jw(j, w)] = 1;  // SyncJob creates the Job before the status patch
+      } else {
         s.cluster[j] = w;
+      }
       s.phase[j] = kMgrAdmitted;
       for (int o = 0; o < W_; ++o) {
         if (o == w || p_.broken_keep_losers) {

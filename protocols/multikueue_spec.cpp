@@ -233,6 +233,9 @@ std::vector<model::Field> fields(const MkParams& p) {
   auto connected = field("connected", {kAxisWorker}, FieldKind::Flag, faults ? 0 : 1, 1);
   connected.optional = true;
   connected.present = [faults](const std::vector<int>&) { return faults; };
+  auto job_created = field("job_created", {kAxisJob, kAxisWorker}, FieldKind::Flag, 0, faults);
+  job_created.optional = true;
+  job_created.present = connected.present;
   auto capacity =
       field("capacity", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max);
   narrow_quantities(p, viewed, usage, capacity, snapshot);
@@ -242,7 +245,8 @@ std::vector<model::Field> fields(const MkParams& p) {
           prov,       field("attempts", {kAxisJob, kAxisWorker}, FieldKind::Int, 0, backoff + 1),
           usage,      capacity,
           snapshot,   staleness,
-          connected,  budgets};
+          connected,  job_created,
+          budgets};
 }
 
 }  // namespace
@@ -340,6 +344,7 @@ MkState<std::int64_t> MkSpec::initial(const Params& p) {
         if (p.snapshot0[w * p.slots_max * p.R() + k] != p.capacity0[w * p.slots_max * p.R() + k])
           s.staleness[w] = 1;
   s.connected.assign(W, 1);
+  s.job_created.assign(J * W, 0);
   s.budget = {p.spot_reclaims,      p.capacity_losses,  p.snapshot_refreshes,
               p.worker_disconnects, p.capacity_returns, p.capacity_revocations};
   return s;

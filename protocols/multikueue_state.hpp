@@ -61,6 +61,10 @@ struct MkState {
       // [w] 1 while the manager reaches the worker (MultiKueueCluster Active), 0 while it does
       // not; always 1 where the scenario has no connection faults
       (std::vector<V>, connected),
+      // [j][w] 1 once the manager created the Job object on w for the copy it selected there
+      // (SyncJob): the worker then runs it whenever the copy is Admitted, even if the manager
+      // has given up on w since. Kept only with connection faults (else always 0).
+      (std::vector<V>, job_created),
       (std::vector<V>, budget)  // [Budget] environment budget left (-1: unlimited)
   );
   // Plain equality for the explicit engine; never instantiated for Z3 terms,

@@ -136,8 +136,10 @@ std::vector<model::Cell> FleetView::cells(int j, int w) const {
                                {"remote", at, phase},
                                {"prov", at, prov},
                                {"attempts", at, attempts}};
-  if (p_.connection_faults())
+  if (p_.connection_faults()) {
     out.push_back({"connected", {p_.workers[w]}, std::int64_t{f_.connected(p_.workers[w])}});
+    out.push_back({"job_created", at, std::int64_t{r != nullptr && r->job_exists}});
+  }
   return out;
 }
 

@@ -55,3 +55,14 @@ TEST_CASE("workerDisconnects must be a count or -1 (exit 3, naming the line)", "
   CHECK(has(r.err, "kmc.yaml:"));
   CHECK(has(r.err, "workerDisconnects"));
 }
+
+TEST_CASE("the engine's runs with partitions are behaviours of the model (kmc validate)",
+          "[cli][faults][validate]") {
+  // Random walks of the engine fleet that drop and restore connections, finish jobs behind a
+  // partition and let the manager give up: every step must be one the model allows. It caught
+  // a finished copy's Job-created bit the model kept after deleting the copy.
+  const Run r = kmc("validate --walk examples/worker-partition --walks 100 --steps 30");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("Allowed: 100 random walks") != std::string::npos);
+}
