@@ -182,11 +182,41 @@ bool nominate_and_sync(Fleet& f, WorkloadInfo& local, const std::string& check,
   return changed;
 }
 
+// SyncJob's status copy: the manager's Job mirrors the Job of the worker it selected, on every
+// reconcile while that worker is reachable (MultiKueueBatchJobWithManagedBy); once it is not, the
+// last status copied stays.
+void sync_job_status(Fleet& f, WorkloadInfo& local) {
+  if (!f.manager.gate("MultiKueueBatchJobWithManagedBy")) return;
+  const std::string& cluster = local.obj.cluster_name;
+  if (local.is_evicted() || cluster.empty() || !f.connected(cluster)) return;
+  const WorkloadInfo* r = f.worker(cluster).find(local.key);
+  local.mirrored_job_active = r != nullptr && !r->deleted && r->job_active;
+  local.mirrored_from = cluster;
+}
+
+// An evicted workload whose Job still mirrors a lost worker's as active: once that worker is
+// reachable, 6b deactivates the copy (EvictedOnManagerCluster; kmc deletes it, which releases
+// what deactivation does), SyncJob mirrors the stopped Job, and the jobframework releases the
+// reservation (jobframework/reconciler.go: !job.IsActive()).
+bool release_after_lost_job(Fleet& f, WorkloadInfo& local) {
+  if (!local.is_evicted() || !local.has_quota_reservation() || !local.mirrored_job_active)
+    return false;
+  if (!f.connected(local.mirrored_from)) return false;
+  WorkloadInfo* r = f.worker(local.mirrored_from).find(local.key);
+  if (r != nullptr && !r->deleted && r->job_active) delete_remote(f, {local.mirrored_from, r});
+  local.mirrored_job_active = false;
+  f.manager.post(f.now(), ev::JobStopped{local.key});
+  f.manager.log_line(
+      fmt::format("{}: its Job on {} reads inactive", local.key, local.mirrored_from));
+  return true;
+}
+
 }  // namespace
 
 bool reconcile_multikueue(Fleet& f, WorkloadInfo& local, const std::string& check) {
   const model::MultiKueueConfig* cfg = config_of(f.manager, check);
   if (cfg == nullptr) return false;
+  sync_job_status(f, local);
   std::vector<Remote> group = read_group(f, local, *cfg);
   if (local.is_finished() || !local.has_quota_reservation()) {
     for (const Remote& r : group) delete_remote(f, r);
@@ -196,8 +226,10 @@ bool reconcile_multikueue(Fleet& f, WorkloadInfo& local, const std::string& chec
     if (!r.wl->is_finished()) continue;
     const model::Condition* c = r.wl->condition("Finished");
     finish_workload(f.manager, local, c != nullptr ? c->reason : "Succeeded");
+    local.mirrored_job_active = false;
     return true;
   }
+  if (release_after_lost_job(f, local)) return true;
   const model::CheckState state = check_state(local, check);
   const bool redo_on_eviction = f.manager.gate("MultiKueueRedoAdmissionOnEvictionInWorker");
   for (const Remote& r : group) {

@@ -50,6 +50,7 @@ void Fleet::apply_connection(const ConnectionChange& c) {
   if (c.connected) {
     disconnected_since.erase(c.worker);
   } else if (!disconnected_since.contains(c.worker)) {
+    // The manager's Jobs keep the status last copied from w (sync_job_status, every reconcile).
     disconnected_since[c.worker] = now_ms_;  // kept across failed reconnects
   }
   manager.log_line(fmt::format("worker {} {}", c.worker, c.connected ? "connected" : "lost"));

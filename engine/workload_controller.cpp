@@ -131,6 +131,14 @@ void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
     if (s.state == model::CheckState::Retry) s.retry_count++;
     s.state = model::CheckState::Pending;
   }
+  // The jobframework releases the reservation only once the Job reads inactive: for a MultiKueue
+  // workload on the manager that is the status mirrored from its worker, which the MultiKueue
+  // controller clears when it sees that Job stopped (multikueue_controller.cpp).
+  if (w.mirrored_job_active) {
+    e.log_line(fmt::format("{} evicted; its Job, mirrored from {}, still reads active", w.key,
+                           w.mirrored_from));
+    return;
+  }
   if (w.job_active && holds_quota_until_pods_terminate(e, w)) {
     w.pods_terminating = true;  // until ev::PodsTerminated
     return;

@@ -58,6 +58,12 @@ struct WorkloadInfo {
   // none until the manager selects its cluster: reconcileGroup syncs the job
   // to the winning worker only (workload.go, step 6b).
   bool job_exists = true;
+  // A MultiKueue workload on the manager: its Job's status, which SyncJob copies from the Job on
+  // mirrored_from (MultiKueueBatchJobWithManagedBy), says pods are active. It is the last status
+  // the manager saw: a lost worker's Job stays active in it, and an evicted workload keeps its
+  // quota until it reads inactive (evict_workload; multikueue_controller.cpp).
+  bool mirrored_job_active = false;
+  std::string mirrored_from;
   bool pods_ready = false;
   // The Pod integration, evicted with EngineOptions::pod_termination_on_event: its
   // pods have a deletionTimestamp and still run, so the job is active and the

@@ -69,7 +69,8 @@ bool has_run(const MultiKueue& p, const MultiKueue::State& s, int j) {
 bool retried(const MultiKueue& p, const MultiKueue::State& from, const MultiKueue::State& to,
              int j) {
   using namespace protocols;
-  const bool requeued = (from.phase[j] == kMgrQuotaReserved || from.phase[j] == kMgrAdmitted) &&
+  const bool requeued = (from.phase[j] == kMgrQuotaReserved || from.phase[j] == kMgrAdmitted ||
+                         from.phase[j] == kMgrEvicted) &&
                         to.phase[j] == kMgrPending;
   if (requeued) return true;
   const bool still_dispatching = to.phase[j] == kMgrQuotaReserved && to.cluster[j] == -1;

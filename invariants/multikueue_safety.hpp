@@ -77,7 +77,10 @@ Bool<V> quota_counted_once(const protocols::MkParams& p, const protocols::MkStat
   Bool<V> ok = val.truth(true);
   for (int j = 0; j < p.J(); ++j) {
     const V& phase = s.phase[j];
-    add(p.manager_cq[j], phase == protocols::kMgrQuotaReserved || phase == protocols::kMgrAdmitted,
+    // An evicted workload keeps its reservation while its Job reads active (kMgrEvicted).
+    add(p.manager_cq[j],
+        phase == protocols::kMgrQuotaReserved || phase == protocols::kMgrAdmitted ||
+            phase == protocols::kMgrEvicted,
         s.mgr_flavor[j], j);
     for (int w = 0; w < p.W(); ++w) {
       const Bool<V> holds = holds_worker_quota<V>(s.remote[p.jw(j, w)]);

@@ -48,6 +48,9 @@ constexpr GateDefault kGateDefaults[] = {
     {"MultiKueueWaitForWorkloadAdmitted", true},
     // A workload evicted on a worker goes back through admission on the manager.
     {"MultiKueueRedoAdmissionOnEvictionInWorker", true},
+    // GA since v0.17 (beta, on, since v0.15): the manager's batch/v1 Job is managedBy MultiKueue,
+    // which mirrors the remote Job's status into it.
+    {"MultiKueueBatchJobWithManagedBy", true},
     {"PriorityBoost", false},
 };
 

@@ -7,8 +7,8 @@ namespace kmc::protocols {
 template class MkRules<std::int64_t>;
 
 const char* manager_phase_name(std::int64_t v) {
-  static const char* names[] = {"Pending", "QuotaReserved", "Admitted", "Finished"};
-  return v >= 0 && v < 4 ? names[v] : "?";
+  static const char* names[] = {"Pending", "QuotaReserved", "Admitted", "Finished", "Evicted"};
+  return v >= 0 && v < 5 ? names[v] : "?";
 }
 const char* remote_phase_name(std::int64_t v) {
   static const char* names[] = {"-",       "Pending",  "QuotaReserved", "Admitted",
@@ -44,7 +44,8 @@ const char* action_kind_name(ActionKind k) {
                                 "DeleteStaleRemote",
                                 "FinishFromRemote",
                                 "CapacityReturned",
-                                "CapacityRevoked"};
+                                "CapacityRevoked",
+                                "LostJobStopped"};
   return names[static_cast<int>(k)];
 }
 

@@ -9,8 +9,14 @@ namespace kmc::protocols {
 
 namespace {
 
+// With connection faults, so that every field and enum name is known (a fleet without them has
+// fewer: their cells are optional, and absent from its traces).
 const model::Layout& unscoped_layout() {
-  static const model::Layout layout = MkSpec::layout(MkParams{});
+  static const model::Layout layout = [] {
+    MkParams p;
+    p.worker_disconnects = -1;
+    return MkSpec::layout(p);
+  }();
   return layout;
 }
 

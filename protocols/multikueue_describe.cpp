@@ -35,6 +35,9 @@ std::vector<std::pair<std::string, std::string>> MultiKueue::describe(const Stat
   for (int j = 0; j < p_.J(); ++j) {
     std::string m = manager_phase_name(s.phase[j]);
     if (s.cluster[j] >= 0) m += " on " + p_.workers[s.cluster[j]];
+    // The quota an evicted workload keeps while its Job, mirrored from a lost worker, is active.
+    if (p_.connection_faults() && s.mirrored_active[j] >= 0)
+      m += ", Job active on " + p_.workers[s.mirrored_active[j]];
     out.emplace_back(fmt::format("{} @manager", p_.jobs[j]), m);
     for (int w = 0; w < p_.W(); ++w)
       out.emplace_back(fmt::format("{} @{}", p_.jobs[j], p_.workers[w]), remote_text(s, jw(j, w)));

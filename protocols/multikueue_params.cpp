@@ -240,6 +240,7 @@ void Compiler::compile_options() {
   const auto& gates = sc.manager.configuration.feature_gates;
   p.wait_for_admitted = gates.enabled("MultiKueueWaitForWorkloadAdmitted");
   p.redispatch_on_worker_eviction = gates.enabled("MultiKueueRedoAdmissionOnEvictionInWorker");
+  p.mirror_job_status = gates.enabled("MultiKueueBatchJobWithManagedBy");
   const auto& o = sc.fleet.options;
   p.provisioning_timeout = o.provisioning_timeout;
   p.timeout_vs_boot = o.timeout_vs_boot == "TimeoutFirst" ? MkParams::TimeoutVsBoot::TimeoutFirst

@@ -57,6 +57,11 @@ struct MkParams {
   int max_staleness = -1;
   bool wait_for_admitted = true;              // MultiKueueWaitForWorkloadAdmitted (#8592)
   bool redispatch_on_worker_eviction = true;  // MultiKueueRedoAdmissionOnEvictionInWorker (#8477)
+  // MultiKueueBatchJobWithManagedBy (beta v0.15, GA v0.17): the manager's Job is managed by
+  // MultiKueue, which copies the remote Job's status into it, so an evicted workload keeps its
+  // quota while that status says pods are active. Off (Kueue before v0.15): the manager's Job
+  // stays suspended, reads inactive, and the reservation goes at once.
+  bool mirror_job_status = true;
   bool provisioning_timeout = false;
   enum class TimeoutVsBoot {
     Either,

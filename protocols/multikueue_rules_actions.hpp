@@ -30,6 +30,7 @@ auto MkRules<V>::enabled(const S& s, const MkAction& a) const -> B {
     case ActionKind::WorkerLostTimeout:
     case ActionKind::DeleteStaleRemote:
     case ActionKind::FinishFromRemote:
+    case ActionKind::LostJobStopped:
       return enabled_dispatch(s, a);
     case ActionKind::ReserveQuotaOnWorker:
     case ActionKind::ProvisioningAccepted:
@@ -139,6 +140,8 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       // Step 2: with no quota reservation, or finished, every reachable copy goes, the one on
       // the clusterName worker too (a job finished from another worker's copy).
       const B idle = phase == kMgrPending || phase == kMgrFinished;
+      // (An evicted workload that keeps its quota keeps its copies too: step 2 deletes them when
+      // the reservation goes, LostJobStopped.)
       const B unselected = s.cluster[j] != w && s.nominated[jw(j, w)] == 0;
       // Step 6b deletes the copies besides an Admitted one in view; with none in view, 6a waits.
       const B other =
@@ -153,8 +156,15 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       // the manager's workload finishes, whichever worker it was dispatched to since.
       const V& phase = s.phase[j];
       return s.remote[jw(j, w)] == kRemoteFinished && connected(s, w) &&
-             (phase == kMgrQuotaReserved || phase == kMgrAdmitted);
+             (phase == kMgrQuotaReserved || phase == kMgrAdmitted || phase == kMgrEvicted);
     }
+    case ActionKind::LostJobStopped:
+      // The worker whose Job kept the evicted workload's quota is reachable again: reconcileGroup
+      // deactivates its copy there (6b, EvictedOnManagerCluster) or finds it no longer running,
+      // SyncJob mirrors the Job inactive, and the jobframework releases the reservation. A copy
+      // that finished there is FinishFromRemote's.
+      return s.phase[j] == kMgrEvicted && s.mirrored_active[j] == w && connected(s, w) &&
+             s.remote[jw(j, w)] != kRemoteFinished;
     default:
       return val_.truth(false);
   }
@@ -332,15 +342,33 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
       }
       break;
     case ActionKind::RetryDispatch:
-    case ActionKind::WorkerLostTimeout:
-      // Check Retry: the manager evicts its Workload, releases manager quota
-      // when the (never started) local job stops, and deletes every copy it
-      // reaches; one behind a partition keeps running.
+      // Check Retry: the manager evicts its Workload, releases manager quota once its Job
+      // (mirroring a copy that no longer runs) reads inactive, and deletes every copy it reaches.
       add_usage(s, p_.manager_cq[j], j, s.mgr_flavor[j], -1);
       s.phase[j] = kMgrPending;
       s.cluster[j] = -1;
       s.mgr_flavor[j] = -1;
       delete_reachable_remotes(s, j);
+      break;
+    case ActionKind::WorkerLostTimeout: {
+      // Check Retry, then evicted as above, except where the manager's Job still mirrors the lost
+      // worker's Job as active (its last status before the partition): then the reservation stays
+      // until that Job reads inactive, which needs the worker back (LostJobStopped). Copies it
+      // reaches go; the one behind the partition keeps running.
+      const B held = s.mirrored_active[j] == w;
+      add_usage(s, p_.manager_cq[j], j, ite(held, val_.lit(-1), s.mgr_flavor[j]), -1);
+      s.phase[j] = ite(held, val_.lit(kMgrEvicted), val_.lit(kMgrPending));
+      s.cluster[j] = -1;
+      s.mgr_flavor[j] = ite(held, s.mgr_flavor[j], val_.lit(-1));
+      delete_reachable_remotes(s, j);
+      break;
+    }
+    case ActionKind::LostJobStopped:
+      add_usage(s, p_.manager_cq[j], j, s.mgr_flavor[j], -1);
+      s.phase[j] = kMgrPending;
+      s.mgr_flavor[j] = -1;
+      s.mirrored_active[j] = -1;
+      delete_reachable_remotes(s, j);  // step 2: no reservation, so no copy stays
       break;
     case ActionKind::DeleteStaleRemote:
       delete_remote(s, j, w);
@@ -349,6 +377,7 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
       add_usage(s, p_.manager_cq[j], j, s.mgr_flavor[j], -1);
       s.phase[j] = kMgrFinished;
       s.mgr_flavor[j] = -1;
+      s.mirrored_active[j] = -1;
       delete_reachable_remotes(s, j);
       break;
     default:
@@ -456,9 +485,24 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
     case ActionKind::WorkerDisconnected:
       s.connected[w] = 0;
       spend(s, kWorkerDisconnects);
+      // The manager's Job keeps the last status SyncJob copied from w: active where the job it
+      // selected there runs (the copy is synced on every change while w is reachable).
+      if (p_.mirror_job_status)
+        for (int k = 0; k < J_; ++k) {
+          const B active = s.phase[k] == kMgrAdmitted && s.cluster[k] == w &&
+                           s.remote[jw(k, w)] == kRemoteRunning;
+          s.mirrored_active[k] = ite(active, val_.lit(w), s.mirrored_active[k]);
+        }
       break;
     case ActionKind::WorkerReconnected:
       s.connected[w] = 1;
+      // In view again: the live status replaces the remembered one, except for an evicted
+      // workload, whose release LostJobStopped makes.
+      if (p_.mirror_job_status)
+        for (int k = 0; k < J_; ++k) {
+          const B seen = s.mirrored_active[k] == w && s.phase[k] != kMgrEvicted;
+          s.mirrored_active[k] = ite(seen, val_.lit(-1), s.mirrored_active[k]);
+        }
       break;
     case ActionKind::CapacityReturned:
       for (int r = 0; r < R_; ++r) {
@@ -503,7 +547,8 @@ void MkRules<V>::check_after(const S& s, const MkAction& a) const {
   if constexpr (model::is_explicit<V>) {
     if (a.job < 0) return;
     const int j = a.job;
-    KMC_ASSERT_MSG(kMgrPending <= s.phase[j] && s.phase[j] <= kMgrFinished,
+    KMC_ASSERT_MSG(kMgrPending <= s.phase[j] && s.phase[j] <= kMgrEvicted &&
+                       (p_.connection_faults() || s.phase[j] != kMgrEvicted),
                    "phase is a ManagerPhase");
     KMC_ASSERT(-1 <= s.cluster[j] && s.cluster[j] < W_ && -1 <= s.mgr_flavor[j] &&
                s.mgr_flavor[j] < F_);

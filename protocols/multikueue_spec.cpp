@@ -72,6 +72,7 @@ std::vector<model::ActionKind> action_table() {
       kind(K::FinishFromRemote, {job, cluster}, kMultiKueueController, "manager"),
       kind(K::CapacityReturned, {cluster, flavor}, kEnvironment, "environment"),
       kind(K::CapacityRevoked, {job, cluster}, kEnvironment, "autoscaler"),
+      kind(K::LostJobStopped, {job, cluster}, kMultiKueueController, "manager"),
   };
 }
 
@@ -180,8 +181,11 @@ std::vector<model::Field> fields(const MkParams& p) {
   };
   // Phases as traces name them: "None" where describe() prints "-" (a trace value is a name, not a
   // picture).
-  auto phase = field("phase", {kAxisJob}, FieldKind::Enum, 0, kMgrFinished);
+  const bool faults = p.connection_faults();
+  // Evicted (quota kept while a lost worker's Job reads active) only where connections may drop.
+  auto phase = field("phase", {kAxisJob}, FieldKind::Enum, 0, faults ? kMgrEvicted : kMgrFinished);
   phase.names = {"Pending", "QuotaReserved", "Admitted", "Finished"};
+  if (faults) phase.names.push_back("Evicted");
   auto cluster = field("cluster", {kAxisJob}, FieldKind::Index, -1, W - 1);
   cluster.index_axis = kAxisWorker;
   // A flavor index names a flavor of the ClusterQueue the job's copy is queued in.
@@ -218,7 +222,6 @@ std::vector<model::Field> fields(const MkParams& p) {
     f->present = [viewed](const std::vector<int>&) { return viewed; };
   }
   auto budgets = field("budget", {kAxisBudget}, FieldKind::Int, -1, budget);
-  const bool faults = p.connection_faults();
   // The budgets added since the first three are in traces only where a scenario grants them.
   budgets.present = [viewed, budget0](const std::vector<int>& at) {
     if (at[0] == kSnapshotRefreshes) return viewed;
@@ -236,6 +239,10 @@ std::vector<model::Field> fields(const MkParams& p) {
   auto job_created = field("job_created", {kAxisJob, kAxisWorker}, FieldKind::Flag, 0, faults);
   job_created.optional = true;
   job_created.present = connected.present;
+  auto mirrored = field("mirrored_active", {kAxisJob}, FieldKind::Index, -1, faults ? W - 1 : -1);
+  mirrored.index_axis = kAxisWorker;
+  mirrored.optional = true;
+  mirrored.present = connected.present;
   auto capacity =
       field("capacity", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max);
   narrow_quantities(p, viewed, usage, capacity, snapshot);
@@ -246,7 +253,7 @@ std::vector<model::Field> fields(const MkParams& p) {
           usage,      capacity,
           snapshot,   staleness,
           connected,  job_created,
-          budgets};
+          mirrored,   budgets};
 }
 
 }  // namespace
@@ -308,6 +315,7 @@ std::vector<MkAction> MkSpec::candidates(const Params& p) {
         add(ActionKind::WorkerLostTimeout, j, w);
         add(ActionKind::DeleteStaleRemote, j, w);
         add(ActionKind::FinishFromRemote, j, w);
+        if (p.mirror_job_status) add(ActionKind::LostJobStopped, j, w);
       }
   }
   if (p.capacity_returns != 0)
@@ -345,6 +353,7 @@ MkState<std::int64_t> MkSpec::initial(const Params& p) {
           s.staleness[w] = 1;
   s.connected.assign(W, 1);
   s.job_created.assign(J * W, 0);
+  s.mirrored_active.assign(J, -1);
   s.budget = {p.spot_reclaims,      p.capacity_losses,  p.snapshot_refreshes,
               p.worker_disconnects, p.capacity_returns, p.capacity_revocations};
   return s;
@@ -395,6 +404,8 @@ std::uint64_t MkSpec::identity(const Params& p) {
       p.pods_ready_eviction.end())
     add(std::vector<std::int64_t>(p.pods_ready_eviction.begin(), p.pods_ready_eviction.end()));
   if (p.connection_faults()) add(std::int64_t{p.worker_disconnects});
+  // Hashed only when off (Kueue before v0.15), so that identities and tokens kept theirs.
+  if (!p.mirror_job_status) add(std::string("MultiKueueBatchJobWithManagedBy=false"));
   if (p.capacity_returns != 0 || p.capacity_revocations != 0)
     add(std::vector<std::int64_t>{p.capacity_returns, p.capacity_revocations});
   return model::mix64(h.h);

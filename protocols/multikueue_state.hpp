@@ -15,7 +15,17 @@
 namespace kmc::protocols {
 
 // The manager's view of a job (its local Workload and MultiKueue check).
-enum ManagerPhase : std::int64_t { kMgrPending, kMgrQuotaReserved, kMgrAdmitted, kMgrFinished };
+// kMgrEvicted only with connection faults: evicted after workerLostTimeout while its Job's status,
+// mirrored from the lost worker, still says pods are active, so the jobframework keeps the quota
+// reservation until that Job reads inactive (jobframework/reconciler.go: the reservation goes only
+// when !job.IsActive()).
+enum ManagerPhase : std::int64_t {
+  kMgrPending,
+  kMgrQuotaReserved,
+  kMgrAdmitted,
+  kMgrFinished,
+  kMgrEvicted
+};
 // A remote Workload on one worker.
 enum RemotePhase : std::int64_t {
   kRemoteNone,
@@ -65,6 +75,11 @@ struct MkState {
       // (SyncJob): the worker then runs it whenever the copy is Admitted, even if the manager
       // has given up on w since. Kept only with connection faults (else always 0).
       (std::vector<V>, job_created),
+      // [j] the worker whose Job the manager's Job status mirrors as active (SyncJob copies the
+      // remote Job's status), -1: none. Recorded when the manager loses that worker, as the last
+      // status it saw, and kept while the lost Job holds the manager's quota. Kept only with
+      // connection faults (else always -1).
+      (std::vector<V>, mirrored_active),
       (std::vector<V>, budget)  // [Budget] environment budget left (-1: unlimited)
   );
   // Plain equality for the explicit engine; never instantiated for Z3 terms,
@@ -100,6 +115,8 @@ enum class ActionKind : std::uint8_t {
   FinishFromRemote,    // MultiKueue controller: a copy it can see again finished
   CapacityReturned,    // environment: a worker's flavor gets its free capacity back
   CapacityRevoked,     // autoscaler: a Provisioned request's capacity is taken back
+  LostJobStopped,      // MultiKueue controller: the worker it gave up on is reachable again; its
+                       // copy is deactivated, the Job reads inactive, the manager's quota goes
 };
 const char* action_kind_name(ActionKind k);
 

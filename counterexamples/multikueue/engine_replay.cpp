@@ -67,10 +67,13 @@ class Replayer {
           reconcile(j);
           react(-1);
           reconcile(j);
+          react(-1);  // what the second reconcile posted for now (a Job read inactive)
         },
         done);
   }
   void post_provisioning(int j, int w, const std::string& condition);
+  // Before the manager loses w: the status its Jobs last copied from w's.
+  Outcome last_status_seen(const ItfStep& s);
 
   Outcome scheduler_step(const ItfStep& s);
   Outcome dispatch_step(const ItfStep& s);
@@ -122,6 +125,30 @@ void Replayer::post_provisioning(int j, int w, const std::string& condition) {
   e.post(e.now_ms, engine::ev::ProvisioningRequestCondition{
                        p_.jobs[j], view_.provisioning_check(j, w), condition});
   react(w);
+}
+
+// Whether the manager's status copy had caught up with pods that started on w before the
+// connection dropped is network timing, the environment's: taken from the trace, as free capacity
+// is. The engine starts a selected copy's pods in the same reconcile that selects it, so it may be
+// ahead of the trace (pods running, not yet seen), never behind: a trace whose manager saw pods
+// the engine does not run diverges here.
+Outcome Replayer::last_status_seen(const ItfStep& s) {
+  if (!fleet_.manager.gate("MultiKueueBatchJobWithManagedBy")) return {};
+  const int w = s.worker;
+  for (int j = 0; j < p_.J(); ++j) {
+    engine::WorkloadInfo* l = local(j);
+    if (l == nullptr || l->obj.cluster_name != p_.workers[w] || l->is_evicted()) continue;
+    const model::CellValue* seen = s.cells.find("mirrored_active", {p_.jobs[j]});
+    const bool active = seen != nullptr && *seen == model::CellValue{p_.workers[w]};
+    const engine::WorkloadInfo* r = view_.remote(j, w);
+    if (active && (r == nullptr || !r->job_active))
+      return {false, fmt::format("the trace's manager saw {}'s pods active on {}, which do not run "
+                                 "in the engine",
+                                 p_.jobs[j], p_.workers[w])};
+    l->mirrored_job_active = active;
+    l->mirrored_from = p_.workers[w];
+  }
+  return {};
 }
 
 Outcome Replayer::scheduler_step(const ItfStep& s) {
@@ -219,12 +246,30 @@ Outcome Replayer::dispatch_step(const ItfStep& s) {
     case ActionKind::WorkerLostTimeout: {
       // The controller waits workerLostTimeout from the loss it first saw; drive moves the
       // clock to its requeue.
-      const bool ok = manager_settles(j, [&] { return !l->has_quota_reservation(); });
+      // Where the manager's Job still mirrors the lost Job as active, the eviction keeps the
+      // reservation (jobframework: released only once the Job reads inactive).
+      const bool ok = manager_settles(j, [&] {
+        return !l->has_quota_reservation() || (l->is_evicted() && l->mirrored_job_active);
+      });
+      if (ok && l->has_quota_reservation())
+        return {true, fmt::format("{} stayed unreachable past workerLostTimeout: the check went "
+                                  "Retry (\"Admitting remote lost\") and the manager evicted its "
+                                  "workload, but its Job still mirrors {}'s as active, so the "
+                                  "quota reservation stays",
+                                  p_.workers[w], p_.workers[w])};
       return {ok, ok ? fmt::format("{} stayed unreachable past workerLostTimeout: the check went "
-                                   "Retry (\"Reserving remote lost\"), the manager evicted its "
+                                   "Retry (\"Admitting remote lost\"), the manager evicted its "
                                    "workload and deleted the copies it reaches",
                                    p_.workers[w])
                      : "the MultiKueue controller never gave up on " + p_.workers[w]};
+    }
+    case ActionKind::LostJobStopped: {
+      const bool ok = manager_settles(j, [&] { return !l->has_quota_reservation(); });
+      return {ok, ok ? fmt::format("{} is reachable again: the MultiKueue controller deactivated "
+                                   "its copy, the manager's Job reads inactive, and the quota "
+                                   "reservation is released",
+                                   p_.workers[w])
+                     : "the manager kept the quota reservation of its evicted workload"};
     }
     case ActionKind::DeleteStaleRemote: {
       const bool ok = drive([&] { reconcile(j); }, [&] { return view_.remote(j, w) == nullptr; });
@@ -309,6 +354,8 @@ Outcome Replayer::environment_step(const ItfStep& s) {
                        "(waitForPodsReady off?)"};
     }
     case ActionKind::WorkerDisconnected:
+      if (Outcome o = last_status_seen(s); !o.ok) return o;
+      [[fallthrough]];
     case ActionKind::WorkerReconnected: {
       const bool up = s.kind == ActionKind::WorkerReconnected;
       fleet_.apply_connection({p_.workers[w], up});
@@ -346,6 +393,7 @@ Outcome Replayer::apply(const ItfStep& s) {
     case ActionKind::WorkerLostTimeout:
     case ActionKind::DeleteStaleRemote:
     case ActionKind::FinishFromRemote:
+    case ActionKind::LostJobStopped:
       return dispatch_step(s);
     case ActionKind::ReserveQuotaOnWorker:
     case ActionKind::ProvisioningAccepted:

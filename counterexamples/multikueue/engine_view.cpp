@@ -45,7 +45,10 @@ using protocols::MultiKueue;
 
 // Phases are named as the protocol's cells name them (MultiKueue::cell_enum).
 std::string manager_phase(const engine::WorkloadInfo* l) {
+  // Evicted and still reserved because its Job mirrors a lost worker's as active.
+  const bool held = l->is_evicted() && l->has_quota_reservation() && l->mirrored_job_active;
   return MultiKueue::cell_enum("phase", l->is_finished()             ? protocols::kMgrFinished
+                                        : held                       ? protocols::kMgrEvicted
                                         : l->is_admitted()           ? protocols::kMgrAdmitted
                                         : l->has_quota_reservation() ? protocols::kMgrQuotaReserved
                                                                      : protocols::kMgrPending);
@@ -100,8 +103,18 @@ std::vector<model::Cell> FleetView::cells(int j, int w) const {
   const engine::WorkloadInfo* l = local(j);
   if (w < 0) {
     // immutable once set, kept when finished
-    return {{"phase", {p_.jobs[j]}, l == nullptr ? std::string("?") : manager_phase(l)},
-            {"cluster", {p_.jobs[j]}, l == nullptr ? std::string() : l->obj.cluster_name}};
+    std::vector<model::Cell> out{
+        {"phase", {p_.jobs[j]}, l == nullptr ? std::string("?") : manager_phase(l)},
+        {"cluster", {p_.jobs[j]}, l == nullptr ? std::string() : l->obj.cluster_name}};
+    if (p_.connection_faults()) {
+      // The protocol records the mirrored status only where it matters: while the worker is
+      // unreachable, or while it holds an evicted workload's quota.
+      const bool recorded =
+          l != nullptr && l->mirrored_job_active && !l->is_finished() &&
+          (!f_.connected(l->mirrored_from) || (l->is_evicted() && l->has_quota_reservation()));
+      out.push_back({"mirrored_active", {p_.jobs[j]}, recorded ? l->mirrored_from : std::string()});
+    }
+    return out;
   }
   const engine::WorkloadInfo* r = remote(j, w);
   std::string phase = MultiKueue::cell_enum("remote", protocols::kRemoteNone);

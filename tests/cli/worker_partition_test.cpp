@@ -22,7 +22,7 @@ TEST_CASE("a partitioned worker runs the job the manager dispatched again: Repro
   CHECK(has(r.out, "Replay in the engine: Reproduced"));
   CHECK(has(r.out, "WorkerDisconnected("));
   CHECK(has(r.out, "WorkerLostTimeout(team-ml/llm-finetune, "));
-  CHECK(has(r.out, "(\"Reserving remote lost\")"));
+  CHECK(has(r.out, "(\"Admitting remote lost\")"));
   CHECK(has(r.out, "job team-ml/llm-finetune runs on us-central1 and europe-west4"));
 }
 

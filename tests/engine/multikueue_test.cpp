@@ -118,8 +118,11 @@ TEST_CASE("multikueue: the selected copy evicted on its worker re-dispatches",
   CHECK_FALSE(has_remote(f, "w2", "train"));
 }
 
-TEST_CASE("multikueue: workerLostTimeout before re-dispatching away from a lost worker",
+TEST_CASE("multikueue: a job lost while running keeps the manager's quota until its worker is back",
           "[engine][multikueue]") {
+  // MultiKueueBatchJobWithManagedBy (GA): the manager's Job mirrors w2's, whose pods run when the
+  // connection drops, so the eviction after workerLostTimeout keeps the reservation
+  // (jobframework: released only once the Job reads inactive).
   Cluster m = manager({"w1", "w2"});
   m.m.configuration.multi_kueue.worker_lost_timeout_s = 60;
   Fleet f(m.m, {worker("w1", 5), worker("w2", 0)});
@@ -130,11 +133,40 @@ TEST_CASE("multikueue: workerLostTimeout before re-dispatching away from a lost 
   f.post_connection(t0 + 10000, {"w2", false});
   f.run(t0 + 69000);
   CHECK(mk_state(f, "train").state == model::CheckState::Ready);  // still within the timeout
+  f.run(t0 + 200000);
+  const WorkloadInfo* local = f.manager.find("ns/train");
+  CHECK(mk_state(f, "train").retry_count == 1);
+  CHECK(local->is_evicted());
+  CHECK(local->has_quota_reservation());
+  CHECK(local->obj.cluster_name.empty());
+  CHECK_FALSE(has_remote(f, "w1", "train"));  // not dispatched again
+  CHECK(state_of(f.worker("w2"), "train") == "Admitted");
+  // w2 back: its copy is deactivated, the Job reads inactive, the quota goes, and the job is
+  // dispatched again, to w1 this time (w2's copy is gone).
+  f.post_connection(t0 + 300000, {"w2", true});
+  f.run(t0 + 400000);
+  CHECK_FALSE(has_remote(f, "w2", "train"));
+  CHECK(f.manager.find("ns/train")->obj.cluster_name == "w1");
+  CHECK(state_of(f.worker("w1"), "train") == "Admitted");
+}
+
+TEST_CASE("multikueue: before v0.15 workerLostTimeout re-dispatches away from a lost worker",
+          "[engine][multikueue]") {
+  // MultiKueueBatchJobWithManagedBy off: the manager's Job stays suspended and reads inactive,
+  // so the eviction releases the quota at once.
+  Cluster m = manager({"w1", "w2"});
+  m.m.configuration.multi_kueue.worker_lost_timeout_s = 60;
+  m.m.configuration.feature_gates.gates["MultiKueueBatchJobWithManagedBy"] = false;
+  Fleet f(m.m, {worker("w1", 5), worker("w2", 0)});
+  const TimeMs t0 = f.now();
+  f.create_workload(job("train", 1000));
+  f.run(t0);
+  REQUIRE(f.manager.find("ns/train")->obj.cluster_name == "w2");
+  f.post_connection(t0 + 10000, {"w2", false});
   f.run(t0 + 70000);
   CHECK(mk_state(f, "train").retry_count == 1);
   CHECK(f.manager.find("ns/train")->obj.cluster_name == "w1");
-  // The lost worker keeps running its copy: nothing reached it (the duplicate the checker looks
-  // for).
+  // The lost worker keeps running its copy: nothing reached it (the duplicate run).
   CHECK(state_of(f.worker("w2"), "train") == "Admitted");
 }
 

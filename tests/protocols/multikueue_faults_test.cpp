@@ -37,7 +37,8 @@ kmc::protocols::MkParams partition_fleet(int disconnects) {
   return p;
 }
 
-// The job runs on us-central1, the manager loses it and gives up after workerLostTimeout.
+// The job runs on us-central1, the manager loses it and gives up after workerLostTimeout: its Job
+// still mirrors us-central1's as active, so the eviction keeps the manager's quota.
 std::vector<std::string> lost_while_running() {
   const std::string job = "team-a/train-0", us = "us-central1";
   return {"ReserveQuota(" + job + ")",
@@ -48,6 +49,27 @@ std::vector<std::string> lost_while_running() {
           "JobStarted(" + job + ", " + us + ")",
           "WorkerDisconnected(" + us + ")",
           "WorkerLostTimeout(" + job + ", " + us + ")"};
+}
+
+// The manager loses us-central1 after selecting it and before the pods run there: its Job last
+// read inactive, so the eviction releases the quota, and the Job starts behind the partition.
+std::vector<std::string> lost_before_running() {
+  const std::string job = "team-a/train-0", us = "us-central1";
+  return {"ReserveQuota(" + job + ")",
+          "Nominate(" + job + ")",
+          "CreateRemoteWorkload(" + job + ", " + us + ")",
+          "ReserveQuotaOnWorker(" + job + ", " + us + ")",
+          "SelectWorker(" + job + ", " + us + ")",
+          "WorkerDisconnected(" + us + ")",
+          "WorkerLostTimeout(" + job + ", " + us + ")",
+          "JobStarted(" + job + ", " + us + ")"};
+}
+
+std::int64_t manager_usage(const MultiKueue& p, const MultiKueue::State& s) {
+  std::int64_t sum = 0;
+  for (int f = 0; f < p.params().flavors_max; ++f)
+    for (int r = 0; r < p.params().R(); ++r) sum += s.usage[p.params().u(0, f, r)];
+  return sum;
 }
 
 }  // namespace
@@ -68,16 +90,18 @@ TEST_CASE("a partitioned worker keeps running while the manager runs the job els
   REQUIRE(r.verdict == Verdict::Violated);
   const auto names = trace_names(p, r);
   INFO(fmt::format("{}", fmt::join(names, ", ")));
-  // The shortest: the job runs on us-central1, the manager loses it, gives up after
-  // workerLostTimeout, and the copy it then creates on asia-southeast1 runs too.
+  // The shortest: the manager selects us-central1 and loses it before its status shows the pods
+  // running (its Job last read inactive), the pods start behind the partition, the manager gives
+  // up after workerLostTimeout and releases its quota, and the copy it then creates on
+  // asia-southeast1 runs too. (Lost while running, the manager keeps its quota instead.)
   CHECK(names == std::vector<std::string>{
                      "ReserveQuota(team-a/train-0)",
                      "Nominate(team-a/train-0)",
                      "CreateRemoteWorkload(team-a/train-0, us-central1)",
                      "ReserveQuotaOnWorker(team-a/train-0, us-central1)",
                      "SelectWorker(team-a/train-0, us-central1)",
-                     "JobStarted(team-a/train-0, us-central1)",
                      "WorkerDisconnected(us-central1)",
+                     "JobStarted(team-a/train-0, us-central1)",
                      "WorkerLostTimeout(team-a/train-0, us-central1)",
                      "ReserveQuota(team-a/train-0)",
                      "Nominate(team-a/train-0)",
@@ -98,7 +122,14 @@ TEST_CASE("golden state counts with and without a partition", "[protocols][multi
   // the Job-created bit (a lost selected copy may start later, and states differ by whether its
   // Job exists) and the review's fixes to which copies the manager deletes: 255; then 253, once
   // a copy that finished in view takes its bit with it (kmc validate saw the engine disagree).
-  CHECK(check(MultiKueue(partition_fleet(1)), {"cluster-queue-within-quota"}).stats.states == 253);
+  // 265 since the manager's Job mirrors the lost Job's status (MultiKueueBatchJobWithManagedBy):
+  // a job lost while running is Evicted with its quota kept, during the partition, after it, and
+  // with its copy finished behind it, in states where it used to be Pending.
+  CHECK(check(MultiKueue(partition_fleet(1)), {"cluster-queue-within-quota"}).stats.states == 265);
+  // With the gate off (Kueue before v0.15) the manager's Job reads inactive: what it was.
+  auto pre = partition_fleet(1);
+  pre.mirror_job_status = false;
+  CHECK(check(MultiKueue(pre), {"cluster-queue-within-quota"}).stats.states == 253);
 }
 
 TEST_CASE("without a partition the same fleet never runs a job twice",
@@ -144,12 +175,69 @@ TEST_CASE("partition steps follow reconcileGroup", "[protocols][multikueue][faul
   CHECK(std::all_of(w.s.usage.begin(), w.s.usage.end(), [](auto u) { return u == 0; }));
 }
 
+TEST_CASE("a job lost while running keeps the manager's quota until its worker is back",
+          "[protocols][multikueue][faults]") {
+  const MultiKueue p(partition_fleet(1));
+  Walk w{p, p.init_states().front()};
+  const std::string job = "team-a/train-0", us = "us-central1";
+  for (const std::string& step : lost_while_running()) REQUIRE(w.take(step));
+  const auto& ps = p.params();
+  // Evicted, clusterName cleared, but the reservation stays: the Job reads active.
+  CHECK(w.s.phase[0] == kmc::protocols::kMgrEvicted);
+  CHECK(w.s.cluster[0] == -1);
+  CHECK(w.s.mirrored_active[0] == 0);
+  CHECK(manager_usage(p, w.s) == 8);
+  CHECK(w.s.remote[ps.jw(0, 0)] == kmc::protocols::kRemoteRunning);
+  // No re-dispatch while the partition lasts.
+  CHECK_FALSE(w.enabled("ReserveQuota(" + job + ")"));
+  CHECK_FALSE(w.enabled("Nominate(" + job + ")"));
+  CHECK_FALSE(w.enabled("LostJobStopped(" + job + ", " + us + ")"));
+  // Back: the copy is deactivated, the Job reads inactive, the quota goes, and the job queues.
+  REQUIRE(w.take("WorkerReconnected(" + us + ")"));
+  CHECK_FALSE(w.enabled("DeleteStaleRemote(" + job + ", " + us + ")"));
+  REQUIRE(w.take("LostJobStopped(" + job + ", " + us + ")"));
+  CHECK(w.s.phase[0] == kmc::protocols::kMgrPending);
+  CHECK(w.s.mirrored_active[0] == -1);
+  CHECK(w.s.remote[ps.jw(0, 0)] == kmc::protocols::kRemoteNone);
+  CHECK(std::all_of(w.s.usage.begin(), w.s.usage.end(), [](auto u) { return u == 0; }));
+  CHECK(w.enabled("ReserveQuota(" + job + ")"));
+}
+
+TEST_CASE("a job lost while running that finishes behind the partition finishes on the manager",
+          "[protocols][multikueue][faults]") {
+  const MultiKueue p(partition_fleet(1));
+  Walk w{p, p.init_states().front()};
+  const std::string job = "team-a/train-0", us = "us-central1";
+  for (const std::string& step : lost_while_running()) REQUIRE(w.take(step));
+  REQUIRE(w.take("JobFinished(" + job + ", " + us + ")"));
+  CHECK(w.s.phase[0] == kmc::protocols::kMgrEvicted);
+  REQUIRE(w.take("WorkerReconnected(" + us + ")"));
+  CHECK_FALSE(w.enabled("LostJobStopped(" + job + ", " + us + ")"));
+  REQUIRE(w.take("FinishFromRemote(" + job + ", " + us + ")"));
+  CHECK(w.s.phase[0] == kmc::protocols::kMgrFinished);
+  CHECK(w.s.mirrored_active[0] == -1);
+  CHECK(std::all_of(w.s.usage.begin(), w.s.usage.end(), [](auto u) { return u == 0; }));
+}
+
+TEST_CASE("before v0.15 the manager's Job reads inactive and a lost job's quota goes at once",
+          "[protocols][multikueue][faults]") {
+  auto params = partition_fleet(1);
+  params.mirror_job_status = false;  // MultiKueueBatchJobWithManagedBy off
+  const MultiKueue p(params);
+  Walk w{p, p.init_states().front()};
+  for (const std::string& step : lost_while_running()) REQUIRE(w.take(step));
+  CHECK(w.s.phase[0] == kmc::protocols::kMgrPending);
+  CHECK(manager_usage(p, w.s) == 0);
+  CHECK(w.enabled("ReserveQuota(team-a/train-0)"));
+  for (const auto& a : p.candidates()) CHECK(a.kind != kmc::protocols::ActionKind::LostJobStopped);
+}
+
 TEST_CASE("after a partition heals the manager deletes what it left behind",
           "[protocols][multikueue][faults]") {
   const MultiKueue p(partition_fleet(1));
   Walk w{p, p.init_states().front()};
   const std::string job = "team-a/train-0", us = "us-central1", asia = "asia-southeast1";
-  for (const std::string& step : lost_while_running()) REQUIRE(w.take(step));
+  for (const std::string& step : lost_before_running()) REQUIRE(w.take(step));
   const auto& ps = p.params();
   // The copy behind the partition still runs and holds its worker's quota.
   CHECK(w.s.remote[ps.jw(0, 0)] == kmc::protocols::kRemoteRunning);
@@ -169,7 +257,7 @@ TEST_CASE("a copy seen again wins over the selected one, and clusterName stays",
   const MultiKueue p(partition_fleet(1));
   Walk w{p, p.init_states().front()};
   const std::string job = "team-a/train-0", us = "us-central1", asia = "asia-southeast1";
-  for (const std::string& step : lost_while_running()) REQUIRE(w.take(step));
+  for (const std::string& step : lost_before_running()) REQUIRE(w.take(step));
   for (const std::string& step :
        {"ReserveQuota(" + job + ")", "Nominate(" + job + ")",
         "CreateRemoteWorkload(" + job + ", " + asia + ")",
@@ -289,7 +377,7 @@ TEST_CASE("a job finished from a copy behind a partition: the selected copy goes
   const MultiKueue p(partition_fleet(2));
   Walk w{p, p.init_states().front()};
   const std::string job = "team-a/train-0", us = "us-central1", asia = "asia-southeast1";
-  for (const std::string& step : lost_while_running()) REQUIRE(w.take(step));
+  for (const std::string& step : lost_before_running()) REQUIRE(w.take(step));
   for (const std::string& step :
        {"ReserveQuota(" + job + ")", "Nominate(" + job + ")",
         "CreateRemoteWorkload(" + job + ", " + asia + ")",
@@ -327,4 +415,36 @@ TEST_CASE("with the selected worker unreachable and no copy Admitted in view, no
   CHECK(w.s.remote[ps.jw(0, 1)] == kmc::protocols::kRemoteNone);
   CHECK_FALSE(w.enabled("DeleteStaleRemote(" + job + ", " + us + ")"));
   CHECK(w.enabled("WorkerLostTimeout(" + job + ", " + us + ")"));
+}
+
+TEST_CASE("a worker lost for good while it runs a job keeps that job's quota from the next one",
+          "[protocols][multikueue][faults][liveness]") {
+  // The manager's ClusterQueue holds one job at a time; the first runs on us-central1 when the
+  // manager loses it, and the connection never comes back (worker-reconnect: None). With the
+  // manager's Job mirroring the lost Job as active, the first job stays Evicted with its
+  // reservation forever: the manager never learns that it finished, and the second never gets
+  // the quota. Before v0.15 (the manager's Job reads inactive) the first is dispatched again, runs
+  // elsewhere and finishes, and the second runs after it.
+  auto params = mk_fixtures::fleet(2, 2, 8, 8);
+  for (auto& q : params.cqs) q.provisioning = false;
+  params.worker_disconnects = 1;
+  auto live = [](const MultiKueue& p) {
+    CheckOptions o;
+    o.properties = {"eventually-runs"};
+    for (int x : p.default_fairness()) o.fairness.push_back(static_cast<kmc::checker::Fairness>(x));
+    o.fairness[9] = kmc::checker::Fairness::None;  // worker-reconnect: gone for good
+    return mk_check::check(p, std::move(o));
+  };
+  const MultiKueue held(params);
+  const auto r = live(held);
+  REQUIRE(r.verdict == Verdict::Violated);
+  REQUIRE(r.violation->loop);
+  CHECK(r.violation->property == "eventually-runs");
+  const auto names = trace_names(held, r);
+  INFO(fmt::format("{}", fmt::join(names, ", ")));
+  CHECK(r.violation->subject == 0);  // the first lasso the search closes: team-a/train-0's
+  CHECK(std::find(names.begin(), names.end(), "WorkerLostTimeout(team-a/train-0, us-central1)") !=
+        names.end());
+  params.mirror_job_status = false;
+  CHECK(live(MultiKueue(params)).verdict == Verdict::Verified);
 }
