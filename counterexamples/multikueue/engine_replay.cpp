@@ -447,6 +447,28 @@ Environment environment_of(const ItfStep& last) {
   return env;
 }
 
+// A property of kmc.yaml's own reads the state's cells only. Those the engine keeps (every job's
+// manager and copy cells, the flavors its reservations took, every ClusterQueue's usage) must all
+// equal the trace's final ones; the others are the environment's (free capacity, the manager's
+// snapshot, budgets), which replay takes from the trace. Then the state the expression reads is
+// the engine's, and it fails there as in the trace. `moved` gets each cell that differs.
+std::optional<std::string> user_property_in_engine(const model::UserPropertySpec& u,
+                                                   const Replayer& rp, const ItfTrace& t,
+                                                   std::vector<std::string>& moved) {
+  const model::Cells& last = t.steps.back().cells;
+  for (const auto& [key, value] : rp.view().projection()) {
+    const model::CellValue* trace = last.find(key.field, key.entity);
+    if (trace == nullptr) continue;  // a usage the model has no cell for: a flavor not covering it
+    if (*trace != value)
+      moved.push_back(fmt::format("{}: trace {}, engine {}", model::key_text(key.field, key.entity),
+                                  model::to_string(*trace), model::to_string(value)));
+  }
+  if (!moved.empty()) return std::nullopt;
+  return fmt::format(
+      "every cell the engine keeps equals the trace's last state, where \"{}\" is false",
+      u.holds.text);
+}
+
 // The property decided in the engine's state at the trace's end: a sentence when it is violated
 // there. A stuck job (no-stuck-job, and a liveness behaviour that stops: a lasso with no loop
 // steps) is stuck in the engine only where the engine, run to the end, leaves it where the trace
@@ -455,6 +477,9 @@ Environment environment_of(const ItfStep& last) {
 std::optional<std::string> property_in_engine(const std::string& property, const Replayer& rp,
                                               const protocols::MkParams& p, const ItfTrace& t,
                                               std::vector<std::string>& moved) {
+  for (const auto& u : p.user_properties)
+    if (u.name == property && u.kind == model::UserPropertySpec::Kind::Always)
+      return user_property_in_engine(u, rp, t, moved);
   if (property == "cluster-queue-within-quota") return engine_quota_exceeded(rp.fleet());
   if (property == "quota-counted-once") return engine_quota_counted_twice(rp.fleet());
   if (property == "no-job-on-two-workers") return engine_job_on_two_workers(rp.fleet(), p);
@@ -472,6 +497,8 @@ void decide_at_end(const Replayer& rp, const ItfTrace& t, const protocols::MkPar
                    EngineReplay& r) {
   std::vector<std::string> moved;
   const auto why = property_in_engine(t.property, rp, p, t, moved);
+  const bool own = std::any_of(p.user_properties.begin(), p.user_properties.end(),
+                               [&](const auto& u) { return u.name == t.property; });
   if (why && moved.empty()) {
     r.verdict = EngineReplay::Verdict::Reproduced;
     r.property_check = *why;
@@ -481,12 +508,15 @@ void decide_at_end(const Replayer& rp, const ItfTrace& t, const protocols::MkPar
   r.step = t.steps.back().index;
   r.action = "(end of trace)";
   r.engine_did =
-      moved.empty()
-          ? "the engine followed every step, but in its own state the property holds"
-          : fmt::format(
-                "after a virtual day of every controller and timer, the engine moved job {} from "
-                "where the trace leaves it stuck: {}",
-                p.jobs[t.subject], moved.front());
+      moved.empty() ? "the engine followed every step, but in its own state the property holds"
+      : own         ? fmt::format(
+                          "the engine followed every step, but its state differs from the "
+                                  "trace's last one, which {} reads: {}",
+                          t.property, moved.front())
+            : fmt::format(
+                  "after a virtual day of every controller and timer, the engine moved job {} from "
+                  "where the trace leaves it stuck: {}",
+                  p.jobs[t.subject], moved.front());
   r.difference = std::move(moved);
 }
 

@@ -169,6 +169,19 @@ std::map<model::CellKey, model::CellValue> FleetView::projection() const {
   };
   usage("manager", f_.manager);
   for (const auto& [name, e] : f_.workers) usage(name, e);
+  // The flavor each reservation took (one resource group: every resource has the same one).
+  auto flavor = [](const engine::WorkloadInfo* w) -> std::string {
+    if (w == nullptr || !w->has_quota_reservation() || w->is_finished() || !w->obj.admission ||
+        w->obj.admission->pod_set_assignments.empty())
+      return "";
+    const auto& flavors = w->obj.admission->pod_set_assignments.front().flavors;
+    return flavors.empty() ? "" : flavors.begin()->second;
+  };
+  for (int j = 0; j < p_.J(); ++j) {
+    out[{"mgr_flavor", {p_.jobs[j]}}] = flavor(local(j));
+    for (int w = 0; w < p_.W(); ++w)
+      out[{"remote_flavor", {p_.jobs[j], p_.workers[w]}}] = flavor(remote(j, w));
+  }
   return out;
 }
 

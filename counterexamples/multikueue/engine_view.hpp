@@ -38,7 +38,8 @@ class FleetView {
   }
   // "QuotaReserved on us-central1": the manager's workload, for messages.
   std::string manager_text(int j) const;
-  // Every job's cells and every ClusterQueue's usage: what must repeat around a loop.
+  // Every job's cells, the flavors its reservations took, and every ClusterQueue's usage: what
+  // must repeat around a loop, and what a property of kmc.yaml's own is decided on.
   std::map<model::CellKey, model::CellValue> projection() const;
   bool running(int j, int w) const;
   // The ProvisioningRequest check of a worker's copy, or "".

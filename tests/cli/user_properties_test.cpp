@@ -132,3 +132,26 @@ TEST_CASE("kmc help properties lists the language and the cells to name",
         std::string::npos);
   CHECK(r.out.find("leadsTo: {from:") != std::string::npos);
 }
+
+TEST_CASE("a violated property of your own replays in the engine, decided on the engine's cells",
+          "[cli][user-properties][faults]") {
+  // Also the engine's side of a job lost while running: Evicted, its quota kept while the
+  // manager's Job mirrors the lost worker's as active.
+  const std::string dir = with_properties("worker-partition", R"(
+properties:
+  - name: lost-jobs-release-their-quota
+    always: "all j: job. phase[j] != Evicted"
+  - name: manager-quota-free-while-pending
+    always: "phase[team-ml/llm-finetune] != Pending || usage[manager/gpu-cq, h100, nvidia.com/gpu] == 0"
+)");
+  const auto r = kmc("check " + dir + " --property lost-jobs-release-their-quota --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("Result: Violated (Reproduced in the engine)") != std::string::npos);
+  CHECK(r.out.find("every cell the engine keeps equals the trace's last state") !=
+        std::string::npos);
+  CHECK(r.out.find("WorkerLostTimeout(team-ml/llm-finetune, ") != std::string::npos);
+  // An invariant that holds: nothing to replay, and the model agrees with itself.
+  const auto holds = kmc("check " + dir + " --property manager-quota-free-while-pending");
+  CHECK(holds.code == 0);
+}
