@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -38,9 +39,11 @@
 #include "checker/replay.hpp"
 #include "checker/result.hpp"
 #include "checker/seen_set.hpp"
+#include "checker/stubborn.hpp"
 #include "checker/stuck.hpp"
 #include "checker/worker_pool.hpp"
 #include "model/fingerprint.hpp"
+#include "model/footprints.hpp"
 #include "model/packing.hpp"
 #include "model/protocol.hpp"
 
@@ -80,6 +83,11 @@ struct CheckOptions {
   // job from state to state, which a permutation renames, so a search that
   // checks any of them runs unreduced and says so (Result::reductions).
   bool symmetry = false;
+  // Partial-order reduction (checker/stubborn.hpp) over these footprints of the protocol's
+  // candidate actions, where it is sound: deadlock and the always and sometimes properties, each
+  // with a footprint; a search that checks a graph property runs unreduced and says so. A
+  // violation found is a real path, but not always a shortest one. Unset: none.
+  std::shared_ptr<const model::Footprints> footprints;
 
   FairnessPlan fairness_plan() const { return FairnessPlan{fairness, per_instance}; }
 };
@@ -100,6 +108,7 @@ class Bfs {
       : p_(protocol), opt_(std::move(options)), packing_(packing_of(protocol)) {
     select_properties();
     plan_reductions();
+    plan_por();
     return_large_blocks();
     reset_peak_resident();
     base_rss_ = resident_bytes();
@@ -142,6 +151,7 @@ class Bfs {
     std::vector<Edge> edges;
     std::uint64_t transitions = 0;
     std::uint32_t deadlock = SeenSet::kAbsent;  // the first parent stuck short of a valid end
+    std::uint64_t reduced = 0, proviso = 0;     // states expanded by a stubborn set; fully, by S
     std::vector<std::uint64_t> local_fp;        // fingerprint -> candidate, for this block
     std::vector<std::uint32_t> local_id;
   };
@@ -152,6 +162,12 @@ class Bfs {
     std::vector<Action> actions;
     std::vector<std::uint64_t> parent_keys, keys, packed, succ_fps;
     std::vector<std::uint64_t> changes, marks;  // per successor: its edge's subject bits
+    // Partial-order reduction: the enabled actions' candidate ids, the positions kept, every
+    // enabled action (to expand fully again), and each successor's position among them.
+    StubbornSets::Scratch por;
+    std::vector<std::uint32_t> ids, keep, choice_of;
+    std::vector<Action> all;
+    std::vector<std::int64_t> flat;
   };
 
   static model::Packing packing_of(const P& p) {
@@ -174,6 +190,10 @@ class Bfs {
 
   void select_properties();
   void plan_reductions();
+  void plan_por();
+  // Partial-order reduction in one state: keeps a stubborn subset of scratch.actions; false when
+  // every action stays.
+  bool reduce(Scratch& scratch) const;
   void canonical(State& s) const {
     if constexpr (requires { p_.canonicalize(s); })
       if (reduce_) p_.canonicalize(s);
@@ -196,6 +216,7 @@ class Bfs {
   std::uint32_t local_candidate(Share& part, std::uint64_t fp) const;
   void reset(Share& part) const;
   void expand(Scratch& scratch, Share& part, std::size_t lo, std::size_t hi) const;
+  void build_successors(Scratch& scratch, const std::uint64_t* parent) const;
   void insert_shards(int worker);
   bool number(std::string& bound);
   void place(int worker);
@@ -228,7 +249,9 @@ class Bfs {
   const P& p_;
   CheckOptions opt_;
   model::Packing packing_;
-  bool reduce_ = false;                  // states are canonicalised (symmetry reduction)
+  bool reduce_ = false;                   // states are canonicalised (symmetry reduction)
+  std::optional<StubbornSets> stubborn_;  // partial-order reduction, where sound
+  std::uint64_t por_reduced_ = 0, por_proviso_ = 0;
   std::vector<std::string> reductions_;  // what ran, and what did not and why
   std::vector<model::Property<State>> always_, sometimes_, stuck_, leads_to_, recurrence_;
   std::vector<int> leads_to_offset_;  // first premise/goal bit pair of each LeadsTo property
@@ -484,4 +507,5 @@ Path Bfs<P>::path_to(std::uint32_t index) const {
 
 #include "checker/bfs_finish.hpp"
 #include "checker/bfs_level.hpp"
+#include "checker/bfs_por.hpp"
 #include "checker/bfs_symmetry.hpp"

@@ -192,6 +192,12 @@ Result Bfs<P>::finish(std::string bound) {
     violation_->path = concrete(violation_->path);
   r.violation = violation_;
   r.reductions = reductions_;
+  if (stubborn_)
+    r.reductions.push_back(fmt::format(
+        "partial-order reduction: stubborn sets over footprints read off the rules ({} of {} "
+        "actions visible to the properties); {} states expanded through a stubborn subset, {} "
+        "fully by the cycle proviso",
+        stubborn_->visible_actions(), stubborn_->candidates(), por_reduced_, por_proviso_));
   bool any_incomplete = false;
   for (auto& pr : r.properties)
     any_incomplete = any_incomplete || pr.verdict == Verdict::Incomplete;

@@ -141,6 +141,7 @@ void Bfs<P>::reset(Share& part) const {
   part.cands.clear(), part.fps.clear(), part.fresh.clear(), part.words.clear();
   part.edges.clear();
   part.transitions = 0;
+  part.reduced = part.proviso = 0;
   part.deadlock = SeenSet::kAbsent;
   std::fill(part.local_fp.begin(), part.local_fp.end(), 0);
 }
@@ -158,45 +159,43 @@ void Bfs<P>::expand(Scratch& scratch, Share& part, std::size_t lo, std::size_t h
       part.deadlock = static_cast<std::uint32_t>(pos);
     if (!stuck_.empty()) subject_keys(scratch.cur, scratch.parent_keys);
     if (live()) chunk_enabled_[pos - chunk_lo_] = enabled_families(scratch.actions);
-    part.transitions += scratch.actions.size();
-    // All successors first, each built in a reused scratch state, packed and
-    // fingerprinted, with its seen-set slot prefetched: the lookups that
-    // follow then wait on memory together, not one after another.
-    const std::size_t n = scratch.actions.size();
-    if (scratch.succs.size() < n) scratch.succs.resize(n);
-    scratch.packed.resize(n * words);
-    scratch.succ_fps.resize(n);
+    // Partial-order reduction: a stubborn subset of the enabled actions, unless one of its
+    // successors is stored already (the cycle proviso: breadth-first, every cycle has such an
+    // edge, so every cycle keeps a fully expanded state and no action is ignored forever).
+    const bool reduced = stubborn_ && reduce(scratch);
     const std::uint64_t* parent = level_.row(pos);
-    if (keep_graph()) scratch.changes.assign(n, 0), scratch.marks.assign(n, 0);
-    for (std::size_t c = 0; c < n; ++c) {
-      next_into(scratch.cur, scratch.actions[c], scratch.succs[c]);
-      // What an edge does to each subject is read before the successor is
-      // canonicalised: a permutation renames none of the subjects
-      // (plan_reductions), but moves the cells that their keys read.
-      if (!stuck_.empty()) {
-        subject_keys(scratch.succs[c], scratch.keys);
-        for (std::size_t b = 0; b < scratch.keys.size(); ++b)
-          if (scratch.keys[b] != scratch.parent_keys[b])
-            scratch.changes[c] |= std::uint64_t{1} << b;
+    build_successors(scratch, parent);
+    bool kept = false;
+    if (reduced) {
+      bool stored = false;
+      for (std::size_t c = 0; c < scratch.actions.size() && !stored; ++c)
+        stored = seen_->find(scratch.succ_fps[c]) != SeenSet::kAbsent;
+      if (stored) {
+        scratch.actions.swap(scratch.all);
+        build_successors(scratch, parent);
+        ++part.proviso;
+      } else {
+        ++part.reduced;
+        kept = true;
       }
-      if (!recurrence_.empty()) scratch.marks[c] = step_marks(scratch.cur, scratch.succs[c]);
-      canonical(scratch.succs[c]);  // symmetry reduction: the orbit's representative
-      // Only the fields the action changed are packed again.
-      packing_.repack(scratch.cur, parent, scratch.succs[c], scratch.packed.data() + c * words);
-      // (tests/protocols/spec_ranges_test.cpp checks it against pack() on every edge of every
-      // example.)
-      scratch.succ_fps[c] = hash(scratch.packed.data() + c * words);
-      seen_->prefetch(scratch.succ_fps[c]);
     }
+    if (kept)
+      scratch.choice_of.assign(scratch.keep.begin(), scratch.keep.end());
+    else
+      scratch.choice_of.clear();  // positions are the enabled actions' own
+    part.transitions += scratch.actions.size();
+    const std::size_t n = scratch.actions.size();
     for (std::uint32_t c = 0; c < n; ++c) {
       const State& succ = scratch.succs[c];
       const std::uint64_t fp = scratch.succ_fps[c];
+      // The choice a path records: the action's position among every enabled one.
+      const std::uint32_t choice = scratch.choice_of.empty() ? c : scratch.choice_of[c];
       std::uint32_t target = seen_->find(fp);
       const bool local = target == SeenSet::kAbsent;
       if (local) {  // only a successor new to this share is copied out and checked
         target = local_candidate(part, fp);
         if (target == part.cands.size()) {
-          Candidate cand{static_cast<std::uint32_t>(pos), c};
+          Candidate cand{static_cast<std::uint32_t>(pos), choice};
           evaluate(succ, cand);
           part.cands.push_back(cand);
           part.fps.push_back(fp);
@@ -205,12 +204,44 @@ void Bfs<P>::expand(Scratch& scratch, Share& part, std::size_t lo, std::size_t h
         }
       }
       if (!keep_graph()) continue;
-      part.edges.push_back(Edge{static_cast<std::uint32_t>(pos), c, target, local,
+      part.edges.push_back(Edge{static_cast<std::uint32_t>(pos), choice, target, local,
                                 family_of(scratch.actions[c]), scratch.changes[c],
                                 scratch.marks[c]});
     }
   }
   part.fresh.assign(part.cands.size(), 0);
+}
+
+// Every successor of scratch.cur through scratch.actions, each built in a reused scratch state,
+// packed and fingerprinted, with its seen-set slot prefetched: the lookups that follow then wait
+// on memory together, not one after another.
+template <model::Protocol P>
+void Bfs<P>::build_successors(Scratch& scratch, const std::uint64_t* parent) const {
+  const std::size_t words = packing_.words();
+  const std::size_t n = scratch.actions.size();
+  if (scratch.succs.size() < n) scratch.succs.resize(n);
+  scratch.packed.resize(n * words);
+  scratch.succ_fps.resize(n);
+  if (keep_graph()) scratch.changes.assign(n, 0), scratch.marks.assign(n, 0);
+  for (std::size_t c = 0; c < n; ++c) {
+    next_into(scratch.cur, scratch.actions[c], scratch.succs[c]);
+    // What an edge does to each subject is read before the successor is
+    // canonicalised: a permutation renames none of the subjects
+    // (plan_reductions), but moves the cells that their keys read.
+    if (!stuck_.empty()) {
+      subject_keys(scratch.succs[c], scratch.keys);
+      for (std::size_t b = 0; b < scratch.keys.size(); ++b)
+        if (scratch.keys[b] != scratch.parent_keys[b]) scratch.changes[c] |= std::uint64_t{1} << b;
+    }
+    if (!recurrence_.empty()) scratch.marks[c] = step_marks(scratch.cur, scratch.succs[c]);
+    canonical(scratch.succs[c]);  // symmetry reduction: the orbit's representative
+    // Only the fields the action changed are packed again.
+    packing_.repack(scratch.cur, parent, scratch.succs[c], scratch.packed.data() + c * words);
+    // (tests/protocols/spec_ranges_test.cpp checks it against pack() on every edge of every
+    // example.)
+    scratch.succ_fps[c] = hash(scratch.packed.data() + c * words);
+    seen_->prefetch(scratch.succ_fps[c]);
+  }
 }
 
 // Worker w owns the shards s with s % workers == w; it inserts their
@@ -318,6 +349,7 @@ bool Bfs<P>::chunk(std::size_t lo, std::size_t hi, std::string& bound) {
   bool stop = false;
   for (auto& part : shares_) {
     transitions_ += part.transitions;
+    por_reduced_ += part.reduced, por_proviso_ += part.proviso;
     // The shallowest stuck state is a parent of this chunk: it precedes every new state.
     if (part.deadlock != SeenSet::kAbsent && !stop) stop = deadlock_at(level_base_ + part.deadlock);
   }

@@ -38,6 +38,7 @@ struct CheckArgs {
   bool replay_engine = false;   // re-execute the violation in the reference engine
   bool no_shrink = false;       // print the checker's own (BFS) trace
   bool no_symmetry = false;     // search every state, not one per orbit of interchangeable workers
+  bool por = false;             // expand a stubborn subset of the enabled actions where sound
   bool strict = false;          // refuse input kmc would ignore although it could change the answer
   std::string shrink_scenario;  // also leave out jobs and workers; write the reduced scenario here
 };
@@ -67,6 +68,7 @@ cx::CheckRequest request_of(const CheckArgs& a) {
   r.replay_token = a.replay;
   r.shrink = !a.no_shrink;
   r.symmetry = !a.no_symmetry;
+  r.por = a.por;
   choice_option("--engine", a.engine, {"explicit", "bmc", "induction"});
   if (a.engine == "bmc") r.smt = checker::SmtEngine::Bmc;
   if (a.engine == "induction") r.smt = checker::SmtEngine::Induction;
@@ -218,6 +220,9 @@ void add_check_command(CLI::App& app, int& exit_code) {
                 "Refuse (exit 3) any input kmc would ignore although it could change the answer");
   cmd->add_flag("--no-symmetry", args->no_symmetry,
                 "Search every state, not one per orbit of interchangeable workers (to compare)");
+  cmd->add_flag("--por", args->por,
+                "Partial-order reduction: expand a stubborn subset of the enabled actions, for "
+                "deadlock and the always and sometimes properties (see the README)");
   cmd->add_flag("--no-shrink", args->no_shrink,
                 "Print and save the checker's own (shortest-by-BFS) trace, unshrunk");
   cmd->add_option("--shrink-scenario", args->shrink_scenario,

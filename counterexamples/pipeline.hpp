@@ -40,6 +40,10 @@ struct CheckRequest {
   // Symmetry reduction where the protocol declares interchangeable entities and it is sound
   // for the properties checked (checker::CheckOptions::symmetry); off: --no-symmetry.
   bool symmetry = true;
+  // Partial-order reduction where the protocol gives footprints and it is sound for the
+  // properties checked (checker::CheckOptions::footprints): --por. Off by default: on the
+  // shipped fleets it costs more per state than it saves (README, "Partial-order reduction").
+  bool por = false;
   // --engine bmc|induction: an SMT engine decides the state properties it can (the protocol's
   // Hooks::smt), explicit search the rest. Unset: explicit search decides everything.
   std::optional<checker::SmtEngine> smt;

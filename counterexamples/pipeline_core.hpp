@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -53,6 +54,9 @@ struct Hooks {
                                 const checker::SmtLimits&)>
       smt;
   std::string no_smt = "this protocol's rules run on explicit values only";
+  // What each action reads and writes (checker/footprints.hpp), for partial-order reduction.
+  // Unset: the protocol's rules run on explicit values only, and no reduction runs.
+  std::function<std::shared_ptr<const model::Footprints>()> footprints;
 };
 
 // Bounded model checking's last depth, and k-induction's largest k, when neither --max-depth
@@ -160,8 +164,15 @@ template <Describable P>
 checker::Result search(const P& p, const PropertiesOf<P>& props, const model::Scenario& sc,
                        const CheckRequest& req, const Hooks& hooks,
                        std::vector<std::string> names) {
+  // Footprints cost a symbolic pass over the rules: only for a search that may use them.
+  auto with_footprints = [&](checker::CheckOptions o) {
+    if (req.por && hooks.footprints) o.footprints = hooks.footprints();
+    return o;
+  };
   if (!req.smt)
-    return checker::Bfs(model::Checked<P>{p, props}, options_for(p, sc, req, names)).run();
+    return checker::Bfs(model::Checked<P>{p, props},
+                        with_footprints(options_for(p, sc, req, names)))
+        .run();
   const auto split =
       split_engines(names, hooks.smt ? hooks.smt_properties : std::vector<std::string>{});
   checker::Result smt;
@@ -180,7 +191,7 @@ checker::Result search(const P& p, const PropertiesOf<P>& props, const model::Sc
       for (const auto& q : props)
         if (q.name() == name) skipped.push_back({name, q.kind(), checker::Verdict::Incomplete});
   } else if (!split.fallback.empty()) {
-    auto o = options_for(p, sc, req, split.fallback);
+    auto o = with_footprints(options_for(p, sc, req, split.fallback));
     o.time_limit_s = std::max(1.0, o.time_limit_s - smt.stats.seconds);  // one limit for the run
     expl = checker::Bfs(model::Checked<P>{p, props}, std::move(o)).run();
   }

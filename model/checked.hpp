@@ -58,6 +58,9 @@ struct Checked {
   { return protocol.family(a); }
   int instance(const Action& a) const requires requires(const P& p) { p.instance(a); }
   { return protocol.instance(a); }
+  // Every action instance, in instance order (partial-order reduction's footprints follow it).
+  decltype(auto) candidates() const requires requires(const P& p) { p.candidates(); }
+  { return protocol.candidates(); }
   std::vector<std::string> families() const requires requires(const P& p) { p.families(); }
   { return protocol.families(); }
 };

@@ -106,6 +106,7 @@ CheckOutcome check_multikueue(const model::Scenario& sc, const CheckRequest& req
                   const checker::SmtLimits& limits) {
     return check_multikueue_smt(mk, names, engine, limits);
   };
+  hooks.footprints = [&] { return multikueue_footprints(mk); };
   auto o = check_instance(mk, invariants::multikueue_properties(mk), sc, req, hooks);
   o.warnings = sc.warnings;
   o.warnings.insert(o.warnings.end(), mk.params().warnings.begin(), mk.params().warnings.end());

@@ -3,6 +3,7 @@
 // else pays for them).
 #include "counterexamples/multikueue/symbolic.hpp"
 
+#include "checker/footprints.hpp"
 #include "counterexamples/smt_hook.hpp"
 #include "invariants/multikueue_safety.hpp"
 #include "protocols/multikueue_rules.hpp"
@@ -38,6 +39,11 @@ std::vector<Predicate> predicates(const protocols::MultiKueue& mk) {
 
 std::vector<std::string> multikueue_smt_properties(const protocols::MultiKueue& mk) {
   return names_of(predicates(mk));
+}
+
+std::shared_ptr<const model::Footprints> multikueue_footprints(const protocols::MultiKueue& mk) {
+  return std::make_shared<const model::Footprints>(checker::derive_footprints<MkSpec>(
+      mk.params(), mk.layout(), mk.candidates(), predicates(mk)));
 }
 
 checker::Result check_multikueue_smt(const protocols::MultiKueue& mk,

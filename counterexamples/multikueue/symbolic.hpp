@@ -4,11 +4,13 @@
 // k-induction over the protocol's own rules.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "checker/result.hpp"
 #include "checker/smt_options.hpp"
+#include "model/footprints.hpp"
 #include "protocols/multikueue.hpp"
 
 namespace kmc::cx {
@@ -23,5 +25,10 @@ std::vector<std::string> multikueue_smt_properties(const protocols::MultiKueue& 
 checker::Result check_multikueue_smt(const protocols::MultiKueue& mk,
                                      const std::vector<std::string>& names,
                                      checker::SmtEngine engine, const checker::SmtLimits& limits);
+
+// What each candidate action reads and writes, and what each always and sometimes property
+// reads, from the same rules and predicates (checker/footprints.hpp): partial-order reduction's
+// input.
+std::shared_ptr<const model::Footprints> multikueue_footprints(const protocols::MultiKueue& mk);
 
 }  // namespace kmc::cx
