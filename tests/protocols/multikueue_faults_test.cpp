@@ -37,32 +37,31 @@ kmc::protocols::MkParams partition_fleet(int disconnects) {
   return p;
 }
 
+const std::string kJob = "team-a/train-0", kUs = "us-central1";
+
+// The manager selects us-central1 for the job, then `rest`.
+std::vector<std::string> selected_then(const std::vector<std::string>& rest) {
+  std::vector<std::string> steps{"ReserveQuota(" + kJob + ")", "Nominate(" + kJob + ")",
+                                 "CreateRemoteWorkload(" + kJob + ", " + kUs + ")",
+                                 "ReserveQuotaOnWorker(" + kJob + ", " + kUs + ")",
+                                 "SelectWorker(" + kJob + ", " + kUs + ")"};
+  steps.insert(steps.end(), rest.begin(), rest.end());
+  return steps;
+}
+
 // The job runs on us-central1, the manager loses it and gives up after workerLostTimeout: its Job
 // still mirrors us-central1's as active, so the eviction keeps the manager's quota.
 std::vector<std::string> lost_while_running() {
-  const std::string job = "team-a/train-0", us = "us-central1";
-  return {"ReserveQuota(" + job + ")",
-          "Nominate(" + job + ")",
-          "CreateRemoteWorkload(" + job + ", " + us + ")",
-          "ReserveQuotaOnWorker(" + job + ", " + us + ")",
-          "SelectWorker(" + job + ", " + us + ")",
-          "JobStarted(" + job + ", " + us + ")",
-          "WorkerDisconnected(" + us + ")",
-          "WorkerLostTimeout(" + job + ", " + us + ")"};
+  return selected_then({"JobStarted(" + kJob + ", " + kUs + ")", "WorkerDisconnected(" + kUs + ")",
+                        "WorkerLostTimeout(" + kJob + ", " + kUs + ")"});
 }
 
 // The manager loses us-central1 after selecting it and before the pods run there: its Job last
 // read inactive, so the eviction releases the quota, and the Job starts behind the partition.
 std::vector<std::string> lost_before_running() {
-  const std::string job = "team-a/train-0", us = "us-central1";
-  return {"ReserveQuota(" + job + ")",
-          "Nominate(" + job + ")",
-          "CreateRemoteWorkload(" + job + ", " + us + ")",
-          "ReserveQuotaOnWorker(" + job + ", " + us + ")",
-          "SelectWorker(" + job + ", " + us + ")",
-          "WorkerDisconnected(" + us + ")",
-          "WorkerLostTimeout(" + job + ", " + us + ")",
-          "JobStarted(" + job + ", " + us + ")"};
+  return selected_then({"WorkerDisconnected(" + kUs + ")",
+                        "WorkerLostTimeout(" + kJob + ", " + kUs + ")",
+                        "JobStarted(" + kJob + ", " + kUs + ")"});
 }
 
 std::int64_t manager_usage(const MultiKueue& p, const MultiKueue::State& s) {
