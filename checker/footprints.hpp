@@ -149,6 +149,29 @@ class Compiler {
         default:
           return false;
       }
+      // Formula::eval reads exactly these many arguments: anything else is not compiled.
+      const unsigned n_args = e.num_args();
+      switch (n.op) {
+        case Op::Neg:
+        case Op::Not:
+          if (n_args != 1) return false;
+          break;
+        case Op::Ite:
+          if (n_args != 3) return false;
+          break;
+        case Op::Eq:
+        case Op::Ne:
+        case Op::Le:
+        case Op::Lt:
+        case Op::Ge:
+        case Op::Gt:
+        case Op::Implies:
+          if (n_args != 2) return false;
+          break;
+        default:
+          if (n_args == 0) return false;
+          break;
+      }
       std::vector<std::uint32_t> args;
       for (unsigned k = 0; k < e.num_args(); ++k) {
         if (!visit(e.arg(k), f)) return false;
