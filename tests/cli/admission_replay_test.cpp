@@ -75,3 +75,21 @@ TEST_CASE(
   std::remove(trace.c_str());
   std::remove(edited.c_str());
 }
+
+TEST_CASE("a violated property of your own replays in the admission engine, on its cells",
+          "[cli][admission][user-properties]") {
+  // Before, the end check knew only the protocol's own properties and said Diverged.
+  const std::string dir = example_with(
+      "cohort-shared-victim", "kmc.yaml",
+      slurp(std::string(KMC_SOURCE_DIR) + "/examples/cohort-shared-victim/kmc.yaml") + R"(
+properties:
+  - name: nothing-admitted
+    always: "all w: workload. phase[w] != Admitted"
+)");
+  const auto r = kmc("check " + dir + " --property nothing-admitted --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("Result: Violated (Reproduced in the engine)") != std::string::npos);
+  CHECK(r.out.find("every cell the engine keeps equals the trace's last state") !=
+        std::string::npos);
+}
