@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "engine/controllers.hpp"
@@ -18,6 +20,12 @@ struct Cycle {
   std::set<int> preempted;  // victims chosen so far this cycle
   CycleStats stats;
   bool blocked = false;  // blockAdmission stopped this cycle
+  // Before #2641 only: per cohort (its root), what the cycle's entries
+  // reserved (cycleCohortsUsage) and whether one preempted or was admitted
+  // (cycleCohortsSkipPreemption), judged against the tree as the cycle began.
+  std::map<int, FrUsage> cohort_usage{};
+  std::set<int> skip_preemption{};
+  std::optional<QuotaTree> start{};
 
   WorkloadInfo& wl(int id) { return e.workloads[static_cast<size_t>(id)]; }
   int node(int cq) const { return e.cluster_queues[static_cast<size_t>(cq)].node; }
@@ -46,6 +54,13 @@ struct Cycle {
   }
 
   FrUsage update_assignment_if_needed(Entry& en, bool& fits_out);
+  bool one_preemption_per_cohort(Entry& en);
+  void acted(int cq) {
+    if (start) {
+      const int n = node(cq);
+      if (e.tree.has_parent(n)) skip_preemption.insert(e.tree.root_of(n));
+    }
+  }
   void process(Entry& en);
   bool block_for_pods_ready(Entry& en, WorkloadInfo& w);
   void issue_preemptions(Entry& en);
@@ -76,6 +91,39 @@ FrUsage Cycle::update_assignment_if_needed(Entry& en, bool& fits_out) {
   fits_out = fits(en.cq, usage, en.targets);
   w.nomination_mapping.clear();
   return usage;
+}
+
+// processEntry before #2641: an entry of a cohort asking for a flavor and
+// resource an earlier entry of the cycle asked for is skipped if it is a
+// preemptor after an entry that preempted or was admitted, or if it fits no
+// longer in the cohort's quota (FitInCohort, which ignored borrowing limits).
+bool Cycle::one_preemption_per_cohort(Entry& en) {
+  const int n = node(en.cq);
+  if (!e.tree.has_parent(n)) return true;
+  const int root = e.tree.root_of(n);
+  FrUsage& cycle = cohort_usage[root];
+  const FrUsage& usage = en.assignment.usage;
+  const FlavorMode mode = en.assignment.mode();
+  const bool common = std::any_of(usage.begin(), usage.end(),
+                                  [&](const auto& fv) { return cycle.contains(fv.first); });
+  if (common && mode == FlavorMode::Preempt && skip_preemption.contains(root)) {
+    en.message =
+        "Workload skipped because its preemption calculations were invalidated by another "
+        "workload";
+    return false;
+  }
+  if (common && mode == FlavorMode::Fit) {
+    for (const auto& [fr, v] : usage) {
+      const Amount free = amount_sub(start->subtree_quota(root, fr), start->usage(root, fr));
+      if (free < amount_add(cycle[fr], v)) {
+        en.message = "Workload no longer fits after processing another workload";
+        return false;
+      }
+    }
+  }
+  const FrUsage reserve = mode == FlavorMode::Preempt ? resources_to_reserve(en) : usage;
+  for (const auto& [fr, v] : usage) cycle[fr] = amount_add(cycle[fr], reserve.at(fr));
+  return true;
 }
 
 // quotaResourcesToReserve for a Preempt entry without candidates.
@@ -160,13 +208,19 @@ void Cycle::process(Entry& en) {
   }
   WorkloadInfo& w = wl(en.workload);
   // Before #805 nothing of the cycle so far was looked at again: the nomination stands.
-  const bool recheck = e.options.recheck_in_cycle;
+  // Before #2641 the cohort rule below stood in for that re-check.
+  const bool recheck = e.options.recheck_in_cycle && !start;
   bool fit = true;
   const FrUsage usage = recheck ? update_assignment_if_needed(en, fit) : en.assignment.usage;
   const FlavorMode mode = en.assignment.mode();
   if (mode == FlavorMode::NoFit) {
     en.reason = RequeueReason::NoFit;
     en.quota_reason = "Pending";
+    return;
+  }
+  if (start && !one_preemption_per_cohort(en)) {
+    en.status = EntryStatus::Skipped;
+    en.quota_reason = "WaitingForQuota";
     return;
   }
   if (mode == FlavorMode::Preempt && en.targets.empty()) {
@@ -205,11 +259,13 @@ void Cycle::process(Entry& en) {
   if (mode == FlavorMode::Preempt) {
     en.quota_reason = "WaitingForPreemptedWorkloads";
     issue_preemptions(en);
+    acted(en.cq);
     return;
   }
   if (block_for_pods_ready(en, w)) return;
   en.status = EntryStatus::Assumed;
   assume_workload(e, w, en.assignment);
+  acted(en.cq);
   stats.admitted++;
 }
 
@@ -242,6 +298,7 @@ CycleStats Engine::schedule() {
     entries.push_back(std::move(en));
   }
   Cycle c{*this, make_snapshot(), {}, {}};
+  if (!options.multiple_preemptions) c.start = c.snapshot.tree;
   c.stats.heads = static_cast<int>(entries.size());
   if (entries.empty()) return c.stats;
   std::vector<Entry*> nominated;
@@ -297,6 +354,8 @@ CycleStats Engine::schedule() {
   };
   // Nominated entries and the inadmissible ones alike go back through the queue's rules.
   for (Entry& en : entries) {
+    if (en.status == EntryStatus::Skipped && en.reason != RequeueReason::WaitingForPodsReady)
+      c.stats.skipped.push_back(en.workload);
     if (en.status != EntryStatus::Assumed) requeue(en);
   }
   return c.stats;

@@ -68,6 +68,11 @@ struct EngineOptions {
   // took or preempted (#805, v0.3.2/v0.4.0). False: Kueue before it, where an
   // entry acts on its nomination, so two preemptors may count one victim (K05).
   bool recheck_in_cycle = true;
+  // Several preemptions per cohort and cycle (#2641, the MultiplePreemptions gate,
+  // v0.8; always on since v0.10). False: Kueue before it, where an entry that
+  // preempted (an in-flight preemption included) or was admitted made every
+  // later preemptor of its cohort skip the cycle (K11).
+  bool multiple_preemptions = true;
   // The delaying workqueue's batchPeriod for inadmissible requeues (1s upstream).
   TimeMs inadmissible_batch_ms = 1000;
   // Safety bound on back-to-back cycles at one virtual instant.
@@ -76,6 +81,7 @@ struct EngineOptions {
 
 struct CycleStats {
   int heads = 0, admitted = 0, preempted = 0, parked = 0, rescans = 0;
+  std::vector<int> skipped;  // heads nominated, then skipped for what the cycle did before them
   bool idle() const { return admitted == 0 && preempted == 0 && parked == 0 && rescans == 0; }
 };
 

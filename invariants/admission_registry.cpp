@@ -8,7 +8,8 @@ std::vector<AdmissionProperty> admission_properties(const AdmissionInstance& p) 
   std::vector<AdmissionProperty> out{no_over_admission(p), usage_counted_once(p),
                                      no_head_of_line_blocking(p), guarantee_not_stuck(p),
                                      some_workload_admitted(p)};
-  if (p.params().preemption_configured()) out.push_back(some_preemption(p));
+  if (p.params().preemption_configured() && p.params().preemption_observable())
+    out.push_back(some_preemption(p));
   out.push_back(guarantee_eventually_admitted(p));
   out.push_back(no_preemption_livelock(p));
   return model::with_user_properties(std::move(out), p, p.params().user_properties);

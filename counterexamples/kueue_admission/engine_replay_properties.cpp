@@ -113,6 +113,18 @@ std::string went_ahead(const Engine& e, const Engine& after, int cq, int head) {
   return "";
 }
 
+// The ClusterQueues of cq's cohort tree other than cq.
+std::vector<int> cohort_peers(const Engine& e, int cq) {
+  std::vector<int> out;
+  const int node = e.cluster_queues[static_cast<std::size_t>(cq)].node;
+  if (!e.tree.has_parent(node)) return out;
+  for (std::size_t q = 0; q < e.cluster_queues.size(); ++q)
+    if (static_cast<int>(q) != cq &&
+        e.tree.root_of(e.cluster_queues[q].node) == e.tree.root_of(node))
+      out.push_back(static_cast<int>(q));
+  return out;
+}
+
 PropertyCheck head_of_line(const Engine& e) {
   const auto victims = terminating_keys(e);
   for (std::size_t q = 0; q < e.cluster_queues.size() && !victims.empty(); ++q) {
@@ -122,27 +134,48 @@ PropertyCheck head_of_line(const Engine& e) {
     const WorkloadInfo& h = e.workloads[static_cast<std::size_t>(head)];
     // A cycle now: the head is popped again and nothing in its queue moves.
     Engine now = e;
-    now.schedule();
+    const engine::CycleStats cycle_now = now.schedule();
     settle(now);
     if (holds(now.workloads[static_cast<std::size_t>(head)]) ||
         !went_ahead(e, now, cq, head).empty())
       continue;
+    // The heads of its cohort's other queues that this cycle skipped (K11).
+    std::vector<int> skipped_peers;
+    for (int peer : cohort_peers(e, cq)) {
+      if (e.queues.active_count(peer) == 0) continue;
+      const int other = e.queues.pending_ids(peer).front();
+      const auto& sk = cycle_now.skipped;
+      if (std::find(sk.begin(), sk.end(), other) != sk.end() &&
+          went_ahead(e, now, peer, -1).empty())
+        skipped_peers.push_back(peer);
+    }
     // Once the victims' pods are gone, the head has its quota, and the queue goes on.
     Engine after = e;
     pods_gone(after);
-    std::string ahead;
-    for (int cycle = 0; cycle < 8 && ahead.empty(); ++cycle) {
+    std::string ahead, peer_ahead;
+    int peer_q = -1;
+    for (int cycle = 0; cycle < 8 && ahead.empty() && peer_ahead.empty(); ++cycle) {
       after.schedule();
       settle(after);
-      if (holds(after.workloads[static_cast<std::size_t>(head)]))
-        ahead = went_ahead(e, after, cq, head);
+      if (!holds(after.workloads[static_cast<std::size_t>(head)])) continue;
+      ahead = went_ahead(e, after, cq, head);
+      for (std::size_t i = 0; i < skipped_peers.size() && peer_ahead.empty(); ++i)
+        peer_ahead = went_ahead(e, after, peer_q = skipped_peers[i], -1);
     }
-    if (ahead.empty()) continue;
-    return {true, true,
-            fmt::format("{} heads ClusterQueue {} and waits for the pods of {} to terminate; a "
-                        "cycle now changes nothing in that queue, yet once they are gone and {} "
-                        "has its quota, the engine's scheduler {}",
-                        h.key, e.cluster_queues[q].name, names(victims), h.key, ahead)};
+    if (!ahead.empty())
+      return {true, true,
+              fmt::format("{} heads ClusterQueue {} and waits for the pods of {} to terminate; a "
+                          "cycle now changes nothing in that queue, yet once they are gone and {} "
+                          "has its quota, the engine's scheduler {}",
+                          h.key, e.cluster_queues[q].name, names(victims), h.key, ahead)};
+    if (!peer_ahead.empty())
+      return {
+          true, true,
+          fmt::format("{} heads ClusterQueue {} and waits for the pods of {} to terminate; a "
+                      "cycle now skips the head of ClusterQueue {} in its cohort, yet once "
+                      "they are gone and {} has its quota, the engine's scheduler {}",
+                      h.key, e.cluster_queues[q].name, names(victims),
+                      e.cluster_queues[static_cast<std::size_t>(peer_q)].name, h.key, peer_ahead)};
   }
   return {true, false, "no queue's head waits for terminating pods while another could go ahead"};
 }

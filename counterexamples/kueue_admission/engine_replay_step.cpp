@@ -76,6 +76,7 @@ engine::Engine make_engine(const model::Scenario& sc, const protocols::ka::Admis
   o.sticky_preemptor_head = p.sticky_head;
   o.integer_drs = p.integer_drs;
   o.recheck_in_cycle = p.recheck_in_cycle;
+  o.multiple_preemptions = p.multiple_preemptions;
   engine::Engine e(m, o);
   settle(e);
   engine::reconcile_all_workloads(e);

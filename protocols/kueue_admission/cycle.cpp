@@ -20,6 +20,57 @@ bool overlaps(const std::vector<int>& targets, const std::vector<bool>& preempte
   return std::any_of(targets.begin(), targets.end(), [&](int t) { return preempted[t]; });
 }
 
+// Kueue before #2641 (v0.7; the MultiplePreemptions gate off in v0.8-v0.9):
+// processEntry kept, per cohort, what the cycle's entries reserved
+// (cycleCohortsUsage) and whether one of them had preempted or been admitted
+// (cycleCohortsSkipPreemption). A later entry of that cohort asking for the
+// same flavor and resource was skipped if it was a preemptor after such an
+// entry, or a Fit that no longer fit the cohort's quota (FitInCohort, without
+// borrowing limits). A head re-issuing preemptions that are already in flight
+// counts too: it holds every other queue of its cohort back until its victims
+// stop (K11, kubernetes-sigs/kueue#2596).
+class OnePreemptionPerCohort {
+ public:
+  OnePreemptionPerCohort(const QuotaTree& tree, const Snapshot& start)
+      : tree_(tree),
+        start_(start),
+        k_(tree.frs()),
+        usage_(static_cast<std::size_t>(tree.nodes()) * k_, 0),
+        touched_(usage_.size(), false),
+        skip_(static_cast<std::size_t>(tree.nodes()), false) {}
+
+  // Whether the entry of ClusterQueue cq asking for `cells` goes on; if so,
+  // `reserve` (resourcesToReserve) is counted against its cohort.
+  bool admits(int cq, Mode mode, const std::vector<std::int64_t>& cells,
+              const std::vector<std::int64_t>& reserve) {
+    if (tree_.parent(cq) < 0) return true;
+    const int root = tree_.root(cq);
+    bool common = false;
+    for (int fr = 0; fr < k_; ++fr) common = common || (cells[fr] > 0 && touched_[at(root, fr)]);
+    if (common && mode == Mode::Preempt && skip_[root]) return false;
+    if (common && mode == Mode::Fit)
+      for (int fr = 0; fr < k_; ++fr)
+        if (cells[fr] > 0 && tree_.subtree_quota(root, fr) - start_.usage(root, fr) <
+                                 usage_[at(root, fr)] + cells[fr])
+          return false;
+    for (int fr = 0; fr < k_; ++fr)
+      if (cells[fr] > 0) usage_[at(root, fr)] += reserve[fr], touched_[at(root, fr)] = true;
+    return true;
+  }
+  // An entry of cq issued preemptions (new or in flight) or was admitted.
+  void acted(int cq) {
+    if (tree_.parent(cq) >= 0) skip_[tree_.root(cq)] = true;
+  }
+
+ private:
+  std::size_t at(int node, int fr) const { return static_cast<std::size_t>(node) * k_ + fr; }
+  const QuotaTree& tree_;
+  const Snapshot& start_;
+  int k_;
+  std::vector<std::int64_t> usage_;
+  std::vector<bool> touched_, skip_;
+};
+
 }  // namespace
 
 // processEntry's re-checks: an entry whose targets overlap the cycle's
@@ -94,13 +145,33 @@ int Scheduler::tournament(const Snapshot& snap, const std::vector<int>& heads,
   return best;
 }
 
-void Scheduler::cycle(XState& s) const {
+// resourcesToReserve for a Preempt entry, as cells: what it could use of
+// its ClusterQueue's quota (up to its borrowing limit when it borrows).
+std::vector<std::int64_t> Scheduler::reserve_cells(const Snapshot& snap, int w,
+                                                   const Assignment& a) const {
+  const auto& wl = p_.workloads[w];
+  std::vector<std::int64_t> keep(tree_.frs(), 0);
+  for (int r = 0; r < p_.R(); ++r) {
+    const int fr = p_.fr(a.flavor, r);
+    const std::int64_t q = tree_.nominal(wl.cq, fr), u = snap.usage(wl.cq, fr);
+    const std::int64_t bl = tree_.borrowing_limit(wl.cq, fr);
+    const std::int64_t v = a.borrow > 0
+                               ? (bl == kNoLimit ? wl.req[r] : std::min(wl.req[r], q + bl - u))
+                               : std::min(wl.req[r], q - u);
+    keep[fr] = std::max<std::int64_t>(0, v);
+  }
+  return keep;
+}
+
+void Scheduler::cycle(XState& s, CycleOutcome* out) const {
   const int W = p_.W();
   const std::vector<bool> none(W, false);
   // The cycle plans on the state it started from (Kueue's snapshot and its
   // workloads' admissions) and writes its outcomes into s.
   const XState at = s;
   Snapshot snap = snapshot(at);
+  const Snapshot start = snap;
+  OnePreemptionPerCohort legacy(tree_, start);
   std::vector<Entry> entries;
   for (int cq = 0; cq < p_.Q(); ++cq) {
     const int w = head(at, cq);
@@ -139,27 +210,29 @@ void Scheduler::cycle(XState& s) const {
       park(w);
       return;
     }
+    if (!p_.multiple_preemptions) {
+      const auto cells = usage_cells(w, a.flavor);
+      const auto reserve = a.mode == Mode::Preempt ? reserve_cells(snap, w, a) : cells;
+      if (!legacy.admits(wl.cq, a.mode, cells, reserve)) {
+        if (out != nullptr) out->skipped.push_back(w);
+        return;
+      }
+    }
     if (a.mode == Mode::Preempt && a.targets.empty()) {
       park(w);
       // Unless the ClusterQueue can always reclaim, it keeps what it could
       // use of its quota for the rest of the cycle (resourcesToReserve).
-      if (p_.cqs[wl.cq].reclaim != Reclaim::Any) {
-        std::vector<std::int64_t> keep(p_.R(), 0);
-        for (int r = 0; r < p_.R(); ++r) {
-          const int fr = p_.fr(a.flavor, r);
-          const std::int64_t q = tree_.nominal(wl.cq, fr), u = snap.usage(wl.cq, fr);
-          const std::int64_t bl = tree_.borrowing_limit(wl.cq, fr);
-          keep[r] = a.borrow > 0 ? (bl == kNoLimit ? wl.req[r] : std::min(wl.req[r], q + bl - u))
-                                 : std::max<std::int64_t>(0, std::min(wl.req[r], q - u));
-          keep[r] = std::max<std::int64_t>(0, keep[r]);
-        }
-        snap.add(wl.cq, a.flavor, keep, +1);
-      }
+      if (p_.cqs[wl.cq].reclaim != Reclaim::Any)
+        snap.add_cells(wl.cq, reserve_cells(snap, w, a), +1);
       return;
     }
     // Before #805 (K05) an entry acted on its nomination: nothing re-checked
     // it against what earlier entries of the cycle had taken or preempted.
-    if (p_.recheck_in_cycle && !recheck(at, snap, preempted, w, a)) return;  // skipped
+    // Before #2641 the cohort rule above stood in for the re-check.
+    if (p_.multiple_preemptions && p_.recheck_in_cycle && !recheck(at, snap, preempted, w, a)) {
+      if (out != nullptr) out->skipped.push_back(w);
+      return;
+    }
     for (int t : a.targets) preempted[t] = true;
     snap.add(wl.cq, a.flavor, wl.req, +1);
     if (a.mode == Mode::DeferredFit) {
@@ -176,6 +249,8 @@ void Scheduler::cycle(XState& s) const {
         // one): IssuePreemptions counts it as preempted without a new eviction, and the
         // preemptor is requeued pending preemption (sticky) all the same.
         if (s.phase[t] != kAdmitted) continue;
+        if (out != nullptr && (out->acted.empty() || out->acted.back() != w))
+          out->acted.push_back(w);
         if (p_.workloads[t].pods && !p_.fast_quota_release) {
           s.phase[t] = kEvicted;
         } else {
@@ -184,10 +259,13 @@ void Scheduler::cycle(XState& s) const {
           freed.push_back(p_.workloads[t].cq);
         }
       }
+      if (!a.targets.empty()) legacy.acted(wl.cq);
       stick(w);
       return;
     }
     reserve(s, w, a.flavor);
+    legacy.acted(wl.cq);
+    if (out != nullptr) out->acted.push_back(w);
   };
   if (!p_.fair_sharing) {
     for (auto& e : entries) process(e);

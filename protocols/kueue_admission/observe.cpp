@@ -88,33 +88,71 @@ std::string over_admission(const Scheduler& sched, const XState& s) {
   return {};
 }
 
-int blocked_behind_head(const Scheduler& sched, const XState& s, int cq) {
+namespace {
+
+// The head of cq when it waits for victims it has already evicted to stop
+// (their pods terminating); -1 else. `after` is the state with its claim
+// already granted: the head admitted in the flavor it planned, out of its
+// queue, while its victims still hold their quota. A cycle from there says
+// what the others could do now beside what the head waits for (they do not
+// get the victims' quota, which the head will take, nor the head's own).
+struct Waiting {
+  int head = -1;
+  XState after;
+};
+
+Waiting waiting_head(const Scheduler& sched, const XState& s, int cq) {
   const auto& p = sched.params();
   const int h = sched.head(s, cq);
-  if (h < 0) return -1;
+  if (h < 0) return {-1, {}};
   const std::vector<bool> none(p.W(), false);
-  const Snapshot snap = sched.snapshot(s);
-  const Assignment a = sched.assign(s, snap, h, none);
+  const Assignment a = sched.assign(s, sched.snapshot(s), h, none);
   const bool waits =
       a.mode == Mode::Preempt && !a.targets.empty() &&
       std::all_of(a.targets.begin(), a.targets.end(), [&](int t) { return evicted(s, t); });
-  if (!waits) return -1;
-  // What the others could do once the head has what it waits for: its
-  // victims gone, its own request in their place.
-  Snapshot after = snap;
-  std::vector<bool> gone(p.W(), false);
-  for (int t : a.targets) {
-    after.add(p.workloads[t].cq, static_cast<int>(s.flavor[t]), p.workloads[t].req, -1);
-    gone[t] = true;
-  }
-  after.add(cq, a.flavor, p.workloads[h].req, +1);
-  for (int w = 0; w < p.W(); ++w) {
-    if (w == h || p.workloads[w].cq != cq || s.phase[w] != kPending) continue;
-    const Assignment b = sched.assign(s, after, w, gone);
-    if (b.mode == Mode::Fit) return w;
-    if (b.mode == Mode::Preempt &&
-        std::any_of(b.targets.begin(), b.targets.end(), [&](int t) { return !evicted(s, t); }))
-      return w;
+  if (!waits) return {-1, {}};
+  // Its claim taken now, its victims still holding theirs: what is left is
+  // what others could use beside it.
+  XState after = s;
+  sched.reserve(after, h, a.flavor);
+  return {h, after};
+}
+
+// Whether the next scheduling cycle from `after` lets a workload of queue q act.
+bool acts_after(const Scheduler& sched, const Waiting& wait, int q, int& who) {
+  const auto& p = sched.params();
+  XState next = wait.after;
+  CycleOutcome out;
+  sched.cycle(next, &out);
+  for (int w : out.acted)
+    if (p.workloads[w].cq == q) return who = w, true;
+  return false;
+}
+
+}  // namespace
+
+int blocked_behind_head(const Scheduler& sched, const XState& s, int cq) {
+  const Waiting wait = waiting_head(sched, s, cq);
+  int who = -1;
+  // The head pops alone: nothing behind it is looked at while it waits.
+  if (wait.head >= 0 && acts_after(sched, wait, cq, who)) return who;
+  return -1;
+}
+
+int held_back_in_cohort(const Scheduler& sched, const XState& s, int cq) {
+  const auto& p = sched.params();
+  const auto& tree = sched.tree();
+  if (tree.parent(cq) < 0) return -1;
+  const Waiting wait = waiting_head(sched, s, cq);
+  if (wait.head < 0) return -1;
+  XState next = s;
+  CycleOutcome now;
+  sched.cycle(next, &now);
+  for (int w : now.skipped) {
+    const int other = p.workloads[w].cq;
+    if (other == cq || tree.root(other) != tree.root(cq)) continue;
+    int who = -1;
+    if (acts_after(sched, wait, other, who)) return who;
   }
   return -1;
 }

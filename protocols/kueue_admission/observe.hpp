@@ -20,10 +20,17 @@ bool guaranteed(const Scheduler& sched, const XState& s, int w);
 // of the cohort tree; empty when it does, else the first cell over, in words.
 std::string over_admission(const Scheduler& sched, const XState& s);
 
-// A ClusterQueue's head waits for its victims to stop while another
-// workload of that queue waits behind it that could go ahead now: it would
-// fit, or have victims of its own to preempt, beside what the head waits
-// for. -1 when none does, else that workload.
+// A ClusterQueue's head waits for its victims to stop while the workload
+// behind it could go ahead now: were the head's claim granted already (the
+// head admitted, its victims still holding), the next scheduling cycle would
+// admit it or have it evict victims of its own, beside every other queue's
+// head as Kueue orders them. -1 when none does, else that workload.
 int blocked_behind_head(const Scheduler& sched, const XState& s, int cq);
+
+// The same across the queues of a cohort (K11): cq's head waits for its
+// victims, the scheduling cycle now skips the head of another ClusterQueue
+// of its cohort, and with the head's claim granted the next cycle lets that
+// queue go ahead. -1 when none is, else who goes ahead.
+int held_back_in_cohort(const Scheduler& sched, const XState& s, int cq);
 
 }  // namespace kmc::protocols::ka

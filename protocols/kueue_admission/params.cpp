@@ -21,6 +21,7 @@ using model::InputError;
 
 const std::vector<std::string> kVariants = {
     "pre-805",   // no re-check within a cycle: two preemptors share a victim (K05)
+    "pre-2641",  // one preemption per cohort per cycle, in-flight ones too (K11)
     "pre-6617",  // fair sharing's DRS in integers: small borrowers look lending (K01)
     "pre-7157",  // no sticky head: a preemptor may lose its freed quota (K14)
     "pre-7312",  // pods stuck terminating hold their quota forever (K13)
@@ -297,6 +298,7 @@ struct Compiler {
                        fmt::format("unknown variant '{}' for kueue-admission; expected one of {}",
                                    v, fmt::join(kVariants, ", ")));
     p.recheck_in_cycle = v != "pre-805";
+    p.multiple_preemptions = v != "pre-2641";
     p.integer_drs = v == "pre-6617";
     p.sticky_head = v != "pre-7157";
     p.force_fail_stuck_pods = v != "pre-7312";
@@ -311,6 +313,16 @@ bool AdmissionParams::preemption_configured() const {
   return std::any_of(cqs.begin(), cqs.end(), [](const CqParams& c) {
     return c.within != WithinCq::Never || c.reclaim != Reclaim::Never;
   });
+}
+
+bool AdmissionParams::preemption_observable() const {
+  const bool sticks =
+      sticky_head && std::none_of(cqs.begin(), cqs.end(), [](const CqParams& c) {
+        return c.strict_fifo && (c.within != WithinCq::Never || c.reclaim != Reclaim::Never);
+      });
+  return sticks || std::none_of(workloads.begin(), workloads.end(), [&](const WorkloadParams& w) {
+           return (!w.pods || fast_quota_release) && w.initial_flavor < 0;
+         });
 }
 
 void AdmissionParams::finish() {
@@ -343,6 +355,11 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
                      return a.name < b.name;
                    });
   p.user_properties = sc.fleet.properties;
+  if (p.preemption_configured() && !p.preemption_observable())
+    p.warnings.push_back({sc.fleet.pos, "properties",
+                          "some-preemption is not checked: a Job victim admitted during the run "
+                          "leaves no mark in kmc's state under StrictFIFO or before #7157, so "
+                          "no state could witness its preemption"});
   p.finish();
   return p;
 }

@@ -75,7 +75,10 @@ struct AdmissionParams {
   bool recompute_on_overlap = true;       // RecomputeAssignmentUponPreemptionTargetsOverlap
   bool broken_skip_cohort_limit = false;  // deliberately broken: must be caught
   bool recheck_in_cycle = true;  // #805: entries re-checked against the cycle so far (pre-805: off)
-  int stuck_terminating = 0;     // environment budget: victims whose pods get stuck (kubelet lost)
+  // #2641 (MultiplePreemptions, v0.8): several preemptions per cohort and cycle. Off (pre-2641):
+  // one preemptor or admission per cohort per cycle, in-flight preemptions included (K11).
+  bool multiple_preemptions = true;
+  int stuck_terminating = 0;  // environment budget: victims whose pods get stuck (kubelet lost)
   model::Warnings warnings;
   // kmc.yaml's own properties, checked beside the protocol's (model/user_properties.hpp).
   std::vector<model::UserPropertySpec> user_properties;
@@ -91,6 +94,12 @@ struct AdmissionParams {
   int W() const { return static_cast<int>(workloads.size()); }
   int fr(int f, int r) const { return f * R() + r; }
   bool preemption_configured() const;
+  // Whether every preemption leaves a mark in some state, so that the guard
+  // some-preemption can be decided on states: the preemptor stays at its
+  // BestEffortFIFO queue's head (#7157), or every victim's pods terminate, or
+  // every Job workload held its quota from the start (and shows preempted
+  // back in its queue).
+  bool preemption_observable() const;
 };
 
 // Named variants (kmc.yaml options.variant): historical Kueue behaviours and

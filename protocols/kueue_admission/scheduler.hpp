@@ -32,6 +32,15 @@ struct Assignment {
   std::vector<int> targets;  // victims, when mode is Preempt
 };
 
+// What one scheduling cycle did with its heads.
+struct CycleOutcome {
+  // Nominated, then skipped (requeued at once without acting): what earlier
+  // entries of the cycle took or preempted invalidated them.
+  std::vector<int> skipped;
+  // Reserved quota, or evicted a victim that was not on its way out already.
+  std::vector<int> acted;
+};
+
 class Scheduler {
  public:
   explicit Scheduler(const AdmissionParams& p);
@@ -42,8 +51,8 @@ class Scheduler {
     return Snapshot(tree_, s.usage, p_.broken_skip_cohort_limit);
   }
 
-  // One scheduling cycle, in place.
-  void cycle(XState& s) const;
+  // One scheduling cycle, in place; `out`, if given, says what it did.
+  void cycle(XState& s, CycleOutcome* out = nullptr) const;
   // The workload cq's heap would pop now; -1: none.
   int head(const XState& s, int cq) const;
   bool any_head(const XState& s) const;
@@ -89,6 +98,7 @@ class Scheduler {
                Assignment& a) const;
   bool fits_in(const Snapshot& snap, int cq, const std::vector<std::int64_t>& usage,
                bool allow_borrowing) const;
+  std::vector<std::int64_t> reserve_cells(const Snapshot& snap, int w, const Assignment& a) const;
 
   const AdmissionParams& p_;
   const QuotaTree& tree_;

@@ -153,6 +153,9 @@ std::uint64_t Spec::identity(const Params& p) {
                                 p.recompute_on_overlap, p.broken_skip_cohort_limit,
                                 p.recheck_in_cycle, p.stuck_terminating, p.fair_sharing,
                                 p.integer_drs, p.fs_preempt_within_nominal});
+  // Added with the variant, so the identity (and every replay token) of the
+  // other variants stays what it was.
+  if (!p.multiple_preemptions) add(std::string("pre-2641"));
   add(std::vector<std::int64_t>(p.fs_strategies.begin(), p.fs_strategies.end()));
   return model::mix64(h.h);
 }

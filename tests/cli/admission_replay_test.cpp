@@ -18,7 +18,8 @@ bool has(const std::string& text, const std::string& part) {
 
 TEST_CASE("kmc check --replay-engine reproduces the seed examples and leaves the fixed ones alone",
           "[cli][replay][admission]") {
-  for (const char* ex : {"examples/zombie-pod", "examples/preemption-grace-hol"}) {
+  for (const char* ex :
+       {"examples/zombie-pod", "examples/preemption-grace-hol", "examples/cohort-preemption-hol"}) {
     const Run r = kmc(std::string("check ") + ex + " --replay-engine");
     INFO(ex << "\n" << r.out << r.err);
     CHECK(r.code == 1);

@@ -227,6 +227,24 @@ TEST_CASE("two preemptors of a cycle sharing a victim before #805 (K05) reproduc
   CHECK(replay(today).verdict == cx::EngineReplay::Verdict::Diverged);
 }
 
+TEST_CASE("one preemption per cohort per cycle before #2641 (K11) reproduces in the engine",
+          "[replay][admission]") {
+  const Made m = trace_of("examples/cohort-preemption-hol");
+  REQUIRE_FALSE(m.params.multiple_preemptions);
+  const auto r = replay(m);
+  INFO(cx::to_text(r));
+  REQUIRE(r.verdict == cx::EngineReplay::Verdict::Reproduced);
+  CHECK(r.property == "no-head-of-line-blocking");
+  CHECK(has(r.property_check, "skips the head of ClusterQueue team-b in its cohort"));
+  CHECK(has(r.property_check, "preempts team-b/batch-1 for team-b/serve"));
+  // Today's scheduler lets team-b/serve preempt in the same first cycle.
+  Made today = m;
+  today.params.multiple_preemptions = true;
+  const auto d = replay(today);
+  CHECK(d.verdict == cx::EngineReplay::Verdict::Diverged);
+  CHECK(has(cx::to_text(d), "team-b/batch-1 Admitted -> Evicted"));
+}
+
 TEST_CASE("a trace cell the engine does not reach diverges at that step, naming the cell",
           "[replay][admission]") {
   SECTION("a phase after the scheduling cycle") {

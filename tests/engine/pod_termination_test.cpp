@@ -173,3 +173,73 @@ TEST_CASE("before #7157 a BestEffortFIFO queue keeps no preemptor at its head", 
   CHECK(state_of(e, "low") == "Evicted");
   CHECK(state_of(e, "high") == "Pending");
 }
+
+namespace {
+
+// Two ClusterQueues of cohort "co" (2 cpu each, preempting lower priority),
+// each full of two low-priority Pod groups; one high-priority workload per
+// queue, a's created first.
+Engine two_teams(EngineOptions o) {
+  Cluster c;
+  c.flavor("default");
+  for (const char* q : {"a", "b"}) {
+    auto& cq = c.cq(q, "co", {group({"cpu"}, {{"default", {{"cpu", 2}}}})});
+    cq.preemption.within_cluster_queue = WithinClusterQueuePolicy::LowerPriority;
+  }
+  for (const char* name : {"a-low-0", "a-low-1", "b-low-0", "b-low-1"}) {
+    auto& low = c.wl(name, std::string(1, name[0]), 0, {{"cpu", 1}});
+    low.meta.labels["kueue.x-k8s.io/pod-group-name"] = name;
+  }
+  Engine e(c.m, o);
+  e.run();
+  for (const char* name : {"a-low-0", "a-low-1", "b-low-0", "b-low-1"})
+    REQUIRE(state_of(e, name) == "Admitted");
+  e.create_workload(make_workload("a-high", "a", 10, {{"cpu", 1}}));
+  e.create_workload(make_workload("b-high", "b", 10, {{"cpu", 1}}));
+  return e;
+}
+
+int evicted(const Engine& e) {
+  int n = 0;
+  for (const char* name : {"a-low-0", "a-low-1", "b-low-0", "b-low-1"})
+    n += state_of(e, name) == "Evicted";
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("several preemptions per cohort and cycle; before #2641 one, in flight ones too",
+          "[engine][pods]") {
+  SECTION("today (MultiplePreemptions)") {
+    Engine e = two_teams(on_event());
+    const CycleStats s = e.schedule();
+    CHECK(s.preempted == 2);
+    CHECK(s.skipped.empty());
+  }
+  SECTION("before #2641") {
+    EngineOptions o = on_event();
+    o.multiple_preemptions = false;
+    Engine e = two_teams(o);
+    CycleStats s = e.schedule();
+    CHECK(s.preempted == 1);
+    CHECK(evicted(e) == 1);
+    const int b_high = e.find("ns/b-high")->id;
+    REQUIRE(s.skipped == std::vector<int>{b_high});
+    CHECK(e.find("ns/b-high")->pending_message ==
+          "Workload skipped because its preemption calculations were invalidated by another "
+          "workload");
+    // a-high re-issues its preemption (already in flight) every cycle: b-high waits.
+    s = e.schedule();
+    CHECK(s.preempted == 0);
+    CHECK(s.skipped == std::vector<int>{b_high});
+    CHECK(evicted(e) == 1);
+    // Once a-high's victim is gone and a-high admitted, b-high preempts.
+    for (const char* name : {"a-low-0", "a-low-1"})
+      if (state_of(e, name) == "Evicted")
+        e.post(e.now(), ev::PodsTerminated{"ns/" + std::string(name)});
+    e.run();
+    CHECK(state_of(e, "a-high") == "Admitted");
+    CHECK(evicted(e) == 1);
+    CHECK((state_of(e, "b-low-0") == "Evicted" || state_of(e, "b-low-1") == "Evicted"));
+  }
+}

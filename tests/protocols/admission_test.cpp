@@ -157,6 +157,10 @@ TEST_CASE("admission: the shipped examples and their fixes", "[admission][exampl
   REQUIRE(o.result.violation);
   CHECK(o.result.violation->property == "guarantee-eventually-admitted");
   CHECK(check_example("drs-rounding-fixed").result.verdict == Verdict::Verified);
+  o = check_example("cohort-preemption-hol");
+  CHECK(o.result.verdict == Verdict::Violated);
+  REQUIRE(o.result.violation);
+  CHECK(o.result.violation->property == "no-head-of-line-blocking");
 }
 
 TEST_CASE("admission: a Job victim released mid-cycle is still planned as its holder",
@@ -187,4 +191,50 @@ TEST_CASE("admission: K05, two preemptors of one cycle count the same victim (#8
   CHECK(o.result.verdict == Verdict::Violated);
   REQUIRE(o.result.violation);
   CHECK(o.result.violation->property == "no-over-admission");
+}
+
+TEST_CASE("admission: K11, one preemption per cohort per cycle (#2641)",
+          "[admission][known-bugs]") {
+  // Two ClusterQueues of one cohort, 2 cpu each, withinClusterQueue
+  // LowerPriority, each full of two low-priority Pod groups (their quota
+  // held until their pods stop); one high-priority workload per queue, cq0's
+  // older. Today both preempt in the first cycle. Before #2641 cq0's head
+  // preempts and cq1's is skipped, again every cycle while cq0's victim stops.
+  auto p = cluster({{2, 0}, {2, 0}},
+                   {{0, 0, 1, true},
+                    {0, 0, 1, true},
+                    {1, 0, 1, true},
+                    {1, 0, 1, true},
+                    {0, 100, 1},
+                    {1, 100, 1}},
+                   1);
+  for (auto& w : p.workloads) w.pods = true;
+  for (auto& q : p.cqs) q.within = ka::WithinCq::LowerPriority;
+  p.finish();
+  const auto today = check(p);
+  CHECK(today.result.verdict == Verdict::Verified);
+  p.multiple_preemptions = false;
+  const auto o = check(p);
+  CHECK(o.result.verdict == Verdict::Violated);
+  REQUIRE(o.result.violation);
+  CHECK(o.result.violation->property == "no-head-of-line-blocking");
+  CHECK(o.result.violation->path.choices.size() == 1);  // one Schedule
+
+  // Standalone queues share no cohort: the rule does not apply, and nothing waits.
+  auto alone = cluster({{2, -1}, {2, -1}}, {{0, 0, 1, true},
+                                            {0, 0, 1, true},
+                                            {1, 0, 1, true},
+                                            {1, 0, 1, true},
+                                            {0, 100, 1},
+                                            {1, 100, 1}});
+  for (auto& w : alone.workloads) w.pods = true;
+  for (auto& q : alone.cqs) q.within = ka::WithinCq::LowerPriority;
+  alone.finish();
+  const auto alone_today = check(alone);
+  CHECK(alone_today.result.verdict == Verdict::Verified);
+  alone.multiple_preemptions = false;
+  const auto alone_before = check(alone);
+  CHECK(alone_before.result.verdict == Verdict::Verified);
+  CHECK(alone_before.result.stats.states == alone_today.result.stats.states);
+  CHECK(alone_before.result.stats.transitions == alone_today.result.stats.transitions);
 }
