@@ -196,7 +196,14 @@ void Scheduler::cycle(XState& s, CycleOutcome* out) const {
   // BestEffortFIFO workload until its tree changes; everything else that
   // was nominated is requeued at once (FailedAfterNomination, PendingPreemption).
   auto park = [&](int w) {
-    if (!p_.cqs[p_.workloads[w].cq].strict_fifo) s.phase[w] = kInadmissible;
+    if (p_.cqs[p_.workloads[w].cq].strict_fifo) return;
+    s.phase[w] = kInadmissible;
+    // handleInadmissibleHash (SchedulingEquivalenceHashing): every workload of
+    // its heap with the same scheduling hash is parked with it.
+    const int eq = p_.workloads[w].equivalence;
+    if (eq < 0) return;
+    for (int v = 0; v < W; ++v)
+      if (p_.workloads[v].equivalence == eq && s.phase[v] == kPending) s.phase[v] = kInadmissible;
   };
   auto stick = [&](int w) {
     const int cq = p_.workloads[w].cq;

@@ -236,6 +236,18 @@ struct Compiler {
     w.priority = wl.priority;
     w.created = wl.meta.creation_order;
     w.req.assign(p.R(), 0);
+    // computeSchedulingHash reads the priority and, per pod set, its name, counts, requests,
+    // node selector and tolerations.
+    w.scheduling_shape = fmt::format("{}", w.priority);
+    for (const auto& ps : wl.pod_sets) {
+      w.scheduling_shape += fmt::format("|{}/{}/{}", ps.name, ps.count, ps.min_count.value_or(-1));
+      for (const auto& [r, q] : ps.requests)
+        w.scheduling_shape += fmt::format(" {}={}", r, q.to_string());
+      for (const auto& [k, v] : ps.node_selector)
+        w.scheduling_shape += fmt::format(" ns:{}={}", k, v);
+      for (const auto& t : ps.tolerations)
+        w.scheduling_shape += fmt::format(" t:{}/{}/{}/{}", t.key, t.op, t.value, t.effect);
+    }
     for (const auto& ps : wl.pod_sets) {
       for (const auto& [r, q] : ps.requests)
         w.req[index_of(p.resources, r)] += q.kueue_value(r) * ps.count;
@@ -290,6 +302,7 @@ struct Compiler {
       if (p.fs_strategies.empty()) p.fs_strategies = {true, false};  // parseStrategies' default
     }
     p.fs_preempt_within_nominal = gates.enabled("FairSharingPreemptWithinNominal");
+    p.equivalence_hashing = gates.enabled("SchedulingEquivalenceHashing");
     p.fast_quota_release = gates.enabled("FastQuotaReleaseInPodIntegration");
     p.recompute_on_overlap = gates.enabled("RecomputeAssignmentUponPreemptionTargetsOverlap");
     const auto& v = fleet.options.variant;
@@ -354,6 +367,18 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
                      if (a.created != b.created) return a.created < b.created;
                      return a.name < b.name;
                    });
+  // Equivalence classes, in queue order: only a class of two or more counts.
+  if (p.equivalence_hashing) {
+    std::map<std::pair<int, std::string>, int> first;
+    for (int w = 0; w < p.W(); ++w) {
+      auto& wl = p.workloads[w];
+      const auto [it, fresh] = first.try_emplace({wl.cq, wl.scheduling_shape}, w);
+      if (!fresh) {
+        wl.equivalence = it->second;
+        p.workloads[it->second].equivalence = it->second;
+      }
+    }
+  }
   p.user_properties = sc.fleet.properties;
   if (p.preemption_configured() && !p.preemption_observable())
     p.warnings.push_back({sc.fleet.pos, "properties",

@@ -55,6 +55,11 @@ struct WorkloadParams {
   bool pods = false;              // the Pod integration: quota waits for pods to terminate
   int initial_flavor = -1;        // status.admission: already holding quota at the start
   std::int64_t reserved_at = 0;   // its QuotaReserved time, for the victim order
+  // Its class under SchedulingEquivalenceHashing: workloads of one ClusterQueue
+  // with the same class have the same scheduling hash (priority and pod sets),
+  // so a BestEffortFIFO head that does not fit parks them all. -1: alike no other.
+  int equivalence = -1;
+  std::string scheduling_shape = {};  // what the hash reads, as compiled from the manifest
 };
 
 struct AdmissionParams {
@@ -74,6 +79,7 @@ struct AdmissionParams {
   bool force_fail_stuck_pods = true;      // #7312 (FailureRecoveryPolicy); pre-7312 turns it off
   bool recompute_on_overlap = true;       // RecomputeAssignmentUponPreemptionTargetsOverlap
   bool broken_skip_cohort_limit = false;  // deliberately broken: must be caught
+  bool equivalence_hashing = true;        // SchedulingEquivalenceHashing (on by default)
   bool recheck_in_cycle = true;  // #805: entries re-checked against the cycle so far (pre-805: off)
   // #2641 (MultiplePreemptions, v0.8): several preemptions per cohort and cycle. Off (pre-2641):
   // one preemptor or admission per cohort per cycle, in-flight preemptions included (K11).

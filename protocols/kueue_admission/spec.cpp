@@ -156,6 +156,10 @@ std::uint64_t Spec::identity(const Params& p) {
   // Added with the variant, so the identity (and every replay token) of the
   // other variants stays what it was.
   if (!p.multiple_preemptions) add(std::string("pre-2641"));
+  // Likewise the equivalence classes, only where some workload has an equal.
+  std::vector<std::int64_t> eq;
+  for (const auto& w : p.workloads) eq.push_back(w.equivalence);
+  if (std::any_of(eq.begin(), eq.end(), [](std::int64_t e) { return e >= 0; })) add(eq);
   add(std::vector<std::int64_t>(p.fs_strategies.begin(), p.fs_strategies.end()));
   return model::mix64(h.h);
 }

@@ -413,14 +413,13 @@ TEST_CASE(
   std::filesystem::remove_all(current);
 }
 
-// A known gap of the model (protocols/kueue_admission/cycle.cpp), kept as a
-// test that is expected to fail until the model has it: with
-// SchedulingEquivalenceHashing (on by default), a BestEffortFIFO head that
-// does not fit moves every equivalent workload of its heap to the
-// inadmissible set with it (cluster_queue.go: handleInadmissibleHash); the
-// model parks one per cycle, so the engine parks batch-2 a step earlier.
-TEST_CASE("gap: the model parks equivalent workloads one cycle at a time",
-          "[replay][admission][!shouldfail]") {
+// With SchedulingEquivalenceHashing (on by default), a BestEffortFIFO head
+// that does not fit moves every equivalent workload of its heap to the
+// inadmissible set with it (cluster_queue.go: handleInadmissibleHash). The
+// model used to park one per cycle, and the engine parked batch-2 a step
+// earlier; now both park the batch groups together.
+TEST_CASE("the model and the engine park equivalent workloads in the same cycle",
+          "[replay][admission]") {
   const Made m = trace_of("examples/preemption-grace-hol-fixed", "guarantee-eventually-admitted");
   const auto r = replay(m);
   INFO(cx::to_text(r));

@@ -238,3 +238,23 @@ TEST_CASE("admission: K11, one preemption per cohort per cycle (#2641)",
   CHECK(alone_before.result.stats.states == alone_today.result.stats.states);
   CHECK(alone_before.result.stats.transitions == alone_today.result.stats.transitions);
 }
+
+TEST_CASE("admission: a NoFit head parks the workloads its scheduling hash equals",
+          "[admission][golden]") {
+  // SchedulingEquivalenceHashing (handleInadmissibleHash): cq0 (1 cpu) is held
+  // by w0; w1 and w2 (1 cpu each, same priority and pod sets) wait. The first
+  // cycle finds w1 NoFit and parks w2 with it. Without the hash it parks w1
+  // alone and needs a second cycle for w2: states S0 (w0 A, w1 P, w2 P),
+  // S1 (w1 I), S3 (w1 I, w2 I), S2 (w0 F), S4 (w1 A), S5 (w1 A, w2 I),
+  // S6 (w1 F), S7 (w2 A), S8 (all F): 9 states, 11 edges. With it S1 is never
+  // reached: 8 states, 9 edges.
+  auto p = cluster({{1, -1}}, {{0, 0, 1, true}, {0, 0, 1}, {0, 0, 1}});
+  const auto alone = check(p);
+  CHECK(alone.result.stats.states == 9);
+  CHECK(alone.result.stats.transitions == 11);
+  p.workloads[1].equivalence = p.workloads[2].equivalence = 1;
+  const auto hashed = check(p);
+  CHECK(hashed.result.stats.states == 8);
+  CHECK(hashed.result.stats.transitions == 9);
+  CHECK(hashed.result.verdict == alone.result.verdict);
+}
