@@ -26,6 +26,10 @@ void start_job_if_admitted(Engine& e, WorkloadInfo& w);
 // and its job runs (SyncAdmittedCondition).
 void reconcile_all_workloads(Engine& e);
 
+// Kueue's manager restarts (restart.cpp): what it keeps in memory only is lost, and the
+// queues are rebuilt from the pending Workloads.
+void restart_kueue(Engine& e);
+
 // The Pod integration's quota release (pod_termination.cpp).
 // A Workload owned by a Pod, or labelled with a pod group name.
 bool pod_integration(const model::Workload& w);

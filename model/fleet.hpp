@@ -63,6 +63,9 @@ struct EnvironmentBudgets {
   std::int32_t capacity_losses = 0;      // idle capacity disappearing from a worker
   std::int32_t snapshot_refreshes = -1;  // -1: unlimited
   std::int32_t stuck_terminating = 0;  // kueue-admission: victims whose pods get stuck terminating
+  // kueue-admission: times Kueue's manager restarts, losing what it keeps in memory only (the
+  // inadmissible set, sticky heads); -1: unlimited.
+  std::int32_t controller_restarts = 0;
   // MultiKueue: times a worker's connection to the manager drops (a partition the worker does
   // not notice: it keeps running what it has); -1: unlimited.
   std::int32_t worker_disconnects = 0;

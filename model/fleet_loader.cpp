@@ -62,12 +62,15 @@ void read_options(const YamlNode& node, Warnings& w, Fleet& fleet) {
 void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
   check_keys(node,
              {.modeled = {"spotReclaims", "capacityLosses", "snapshotRefreshes", "stuckTerminating",
-                          "workerDisconnects", "capacityReturns", "capacityRevocations"}},
+                          "controllerRestarts", "workerDisconnects", "capacityReturns",
+                          "capacityRevocations"}},
              w);
   EnvironmentBudgets& e = fleet.environment;
   if (node["spotReclaims"].present()) e.spot_reclaims = node["spotReclaims"].int32(0);
   if (node["capacityLosses"].present()) e.capacity_losses = node["capacityLosses"].int32(0);
   if (node["stuckTerminating"].present()) e.stuck_terminating = node["stuckTerminating"].int32(0);
+  if (node["controllerRestarts"].present())
+    e.controller_restarts = node["controllerRestarts"].int32(-1);
   if (node["snapshotRefreshes"].present())
     e.snapshot_refreshes = node["snapshotRefreshes"].int32(-1);
   if (node["workerDisconnects"].present())

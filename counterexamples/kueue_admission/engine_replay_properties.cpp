@@ -193,7 +193,8 @@ bool moved(const Engine& e, const protocols::ka::AdmissionParams& p, const Envir
     if (!apply_step(next, p, m.kind, m.workload).ok) continue;
     run_day(next);
     const std::string step =
-        fmt::format("{}({})", env.kinds.at(m.kind), p.workloads[m.workload].name);
+        m.workload < 0 ? env.kinds.at(m.kind)
+                       : fmt::format("{}({})", env.kinds.at(m.kind), p.workloads[m.workload].name);
     const std::string then = engine_phase(next, key);
     if (then != phase) {
       how = fmt::format("after {} it is {}", step, then);

@@ -129,6 +129,11 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p, i
       post(engine::ev::PodsStuckTerminating{key});
       return {find(e, key)->pods_stuck,
               "its pods are stuck terminating on a node whose kubelet is gone; the quota stays"};
+    case kRestart:
+      engine::restart_kueue(e);
+      settle(e);
+      return {true,
+              "Kueue restarted and rebuilt its queues from the Workloads: " + changes(before, e)};
     case kForceFail:
       if (!w->pods_stuck) return refuse(e, key, "has no pods stuck terminating");
       post(engine::ev::StuckPodsFailed{key});

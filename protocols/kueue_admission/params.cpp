@@ -317,6 +317,7 @@ struct Compiler {
     p.force_fail_stuck_pods = v != "pre-7312";
     p.broken_skip_cohort_limit = v == "broken-skip-cohort-limit";
     p.stuck_terminating = fleet.environment.stuck_terminating;
+    p.controller_restarts = fleet.environment.controller_restarts;
   }
 };
 

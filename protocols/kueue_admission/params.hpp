@@ -84,7 +84,8 @@ struct AdmissionParams {
   // #2641 (MultiplePreemptions, v0.8): several preemptions per cohort and cycle. Off (pre-2641):
   // one preemptor or admission per cohort per cycle, in-flight preemptions included (K11).
   bool multiple_preemptions = true;
-  int stuck_terminating = 0;  // environment budget: victims whose pods get stuck (kubelet lost)
+  int stuck_terminating = 0;    // environment budget: victims whose pods get stuck (kubelet lost)
+  int controller_restarts = 0;  // environment budget: Kueue restarts (-1: unlimited)
   model::Warnings warnings;
   // kmc.yaml's own properties, checked beside the protocol's (model/user_properties.hpp).
   std::vector<model::UserPropertySpec> user_properties;

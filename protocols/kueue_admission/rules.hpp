@@ -20,6 +20,7 @@ enum Kind : std::int16_t {
   kPodsTerminated,  // an evicted Pod group's pods are gone: its quota is released
   kKubeletLost,     // an evicted workload's pods get stuck terminating (a fault)
   kForceFail,       // the PodTermination controller fails stuck pods (#7312)
+  kRestart,         // Kueue's manager restarts: its in-memory queue state is lost (a fault)
 };
 
 struct Action {
@@ -33,7 +34,7 @@ class Rules {
   static_assert(model::is_explicit<V>, "the admission protocol runs on explicit values only");
 
  public:
-  Rules(const AdmissionParams& p, model::Values<V>) : sched_(p) {}
+  Rules(const AdmissionParams& p, model::Values<V>) : p_(p), sched_(p) {}
 
   bool enabled(const State<V>& s, const Action& a) const {
     const int w = a.workload;
@@ -48,6 +49,14 @@ class Rules {
         return s.phase[w] == kEvicted && s.budget[kBudgetStuck] > 0;
       case kForceFail:
         return s.phase[w] == kStuck;
+      case kRestart:
+        // Only a restart that loses something: a parked workload or a sticky head.
+        if (p_.controller_restarts >= 0 && s.budget[kBudgetRestart] <= 0) return false;
+        for (const auto& v : s.sticky)
+          if (v >= 0) return true;
+        for (const auto& v : s.phase)
+          if (v == kInadmissible) return true;
+        return false;
     }
     return false;
   }
@@ -73,10 +82,19 @@ class Rules {
         s.phase[w] = kStuck;
         --s.budget[kBudgetStuck];
         break;
+      case kRestart:
+        // The queues rebuilt from the Workloads: every waiting one back in its
+        // heap, no preemptor kept at a head. Reservations are in status, kept.
+        for (auto& v : s.sticky) v = -1;
+        for (auto& v : s.phase)
+          if (v == kInadmissible) v = kPending;
+        if (p_.controller_restarts > 0) --s.budget[kBudgetRestart];
+        break;
     }
   }
 
  private:
+  const AdmissionParams& p_;
   Scheduler sched_;
 };
 

@@ -43,6 +43,7 @@ model::Layout Spec::layout(const Params& p) {
             {"flavor", p.flavors, -1, {}, 0},
             {"resource", p.resources, -1, {}, 0},
             {"budget", {"stuckTerminating"}, -1, {}, 0}};
+  if (p.controller_restarts != 0) l.axes.back().labels.push_back("controllerRestarts");
   auto phase = field("phase", {kAxisWorkload}, FieldKind::Enum, kPending, kFinished);
   phase.names = {"Pending", "Inadmissible", "Admitted", "Evicted", "StuckTerminating", "Finished"};
   auto flavor = field("flavor", {kAxisWorkload}, FieldKind::Index, -1, p.F() - 1);
@@ -68,10 +69,13 @@ model::Layout Spec::layout(const Params& p) {
   usage.present = [present, cell](const std::vector<int>& at) { return present[cell(at)] != 0; };
   auto sticky = field("sticky", {kAxisClusterQueue}, FieldKind::Index, -1, p.W() - 1);
   sticky.index_axis = kAxisWorkload;
-  l.fields = {
-      phase,  flavor,
-      rank,   usage,
-      sticky, field("budget", {kAxisBudget}, FieldKind::Int, 0, std::max(p.stuck_terminating, 0))};
+  l.fields = {phase,
+              flavor,
+              rank,
+              usage,
+              sticky,
+              field("budget", {kAxisBudget}, FieldKind::Int, 0,
+                    std::max({p.stuck_terminating, p.controller_restarts, 0}))};
   // The scheduler and the pods' termination are weakly fair by default; jobs
   // may run forever, and faults are the adversary's.
   l.families = {{"scheduler", 1}, {"pod-termination", 1}, {"completion", 0}, {"faults", 0}};
@@ -80,7 +84,8 @@ model::Layout Spec::layout(const Params& p) {
                {"Finish", {workload}, kCompletion, "workload"},
                {"PodsTerminated", {workload}, kPodTermination, "kubelet"},
                {"KubeletLost", {workload}, kFaults, "environment"},
-               {"ForceFailStuckPods", {workload}, kPodTermination, "kueue-controller"}};
+               {"ForceFailStuckPods", {workload}, kPodTermination, "kueue-controller"},
+               {"ControllerRestart", {}, kFaults, "environment"}};
   return l;
 }
 
@@ -97,6 +102,7 @@ std::vector<Action> Spec::candidates(const Params& p) {
     if (p.stuck_terminating > 0) add(kKubeletLost, w);
     if (p.stuck_terminating > 0 && p.force_fail_stuck_pods) add(kForceFail, w);
   }
+  if (p.controller_restarts != 0) add(kRestart, -1);
   return out;
 }
 
@@ -108,6 +114,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   s.usage.assign(static_cast<std::size_t>(p.Q()) * p.F() * p.R(), 0);
   s.sticky.assign(p.Q(), -1);
   s.budget = {std::max(p.stuck_terminating, 0)};
+  if (p.controller_restarts != 0) s.budget.push_back(std::max(p.controller_restarts, 0));
   // Workloads the manifests show holding quota, in the order they got it.
   std::vector<int> holders;
   for (int w = 0; w < p.W(); ++w)
@@ -121,7 +128,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
 }
 
 model::ActionRef Spec::ref(const Params&, const Action& a) {
-  if (a.kind == kSchedule) return {a.kind, {}};
+  if (a.kind == kSchedule || a.kind == kRestart) return {a.kind, {}};
   return {a.kind, {a.workload}};
 }
 
@@ -156,6 +163,7 @@ std::uint64_t Spec::identity(const Params& p) {
   // Added with the variant, so the identity (and every replay token) of the
   // other variants stays what it was.
   if (!p.multiple_preemptions) add(std::string("pre-2641"));
+  if (p.controller_restarts != 0) add(std::vector<std::int64_t>{p.controller_restarts});
   // Likewise the equivalence classes, only where some workload has an equal.
   std::vector<std::int64_t> eq;
   for (const auto& w : p.workloads) eq.push_back(w.equivalence);

@@ -34,6 +34,7 @@ struct State {
   bool operator==(const State&) const = default;
 };
 
-enum Budget : int { kBudgetStuck, kBudgets };
+// kBudgetRestart is there only where restarts are allowed (Spec::layout).
+enum Budget : int { kBudgetStuck, kBudgetRestart };
 
 }  // namespace kmc::protocols::ka

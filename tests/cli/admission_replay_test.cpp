@@ -94,3 +94,25 @@ properties:
   CHECK(r.out.find("every cell the engine keeps equals the trace's last state") !=
         std::string::npos);
 }
+
+TEST_CASE("a Kueue restart loses the sticky head: today's Kueue livelocks if it restarts each turn",
+          "[cli][admission][restart]") {
+  // examples/preemption-livelock without its variant is today's Kueue, whose sticky head (#7157)
+  // stops the livelock. The head lives in the queue manager's memory only: a restart
+  // (environment.controllerRestarts) rebuilds the queues from the Workloads without it.
+  const std::string base =
+      slurp(std::string(KMC_SOURCE_DIR) + "/examples/preemption-livelock/kmc.yaml");
+  const std::string today = base.substr(0, base.find("options:"));
+  const std::string once = example_with("preemption-livelock", "kmc.yaml",
+                                        today + "environment: {controllerRestarts: 1}\n");
+  auto r = kmc("check " + once + " --property no-preemption-livelock");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  const std::string always = example_with("preemption-livelock", "kmc.yaml",
+                                          today + "environment: {controllerRestarts: -1}\n");
+  r = kmc("check " + always + " --property no-preemption-livelock --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "<ControllerRestart>"));
+  CHECK(has(r.out, "Result: Violated (Reproduced in the engine)"));
+}
