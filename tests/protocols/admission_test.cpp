@@ -200,17 +200,22 @@ TEST_CASE("admission: K11, one preemption per cohort per cycle (#2641)",
   // held until their pods stop); one high-priority workload per queue, cq0's
   // older. Today both preempt in the first cycle. Before #2641 cq0's head
   // preempts and cq1's is skipped, again every cycle while cq0's victim stops.
-  auto p = cluster({{2, 0}, {2, 0}},
-                   {{0, 0, 1, true},
-                    {0, 0, 1, true},
-                    {1, 0, 1, true},
-                    {1, 0, 1, true},
-                    {0, 100, 1},
-                    {1, 100, 1}},
-                   1);
-  for (auto& w : p.workloads) w.pods = true;
-  for (auto& q : p.cqs) q.within = ka::WithinCq::LowerPriority;
-  p.finish();
+  // cohort: the queues' cohort (0), or -1 for two standalone queues.
+  auto two_teams = [](int cohort) {
+    auto p = cluster({{2, cohort}, {2, cohort}},
+                     {{0, 0, 1, true},
+                      {0, 0, 1, true},
+                      {1, 0, 1, true},
+                      {1, 0, 1, true},
+                      {0, 100, 1},
+                      {1, 100, 1}},
+                     cohort < 0 ? 0 : 1);
+    for (auto& w : p.workloads) w.pods = true;
+    for (auto& q : p.cqs) q.within = ka::WithinCq::LowerPriority;
+    p.finish();
+    return p;
+  };
+  auto p = two_teams(0);
   const auto today = check(p);
   CHECK(today.result.verdict == Verdict::Verified);
   p.multiple_preemptions = false;
@@ -221,15 +226,7 @@ TEST_CASE("admission: K11, one preemption per cohort per cycle (#2641)",
   CHECK(o.result.violation->path.choices.size() == 1);  // one Schedule
 
   // Standalone queues share no cohort: the rule does not apply, and nothing waits.
-  auto alone = cluster({{2, -1}, {2, -1}}, {{0, 0, 1, true},
-                                            {0, 0, 1, true},
-                                            {1, 0, 1, true},
-                                            {1, 0, 1, true},
-                                            {0, 100, 1},
-                                            {1, 100, 1}});
-  for (auto& w : alone.workloads) w.pods = true;
-  for (auto& q : alone.cqs) q.within = ka::WithinCq::LowerPriority;
-  alone.finish();
+  auto alone = two_teams(-1);
   const auto alone_today = check(alone);
   CHECK(alone_today.result.verdict == Verdict::Verified);
   alone.multiple_preemptions = false;
