@@ -92,6 +92,21 @@ std::vector<std::string> suggestions(const CheckOutcome& o) {
 }
 
 // What a user does after reading the report (issue 15: every report of a violation ends with
+// What to change when no behaviour reaches a "sometimes" guard, by what the guard asks for.
+std::string unwitnessed_advice(const std::string& property) {
+  if (property == "some-job-runs")
+    return "Make the jobs fit: their requests within some ClusterQueue's quota and some "
+           "worker's capacity.";
+  if (property == "some-workload-admitted")
+    return "Make a workload fit: its requests within its ClusterQueue's quota, borrowing "
+           "included.";
+  if (property == "some-preemption")
+    return "Make a preemption possible: a waiting workload whose ClusterQueue's preemption "
+           "policy (withinClusterQueue, reclaimWithinCohort, borrowWithinCohort) lets it evict "
+           "a workload holding quota, or leave the guard out with --property.";
+  return "Check that what it asks for can happen in this scenario.";
+}
+
 // what to do next), in commands they can paste.
 std::string next_steps(const CheckOutcome& o) {
   const auto& r = o.result;
@@ -115,9 +130,8 @@ std::string next_steps(const CheckOutcome& o) {
     // and no single path replays it.
     out += fmt::format(
         "\nNext: no behaviour reaches it, so there is no trace or token to replay (only a whole "
-        "search decides that; kmc check {} --property {} re-decides it). Make the jobs fit: "
-        "their requests within some ClusterQueue's quota and some worker's capacity.\n",
-        o.scenario, r.violation->property);
+        "search decides that; kmc check {} --property {} re-decides it). {}\n",
+        o.scenario, r.violation->property, unwitnessed_advice(r.violation->property));
   } else if (r.verdict == checker::Verdict::Incomplete) {
     out += "\nNext:\n";
     for (const auto& line : suggestions(o)) out += "  " + line + "\n";

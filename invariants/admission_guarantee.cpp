@@ -14,11 +14,9 @@ namespace {
 
 std::string explain(const protocols::ka::AdmissionParams& p, const AdmissionInstance::State& s,
                     int w) {
-  static const char* phases[] = {"Pending", "Inadmissible",     "Admitted",
-                                 "Evicted", "StuckTerminating", "Finished"};
   const auto& wl = p.workloads[w];
   return fmt::format("{} ({}) fits ClusterQueue {}'s nominal quota after what it may preempt",
-                     wl.name, phases[s.phase[w]], p.cqs[wl.cq].quota.name);
+                     wl.name, protocols::ka::phase_name(s.phase[w]), p.cqs[wl.cq].quota.name);
 }
 
 }  // namespace

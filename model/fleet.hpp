@@ -73,6 +73,11 @@ struct EnvironmentBudgets {
   // node returns), and times an autoscaler revokes a Provisioned request's capacity.
   std::int32_t capacity_returns = 0;
   std::int32_t capacity_revocations = 0;
+  // kueue-admission: Workloads ("namespace/name") that are created during the run instead of
+  // being there from the start; they arrive in creationTimestamp order, one at a time, whenever
+  // the environment chooses (or never).
+  std::vector<std::string> arrivals;
+  std::vector<SourcePos> arrival_pos;  // where each is written
 };
 
 struct CheckSpec {

@@ -33,12 +33,13 @@ void diverge(EngineReplay& r, const ReplayStep& s, const std::string& did,
 
 // Replays steps [from, to); false (and a Diverged result) at the first
 // disagreement. `each` sees the engine after every step that agreed.
-bool follow(engine::Engine& e, const protocols::ka::AdmissionParams& p, const ReplayTrace& t,
-            std::size_t from, std::size_t to, EngineReplay& r,
+bool follow(engine::Engine& e, const protocols::ka::AdmissionParams& p,
+            const model::ClusterManifests& m, const ReplayTrace& t, std::size_t from,
+            std::size_t to, EngineReplay& r,
             const std::function<void(const ReplayStep&, const engine::Engine&)>& each = {}) {
   for (std::size_t i = from; i < to; ++i) {
     const ReplayStep& s = t.steps[i];
-    const admission::Outcome o = admission::apply_step(e, p, s.kind, s.workload);
+    const admission::Outcome o = admission::apply_step(e, p, m, s.kind, s.workload);
     auto diff = admission::cell_differences(e, s.cells);
     if (!o.ok || !diff.empty()) {
       diverge(r, s, o.did, std::move(diff));
@@ -69,14 +70,14 @@ std::function<void(const ReplayStep&, const engine::Engine&)> premise_of(
 // turn (the trace's last state is its loop state); the property's own
 // question is asked of each turn: the subject never gets quota, and for
 // no-preemption-livelock the engine evicts a workload in every turn.
-void replay_lasso(engine::Engine& e, const protocols::ka::AdmissionParams& p, const ReplayTrace& t,
-                  EngineReplay& r) {
+void replay_lasso(engine::Engine& e, const protocols::ka::AdmissionParams& p,
+                  const model::ClusterManifests& m, const ReplayTrace& t, EngineReplay& r) {
   const std::size_t loop = *t.meta.loop, n = t.steps.size();
   const std::string subject = p.workloads[t.meta.subject].name;
   std::optional<std::size_t> premise;
   const auto guaranteed = premise_of(subject, premise);
   guaranteed(t.steps.front(), e);
-  if (!follow(e, p, t, 1, loop + 1, r, guaranteed)) return;
+  if (!follow(e, p, m, t, 1, loop + 1, r, guaranteed)) return;
   for (int turn = 1; turn <= 2; ++turn) {
     bool admitted = false;
     int evictions = 0;
@@ -92,7 +93,7 @@ void replay_lasso(engine::Engine& e, const protocols::ka::AdmissionParams& p, co
         before = after;
       }
     };
-    if (!follow(e, p, t, loop + 1, n, r, watch)) return;
+    if (!follow(e, p, m, t, loop + 1, n, r, watch)) return;
     std::vector<std::string> diff;
     if (admitted) diff.push_back(fmt::format("{} gets quota in the engine", subject));
     if (turn == 2 && has_premise(t.meta.property) && !premise)
@@ -147,7 +148,7 @@ EngineReplay replay_in_engine(const model::Scenario& sc, const protocols::ka::Ad
   }
   if (t.meta.loop && *t.meta.loop + 1 < t.steps.size()) {
     r.lasso = true;
-    replay_lasso(e, p, t, r);
+    replay_lasso(e, p, sc.manager, t, r);
     return done();
   }
   std::optional<std::size_t> premise;
@@ -156,7 +157,7 @@ EngineReplay replay_in_engine(const model::Scenario& sc, const protocols::ka::Ad
     each = premise_of(p.workloads[t.meta.subject].name, premise);
     each(t.steps.front(), e);
   }
-  if (!follow(e, p, t, 1, t.steps.size(), r, each)) return done();
+  if (!follow(e, p, sc.manager, t, 1, t.steps.size(), r, each)) return done();
   if (own_always) {
     r.verdict = EngineReplay::Verdict::Reproduced;
     r.property_check = fmt::format(

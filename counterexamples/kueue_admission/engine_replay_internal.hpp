@@ -35,7 +35,8 @@ struct ReplayTrace {
 // for a document that is not a trace of this instance.
 ReplayTrace read_trace(const ItfDocument& d, const protocols::ka::AdmissionParams& p);
 
-// The engine for the scenario's cluster, as replay runs it: victims' pods
+// The engine for the scenario's cluster, as replay runs it (without the
+// workloads that arrive during the run: Arrive creates them): victims' pods
 // terminate when the trace says so, jobs finish when it says so, the
 // controllers have reconciled the loaded objects, and it runs the Kueue the
 // instance's variant names where the engine has that Kueue (pre-7157: no
@@ -55,8 +56,9 @@ struct Outcome {
 
 // One step of the protocol (its Kind and workload) driven in the engine:
 // Schedule is one cycle, the others environment events; then settle().
-Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p, int kind,
-                   int workload);
+// `m` is the scenario's cluster, where an arriving workload's manifest is.
+Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
+                   const model::ClusterManifests& m, int kind, int workload);
 
 // A workload's phase as the engine's conditions and queues imply it, in the
 // protocol's names (Pending, Inadmissible, Admitted, Evicted,
@@ -84,6 +86,7 @@ struct Move {
   bool fair = false;
 };
 struct Environment {
+  const model::ClusterManifests* manifests = nullptr;  // the scenario's cluster
   std::vector<Move> moves;
   std::vector<std::string> kinds;  // the action table's names, by Kind
 };

@@ -190,7 +190,7 @@ bool moved(const Engine& e, const protocols::ka::AdmissionParams& p, const Envir
     if (m.kind == protocols::ka::kKubeletLost || (fair_only && !m.fair)) continue;
     if (probes-- <= 0) return false;
     Engine next = e;
-    if (!apply_step(next, p, m.kind, m.workload).ok) continue;
+    if (!apply_step(next, p, *env.manifests, m.kind, m.workload).ok) continue;
     run_day(next);
     const std::string step =
         m.workload < 0 ? env.kinds.at(m.kind)

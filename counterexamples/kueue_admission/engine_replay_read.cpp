@@ -80,6 +80,7 @@ Environment environment_of(const model::Scenario& sc, const protocols::ka::Admis
   const protocols::ka::Instance instance(p);
   const auto fairness = checker::fairness_for(instance, sc.fleet.fairness);
   Environment env;
+  env.manifests = &sc.manager;
   for (const auto& k : instance.layout().actions) env.kinds.push_back(k.name);
   for (const auto& a : instance.candidates())
     if (a.kind != protocols::ka::kSchedule)

@@ -55,7 +55,7 @@ std::string changes(const std::map<std::string, std::string>& before, const engi
   std::vector<std::string> out;
   for (const auto& [key, now] : all_phases(e)) {
     auto it = before.find(key);
-    const std::string was = it == before.end() ? "-" : it->second;
+    const std::string was = it == before.end() ? "Absent" : it->second;
     if (was != now) out.push_back(fmt::format("{} {} -> {}", key, was, now));
   }
   return out.empty() ? "no workload changed phase" : fmt::format("{}", fmt::join(out, "; "));
@@ -69,6 +69,11 @@ Outcome refuse(const engine::Engine& e, const std::string& key, const std::strin
 
 engine::Engine make_engine(const model::Scenario& sc, const protocols::ka::AdmissionParams& p) {
   model::ClusterManifests m = sc.manager;
+  std::erase_if(m.workloads, [&](const model::Workload& w) {
+    const std::string key = w.meta.namespace_ + "/" + w.meta.name;
+    return std::any_of(p.workloads.begin(), p.workloads.end(),
+                       [&](const auto& x) { return x.arrives && x.name == key; });
+  });
   for (auto& w : m.workloads) w.runtime_s = 0;  // jobs finish when the trace says so
   engine::EngineOptions o;
   o.job_stop_delay_ms = 0;  // a Job's terminating pods do not count: released at eviction
@@ -93,10 +98,22 @@ void settle(engine::Engine& e) {
   }
 }
 
-Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p, int kind,
-                   int workload) {
+Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
+                   const model::ClusterManifests& m, int kind, int workload) {
   const auto before = all_phases(e);
   const std::string key = workload >= 0 ? p.workloads[workload].name : "";
+  if (kind == kArrive) {
+    if (find(e, key) != nullptr) return refuse(e, key, "exists already");
+    auto it = std::find_if(m.workloads.begin(), m.workloads.end(), [&](const model::Workload& x) {
+      return x.meta.namespace_ + "/" + x.meta.name == key;
+    });
+    KMC_ASSERT_MSG(it != m.workloads.end(), "an arrival is one of the scenario's workloads");
+    model::Workload obj = *it;
+    obj.runtime_s = 0;  // its job finishes when the trace says so
+    e.create_workload(std::move(obj));
+    settle(e);
+    return {true, key + " was created and queued: " + changes(before, e)};
+  }
   const engine::WorkloadInfo* w = workload >= 0 ? find(e, key) : nullptr;
   if (workload >= 0 && w == nullptr) return {false, key + " is not in the engine"};
   auto post = [&](engine::Event ev) {
@@ -139,13 +156,15 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p, i
       post(engine::ev::StuckPodsFailed{key});
       return {!find(e, key)->has_quota_reservation(),
               "the PodTermination controller failed the stuck pods: " + changes(before, e)};
+    case kArrive:
+      break;  // handled above: the workload is not in the engine yet
   }
   return {false, "not an action of kueue-admission"};
 }
 
 std::string engine_phase(const engine::Engine& e, const std::string& key) {
   const engine::WorkloadInfo* w = find(e, key);
-  if (w == nullptr) return "absent";
+  if (w == nullptr) return "Absent";
   if (w->is_finished()) return "Finished";
   if (in_cache(e, *w)) {
     if (w->is_evicted()) return w->pods_stuck ? "StuckTerminating" : "Evicted";

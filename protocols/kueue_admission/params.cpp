@@ -339,6 +339,11 @@ bool AdmissionParams::preemption_observable() const {
          });
 }
 
+bool AdmissionParams::any_arrivals() const {
+  return std::any_of(workloads.begin(), workloads.end(),
+                     [](const WorkloadParams& w) { return w.arrives; });
+}
+
 void AdmissionParams::finish() {
   tree = std::make_shared<const QuotaTree>(*this);
 }
@@ -346,6 +351,51 @@ void AdmissionParams::finish() {
 const std::vector<std::string>& admission_variants() {
   return kVariants;
 }
+
+namespace {
+
+// environment.arrivals, once the workloads are in queue order. A workload
+// created during the run gets a creationTimestamp later than every one there
+// from the start, and the order arrivals come in is their timestamps' order:
+// both are what the API server would stamp, so kmc asks the manifests to say so
+// rather than changing them.
+void compile_arrivals(const model::Scenario& sc, AdmissionParams& p) {
+  const auto& env = sc.fleet.environment;
+  std::vector<int> order;
+  for (std::size_t i = 0; i < env.arrivals.size(); ++i) {
+    const std::string field = fmt::format("environment.arrivals[{}]", i);
+    auto it = std::find_if(p.workloads.begin(), p.workloads.end(),
+                           [&](const WorkloadParams& w) { return w.name == env.arrivals[i]; });
+    if (it == p.workloads.end())
+      throw InputError(
+          env.arrival_pos[i], field,
+          fmt::format("no Workload or Job {} in {}/", env.arrivals[i], sc.manager.dir));
+    if (it->initial_flavor >= 0)
+      throw InputError(env.arrival_pos[i], field,
+                       fmt::format("{} holds quota in its status.admission, so it is there from "
+                                   "the start; a workload that arrives during the run cannot",
+                                   it->name));
+    it->arrives = true;
+    order.push_back(static_cast<int>(it - p.workloads.begin()));
+  }
+  for (std::size_t i = 0; i < env.arrivals.size(); ++i) {
+    const WorkloadParams& a = p.workloads[order[i]];
+    for (const auto& w : p.workloads)
+      if (!w.arrives && w.created >= a.created)
+        throw InputError(env.arrival_pos[i], fmt::format("environment.arrivals[{}]", i),
+                         fmt::format("{} arrives during the run, so its creationTimestamp must be "
+                                     "later than that of every workload there from the start; "
+                                     "{}'s is not earlier",
+                                     a.name, w.name));
+  }
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    const auto &x = p.workloads[a], &y = p.workloads[b];
+    return x.created != y.created ? x.created < y.created : x.name < y.name;
+  });
+  for (std::size_t i = 1; i < order.size(); ++i) p.workloads[order[i]].arrives_after = order[i - 1];
+}
+
+}  // namespace
 
 AdmissionParams compile_admission(const model::Scenario& sc) {
   if (!sc.fleet.workers.empty())
@@ -380,6 +430,7 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
       }
     }
   }
+  compile_arrivals(sc, p);
   p.user_properties = sc.fleet.properties;
   if (p.preemption_configured() && !p.preemption_observable())
     p.warnings.push_back({sc.fleet.pos, "properties",

@@ -60,6 +60,11 @@ struct WorkloadParams {
   // so a BestEffortFIFO head that does not fit parks them all. -1: alike no other.
   int equivalence = -1;
   std::string scheduling_shape = {};  // what the hash reads, as compiled from the manifest
+  // kmc.yaml environment.arrivals: absent at the start, created during the run.
+  // Arrivals come in creationTimestamp order: this one only after `arrives_after`
+  // (-1: the first), so the queue order the timestamps give is the order they came in.
+  bool arrives = false;
+  int arrives_after = -1;
 };
 
 struct AdmissionParams {
@@ -100,6 +105,7 @@ struct AdmissionParams {
   int C() const { return static_cast<int>(cohorts.size()); }
   int W() const { return static_cast<int>(workloads.size()); }
   int fr(int f, int r) const { return f * R() + r; }
+  bool any_arrivals() const;
   bool preemption_configured() const;
   // Whether every preemption leaves a mark in some state, so that the guard
   // some-preemption can be decided on states: the preemptor stays at its

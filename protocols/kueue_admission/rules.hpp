@@ -21,6 +21,7 @@ enum Kind : std::int16_t {
   kKubeletLost,     // an evicted workload's pods get stuck terminating (a fault)
   kForceFail,       // the PodTermination controller fails stuck pods (#7312)
   kRestart,         // Kueue's manager restarts: its in-memory queue state is lost (a fault)
+  kArrive,          // a workload of environment.arrivals is created
 };
 
 struct Action {
@@ -57,6 +58,10 @@ class Rules {
         for (const auto& v : s.phase)
           if (v == kInadmissible) return true;
         return false;
+      case kArrive: {
+        const int before = p_.workloads[w].arrives_after;
+        return s.phase[w] == kAbsent && (before < 0 || s.phase[before] != kAbsent);
+      }
     }
     return false;
   }
@@ -89,6 +94,11 @@ class Rules {
         for (auto& v : s.phase)
           if (v == kInadmissible) v = kPending;
         if (p_.controller_restarts > 0) --s.budget[kBudgetRestart];
+        break;
+      case kArrive:
+        // Into its ClusterQueue's heap; a new workload frees no quota, so
+        // nothing parked is requeued.
+        s.phase[w] = kPending;
         break;
     }
   }

@@ -11,7 +11,7 @@ namespace {
 
 using model::FieldKind;
 
-enum Family : int { kScheduler, kPodTermination, kCompletion, kFaults };
+enum Family : int { kScheduler, kPodTermination, kCompletion, kFaults, kArrivals };
 
 model::Field field(const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo,
                    std::int64_t hi) {
@@ -44,8 +44,10 @@ model::Layout Spec::layout(const Params& p) {
             {"resource", p.resources, -1, {}, 0},
             {"budget", {"stuckTerminating"}, -1, {}, 0}};
   if (p.controller_restarts != 0) l.axes.back().labels.push_back("controllerRestarts");
-  auto phase = field("phase", {kAxisWorkload}, FieldKind::Enum, kPending, kFinished);
-  phase.names = {"Pending", "Inadmissible", "Admitted", "Evicted", "StuckTerminating", "Finished"};
+  // Absent is in the range only where some workload arrives during the run.
+  const Phase last = p.any_arrivals() ? kAbsent : kFinished;
+  auto phase = field("phase", {kAxisWorkload}, FieldKind::Enum, kPending, last);
+  for (int v = kPending; v <= last; ++v) phase.names.push_back(phase_name(v));
   auto flavor = field("flavor", {kAxisWorkload}, FieldKind::Index, -1, p.F() - 1);
   flavor.index_axis = kAxisFlavor;
   auto rank = field("rank", {kAxisWorkload}, FieldKind::Int, -1, p.W() - 1);
@@ -77,15 +79,17 @@ model::Layout Spec::layout(const Params& p) {
               field("budget", {kAxisBudget}, FieldKind::Int, 0,
                     std::max({p.stuck_terminating, p.controller_restarts, 0}))};
   // The scheduler and the pods' termination are weakly fair by default; jobs
-  // may run forever, and faults are the adversary's.
-  l.families = {{"scheduler", 1}, {"pod-termination", 1}, {"completion", 0}, {"faults", 0}};
+  // may run forever, faults are the adversary's, and so is when (whether) a workload arrives.
+  l.families = {
+      {"scheduler", 1}, {"pod-termination", 1}, {"completion", 0}, {"faults", 0}, {"arrivals", 0}};
   const model::ActionKind::Arg workload{"workload", kAxisWorkload};
   l.actions = {{"Schedule", {}, kScheduler, "kueue-scheduler"},
                {"Finish", {workload}, kCompletion, "workload"},
                {"PodsTerminated", {workload}, kPodTermination, "kubelet"},
                {"KubeletLost", {workload}, kFaults, "environment"},
                {"ForceFailStuckPods", {workload}, kPodTermination, "kueue-controller"},
-               {"ControllerRestart", {}, kFaults, "environment"}};
+               {"ControllerRestart", {}, kFaults, "environment"},
+               {"Arrive", {workload}, kArrivals, "user"}};
   return l;
 }
 
@@ -103,12 +107,16 @@ std::vector<Action> Spec::candidates(const Params& p) {
     if (p.stuck_terminating > 0 && p.force_fail_stuck_pods) add(kForceFail, w);
   }
   if (p.controller_restarts != 0) add(kRestart, -1);
+  for (int w = 0; w < p.W(); ++w)
+    if (p.workloads[w].arrives) add(kArrive, w);
   return out;
 }
 
 State<std::int64_t> Spec::initial(const Params& p) {
   State<std::int64_t> s;
   s.phase.assign(p.W(), kPending);
+  for (int w = 0; w < p.W(); ++w)
+    if (p.workloads[w].arrives) s.phase[w] = kAbsent;
   s.flavor.assign(p.W(), -1);
   s.rank.assign(p.W(), -1);
   s.usage.assign(static_cast<std::size_t>(p.Q()) * p.F() * p.R(), 0);
@@ -164,6 +172,8 @@ std::uint64_t Spec::identity(const Params& p) {
   // other variants stays what it was.
   if (!p.multiple_preemptions) add(std::string("pre-2641"));
   if (p.controller_restarts != 0) add(std::vector<std::int64_t>{p.controller_restarts});
+  if (p.any_arrivals())
+    for (const auto& w : p.workloads) add(std::vector<std::int64_t>{w.arrives, w.arrives_after});
   // Likewise the equivalence classes, only where some workload has an equal.
   std::vector<std::int64_t> eq;
   for (const auto& w : p.workloads) eq.push_back(w.equivalence);

@@ -19,7 +19,15 @@ enum Phase : std::int64_t {
   kEvicted,       // Evicted (Preempted): still holds quota until its pods or job stop
   kStuck,         // Evicted, with pods stuck terminating (the kubelet is gone)
   kFinished,
+  kAbsent,  // not created yet (kmc.yaml environment.arrivals)
 };
+
+// The phase's name in traces and reports.
+inline const char* phase_name(std::int64_t phase) {
+  static const char* const names[] = {"Pending",          "Inadmissible", "Admitted", "Evicted",
+                                      "StuckTerminating", "Finished",     "Absent"};
+  return phase >= kPending && phase <= kAbsent ? names[phase] : "?";
+}
 
 template <class V>
 struct State {

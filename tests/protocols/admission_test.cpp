@@ -255,3 +255,38 @@ TEST_CASE("admission: a NoFit head parks the workloads its scheduling hash equal
   CHECK(hashed.result.stats.transitions == 9);
   CHECK(hashed.result.verdict == alone.result.verdict);
 }
+
+TEST_CASE("admission: exact state counts with a workload arriving during the run",
+          "[admission][counts][arrivals]") {
+  // cq0 {cpu: 1}; w0 (1 cpu) is there, w1 (1 cpu) arrives whenever the
+  // environment chooses. By hand, (w0, w1): s0 (P, -), s1 (A, -), s2 (P, P),
+  // s3 (F, -), s4 (A, P), s5 (F, P), s6 (A, I), s7 (F, A), s8 (F, F).
+  // Edges: s0-s1 s0-s2 s1-s3 s1-s4 s2-s4 s3-s5 s4-s5 s4-s6 s5-s7 s6-s5 s7-s8.
+  auto p = cluster({{1, -1}}, {{0, 0, 1}, {0, 0, 1}});
+  p.workloads[1].arrives = true;
+  auto o = check(p);
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 9);
+  CHECK(o.result.stats.transitions == 11);
+}
+
+TEST_CASE("admission: arrivals come in creation order, each once", "[admission][arrivals]") {
+  // w1 then w2 arrive (w2 created later): Arrive(w2) waits for Arrive(w1).
+  auto p = cluster({{2, -1}}, {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}});
+  p.workloads[1].arrives = p.workloads[2].arrives = true;
+  p.workloads[2].arrives_after = 1;
+  const ka::Rules<std::int64_t> rules(p, {});
+  auto s = ka::Spec::initial(p);
+  CHECK(s.phase[1] == ka::kAbsent);
+  const ka::Action first{ka::kArrive, 1}, second{ka::kArrive, 2};
+  CHECK(rules.enabled(s, first));
+  CHECK_FALSE(rules.enabled(s, second));
+  rules.apply_in_place(s, first);
+  CHECK(s.phase[1] == ka::kPending);
+  CHECK_FALSE(rules.enabled(s, first));
+  CHECK(rules.enabled(s, second));
+  // An absent workload is nobody's head and holds nothing.
+  const ka::Scheduler sched(p);
+  CHECK(sched.head(s, 0) == 0);
+  CHECK_FALSE(ka::Scheduler::holds(s, 2));
+}
