@@ -31,8 +31,9 @@ void reconcile_all_workloads(Engine& e);
 void restart_kueue(Engine& e);
 
 // The Pod integration's quota release (pod_termination.cpp).
-// A Workload owned by a Pod, or labelled with a pod group name.
-bool pod_integration(const model::Workload& w);
+// A pod group's Workload: annotated kueue.x-k8s.io/is-group-workload=true, as
+// Kueue builds it, or labelled with a pod group name. A lone Pod's is not one.
+bool pod_group(const model::Workload& w);
 // Evicting w leaves its pods terminating, and its quota held, until an event says they are gone.
 bool holds_quota_until_pods_terminate(const Engine& e, const WorkloadInfo& w);
 void pods_terminated(Engine& e, WorkloadInfo& w);

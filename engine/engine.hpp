@@ -54,7 +54,7 @@ struct EngineOptions {
   // Virtual delay between an eviction and the job reporting inactive.
   TimeMs job_stop_delay_ms = 0;
   // The Pod integration's IsActive counts Running pods, terminating ones too: an
-  // evicted Pod-owned workload or pod group holds its quota until ev::PodsTerminated
+  // evicted pod group holds its quota until ev::PodsTerminated
   // (unless FastQuotaReleaseInPodIntegration). Off: it stops after job_stop_delay_ms.
   bool pod_termination_on_event = false;
   // A BestEffortFIFO queue keeps a preemptor at its head while its victims stop

@@ -2,10 +2,12 @@
 // pkg/controller/jobs/pod/pod_controller.go). The job reconciler unsets an
 // evicted workload's reservation once `!job.IsActive()`. A batch/v1 Job is
 // inactive as soon as its pods are terminating (the Job controller does not
-// count them), so its quota goes at eviction; a plain Pod or pod group is
-// active while any pod is Running, and a terminating pod runs until its grace
-// period ends and the kubelet confirms it gone. FastQuotaReleaseInPodIntegration
-// (KEP-6143) counts a pod with a deletionTimestamp as inactive at once.
+// count them), so its quota goes at eviction. So does a single plain Pod's:
+// (*Pod).IsActive looks at a group's pods only and is false for a lone Pod. A
+// pod group is active while any of its pods is Running, and a terminating pod
+// runs until its grace period ends and the kubelet confirms it gone.
+// FastQuotaReleaseInPodIntegration (KEP-6143) counts a pod with a deletionTimestamp as inactive at
+// once.
 //
 // With EngineOptions::pod_termination_on_event the environment says when that
 // happens (ev::PodsTerminated), or that it never will (ev::PodsStuckTerminating:
@@ -21,14 +23,14 @@
 
 namespace kmc::engine {
 
-bool pod_integration(const model::Workload& w) {
-  const auto& kinds = w.meta.owner_kinds;
-  return std::find(kinds.begin(), kinds.end(), "Pod") != kinds.end() ||
+bool pod_group(const model::Workload& w) {
+  const auto it = w.meta.annotations.find("kueue.x-k8s.io/is-group-workload");
+  return (it != w.meta.annotations.end() && it->second == "true") ||
          w.meta.labels.contains("kueue.x-k8s.io/pod-group-name");
 }
 
 bool holds_quota_until_pods_terminate(const Engine& e, const WorkloadInfo& w) {
-  return e.options.pod_termination_on_event && pod_integration(w.obj) &&
+  return e.options.pod_termination_on_event && pod_group(w.obj) &&
          !e.gate("FastQuotaReleaseInPodIntegration");
 }
 

@@ -263,8 +263,11 @@ struct Compiler {
     w.eligible.assign(p.F(), true);
     for (int f = 0; f < p.F(); ++f)
       if (const auto* rf = m.find_flavor(p.flavors[f])) w.eligible[f] = eligible(wl, *rf);
-    w.pods = std::find(wl.meta.owner_kinds.begin(), wl.meta.owner_kinds.end(), "Pod") !=
-                 wl.meta.owner_kinds.end() ||
+    // A pod group (Kueue annotates its Workload is-group-workload; kubectl users
+    // label it with the group's name). (*Pod).IsActive counts a group's pods only,
+    // so a lone plain Pod's quota goes at eviction, as a Job's does.
+    const auto group = wl.meta.annotations.find("kueue.x-k8s.io/is-group-workload");
+    w.pods = (group != wl.meta.annotations.end() && group->second == "true") ||
              wl.meta.labels.contains("kueue.x-k8s.io/pod-group-name");
     for (const auto& c : wl.conditions)
       if (c.type == "QuotaReserved" && c.status == "True" && wl.admission &&

@@ -52,9 +52,9 @@ struct WorkloadParams {
   std::int64_t created = 0;       // the queue-order timestamp (creationTimestamp)
   std::vector<std::int64_t> req;  // [r], total for all pods
   std::vector<bool> eligible;     // [f]: taints and node selectors allow the flavor
-  bool pods = false;              // the Pod integration: quota waits for pods to terminate
-  int initial_flavor = -1;        // status.admission: already holding quota at the start
-  std::int64_t reserved_at = 0;   // its QuotaReserved time, for the victim order
+  bool pods = false;  // a pod group (the Pod integration): quota waits for its pods to terminate
+  int initial_flavor = -1;       // status.admission: already holding quota at the start
+  std::int64_t reserved_at = 0;  // its QuotaReserved time, for the victim order
   // Its class under SchedulingEquivalenceHashing: workloads of one ClusterQueue
   // with the same class have the same scheduling hash (priority and pod sets),
   // so a BestEffortFIFO head that does not fit parks them all. -1: alike no other.

@@ -84,3 +84,20 @@ TEST_CASE("kueue-admission: bad input is exit 3 naming file, line and field",
   CHECK(r.err.find("fairSharing: kueue-admission models fair sharing over flat cohorts") !=
         std::string::npos);
 }
+
+TEST_CASE("kueue-admission: a lone Pod's quota goes at eviction, a pod group's waits for its pods",
+          "[cli][admission][pods]") {
+  // (*Pod).IsActive counts a group's pods only. zombie-pod's sweep as a lone Pod (owned by a
+  // Pod, no group mark) releases its quota when preempted, so no stuck pod can hold it.
+  const std::string label = "  labels: {kueue.x-k8s.io/pod-group-name: sweep}\n";
+  auto dir = example_replacing("zombie-pod", "cluster/workloads.yaml", label, "");
+  auto r = kmc("check " + dir + " --property guarantee-not-stuck");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  // Kueue's own mark on a pod group's Workload keeps the seed's violation.
+  dir = example_replacing("zombie-pod", "cluster/workloads.yaml", label,
+                          "  annotations: {kueue.x-k8s.io/is-group-workload: \"true\"}\n");
+  r = kmc("check " + dir + " --property guarantee-not-stuck");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+}

@@ -57,6 +57,25 @@ TEST_CASE("a preempted Job's quota goes at eviction", "[engine][pods]") {
   CHECK(state_of(e, "high") == "Admitted");
 }
 
+TEST_CASE("a preempted lone Pod's quota goes at eviction; a group annotated so holds it",
+          "[engine][pods]") {
+  // (*Pod).IsActive counts a group's pods only: a single plain Pod is inactive once stopped.
+  Cluster lone = one_queue(false);
+  lone.m.workloads[0].meta.owner_kinds = {"Pod"};
+  Engine e = preempted(lone, on_event());
+  e.run();
+  CHECK(state_of(e, "low") == "Pending");
+  CHECK(state_of(e, "high") == "Admitted");
+  // Kueue's own mark on a pod group's Workload.
+  Cluster annotated = one_queue(false);
+  annotated.m.workloads[0].meta.owner_kinds = {"Pod"};
+  annotated.m.workloads[0].meta.annotations["kueue.x-k8s.io/is-group-workload"] = "true";
+  Engine g = preempted(annotated, on_event());
+  g.run();
+  CHECK(used(g) == 8000);
+  CHECK(state_of(g, "high") != "Admitted");
+}
+
 TEST_CASE("a preempted Pod group holds its quota until its pods are gone", "[engine][pods]") {
   Engine e = preempted(one_queue(true), on_event());
   e.run();
