@@ -70,11 +70,19 @@ std::vector<std::int64_t> Scheduler::usage_cells(int w, int f) const {
 
 void Scheduler::reserve(XState& s, int w, int f) const {
   const auto& wl = p_.workloads[w];
-  std::int64_t holders = 0;
-  for (int v = 0; v < p_.W(); ++v) holders += s.rank[v] >= 0;
   s.phase[w] = kAdmitted;
   s.flavor[w] = f;
-  s.rank[w] = holders;  // the newest reservation
+  // The newest reservation among holders of its priority: the candidate order
+  // (before(), preemption.cpp) compares reservation times only between workloads
+  // of equal priority, so the order across priorities is never read, and
+  // keeping it would only split states Kueue cannot tell apart. Where no
+  // ClusterQueue may preempt, the order is never read at all.
+  if (p_.preemption_configured()) {
+    std::int64_t holders = 0;
+    for (int v = 0; v < p_.W(); ++v)
+      holders += s.rank[v] >= 0 && p_.workloads[v].priority == wl.priority;
+    s.rank[w] = holders;
+  }
   const int k = p_.F() * p_.R();
   for (int r = 0; r < p_.R(); ++r) s.usage[wl.cq * k + p_.fr(f, r)] += wl.req[r];
   if (s.sticky[wl.cq] == w) s.sticky[wl.cq] = -1;  // it left the queue
@@ -86,8 +94,9 @@ void Scheduler::release(XState& s, int w, bool requeue) const {
   KMC_ASSERT_MSG(f >= 0, "only a holder releases quota");
   const int k = p_.F() * p_.R();
   for (int r = 0; r < p_.R(); ++r) s.usage[wl.cq * k + p_.fr(static_cast<int>(f), r)] -= wl.req[r];
-  for (int v = 0; v < p_.W(); ++v)
-    if (s.rank[v] > s.rank[w]) --s.rank[v];
+  if (s.rank[w] >= 0)
+    for (int v = 0; v < p_.W(); ++v)
+      if (p_.workloads[v].priority == wl.priority && s.rank[v] > s.rank[w]) --s.rank[v];
   s.rank[w] = -1;
   s.flavor[w] = -1;
   if (requeue) requeue_tree(s, wl.cq);

@@ -34,7 +34,8 @@ struct State {
   BOOST_HANA_DEFINE_STRUCT(
       State, (std::vector<V>, phase),  // [workload] Phase
       (std::vector<V>, flavor),        // [workload] the flavor it holds quota in, -1
-      (std::vector<V>, rank),    // [workload] holders in the order they reserved: 0 the oldest, -1
+      (std::vector<V>, rank),    // [workload] holders of its priority in the order they reserved:
+                                 // 0 the oldest; -1 not holding, or no ClusterQueue may preempt
       (std::vector<V>, usage),   // [cq][flavor][resource] the cache's usage
       (std::vector<V>, sticky),  // [cq] the preemptor kept at the head (BestEffortFIFO), -1
       (std::vector<V>, budget)   // [budget] environment faults left

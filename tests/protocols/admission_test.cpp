@@ -290,3 +290,22 @@ TEST_CASE("admission: arrivals come in creation order, each once", "[admission][
   CHECK(sched.head(s, 0) == 0);
   CHECK_FALSE(ka::Scheduler::holds(s, 2));
 }
+
+TEST_CASE("admission: the reservation order is kept among holders of one priority only",
+          "[admission][counts]") {
+  // Kueue's candidate order compares reservation times only between workloads
+  // of equal priority, so kmc keeps no order across priorities. cq0 {cpu: 2},
+  // withinClusterQueue LowerPriority; w1 (priority 0) waits, w0 (priority 10)
+  // arrives. Each phase pair is one state: w0 Absent, Pending, Admitted or
+  // Finished with w1 Pending, Admitted or Finished, all reachable: 12. The
+  // order of reservation across the two priorities (w1 then w0, or w0 then
+  // w1) would split (Admitted, Admitted) into two states: 13.
+  auto p = cluster({{2, -1}}, {{0, 10, 1}, {0, 0, 1}});
+  p.cqs[0].within = ka::WithinCq::LowerPriority;
+  p.workloads[0].arrives = true;
+  p.workloads[0].created = 5;  // created when it arrives, after w1
+  // (some-preemption is left out: two cpu fit both, so nothing is ever preempted.)
+  const auto o = check(p, {"no-over-admission", "usage-counted-once", "guarantee-not-stuck"});
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 12);
+}
