@@ -20,6 +20,10 @@ void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
 void release_quota_after_stop(Engine& e, WorkloadInfo& w);
 void finish_workload(Engine& e, WorkloadInfo& w, const std::string& reason);
 void delete_workload(Engine& e, WorkloadInfo& w);
+// A user deletes the job: its Workload goes (the cache drops it, so its quota
+// is free at once), and a pod group's pods, deleted with it, run on until they
+// terminate (ev::PodsTerminated) or forever if their kubelet is gone.
+void delete_by_user(Engine& e, WorkloadInfo& w);
 void start_job_if_admitted(Engine& e, WorkloadInfo& w);
 // The workload controller's first pass after Kueue starts: a loaded workload that
 // holds a reservation and has every admission check Ready (or none) is Admitted,

@@ -73,6 +73,9 @@ struct EngineOptions {
   // preempted (an in-flight preemption included) or was admitted made every
   // later preemptor of its cohort skip the cycle (K11).
   bool multiple_preemptions = true;
+  // Before #15154 (Kueue 0.18/0.19 patches): a restart replays a deleted pod
+  // group's still-terminating pods as new and builds a Workload for them (K12).
+  bool readopt_terminating_pod_groups = false;
   // The delaying workqueue's batchPeriod for inadmissible requeues (1s upstream).
   TimeMs inadmissible_batch_ms = 1000;
   // Safety bound on back-to-back cycles at one virtual instant.

@@ -285,6 +285,14 @@ Assignment assign_flavors(const Engine& engine, Snapshot& snapshot, const Worklo
     plan.name = wl.pod_sets[i].name;
     plan.count = counts.empty() ? wl.pod_sets[i].count : counts[i];
     plan.requests = pod_set_requests(cq, wl.pod_sets[i], plan.count);
+    if (wl.readopted_from >= 0) {
+      // Pinned by its pods' node selector (with TAS, the node itself) to a
+      // node whose kubelet is gone: unschedulable, whatever the quota.
+      plan.reasons = {"its pods are pinned to a node whose kubelet is gone"};
+      a.last.last_tried_flavor_idx.emplace_back();
+      a.pod_sets.push_back(std::move(plan));
+      return a;
+    }
     bool failed = false;
     for (const auto& [res, qty] : plan.requests) {
       auto g = cq.group_of.find(res);

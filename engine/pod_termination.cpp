@@ -39,6 +39,16 @@ void pods_terminated(Engine& e, WorkloadInfo& w) {
   if (!w.pods_terminating || w.pods_stuck) return;
   w.pods_terminating = false;
   e.log_line(fmt::format("{}'s pods terminated", w.key));
+  if (w.deleted) {
+    // Its Workload is gone already. One re-adopted from these pods has none
+    // left: the pod reconciler finds no pod of the group and finalizes it.
+    for (auto& o : e.workloads)
+      if (o.readopted_from == w.id && !o.deleted) {
+        delete_workload(e, o);
+        e.log_line(fmt::format("{} (re-adopted) finalized: its pod group has no pods", o.key));
+      }
+    return;
+  }
   release_quota_after_stop(e, w);
 }
 

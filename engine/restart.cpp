@@ -7,9 +7,37 @@
 // scheduling hash is remembered as bulk-moved, and the scheduler is not
 // waiting for PodsReady. Timers that Kueue writes into status
 // (requeueState.requeueAt) survive.
+#include <fmt/format.h>
+
 #include "engine/controllers.hpp"
 
 namespace kmc::engine {
+
+namespace {
+
+// Before #15154: the pod informer replays every pod as a create, and the pod
+// reconciler's Load finds a group with pods (all of them terminating) and no
+// Workload, so it builds one from the pods as they are now: ungated, with the
+// node selector the ungater wrote. #15154 finalizes such a group instead.
+void readopt_terminating_pod_groups(Engine& e) {
+  std::vector<int> groups;
+  for (const auto& w : e.workloads)
+    if (w.deleted && w.readopted_from < 0 && w.pods_terminating && pod_group(w.obj)) {
+      const WorkloadInfo* live = e.find(w.key);
+      if (live == nullptr || live->deleted) groups.push_back(w.id);
+    }
+  for (int id : groups) {
+    model::Workload obj = e.workloads[static_cast<std::size_t>(id)].obj;
+    obj.admission.reset();
+    obj.conditions.clear();
+    const int fresh = e.create_workload(std::move(obj));
+    WorkloadInfo& w = e.workloads[static_cast<std::size_t>(fresh)];
+    w.readopted_from = id;
+    e.log_line(fmt::format("{} re-adopted from its terminating pods as a new Workload", w.key));
+  }
+}
+
+}  // namespace
 
 void restart_kueue(Engine& e) {
   QueueManager fresh;
@@ -21,6 +49,7 @@ void restart_kueue(Engine& e) {
   for (const auto& w : e.workloads)
     if (w.admissible() && w.cluster_queue >= 0) e.enqueue(w);
   e.log_line("Kueue restarted: its queues were rebuilt from the pending Workloads");
+  if (e.options.readopt_terminating_pod_groups) readopt_terminating_pod_groups(e);
 }
 
 }  // namespace kmc::engine

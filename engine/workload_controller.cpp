@@ -195,6 +195,14 @@ void delete_workload(Engine& e, WorkloadInfo& w) {
   e.cache_remove(w);
 }
 
+void delete_by_user(Engine& e, WorkloadInfo& w) {
+  const bool pods_left = pod_group(w.obj) && (w.job_active || w.pods_terminating);
+  w.job_active = false;
+  delete_workload(e, w);
+  w.pods_terminating = pods_left;
+  e.log_line(fmt::format("{} deleted{}", w.key, pods_left ? ": its pods are terminating" : ""));
+}
+
 void Engine::handle(const Event& event) {
   struct V {
     Engine& e;

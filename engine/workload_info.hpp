@@ -71,6 +71,11 @@ struct WorkloadInfo {
   bool pods_terminating = false;
   bool pods_stuck = false;
   bool deleted = false;
+  // Built by a restarted Kueue before #15154 from the terminating pods of the
+  // deleted pod group workloads[readopted_from] (K12). Its pods carry the
+  // node selector the ungater wrote, for a node whose kubelet is gone: no
+  // flavor can place them (flavor_assigner.cpp). -1: an ordinary Workload.
+  int readopted_from = -1;
   std::string scheduling_hash;  // computeSchedulingHash, fixed at creation
   std::string pending_message;  // the QuotaReserved=False message, Kueue's words
   std::int64_t first_admitted_ms = -1;

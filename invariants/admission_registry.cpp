@@ -1,5 +1,7 @@
 #include "invariants/admission_registry.hpp"
 
+#include <algorithm>
+
 #include "model/user_properties.hpp"
 
 namespace kmc::invariants {
@@ -8,6 +10,9 @@ std::vector<AdmissionProperty> admission_properties(const AdmissionInstance& p) 
   std::vector<AdmissionProperty> out{no_over_admission(p), usage_counted_once(p),
                                      no_head_of_line_blocking(p), guarantee_not_stuck(p),
                                      some_workload_admitted(p)};
+  const auto& w = p.params().workloads;
+  if (std::any_of(w.begin(), w.end(), [](const auto& x) { return x.readopts >= 0; }))
+    out.push_back(no_workload_for_terminating_pods(p));
   if (p.params().preemption_configured() && p.params().preemption_observable())
     out.push_back(some_preemption(p));
   out.push_back(guarantee_eventually_admitted(p));

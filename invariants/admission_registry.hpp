@@ -21,6 +21,8 @@ AdmissionProperty some_workload_admitted(const AdmissionInstance& p);
 AdmissionProperty some_preemption(const AdmissionInstance& p);
 AdmissionProperty guarantee_eventually_admitted(const AdmissionInstance& p);
 AdmissionProperty no_preemption_livelock(const AdmissionInstance& p);
+// Registered where a deleted pod group may be re-adopted (K12).
+AdmissionProperty no_workload_for_terminating_pods(const AdmissionInstance& p);
 
 // Every property, in registry order (some-preemption only where preemption
 // is configured). The instance must outlive them. Liveness comes last and

@@ -78,6 +78,11 @@ struct EnvironmentBudgets {
   // the environment chooses (or never).
   std::vector<std::string> arrivals;
   std::vector<SourcePos> arrival_pos;  // where each is written
+  // kueue-admission: Workloads ("namespace/name") a user may delete during the run (the job
+  // cancelled: its Workload and pods deleted), each at most once, whenever the environment
+  // chooses (or never).
+  std::vector<std::string> deletions;
+  std::vector<SourcePos> deletion_pos;
 };
 
 struct CheckSpec {

@@ -59,11 +59,28 @@ void read_options(const YamlNode& node, Warnings& w, Fleet& fleet) {
         {{"Either", "Either"}, {"TimeoutFirst", "TimeoutFirst"}, {"BootFirst", "BootFirst"}});
 }
 
+// A list of Workloads as "namespace/name", each once (environment.arrivals, .deletions).
+void read_workload_list(const YamlNode& node, const char* what, const Fleet& fleet,
+                        std::vector<std::string>& keys, std::vector<SourcePos>& pos) {
+  if (!node.present()) return;
+  if (fleet.protocol != "kueue-admission")
+    node.fail(fmt::format("only protocol kueue-admission models workloads {}", what));
+  std::set<std::string> seen;
+  for (const auto& item : node.items()) {
+    const std::string key = item.str();
+    if (key.find('/') == std::string::npos)
+      item.fail(fmt::format("'{}' must name a Workload as namespace/name", key));
+    if (!seen.insert(key).second) item.fail(fmt::format("'{}' is listed twice", key));
+    keys.push_back(key);
+    pos.push_back(item.pos());
+  }
+}
+
 void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
   check_keys(node,
              {.modeled = {"spotReclaims", "capacityLosses", "snapshotRefreshes", "stuckTerminating",
                           "controllerRestarts", "workerDisconnects", "capacityReturns",
-                          "capacityRevocations", "arrivals"}},
+                          "capacityRevocations", "arrivals", "deletions"}},
              w);
   EnvironmentBudgets& e = fleet.environment;
   if (node["spotReclaims"].present()) e.spot_reclaims = node["spotReclaims"].int32(0);
@@ -78,20 +95,9 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
   if (node["capacityReturns"].present()) e.capacity_returns = node["capacityReturns"].int32(-1);
   if (node["capacityRevocations"].present())
     e.capacity_revocations = node["capacityRevocations"].int32(-1);
-  if (node["arrivals"].present()) {
-    if (fleet.protocol != "kueue-admission")
-      node["arrivals"].fail(
-          "only protocol kueue-admission models workloads arriving during the run");
-    std::set<std::string> seen;
-    for (const auto& item : node["arrivals"].items()) {
-      const std::string key = item.str();
-      if (key.find('/') == std::string::npos)
-        item.fail(fmt::format("'{}' must name a Workload as namespace/name", key));
-      if (!seen.insert(key).second) item.fail(fmt::format("'{}' is listed twice", key));
-      e.arrivals.push_back(key);
-      e.arrival_pos.push_back(item.pos());
-    }
-  }
+  read_workload_list(node["arrivals"], "arriving during the run", fleet, e.arrivals, e.arrival_pos);
+  read_workload_list(node["deletions"], "deleted during the run", fleet, e.deletions,
+                     e.deletion_pos);
 }
 
 void read_check(const YamlNode& node, Warnings& w, Fleet& fleet) {

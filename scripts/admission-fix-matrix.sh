@@ -14,6 +14,7 @@ rows=(
   "K05 #805|examples/cohort-shared-victim|no-over-admission|options: {variant: pre-805}|options: {}"
   "K10 #6143|examples/preemption-grace-hol|no-head-of-line-blocking|-|-"
   "K11 #2641|examples/cohort-preemption-hol|no-head-of-line-blocking|options: {variant: pre-2641}|options: {}"
+  "K12 #15154|examples/zombie-pod-readopted|guarantee-not-stuck|options: {variant: pre-15154}|options: {}"
   "K13 #7312|examples/zombie-pod|guarantee-not-stuck|options: {variant: pre-7312}|options: {}"
   "K14 #7157|examples/preemption-livelock|no-preemption-livelock|options: {variant: pre-7157}|options: {}"
   "gang (seeds 2, 4)|examples/plain-scheduler-gang-deadlock|no-gang-deadlock|-|-"

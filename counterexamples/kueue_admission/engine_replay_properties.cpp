@@ -283,7 +283,8 @@ bool engine_decides(const std::string& property) {
                                                  "no-head-of-line-blocking",
                                                  "guarantee-not-stuck",
                                                  "guarantee-eventually-admitted",
-                                                 "no-preemption-livelock"};
+                                                 "no-preemption-livelock",
+                                                 "no-workload-for-terminating-pods"};
   return std::find(known.begin(), known.end(), property) != known.end();
 }
 
@@ -294,6 +295,15 @@ PropertyCheck property_in_engine(const std::string& property, const Engine& e,
   if (property == "usage-counted-once") return counted_twice(e);
   if (property == "no-head-of-line-blocking") return head_of_line(e);
   if (property == "guarantee-not-stuck") return waits_forever(e, p, env, subject, false, {});
+  if (property == "no-workload-for-terminating-pods") {
+    for (const auto& w : e.workloads)
+      if (w.readopted_from >= 0 && !w.deleted)
+        return {true, true,
+                fmt::format("the engine's restarted Kueue built Workload {} from the pods of the "
+                            "deleted pod group, which are still terminating",
+                            w.key)};
+    return {true, false, "no Workload was built from a deleted pod group's pods"};
+  }
   // A behaviour that stops (no loop steps) where only fairly scheduled actions must happen.
   if (property == "guarantee-eventually-admitted")
     return waits_forever(e, p, env, subject, true, premise);

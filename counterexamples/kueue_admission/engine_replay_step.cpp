@@ -23,8 +23,29 @@ bool immediate(const engine::Event& e) {
          std::holds_alternative<engine::ev::RequeueInadmissible>(e);
 }
 
-const engine::WorkloadInfo* find(const engine::Engine& e, const std::string& key) {
-  const engine::WorkloadInfo* w = e.find(key);
+// The protocol's name for an engine workload: a re-adopted one is its
+// original's name, marked (protocols::ka::kReadoptedSuffix).
+std::string model_name(const engine::WorkloadInfo& w) {
+  return w.readopted_from >= 0 ? w.key + kReadoptedSuffix : w.key;
+}
+
+// The engine workload a protocol name stands for, deleted or not: the
+// original Workload of that key, or the Workload re-adopted from its pods.
+const engine::WorkloadInfo* resolve(const engine::Engine& e, const std::string& name) {
+  const std::string suffix = kReadoptedSuffix;
+  const bool readopted = name.size() > suffix.size() &&
+                         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  const std::string key = readopted ? name.substr(0, name.size() - suffix.size()) : name;
+  const engine::WorkloadInfo* out = nullptr;
+  for (const auto& w : e.workloads)
+    if (w.key == key && (w.readopted_from >= 0) == readopted && (out == nullptr || readopted))
+      out = &w;
+  return out;
+}
+
+// The same, while it exists.
+const engine::WorkloadInfo* find(const engine::Engine& e, const std::string& name) {
+  const engine::WorkloadInfo* w = resolve(e, name);
   return w == nullptr || w->deleted ? nullptr : w;
 }
 
@@ -45,8 +66,7 @@ std::string held_flavor(const engine::Engine& e, const engine::WorkloadInfo& w) 
 
 std::map<std::string, std::string> all_phases(const engine::Engine& e) {
   std::map<std::string, std::string> out;
-  for (const auto& w : e.workloads)
-    if (!w.deleted) out[w.key] = engine_phase(e, w.key);
+  for (const auto& w : e.workloads) out[model_name(w)] = engine_phase(e, model_name(w));
   return out;
 }
 
@@ -82,6 +102,7 @@ engine::Engine make_engine(const model::Scenario& sc, const protocols::ka::Admis
   o.integer_drs = p.integer_drs;
   o.recheck_in_cycle = p.recheck_in_cycle;
   o.multiple_preemptions = p.multiple_preemptions;
+  o.readopt_terminating_pod_groups = p.readopt_terminating_groups;
   engine::Engine e(m, o);
   settle(e);
   engine::reconcile_all_workloads(e);
@@ -113,6 +134,24 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
     e.create_workload(std::move(obj));
     settle(e);
     return {true, key + " was created and queued: " + changes(before, e)};
+  }
+  // A deleted pod group's pods go on terminating (or get stuck) after it.
+  if (workload >= 0 && (kind == kPodsTerminated || kind == kKubeletLost)) {
+    auto* gone = const_cast<engine::WorkloadInfo*>(resolve(e, key));
+    if (gone != nullptr && gone->deleted) {
+      if (!gone->pods_terminating || gone->pods_stuck)
+        return refuse(e, key, "has no terminating pods");
+      if (kind == kPodsTerminated) {
+        engine::pods_terminated(e, *gone);
+      } else {
+        engine::pods_stuck_terminating(e, *gone);
+      }
+      settle(e);
+      return {true, kind == kPodsTerminated
+                        ? "the deleted group's pods are gone: " + changes(before, e)
+                        : "the deleted group's pods are stuck terminating on a node whose "
+                          "kubelet is gone"};
+    }
   }
   const engine::WorkloadInfo* w = workload >= 0 ? find(e, key) : nullptr;
   if (workload >= 0 && w == nullptr) return {false, key + " is not in the engine"};
@@ -158,13 +197,21 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
               "the PodTermination controller failed the stuck pods: " + changes(before, e)};
     case kArrive:
       break;  // handled above: the workload is not in the engine yet
+    case kDelete:
+      engine::delete_by_user(e, *const_cast<engine::WorkloadInfo*>(w));
+      settle(e);
+      return {true, "the user deleted it: " + changes(before, e)};
   }
   return {false, "not an action of kueue-admission"};
 }
 
 std::string engine_phase(const engine::Engine& e, const std::string& key) {
-  const engine::WorkloadInfo* w = find(e, key);
+  const engine::WorkloadInfo* w = resolve(e, key);
   if (w == nullptr) return "Absent";
+  if (w->deleted) {
+    if (w->readopted_from >= 0 || !w->pods_terminating) return "Deleted";
+    return w->pods_stuck ? "DeletedPodsStuck" : "DeletedPodsTerminating";
+  }
   if (w->is_finished()) return "Finished";
   if (in_cache(e, *w)) {
     if (w->is_evicted()) return w->pods_stuck ? "StuckTerminating" : "Evicted";
@@ -194,7 +241,7 @@ std::vector<model::Cell> engine_cells(const engine::Engine& e, const model::Cell
     } else if (c.field == "sticky") {
       const int cq = e.cq_index(c.entity.at(0));
       const int id = cq < 0 ? -1 : e.queues.sticky(cq);
-      mine.value = id < 0 ? "" : e.workloads[static_cast<std::size_t>(id)].key;
+      mine.value = id < 0 ? "" : model_name(e.workloads[static_cast<std::size_t>(id)]);
     } else {
       continue;  // rank, budget: nothing in the engine to compare with
     }

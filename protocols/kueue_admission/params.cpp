@@ -20,11 +20,12 @@ namespace {
 using model::InputError;
 
 const std::vector<std::string> kVariants = {
-    "pre-805",   // no re-check within a cycle: two preemptors share a victim (K05)
-    "pre-2641",  // one preemption per cohort per cycle, in-flight ones too (K11)
-    "pre-6617",  // fair sharing's DRS in integers: small borrowers look lending (K01)
-    "pre-7157",  // no sticky head: a preemptor may lose its freed quota (K14)
-    "pre-7312",  // pods stuck terminating hold their quota forever (K13)
+    "pre-805",    // no re-check within a cycle: two preemptors share a victim (K05)
+    "pre-2641",   // one preemption per cohort per cycle, in-flight ones too (K11)
+    "pre-6617",   // fair sharing's DRS in integers: small borrowers look lending (K01)
+    "pre-7157",   // no sticky head: a preemptor may lose its freed quota (K14)
+    "pre-7312",   // pods stuck terminating hold their quota forever (K13)
+    "pre-15154",  // a restart re-adopts a deleted pod group's terminating pods (K12)
     "broken-skip-cohort-limit",  // deliberately broken: borrowing ignores the cohort
 };
 
@@ -318,6 +319,7 @@ struct Compiler {
     p.integer_drs = v == "pre-6617";
     p.sticky_head = v != "pre-7157";
     p.force_fail_stuck_pods = v != "pre-7312";
+    p.readopt_terminating_groups = v == "pre-15154";
     p.broken_skip_cohort_limit = v == "broken-skip-cohort-limit";
     p.stuck_terminating = fleet.environment.stuck_terminating;
     p.controller_restarts = fleet.environment.controller_restarts;
@@ -340,6 +342,17 @@ bool AdmissionParams::preemption_observable() const {
   return sticks || std::none_of(workloads.begin(), workloads.end(), [&](const WorkloadParams& w) {
            return (!w.pods || fast_quota_release) && w.initial_flavor < 0;
          });
+}
+
+bool AdmissionParams::any_deletions() const {
+  return std::any_of(workloads.begin(), workloads.end(),
+                     [](const WorkloadParams& w) { return w.deletable; });
+}
+
+int AdmissionParams::readoption_of(int w) const {
+  for (int v = 0; v < W(); ++v)
+    if (workloads[v].readopts == w) return v;
+  return -1;
 }
 
 bool AdmissionParams::any_arrivals() const {
@@ -398,6 +411,41 @@ void compile_arrivals(const model::Scenario& sc, AdmissionParams& p) {
   for (std::size_t i = 1; i < order.size(); ++i) p.workloads[order[i]].arrives_after = order[i - 1];
 }
 
+// environment.deletions, before the workloads are sorted: each named workload
+// may be deleted, and where Kueue may restart, a deleted pod group whose pods
+// are still terminating may be re-adopted (K12): it gets a slot for the
+// Workload a restart would build. That Workload is created at the restart,
+// after every other, and its pods carry the node selector the ungater wrote
+// (with TAS, the node itself), so it can never be placed again: kmc gives it
+// no flavor.
+void compile_deletions(const model::Scenario& sc, AdmissionParams& p) {
+  const auto& env = sc.fleet.environment;
+  std::int64_t newest = 0;
+  for (const auto& w : p.workloads) newest = std::max(newest, w.created);
+  std::vector<WorkloadParams> slots;
+  for (std::size_t i = 0; i < env.deletions.size(); ++i) {
+    auto it = std::find_if(p.workloads.begin(), p.workloads.end(),
+                           [&](const WorkloadParams& w) { return w.name == env.deletions[i]; });
+    if (it == p.workloads.end())
+      throw InputError(
+          env.deletion_pos[i], fmt::format("environment.deletions[{}]", i),
+          fmt::format("no Workload or Job {} in {}/", env.deletions[i], sc.manager.dir));
+    it->deletable = true;
+    if (!it->pods || p.controller_restarts == 0) continue;
+    WorkloadParams slot = *it;
+    slot.name += kReadoptedSuffix;
+    slot.created = newest + 1;
+    slot.eligible.assign(p.F(), false);
+    slot.initial_flavor = -1;
+    slot.equivalence = -1;
+    slot.arrives = slot.deletable = false;
+    slot.readopts = -2;  // resolved once sorted
+    slot.scheduling_shape += " pinned to its node";
+    slots.push_back(std::move(slot));
+  }
+  for (auto& s : slots) p.workloads.push_back(std::move(s));
+}
+
 }  // namespace
 
 AdmissionParams compile_admission(const model::Scenario& sc) {
@@ -414,6 +462,7 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
                      "no Workload or Job to admit; kueue-admission needs at least one");
   c.compile_options();
   auto& p = c.p;
+  compile_deletions(sc, p);
   // Queue order: priority, then creation, then name (the heap's order).
   std::stable_sort(p.workloads.begin(), p.workloads.end(),
                    [](const WorkloadParams& a, const WorkloadParams& b) {
@@ -434,6 +483,15 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
     }
   }
   compile_arrivals(sc, p);
+  for (auto& w : p.workloads)  // re-adoption slots to their originals, now in queue order
+    if (w.readopts == -2) {
+      const std::string name =
+          w.name.substr(0, w.name.size() - std::string(kReadoptedSuffix).size());
+      w.readopts =
+          static_cast<int>(std::find_if(p.workloads.begin(), p.workloads.end(),
+                                        [&](const WorkloadParams& o) { return o.name == name; }) -
+                           p.workloads.begin());
+    }
   p.user_properties = sc.fleet.properties;
   if (p.preemption_configured() && !p.preemption_observable())
     p.warnings.push_back({sc.fleet.pos, "properties",

@@ -65,7 +65,16 @@ struct WorkloadParams {
   // (-1: the first), so the queue order the timestamps give is the order they came in.
   bool arrives = false;
   int arrives_after = -1;
+  // kmc.yaml environment.deletions: a user may delete it (its job cancelled).
+  bool deletable = false;
+  // A pod group's re-adoption slot (K12): the Workload a restarted Kueue
+  // before #15154 builds from the group's pods when they are all terminating
+  // and their Workload is gone. Absent until then; `readopts` is the original.
+  int readopts = -1;
 };
+
+// The name of a re-adoption slot: its original's, marked.
+inline constexpr const char* kReadoptedSuffix = " (re-adopted)";
 
 struct AdmissionParams {
   std::vector<std::string> resources, flavors;
@@ -89,6 +98,10 @@ struct AdmissionParams {
   // #2641 (MultiplePreemptions, v0.8): several preemptions per cohort and cycle. Off (pre-2641):
   // one preemptor or admission per cohort per cycle, in-flight preemptions included (K11).
   bool multiple_preemptions = true;
+  // Before #15154 (Kueue 0.18/0.19 patches, September 2026) a restarted Kueue
+  // builds a new Workload for a pod group whose pods are all terminating and
+  // whose Workload is gone (K12); since, it finalizes the pods instead.
+  bool readopt_terminating_groups = false;
   int stuck_terminating = 0;    // environment budget: victims whose pods get stuck (kubelet lost)
   int controller_restarts = 0;  // environment budget: Kueue restarts (-1: unlimited)
   model::Warnings warnings;
@@ -106,6 +119,9 @@ struct AdmissionParams {
   int W() const { return static_cast<int>(workloads.size()); }
   int fr(int f, int r) const { return f * R() + r; }
   bool any_arrivals() const;
+  bool any_deletions() const;
+  // The re-adoption slot of workload w, -1 when it has none.
+  int readoption_of(int w) const;
   bool preemption_configured() const;
   // Whether every preemption leaves a mark in some state, so that the guard
   // some-preemption can be decided on states: the preemptor stays at its

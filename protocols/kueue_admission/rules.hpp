@@ -22,6 +22,7 @@ enum Kind : std::int16_t {
   kForceFail,       // the PodTermination controller fails stuck pods (#7312)
   kRestart,         // Kueue's manager restarts: its in-memory queue state is lost (a fault)
   kArrive,          // a workload of environment.arrivals is created
+  kDelete,          // a user deletes a workload of environment.deletions
 };
 
 struct Action {
@@ -45,23 +46,27 @@ class Rules {
       case kFinish:
         return s.phase[w] == kAdmitted;
       case kPodsTerminated:
-        return s.phase[w] == kEvicted;
+        return s.phase[w] == kEvicted || s.phase[w] == kOrphanedPods;
       case kKubeletLost:
-        return s.phase[w] == kEvicted && s.budget[kBudgetStuck] > 0;
+        return (s.phase[w] == kEvicted || s.phase[w] == kOrphanedPods) &&
+               s.budget[kBudgetStuck] > 0;
       case kForceFail:
         return s.phase[w] == kStuck;
       case kRestart:
-        // Only a restart that loses something: a parked workload or a sticky head.
+        // Only a restart that loses something (a parked workload or a sticky
+        // head) or re-adopts a pod group.
         if (p_.controller_restarts >= 0 && s.budget[kBudgetRestart] <= 0) return false;
         for (const auto& v : s.sticky)
           if (v >= 0) return true;
-        for (const auto& v : s.phase)
-          if (v == kInadmissible) return true;
+        for (int v = 0; v < p_.W(); ++v)
+          if (s.phase[v] == kInadmissible || readopted_on_restart(s, v)) return true;
         return false;
       case kArrive: {
         const int before = p_.workloads[w].arrives_after;
         return s.phase[w] == kAbsent && (before < 0 || s.phase[before] != kAbsent);
       }
+      case kDelete:
+        return s.phase[w] == kPending || s.phase[w] == kInadmissible || Scheduler::holds(s, w);
     }
     return false;
   }
@@ -77,6 +82,15 @@ class Rules {
         s.phase[w] = kFinished;
         break;
       case kPodsTerminated:
+        if (s.phase[w] == kOrphanedPods) {
+          s.phase[w] = kDeleted;
+          // The group has no pods left: Kueue finalizes a Workload re-adopted
+          // from them (Load finds nothing). It never holds quota: no flavor fits it.
+          const int slot = p_.readoption_of(w);
+          if (slot >= 0 && s.phase[slot] != kAbsent) s.phase[slot] = kDeleted;
+          break;
+        }
+        [[fallthrough]];
       case kForceFail:
         // The job reconciler unsets the reservation (Requeued: preempted),
         // and the workload goes back to its queue.
@@ -84,15 +98,17 @@ class Rules {
         s.phase[w] = kPending;
         break;
       case kKubeletLost:
-        s.phase[w] = kStuck;
+        s.phase[w] = s.phase[w] == kOrphanedPods ? kOrphanedStuck : kStuck;
         --s.budget[kBudgetStuck];
         break;
       case kRestart:
         // The queues rebuilt from the Workloads: every waiting one back in its
         // heap, no preemptor kept at a head. Reservations are in status, kept.
         for (auto& v : s.sticky) v = -1;
-        for (auto& v : s.phase)
-          if (v == kInadmissible) v = kPending;
+        for (int v = 0; v < p_.W(); ++v) {
+          if (readopted_on_restart(s, v)) s.phase[p_.readoption_of(v)] = kPending;
+          if (s.phase[v] == kInadmissible) s.phase[v] = kPending;
+        }
         if (p_.controller_restarts > 0) --s.budget[kBudgetRestart];
         break;
       case kArrive:
@@ -100,7 +116,29 @@ class Rules {
         // nothing parked is requeued.
         s.phase[w] = kPending;
         break;
+      case kDelete: {
+        // The cache drops a deleted Workload: its quota is free at once, even
+        // while its pods are still terminating.
+        const auto was = s.phase[w];
+        if (Scheduler::holds(s, w)) sched_.release(s, w);
+        const int cq = p_.workloads[w].cq;
+        if (s.sticky[cq] == w) s.sticky[cq] = -1;
+        const bool running = was == kAdmitted || was == kEvicted;
+        s.phase[w] = was == kStuck                     ? kOrphanedStuck
+                     : running && p_.workloads[w].pods ? kOrphanedPods
+                                                       : kDeleted;
+        break;
+      }
     }
+  }
+
+  // Before #15154, a restarted Kueue's pod reconciler finds w's pod group
+  // (every pod terminating, the Workload gone) and builds a Workload for it.
+  bool readopted_on_restart(const State<V>& s, int w) const {
+    if (!p_.readopt_terminating_groups) return false;
+    if (s.phase[w] != kOrphanedPods && s.phase[w] != kOrphanedStuck) return false;
+    const int slot = p_.readoption_of(w);
+    return slot >= 0 && s.phase[slot] == kAbsent;
   }
 
  private:

@@ -11,7 +11,7 @@ namespace {
 
 using model::FieldKind;
 
-enum Family : int { kScheduler, kPodTermination, kCompletion, kFaults, kArrivals };
+enum Family : int { kScheduler, kPodTermination, kCompletion, kFaults, kArrivals, kDeletions };
 
 model::Field field(const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo,
                    std::int64_t hi) {
@@ -44,8 +44,9 @@ model::Layout Spec::layout(const Params& p) {
             {"resource", p.resources, -1, {}, 0},
             {"budget", {"stuckTerminating"}, -1, {}, 0}};
   if (p.controller_restarts != 0) l.axes.back().labels.push_back("controllerRestarts");
-  // Absent is in the range only where some workload arrives during the run.
-  const Phase last = p.any_arrivals() ? kAbsent : kFinished;
+  // Absent is in the range only where some workload arrives during the run,
+  // the deleted phases (and Absent, for re-adoption slots) where one may be deleted.
+  const Phase last = p.any_deletions() ? kOrphanedStuck : p.any_arrivals() ? kAbsent : kFinished;
   auto phase = field("phase", {kAxisWorkload}, FieldKind::Enum, kPending, last);
   for (int v = kPending; v <= last; ++v) phase.names.push_back(phase_name(v));
   auto flavor = field("flavor", {kAxisWorkload}, FieldKind::Index, -1, p.F() - 1);
@@ -80,8 +81,8 @@ model::Layout Spec::layout(const Params& p) {
                     std::max({p.stuck_terminating, p.controller_restarts, 0}))};
   // The scheduler and the pods' termination are weakly fair by default; jobs
   // may run forever, faults are the adversary's, and so is when (whether) a workload arrives.
-  l.families = {
-      {"scheduler", 1}, {"pod-termination", 1}, {"completion", 0}, {"faults", 0}, {"arrivals", 0}};
+  l.families = {{"scheduler", 1}, {"pod-termination", 1}, {"completion", 0},
+                {"faults", 0},    {"arrivals", 0},        {"deletions", 0}};
   const model::ActionKind::Arg workload{"workload", kAxisWorkload};
   l.actions = {{"Schedule", {}, kScheduler, "kueue-scheduler"},
                {"Finish", {workload}, kCompletion, "workload"},
@@ -89,7 +90,8 @@ model::Layout Spec::layout(const Params& p) {
                {"KubeletLost", {workload}, kFaults, "environment"},
                {"ForceFailStuckPods", {workload}, kPodTermination, "kueue-controller"},
                {"ControllerRestart", {}, kFaults, "environment"},
-               {"Arrive", {workload}, kArrivals, "user"}};
+               {"Arrive", {workload}, kArrivals, "user"},
+               {"Delete", {workload}, kDeletions, "user"}};
   return l;
 }
 
@@ -101,7 +103,10 @@ std::vector<Action> Spec::candidates(const Params& p) {
   add(kSchedule, -1);
   for (int w = 0; w < p.W(); ++w) {
     add(kFinish, w);
-    if (!p.workloads[w].pods || p.fast_quota_release) continue;
+    if (p.workloads[w].deletable) add(kDelete, w);
+    // A pod group's pods terminate after an eviction (unless its quota goes at
+    // once, FastQuotaReleaseInPodIntegration) and after a deletion.
+    if (!p.workloads[w].pods || (p.fast_quota_release && !p.workloads[w].deletable)) continue;
     add(kPodsTerminated, w);
     if (p.stuck_terminating > 0) add(kKubeletLost, w);
     if (p.stuck_terminating > 0 && p.force_fail_stuck_pods) add(kForceFail, w);
@@ -116,7 +121,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   State<std::int64_t> s;
   s.phase.assign(p.W(), kPending);
   for (int w = 0; w < p.W(); ++w)
-    if (p.workloads[w].arrives) s.phase[w] = kAbsent;
+    if (p.workloads[w].arrives || p.workloads[w].readopts >= 0) s.phase[w] = kAbsent;
   s.flavor.assign(p.W(), -1);
   s.rank.assign(p.W(), -1);
   s.usage.assign(static_cast<std::size_t>(p.Q()) * p.F() * p.R(), 0);
@@ -174,6 +179,10 @@ std::uint64_t Spec::identity(const Params& p) {
   if (p.controller_restarts != 0) add(std::vector<std::int64_t>{p.controller_restarts});
   if (p.any_arrivals())
     for (const auto& w : p.workloads) add(std::vector<std::int64_t>{w.arrives, w.arrives_after});
+  if (p.any_deletions()) {
+    for (const auto& w : p.workloads) add(std::vector<std::int64_t>{w.deletable, w.readopts});
+    add(std::vector<std::int64_t>{p.readopt_terminating_groups});
+  }
   // Likewise the equivalence classes, only where some workload has an equal.
   std::vector<std::int64_t> eq;
   for (const auto& w : p.workloads) eq.push_back(w.equivalence);

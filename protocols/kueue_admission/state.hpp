@@ -19,14 +19,21 @@ enum Phase : std::int64_t {
   kEvicted,       // Evicted (Preempted): still holds quota until its pods or job stop
   kStuck,         // Evicted, with pods stuck terminating (the kubelet is gone)
   kFinished,
-  kAbsent,  // not created yet (kmc.yaml environment.arrivals)
+  kAbsent,  // not created yet (kmc.yaml environment.arrivals; a re-adoption slot)
+  // Deleted by a user (kmc.yaml environment.deletions): the Workload is gone,
+  kDeleted,        // and so are its pods;
+  kOrphanedPods,   // its pod group's pods are still terminating;
+  kOrphanedStuck,  // they are stuck terminating (the kubelet is gone): a zombie.
 };
 
 // The phase's name in traces and reports.
 inline const char* phase_name(std::int64_t phase) {
-  static const char* const names[] = {"Pending",          "Inadmissible", "Admitted", "Evicted",
-                                      "StuckTerminating", "Finished",     "Absent"};
-  return phase >= kPending && phase <= kAbsent ? names[phase] : "?";
+  static const char* const names[] = {
+      "Pending",         "Inadmissible",     "Admitted",
+      "Evicted",         "StuckTerminating", "Finished",
+      "Absent",          "Deleted",          "DeletedPodsTerminating",
+      "DeletedPodsStuck"};
+  return phase >= kPending && phase <= kOrphanedStuck ? names[phase] : "?";
 }
 
 template <class V>

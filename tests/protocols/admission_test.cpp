@@ -309,3 +309,19 @@ TEST_CASE("admission: the reservation order is kept among holders of one priorit
   CHECK(o.result.verdict == Verdict::Verified);
   CHECK(o.result.stats.states == 12);
 }
+
+TEST_CASE("admission: exact state counts with a pod group a user may delete",
+          "[admission][counts][deletions]") {
+  // cq0 {cpu: 1}; the pod group w0 (1 cpu) is admitted, w1 (1 cpu) waits; a
+  // user may delete w0, whose pods then terminate (Orph) and are gone (Del).
+  // By hand, (w0, w1): s0 (A, P), s1 (F, P), s2 (Orph, P), s3 (A, I),
+  // s4 (F, A), s5 (Orph, A), s6 (Del, P), s7 (F, F), s8 (Del, A), s9 (Orph, F),
+  // s10 (Del, F). Edges: s0-s1 s0-s2 s0-s3 s1-s4 s2-s5 s2-s6 s3-s1 s3-s2 s4-s7
+  // s5-s8 s5-s9 s6-s8 s8-s10 s9-s10. The deletion frees the quota at once.
+  auto p = cluster({{1, -1}}, {{0, 0, 1, true}, {0, 0, 1}});
+  p.workloads[0].pods = p.workloads[0].deletable = true;
+  const auto o = check(p);
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 11);
+  CHECK(o.result.stats.transitions == 14);
+}
