@@ -7,10 +7,6 @@
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 const std::string kArrivals = "  arrivals: [research/train-a, research/train-b]\n";
 
 // late-arrivals-reclaim with another arrivals line; the error must name `field` and `what`.

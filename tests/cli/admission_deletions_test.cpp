@@ -6,14 +6,6 @@
 
 #include "cli/run_kmc.hpp"
 
-namespace {
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-}  // namespace
-
 TEST_CASE("deletions: K12, a zombie pod group re-adopted after a restart (#15154)",
           "[cli][admission][deletions]") {
   auto r = kmc("check examples/zombie-pod-readopted --replay-engine");

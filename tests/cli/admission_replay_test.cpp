@@ -8,14 +8,6 @@
 
 #include "run_kmc.hpp"
 
-namespace {
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-}  // namespace
-
 TEST_CASE("kmc check --replay-engine reproduces the seed examples and leaves the fixed ones alone",
           "[cli][replay][admission]") {
   for (const char* ex :

@@ -27,6 +27,11 @@ inline std::string slurp(const std::string& path) {
 
 // A path no other test run uses, under the system's temporary folder
 // (STYLE.md: tests never write to a fixed /tmp path).
+// Whether `text` contains `part` (an output line, a field name).
+inline bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 inline std::string temp_path(const std::string& name) {
   static int n = 0;
   const char* tmp = std::getenv("TMPDIR");

@@ -4,14 +4,6 @@
 
 #include "cli/run_kmc.hpp"
 
-namespace {
-
-bool has(const std::string& text, const std::string& what) {
-  return text.find(what) != std::string::npos;
-}
-
-}  // namespace
-
 TEST_CASE("a partitioned worker runs the job the manager dispatched again: Reproduced",
           "[cli][faults]") {
   const Run r =
