@@ -69,4 +69,8 @@ std::int64_t provisioning_backoff_s(const model::RetryStrategy& s,
 
 const char* to_string(model::CheckState s);
 
+// The workload's requeueAt passes now: where time is abstract (a trace's
+// replay), the timer fires when the trace says. False when w waits for no backoff.
+bool expire_backoff(Engine& e, WorkloadInfo& w);
+
 }  // namespace kmc::engine

@@ -72,6 +72,14 @@ void backoff_expired(Engine& e, WorkloadInfo& w) {
 
 }  // namespace
 
+bool expire_backoff(Engine& e, WorkloadInfo& w) {
+  const model::Condition* r = w.condition("Requeued");
+  if (r == nullptr || r->status != "False" || w.obj.admission || !w.obj.active) return false;
+  if (w.requeue_at_ms) w.requeue_at_ms = e.now();
+  backoff_expired(e, w);
+  return true;
+}
+
 void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a) {
   model::Admission adm;
   adm.cluster_queue = e.cluster_queues[static_cast<size_t>(w.cluster_queue)].name;

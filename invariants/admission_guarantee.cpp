@@ -4,6 +4,10 @@
 // workload's phase (a victim that never stops, K13). As liveness, under the
 // run's fairness: every such workload is eventually admitted.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <string>
+#include <vector>
 
 #include "invariants/admission_registry.hpp"
 #include "protocols/kueue_admission/observe.hpp"
@@ -15,8 +19,17 @@ namespace {
 std::string explain(const protocols::ka::AdmissionParams& p, const AdmissionInstance::State& s,
                     int w) {
   const auto& wl = p.workloads[w];
-  return fmt::format("{} ({}) fits ClusterQueue {}'s nominal quota after what it may preempt",
-                     wl.name, protocols::ka::phase_name(s.phase[w]), p.cqs[wl.cq].quota.name);
+  std::string out =
+      fmt::format("{} ({}) fits ClusterQueue {}'s nominal quota after what it may preempt", wl.name,
+                  protocols::ka::phase_name(s.phase[w]), p.cqs[wl.cq].quota.name);
+  if (s.phase[w] != protocols::ka::kReserved) return out;
+  // Two-phase admission: name the checks whose ProvisioningRequests are unanswered.
+  const auto pending = wl.checks[static_cast<std::size_t>(s.flavor[w])] & ~s.ready[w];
+  std::vector<std::string> names;
+  for (int k = 0; k < p.K(); ++k)
+    if (pending >> k & 1) names.push_back(p.checks[k].name);
+  return out + fmt::format("; it holds that quota and waits for admission check(s) {}",
+                           fmt::join(names, ", "));
 }
 
 }  // namespace
@@ -48,8 +61,12 @@ AdmissionProperty guarantee_eventually_admitted(const AdmissionInstance& p) {
            },
        .goal =
            [](const AdmissionInstance::State& s, int w) {
-             return s.phase[w] == protocols::ka::kAdmitted ||
-                    s.phase[w] == protocols::ka::kFinished;
+             // Admitted, or gone from the queue for good: finished, deleted by
+             // its user, or deactivated by a Rejected check (not starved of quota).
+             using namespace protocols::ka;
+             return s.phase[w] == kAdmitted || s.phase[w] == kFinished || s.phase[w] == kDeleted ||
+                    s.phase[w] == kOrphanedPods || s.phase[w] == kOrphanedStuck ||
+                    s.phase[w] == kDeactivated;
            }},
       [params](const AdmissionInstance::State& s, int w) { return explain(*params, s, w); });
 }

@@ -25,7 +25,7 @@ AdmissionProperty no_preemption_livelock(const AdmissionInstance& p) {
        .step =
            [params](const AdmissionInstance::State& from, const AdmissionInstance::State& to, int) {
              for (int v = 0; v < params->W(); ++v)
-               if (from.phase[v] == kAdmitted &&
+               if ((from.phase[v] == kAdmitted || from.phase[v] == protocols::ka::kReserved) &&
                    (to.phase[v] == kEvicted || to.phase[v] == kPending))
                  return true;
              return false;

@@ -152,6 +152,10 @@ struct Fleet {
   std::string cluster_dir = "manager";
   std::vector<WorkerSpec> workers;
   std::vector<NodeSpec> nodes;  // kube-scheduler: the cluster's nodes
+  // kueue-admission: how the cluster's Cluster Autoscaler answers ProvisioningRequests
+  // (`autoscaler: {answer: ...}`; MultiKueue gives each worker its own).
+  AutoscalerAnswer autoscaler = AutoscalerAnswer::Provisions;
+  SourcePos autoscaler_pos;
   std::map<std::string, FlavorResources>
       snapshot;  // manager's initial view per worker; missing: the truth
   std::map<std::string, SourcePos> snapshot_pos;  // where each worker's snapshot entry is written

@@ -24,6 +24,17 @@ FlavorResources read_flavor_resources(const YamlNode& node) {
   return out;
 }
 
+// `autoscaler: {answer: ...}`: a worker's, or a single cluster's.
+AutoscalerAnswer read_autoscaler(const YamlNode& autoscaler, Warnings& w, AutoscalerAnswer dflt) {
+  check_keys(autoscaler, {.modeled = {"answer"}}, w);
+  if (!autoscaler["answer"].present()) return dflt;
+  return autoscaler["answer"].one_of<AutoscalerAnswer>(
+      {{"Provisions", AutoscalerAnswer::Provisions},
+       {"Fails", AutoscalerAnswer::Fails},
+       {"AcceptsThenHangs", AutoscalerAnswer::AcceptsThenHangs},
+       {"Any", AutoscalerAnswer::Any}});
+}
+
 WorkerSpec read_worker(const YamlNode& node, Warnings& w) {
   check_keys(node, {.modeled = {"name", "region", "capacity", "autoscaler"}}, w);
   WorkerSpec worker;
@@ -33,14 +44,7 @@ WorkerSpec read_worker(const YamlNode& node, Warnings& w) {
   worker.region = node["region"].present() ? node["region"].str() : worker.name;
   worker.capacity = read_flavor_resources(node["capacity"]);
   worker.capacity_pos = node["capacity"].pos();
-  const YamlNode autoscaler = node["autoscaler"];
-  check_keys(autoscaler, {.modeled = {"answer"}}, w);
-  if (autoscaler["answer"].present())
-    worker.answer = autoscaler["answer"].one_of<AutoscalerAnswer>(
-        {{"Provisions", AutoscalerAnswer::Provisions},
-         {"Fails", AutoscalerAnswer::Fails},
-         {"AcceptsThenHangs", AutoscalerAnswer::AcceptsThenHangs},
-         {"Any", AutoscalerAnswer::Any}});
+  worker.answer = read_autoscaler(node["autoscaler"], w, worker.answer);
   return worker;
 }
 
@@ -143,7 +147,7 @@ Fleet load_fleet(const std::string& path) {
   check_keys(root,
              {.modeled = {"apiVersion", "kind", "protocol", "manager", "cluster", "workers",
                           "nodes", "snapshot", "dispatcher", "options", "environment", "check",
-                          "fairness", "matrix", "properties"}},
+                          "fairness", "matrix", "properties", "autoscaler"}},
              unused);
   const YamlNode api_version = require(root, "apiVersion");
   if (api_version.str() != kFleetApiVersion)
@@ -200,6 +204,14 @@ Fleet load_fleet(const std::string& path) {
                        fmt::format("'{}' is not a worker of this fleet", e.key));
     fleet.snapshot[e.key] = read_flavor_resources(e.value);
     fleet.snapshot_pos[e.key] = {path, e.key_line};
+  }
+  if (root["autoscaler"].present()) {
+    if (fleet.protocol != "kueue-admission")
+      root["autoscaler"].fail(fleet.protocol == "multikueue"
+                                  ? "a MultiKueue fleet gives each worker its autoscaler"
+                                  : "only protocol kueue-admission has an autoscaler");
+    fleet.autoscaler_pos = root["autoscaler"].pos();
+    fleet.autoscaler = read_autoscaler(root["autoscaler"], unused, fleet.autoscaler);
   }
   read_dispatcher(root["dispatcher"], unused, fleet);
   read_options(root["options"], unused, fleet);

@@ -22,6 +22,7 @@ struct ReplayStep {
   std::size_t index = 0;  // the ITF state the step leads to
   int kind = -1;          // protocols::ka::Kind; -1 for the initial state
   int workload = -1;      // the picked workload, -1 for Schedule
+  int check = -1;         // the picked admission check (Provisioned, ProvisioningFailed)
   std::string name;       // "Finish(research/sweep)", "init"
   model::Cells cells;     // every typed cell of the state
 };
@@ -58,7 +59,7 @@ struct Outcome {
 // Schedule is one cycle, the others environment events; then settle().
 // `m` is the scenario's cluster, where an arriving workload's manifest is.
 Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
-                   const model::ClusterManifests& m, int kind, int workload);
+                   const model::ClusterManifests& m, int kind, int workload, int check_index = -1);
 
 // A workload's phase as the engine's conditions and queues imply it, in the
 // protocol's names (Pending, Inadmissible, Admitted, Evicted,
@@ -84,6 +85,7 @@ struct Move {
   int kind = -1;  // protocols::ka::Kind
   int workload = -1;
   bool fair = false;
+  int check = -1;  // Provisioned, ProvisioningFailed: the admission check
 };
 struct Environment {
   const model::ClusterManifests* manifests = nullptr;  // the scenario's cluster

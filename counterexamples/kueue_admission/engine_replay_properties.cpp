@@ -190,11 +190,13 @@ bool moved(const Engine& e, const protocols::ka::AdmissionParams& p, const Envir
     if (m.kind == protocols::ka::kKubeletLost || (fair_only && !m.fair)) continue;
     if (probes-- <= 0) return false;
     Engine next = e;
-    if (!apply_step(next, p, *env.manifests, m.kind, m.workload).ok) continue;
+    if (!apply_step(next, p, *env.manifests, m.kind, m.workload, m.check).ok) continue;
     run_day(next);
-    const std::string step =
-        m.workload < 0 ? env.kinds.at(m.kind)
-                       : fmt::format("{}({})", env.kinds.at(m.kind), p.workloads[m.workload].name);
+    std::string step = env.kinds.at(m.kind);
+    if (m.workload >= 0 && m.check >= 0)
+      step += fmt::format("({}, {})", p.workloads[m.workload].name, p.checks[m.check].name);
+    else if (m.workload >= 0)
+      step += fmt::format("({})", p.workloads[m.workload].name);
     const std::string then = engine_phase(next, key);
     if (then != phase) {
       how = fmt::format("after {} it is {}", step, then);
@@ -218,7 +220,7 @@ PropertyCheck waits_forever(const Engine& e0, const protocols::ka::AdmissionPara
   Engine e = e0;
   run_day(e);
   const std::string phase = engine_phase(e, key);
-  if (phase != "Pending" && phase != "Inadmissible")
+  if (phase != "Pending" && phase != "Inadmissible" && phase != "QuotaReserved")
     return {true, false, fmt::format("after a virtual day of the engine, {} is {}", key, phase)};
   int probes = 256;
   std::string how;
@@ -242,6 +244,25 @@ PropertyCheck waits_forever(const Engine& e0, const protocols::ka::AdmissionPara
                         "it was within its guarantee by the engine's scheduler, which would "
                         "have reserved quota for it within its ClusterQueue's nominal quota were "
                         "it the only workload waiting")};
+  }
+  if (phase == "QuotaReserved") {
+    // Its reservation is within its ClusterQueue's nominal quota: only its
+    // admission checks keep it from Admitted (accept-then-hang).
+    const WorkloadInfo& w = *e.find(key);
+    const int node = e.cluster_queues[static_cast<std::size_t>(w.cluster_queue)].node;
+    for (const auto& [fr, v] : w.usage)
+      if (e.tree.usage(node, fr) > e.tree.nominal(node, fr))
+        return {true, false,
+                fmt::format("{} holds quota its ClusterQueue {} borrows, beyond its guarantee", key,
+                            cq)};
+    std::vector<std::string> pending;
+    for (const auto& st : w.obj.admission_checks)
+      if (st.state != model::CheckState::Ready)
+        pending.push_back(fmt::format("{} ({})", st.name, st.message));
+    return {true, true,
+            fmt::format("{}; it holds its reservation within ClusterQueue {}'s nominal quota, "
+                        "and waits for its admission checks: {}",
+                        day, cq, fmt::join(pending, ", "))};
   }
   if (!guaranteed_in_engine(e, key))
     return {true, false,

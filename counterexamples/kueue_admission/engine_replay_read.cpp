@@ -60,8 +60,12 @@ ReplayTrace read_trace(const ItfDocument& d, const protocols::ka::AdmissionParam
       const model::ActionRef ref = check_picks(d, i, raw, layout);
       s.kind = ref.kind;
       s.workload = ref.args.empty() ? -1 : ref.args.front();
+      s.check = ref.args.size() > 1 ? ref.args[1] : -1;
       s.name = layout.actions[ref.kind].name;
-      if (s.workload >= 0) s.name += "(" + p.workloads[s.workload].name + ")";
+      if (s.workload >= 0 && s.check >= 0)
+        s.name += fmt::format("({}, {})", p.workloads[s.workload].name, p.checks[s.check].name);
+      else if (s.workload >= 0)
+        s.name += "(" + p.workloads[s.workload].name + ")";
       if (!candidates.contains({ref.kind, ref.args}))
         itf_error(d, fmt::format("states[{}].mbt::actionTaken", i),
                   fmt::format("{} is not an action of this scenario (its workloads, gates and "
@@ -85,7 +89,7 @@ Environment environment_of(const model::Scenario& sc, const protocols::ka::Admis
   for (const auto& a : instance.candidates())
     if (a.kind != protocols::ka::kSchedule)
       env.moves.push_back(
-          {a.kind, a.workload, fairness[instance.family(a)] != checker::Fairness::None});
+          {a.kind, a.workload, fairness[instance.family(a)] != checker::Fairness::None, a.check});
   return env;
 }
 

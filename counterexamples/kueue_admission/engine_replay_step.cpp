@@ -120,7 +120,7 @@ void settle(engine::Engine& e) {
 }
 
 Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
-                   const model::ClusterManifests& m, int kind, int workload) {
+                   const model::ClusterManifests& m, int kind, int workload, int check_index) {
   const auto before = all_phases(e);
   const std::string key = workload >= 0 ? p.workloads[workload].name : "";
   if (kind == kArrive) {
@@ -201,6 +201,35 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
       engine::delete_by_user(e, *const_cast<engine::WorkloadInfo*>(w));
       settle(e);
       return {true, "the user deleted it: " + changes(before, e)};
+    case kProvisioned:
+    case kProvisioningFailed: {
+      const std::string& check = p.checks[static_cast<std::size_t>(check_index)].name;
+      auto* mut = const_cast<engine::WorkloadInfo*>(w);
+      auto st = std::find_if(w->obj.admission_checks.begin(), w->obj.admission_checks.end(),
+                             [&](const auto& c) { return c.name == check; });
+      if (!w->has_quota_reservation() || w->is_admitted() || st == w->obj.admission_checks.end())
+        return refuse(e, key, "waits for no check " + check);
+      // A request already Provisioned can only see its booking expire.
+      const bool booked = st->state == model::CheckState::Ready;
+      // The scenario's autoscaler (kmc.yaml autoscaler.answer) bounds what it may say.
+      if (kind == kProvisioned && !p.may_provision(check_index))
+        return refuse(e, key, "is never provisioned by this autoscaler (" + check + ")");
+      if (kind == kProvisioningFailed && !booked && !p.may_fail(check_index))
+        return refuse(e, key, "is never failed by this autoscaler (" + check + ")");
+      const std::string cond = kind == kProvisioned ? "Provisioned"
+                               : booked             ? "BookingExpired"
+                                                    : "Failed";
+      engine::provisioning_condition(e, *mut, check, cond);
+      settle(e);
+      return {true, fmt::format("the autoscaler set the ProvisioningRequest of {} for check {} "
+                                "{}: {}",
+                                key, check, cond, changes(before, e))};
+    }
+    case kBackoffExpired:
+      if (!engine::expire_backoff(e, *const_cast<engine::WorkloadInfo*>(w)))
+        return refuse(e, key, "waits for no backoff");
+      settle(e);
+      return {true, "its backoff passed and it is back in its queue: " + changes(before, e)};
   }
   return {false, "not an action of kueue-admission"};
 }
@@ -215,9 +244,11 @@ std::string engine_phase(const engine::Engine& e, const std::string& key) {
   if (w->is_finished()) return "Finished";
   if (in_cache(e, *w)) {
     if (w->is_evicted()) return w->pods_stuck ? "StuckTerminating" : "Evicted";
-    return w->is_admitted() ? "Admitted" : "QuotaReserved (not Admitted)";
+    return w->is_admitted() ? "Admitted" : "QuotaReserved";
   }
   if (!w->obj.active) return "Deactivated";
+  if (const model::Condition* r = w->condition("Requeued"); r != nullptr && r->status == "False")
+    return "Backoff";
   if (w->cluster_queue < 0) return "Pending (no ClusterQueue)";
   if (e.queues.in_inadmissible(*w)) return "Inadmissible";
   const auto ids = e.queues.pending_ids(w->cluster_queue);
@@ -242,8 +273,16 @@ std::vector<model::Cell> engine_cells(const engine::Engine& e, const model::Cell
       const int cq = e.cq_index(c.entity.at(0));
       const int id = cq < 0 ? -1 : e.queues.sticky(cq);
       mine.value = id < 0 ? "" : model_name(e.workloads[static_cast<std::size_t>(id)]);
+    } else if (c.field == "retries") {
+      // The check's retryCount in the Workload's status.
+      const engine::WorkloadInfo* w = find(e, c.entity.at(0));
+      std::int64_t n = 0;
+      if (w != nullptr)
+        for (const auto& st : w->obj.admission_checks)
+          if (st.name == c.entity.at(1)) n = st.retry_count;
+      mine.value = n;
     } else {
-      continue;  // rank, budget: nothing in the engine to compare with
+      continue;  // rank, budget, ready, requeued, born: nothing to compare with
     }
     out.push_back(std::move(mine));
   }

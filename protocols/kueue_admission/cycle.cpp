@@ -107,7 +107,7 @@ bool Scheduler::recheck(const XState& at, const Snapshot& snap, const std::vecto
 // creation. Entries of different trees share nothing, so their order among
 // themselves (Go's map order upstream) does not matter; here it is the
 // queues' order.
-int Scheduler::tournament(const Snapshot& snap, const std::vector<int>& heads,
+int Scheduler::tournament(const XState& s, const Snapshot& snap, const std::vector<int>& heads,
                           const std::vector<Assignment>& plans,
                           std::vector<bool>& remaining) const {
   int first = -1;
@@ -135,9 +135,7 @@ int Scheduler::tournament(const Snapshot& snap, const std::vector<int>& heads,
     else if (!wins) {
       const auto& x = p_.workloads[w];
       const auto& y = p_.workloads[heads[best]];
-      wins = x.priority != y.priority ? x.priority > y.priority
-             : x.created != y.created ? x.created < y.created
-                                      : x.name < y.name;
+      wins = x.priority != y.priority ? x.priority > y.priority : queued_before(s, w, heads[best]);
     }
     if (wins) best = static_cast<int>(i), best_lends = lends, best_share = d;
   }
@@ -186,8 +184,7 @@ void Scheduler::cycle(XState& s, CycleOutcome* out) const {
       const auto& x = p_.workloads[a.w];
       const auto& y = p_.workloads[b.w];
       if (x.priority != y.priority) return x.priority > y.priority;
-      if (x.created != y.created) return x.created < y.created;
-      return x.name < y.name;
+      return queued_before(at, a.w, b.w);
     });
 
   std::vector<bool> preempted(W, false);
@@ -255,10 +252,14 @@ void Scheduler::cycle(XState& s, CycleOutcome* out) const {
         // Already evicted (in an earlier cycle, or, before #805, by an earlier entry of this
         // one): IssuePreemptions counts it as preempted without a new eviction, and the
         // preemptor is requeued pending preemption (sticky) all the same.
-        if (s.phase[t] != kAdmitted) continue;
+        if (!reserved(s, t)) continue;
         if (out != nullptr && (out->acted.empty() || out->acted.back() != w))
           out->acted.push_back(w);
-        if (p_.workloads[t].pods && !p_.fast_quota_release) {
+        // One still waiting for its checks never started: its job is suspended,
+        // its pods gated, so its quota goes at once. Eviction resets its checks.
+        const bool started = s.phase[t] == kAdmitted;
+        if (!s.ready.empty()) s.ready[t] = 0;
+        if (started && p_.workloads[t].pods && !p_.fast_quota_release) {
           s.phase[t] = kEvicted;
         } else {
           release(s, t, false);
@@ -282,7 +283,7 @@ void Scheduler::cycle(XState& s, CycleOutcome* out) const {
     for (const auto& e : entries) heads.push_back(e.w), plans.push_back(e.a);
     std::vector<bool> remaining(entries.size(), true);
     for (std::size_t n = 0; n < entries.size(); ++n)
-      process(entries[tournament(snap, heads, plans, remaining)]);
+      process(entries[tournament(at, snap, heads, plans, remaining)]);
   }
   // A requeue-all event during the cycle reaches its in-flight heads too
   // (queueInadmissibleCycle >= popCycle), so it is applied after them.

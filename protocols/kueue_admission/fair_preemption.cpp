@@ -35,7 +35,7 @@ std::vector<int> Scheduler::fair_targets(const XState& s, const Snapshot& snap, 
     if (c.cq == home) {
       ok = (cq.within != WithinCq::Never && pre.priority > c.priority) ||
            (cq.within == WithinCq::LowerOrNewerEqualPriority && pre.priority == c.priority &&
-            pre.created < c.created);
+            older(s, w, v));
     } else if (cq.reclaim != Reclaim::Never && tree_.root(c.cq) == tree_.root(home) &&
                tree_.parent(home) >= 0) {
       bool borrowing = false;

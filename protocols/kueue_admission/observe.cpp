@@ -15,12 +15,20 @@ bool evicted(const XState& s, int w) {
 }  // namespace
 
 bool guaranteed(const Scheduler& sched, const XState& s, int w) {
-  if (s.phase[w] != kPending && s.phase[w] != kInadmissible) return false;
   const auto& p = sched.params();
   const auto& tree = sched.tree();
   const auto& wl = p.workloads[w];
   const auto& cq = p.cqs[wl.cq];
   Snapshot snap = sched.snapshot(s);
+  if (s.phase[w] == kReserved) {
+    // It holds its reservation, and its queue is within nominal quota: only its
+    // checks stand between it and admission (accept-then-hang, K22).
+    for (int r = 0; r < p.R(); ++r)
+      if (wl.req[r] > 0 && !snap.within_nominal(wl.cq, p.fr(static_cast<int>(s.flavor[w]), r)))
+        return false;
+    return true;
+  }
+  if (s.phase[w] != kPending && s.phase[w] != kInadmissible && s.phase[w] != kBackoff) return false;
   // Remove what w may preempt: its own queue's by withinClusterQueue, and
   // other queues' that borrow, by reclaimWithinCohort.
   for (int v = 0; v < p.W(); ++v) {
@@ -30,7 +38,7 @@ bool guaranteed(const Scheduler& sched, const XState& s, int w) {
     if (c.cq == wl.cq) {
       may = (cq.within != WithinCq::Never && wl.priority > c.priority) ||
             (cq.within == WithinCq::LowerOrNewerEqualPriority && wl.priority == c.priority &&
-             wl.created < c.created);
+             sched.older(s, w, v));
     } else if (tree.root(c.cq) == tree.root(wl.cq) && tree.parent(wl.cq) >= 0) {
       bool borrows = false;
       for (int r = 0; r < p.R(); ++r)
@@ -64,7 +72,7 @@ std::string over_admission(const Scheduler& sched, const XState& s) {
   std::vector<std::int64_t> usage(s.usage.size(), 0);
   const int k = tree.frs();
   for (int w = 0; w < p.W(); ++w)
-    if (s.phase[w] == kAdmitted)
+    if (Scheduler::reserved(s, w))
       for (int r = 0; r < p.R(); ++r)
         usage[p.workloads[w].cq * k + p.fr(static_cast<int>(s.flavor[w]), r)] +=
             p.workloads[w].req[r];

@@ -158,11 +158,7 @@ struct Compiler {
       throw InputError(pos, "spec.resourceGroups",
                        "kueue-admission models one resource group per ClusterQueue");
     c.flavors = read_groups(q.resource_groups, pos, !q.cohort.empty(), c.quota, &c.covered);
-    if (!q.admission_checks.empty())
-      throw InputError(pos, "spec.admissionChecksStrategy",
-                       "kueue-admission does not model admission checks yet (two-phase "
-                       "admission would change every answer); check them with protocol: "
-                       "multikueue, or leave them out");
+    c.checks_on = compile_checks(q, c.flavors);
     if (q.stop_policy != model::StopPolicy::None)
       throw InputError(pos, "spec.stopPolicy",
                        "a stopped ClusterQueue admits nothing; kueue-admission does not model "
@@ -193,6 +189,75 @@ struct Compiler {
           model::ignored_input(pos, "spec.namespaceSelector", "ClusterQueue.spec.namespaceSelector",
                                "not modelled: every workload's namespace is taken to match"));
     p.cqs.push_back(std::move(c));
+  }
+
+  // The ClusterQueue's admission checks as bits over p.checks, per flavor
+  // (AdmissionChecksForWorkload with an admission: onFlavors, or every flavor).
+  // Only the ProvisioningRequest controller's are modelled: its answers are the
+  // autoscaler's (kmc.yaml autoscaler.answer).
+  std::vector<std::int64_t> compile_checks(const model::ClusterQueue& q,
+                                           const std::vector<int>& flavors) {
+    std::vector<std::int64_t> on(p.F(), 0);
+    const char* field = "spec.admissionChecksStrategy";
+    for (const auto& rule : q.admission_checks) {
+      const model::AdmissionCheck* ac = m.find_admission_check(rule.name);
+      if (ac == nullptr)
+        throw InputError(q.meta.pos, field,
+                         fmt::format("no AdmissionCheck {} (Kueue keeps the ClusterQueue "
+                                     "inactive: it admits nothing)",
+                                     rule.name));
+      if (ac->controller_name == model::kMultiKueueController)
+        throw InputError(ac->meta.pos, "spec.controllerName",
+                         fmt::format("{} is a MultiKueue check: check the manager and its "
+                                     "workers with protocol: multikueue",
+                                     rule.name));
+      if (ac->controller_name != model::kProvisioningController)
+        throw InputError(
+            ac->meta.pos, "spec.controllerName",
+            fmt::format("kueue-admission models the ProvisioningRequest "
+                        "controller's checks ({}) only; {} answers for {}",
+                        model::kProvisioningController, ac->controller_name, rule.name));
+      const auto* cfg = m.find_provisioning_config(ac->parameters.name);
+      if (cfg == nullptr)
+        throw InputError(ac->meta.pos, "spec.parameters.name",
+                         fmt::format("no ProvisioningRequestConfig {} (Kueue keeps the check "
+                                     "inactive, and so the ClusterQueue)",
+                                     ac->parameters.name));
+      int k = 0;
+      while (k < p.K() && p.checks[k].name != rule.name) ++k;
+      if (k == p.K()) {
+        CheckParams c;
+        c.name = rule.name;
+        c.check_capacity = cfg->provisioning_class_name == "check-capacity.autoscaling.x-k8s.io";
+        c.backoff_limit = std::max(cfg->retry_strategy.backoff_limit_count, 0);
+        for (const auto& r : cfg->managed_resources) c.managed.push_back(index_of(p.resources, r));
+        p.checks.push_back(std::move(c));
+        if (p.K() > 8)
+          throw InputError(q.meta.pos, field,
+                           "kueue-admission models at most 8 admission checks in a cluster");
+      }
+      for (int f : flavors) {
+        const bool applies =
+            rule.on_flavors.empty() || std::find(rule.on_flavors.begin(), rule.on_flavors.end(),
+                                                 p.flavors[f]) != rule.on_flavors.end();
+        if (applies) on[f] |= std::int64_t{1} << k;
+      }
+    }
+    return on;
+  }
+
+  // reqIsNeeded: the checks whose ProvisioningRequest w needs, of those in `mask`.
+  std::int64_t needed(const WorkloadParams& w, std::int64_t mask) const {
+    std::int64_t out = 0;
+    for (int k = 0; k < p.K(); ++k) {
+      if ((mask >> k & 1) == 0) continue;
+      const auto& managed = p.checks[k].managed;
+      for (int r = 0; r < p.R(); ++r)
+        if (w.req[r] > 0 &&
+            (managed.empty() || std::find(managed.begin(), managed.end(), r) != managed.end()))
+          out |= std::int64_t{1} << k;
+    }
+    return out;
   }
 
   static bool tolerated(const model::Taint& t, const std::vector<model::Toleration>& tols) {
@@ -282,6 +347,28 @@ struct Compiler {
         w.initial_flavor = static_cast<int>(it - p.flavors.begin());
         w.reserved_at = c.last_transition_s;
       }
+    w.checks.assign(p.F(), 0);
+    for (int f = 0; f < p.F(); ++f) w.checks[f] = needed(w, p.cqs[w.cq].checks_on[f]);
+    w.initial_retries.assign(p.K(), 0);
+    for (int k = 0; k < p.K(); ++k) {
+      const auto st = std::find_if(wl.admission_checks.begin(), wl.admission_checks.end(),
+                                   [&](const auto& a) { return a.name == p.checks[k].name; });
+      if (st == wl.admission_checks.end()) continue;
+      // A retryCount past the limit fails the next attempt as the limit does.
+      w.initial_retries[k] = std::min<std::int64_t>(st->retry_count, p.checks[k].backoff_limit);
+      if (st->state == model::CheckState::Ready) w.initial_ready |= std::int64_t{1} << k;
+    }
+    if (w.initial_flavor >= 0) {
+      w.initial_admitted =
+          std::any_of(wl.conditions.begin(), wl.conditions.end(),
+                      [](const auto& c) { return c.type == "Admitted" && c.status == "True"; });
+      const std::int64_t waits = w.checks[w.initial_flavor];
+      // Without checks Kueue sets Admitted with QuotaReserved; a dump that shows
+      // only the reservation is read as Admitted, as before checks were modelled.
+      if (waits == 0) w.initial_admitted = true;
+      w.initial_ready &= waits;
+      if (!w.initial_admitted && (w.initial_ready & waits) == waits) w.initial_admitted = true;
+    }
     p.workloads.push_back(std::move(w));
   }
 
@@ -321,6 +408,7 @@ struct Compiler {
     p.force_fail_stuck_pods = v != "pre-7312";
     p.readopt_terminating_groups = v == "pre-15154";
     p.broken_skip_cohort_limit = v == "broken-skip-cohort-limit";
+    p.answer = fleet.autoscaler;
     p.stuck_terminating = fleet.environment.stuck_terminating;
     p.controller_restarts = fleet.environment.controller_restarts;
   }
@@ -342,6 +430,15 @@ bool AdmissionParams::preemption_observable() const {
   return sticks || std::none_of(workloads.begin(), workloads.end(), [&](const WorkloadParams& w) {
            return (!w.pods || fast_quota_release) && w.initial_flavor < 0;
          });
+}
+
+bool AdmissionParams::may_provision(int k) const {
+  return checks[k].check_capacity || answer != model::AutoscalerAnswer::AcceptsThenHangs;
+}
+
+bool AdmissionParams::may_fail(int k) const {
+  if (checks[k].check_capacity) return true;  // no capacity now: Failed at once
+  return answer == model::AutoscalerAnswer::Fails || answer == model::AutoscalerAnswer::Any;
 }
 
 bool AdmissionParams::any_deletions() const {

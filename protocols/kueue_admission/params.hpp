@@ -30,6 +30,18 @@ struct QuotaNode {
   std::vector<std::int64_t> nominal, borrowing_limit, lending_limit;  // [f * R + r]
 };
 
+// An admission check of the ProvisioningRequest controller (kueue-semantics.md
+// §5.3): a Workload that reserves quota in a flavor the check applies to is
+// Admitted only once the Cluster Autoscaler provisions its request.
+struct CheckParams {
+  std::string name;  // the AdmissionCheck's
+  // provisioningClassName check-capacity.autoscaling.x-k8s.io: the autoscaler
+  // answers at once, Provisioned or Failed; it never leaves the request Accepted.
+  bool check_capacity = false;
+  int backoff_limit = 3;  // retryStrategy.backoffLimitCount: a failed attempt past it is Rejected
+  std::vector<int> managed;  // managedResources; empty: every resource
+};
+
 struct CqParams {
   QuotaNode quota;
   std::vector<int> flavors;  // the resource group's flavors, in preference order
@@ -43,6 +55,9 @@ struct CqParams {
   bool try_next_when_preempt = true;                // whenCanPreempt: TryNextFlavor
   bool preemption_over_borrowing = false;           // preference: PreemptionOverBorrowing
   std::int64_t fair_weight_milli = 1000;            // spec.fairSharing.weight (default 1)
+  // [f]: the admission checks (bits over AdmissionParams::checks) that apply to a
+  // workload holding quota in flavor f (onFlavors, or every flavor of the queue).
+  std::vector<std::int64_t> checks_on;
 };
 
 struct WorkloadParams {
@@ -71,6 +86,15 @@ struct WorkloadParams {
   // before #15154 builds from the group's pods when they are all terminating
   // and their Workload is gone. Absent until then; `readopts` is the original.
   int readopts = -1;
+  // [f]: the checks it waits for when it reserves quota in flavor f: those of its
+  // queue that apply there and whose ProvisioningRequest it needs (reqIsNeeded:
+  // it requests a managed resource; otherwise the check is Ready at once).
+  std::vector<std::int64_t> checks;
+  // Its status at the start: checks Ready (bits) while QuotaReserved, not
+  // Admitted; each check's retryCount.
+  std::int64_t initial_ready = 0;
+  bool initial_admitted = true;  // with initial_flavor: Admitted, not only QuotaReserved
+  std::vector<std::int64_t> initial_retries;  // [check]
 };
 
 // The name of a re-adoption slot: its original's, marked.
@@ -81,6 +105,10 @@ struct AdmissionParams {
   std::vector<CqParams> cqs;
   std::vector<QuotaNode> cohorts;         // parents before children is not required
   std::vector<WorkloadParams> workloads;  // in queue order: priority, then creation, then name
+  std::vector<CheckParams> checks;        // the ProvisioningRequest checks of any ClusterQueue
+  // How the Cluster Autoscaler answers (kmc.yaml autoscaler.answer) a request of
+  // a class other than check-capacity.
+  model::AutoscalerAnswer answer = model::AutoscalerAnswer::Provisions;
 
   // Fair sharing (Configuration fairSharing; kueue-semantics.md §4.7), flat cohorts only.
   bool fair_sharing = false;
@@ -119,6 +147,12 @@ struct AdmissionParams {
   int W() const { return static_cast<int>(workloads.size()); }
   int fr(int f, int r) const { return f * R() + r; }
   bool any_arrivals() const;
+  bool any_checks() const { return !checks.empty(); }
+  int K() const { return static_cast<int>(checks.size()); }
+  // Whether the autoscaler may answer check k's request Provisioned, or Failed
+  // (BookingExpired too, before admission). Neither: Accepted, never answered.
+  bool may_provision(int k) const;
+  bool may_fail(int k) const;
   bool any_deletions() const;
   // The re-adoption slot of workload w, -1 when it has none.
   int readoption_of(int w) const;

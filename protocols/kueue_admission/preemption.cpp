@@ -77,7 +77,7 @@ std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w
       if (!candidate(v) || p_.workloads[v].cq != home) continue;
       const auto& c = p_.workloads[v];
       const bool lower = pre.priority > c.priority;
-      const bool newer_equal = pre.priority == c.priority && pre.created < c.created;
+      const bool newer_equal = pre.priority == c.priority && older(s, w, v);
       if (lower || (cq.within == WithinCq::LowerOrNewerEqualPriority && newer_equal))
         same.push_back({v, kSameQueue});
     }

@@ -23,12 +23,17 @@ enum Kind : std::int16_t {
   kRestart,         // Kueue's manager restarts: its in-memory queue state is lost (a fault)
   kArrive,          // a workload of environment.arrivals is created
   kDelete,          // a user deletes a workload of environment.deletions
+  // Two-phase admission with ProvisioningRequest checks (kueue-semantics.md §5):
+  kProvisioned,         // the autoscaler provisions the workload's request: the check is Ready
+  kProvisioningFailed,  // the request Failed (or its booking expired before admission)
+  kBackoffExpired,      // the workload controller's requeueAt passed: back in its queue
 };
 
 struct Action {
   Kind kind = kSchedule;
   std::int16_t workload = -1;
   int id = -1;
+  std::int16_t check = -1;  // kProvisioned, kProvisioningFailed: the admission check
 };
 
 template <class V>
@@ -66,7 +71,17 @@ class Rules {
         return s.phase[w] == kAbsent && (before < 0 || s.phase[before] != kAbsent);
       }
       case kDelete:
-        return s.phase[w] == kPending || s.phase[w] == kInadmissible || Scheduler::holds(s, w);
+        return s.phase[w] == kPending || s.phase[w] == kInadmissible || s.phase[w] == kBackoff ||
+               Scheduler::holds(s, w);
+      case kProvisioned:
+        return waits_for(s, w, a.check) && (s.ready[w] >> a.check & 1) == 0 &&
+               p_.may_provision(a.check);
+      case kProvisioningFailed:
+        // Failed while Accepted; BookingExpired once Provisioned, whatever the
+        // autoscaler's answers, as long as another check keeps it from admission.
+        return waits_for(s, w, a.check) && ((s.ready[w] >> a.check & 1) || p_.may_fail(a.check));
+      case kBackoffExpired:
+        return s.phase[w] == kBackoff;
     }
     return false;
   }
@@ -80,6 +95,7 @@ class Rules {
       case kFinish:
         sched_.release(s, w);
         s.phase[w] = kFinished;
+        sched_.unstamp(s, w, true);
         break;
       case kPodsTerminated:
         if (s.phase[w] == kOrphanedPods) {
@@ -115,6 +131,7 @@ class Rules {
         // Into its ClusterQueue's heap; a new workload frees no quota, so
         // nothing parked is requeued.
         s.phase[w] = kPending;
+        sched_.stamp_born(s, w);
         break;
       case kDelete: {
         // The cache drops a deleted Workload: its quota is free at once, even
@@ -127,9 +144,46 @@ class Rules {
         s.phase[w] = was == kStuck                     ? kOrphanedStuck
                      : running && p_.workloads[w].pods ? kOrphanedPods
                                                        : kDeleted;
+        if (!s.ready.empty()) s.ready[w] = 0;
+        sched_.unstamp(s, w, true);
         break;
       }
+      case kProvisioned: {
+        s.ready[w] |= std::int64_t{1} << a.check;
+        // SyncAdmittedCondition: Admitted once every check is Ready; the job starts.
+        if (s.ready[w] == waiting_for(s, w)) s.phase[w] = kAdmitted, s.ready[w] = 0;
+        break;
+      }
+      case kProvisioningFailed: {
+        // syncCheckStates: attempt retryCount+1 within backoffLimitCount is Retry,
+        // past it Rejected. The workload controller evicts on Retry (its job never
+        // started, so the quota goes at once) and requeues it after a backoff,
+        // ordered by the eviction's time; on Rejected it deactivates it.
+        auto& retries = s.retries[static_cast<std::size_t>(w) * p_.K() + a.check];
+        sched_.release(s, w);
+        s.ready[w] = 0;
+        if (retries + 1 <= p_.checks[a.check].backoff_limit) {
+          ++retries;
+          s.phase[w] = kBackoff;
+          sched_.stamp_requeued(s, w);
+        } else {
+          s.phase[w] = kDeactivated;
+          sched_.unstamp(s, w, true);
+        }
+        break;
+      }
+      case kBackoffExpired:
+        s.phase[w] = kPending;  // into the active heap, in order of its eviction
+        break;
     }
+  }
+
+  // w holds quota waiting for its checks, and check k is one of them.
+  bool waits_for(const State<V>& s, int w, int k) const {
+    return s.phase[w] == kReserved && (waiting_for(s, w) >> k & 1);
+  }
+  std::int64_t waiting_for(const State<V>& s, int w) const {
+    return p_.workloads[w].checks[static_cast<std::size_t>(s.flavor[w])];
   }
 
   // Before #15154, a restarted Kueue's pod reconciler finds w's pod group

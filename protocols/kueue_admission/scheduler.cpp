@@ -50,10 +50,20 @@ bool Scheduler::preempts_while_borrowing(const CqParams& cq) const {
 int Scheduler::head(const XState& s, int cq) const {
   const auto sticky = s.sticky[cq];
   if (sticky >= 0 && s.phase[sticky] == kPending) return static_cast<int>(sticky);
-  // Workloads are in queue order already: priority, then creation, then name.
-  for (int w = 0; w < p_.W(); ++w)
-    if (p_.workloads[w].cq == cq && s.phase[w] == kPending) return w;
-  return -1;
+  // Workloads are in queue order already: priority, then creation, then name;
+  // a workload a check evicted waits in order of that eviction (queue_order.cpp).
+  int best = -1;
+  for (int w = 0; w < p_.W(); ++w) {
+    if (p_.workloads[w].cq != cq || s.phase[w] != kPending) continue;
+    if (best < 0) {
+      best = w;
+      if (!p_.any_checks()) break;
+    } else if (p_.workloads[w].priority == p_.workloads[best].priority &&
+               queued_before(s, w, best)) {
+      best = w;
+    }
+  }
+  return best;
 }
 
 bool Scheduler::any_head(const XState& s) const {
@@ -70,8 +80,10 @@ std::vector<std::int64_t> Scheduler::usage_cells(int w, int f) const {
 
 void Scheduler::reserve(XState& s, int w, int f) const {
   const auto& wl = p_.workloads[w];
-  s.phase[w] = kAdmitted;
+  // Its checks were reset to Pending when it was last evicted, so none is Ready yet.
+  s.phase[w] = wl.checks.empty() || wl.checks[f] == 0 ? kAdmitted : kReserved;
   s.flavor[w] = f;
+  unstamp(s, w, false);
   // The newest reservation among holders of its priority: the candidate order
   // (before(), preemption.cpp) compares reservation times only between workloads
   // of equal priority, so the order across priorities is never read, and

@@ -69,11 +69,32 @@ class Scheduler {
 
   // Whether w holds quota (counted in the cache: QuotaReserved, not finished).
   static bool holds(const XState& s, int w) {
-    return s.phase[w] == kAdmitted || s.phase[w] == kEvicted || s.phase[w] == kStuck;
+    return s.phase[w] == kAdmitted || s.phase[w] == kEvicted || s.phase[w] == kStuck ||
+           s.phase[w] == kReserved;
   }
+  // Holds quota and is not being evicted: what the scheduler counts (§2.5).
+  static bool reserved(const XState& s, int w) {
+    return s.phase[w] == kAdmitted || s.phase[w] == kReserved;
+  }
+
+  // The heap's order between two waiting workloads (kueue-semantics.md §2.1)
+  // after the sticky head and priority: GetQueueOrderTimestamp (the
+  // creationTimestamp, or the eviction's time for one a check evicted), then the name.
+  bool queued_before(const XState& s, int a, int b) const;
+  // a's queue-order timestamp is strictly earlier than b's (withinClusterQueue
+  // LowerOrNewerEqualPriority compares them).
+  bool older(const XState& s, int a, int b) const;
+  // w's queue-order timestamp is now, later than every other: it arrives
+  // (`born`), or a check evicts it (`requeued`). Only where checks are modelled.
+  void stamp_born(XState& s, int w) const;
+  void stamp_requeued(XState& s, int w) const;
+  // w's eviction time no longer orders it (it reserved quota again, or left
+  // for good); `gone`: its creation does not either.
+  void unstamp(XState& s, int w, bool gone) const;
   // Quota changes in the state: admission, release (eviction completed or
   // finished), each moving the holders' order and, on release, requeueing
   // the inadmissible workloads of the cohort tree.
+  // A workload whose checks apply in f waits for them QuotaReserved, else it is Admitted.
   void reserve(XState& s, int w, int f) const;
   // requeue: false inside a cycle, which requeues once at its end.
   void release(XState& s, int w, bool requeue = true) const;
@@ -84,7 +105,7 @@ class Scheduler {
  private:
   bool preempts_while_borrowing(const CqParams& cq) const;
   // The entry the fair-sharing tournament pops next among `remaining` (§4.7).
-  int tournament(const Snapshot& snap, const std::vector<int>& heads,
+  int tournament(const XState& s, const Snapshot& snap, const std::vector<int>& heads,
                  const std::vector<Assignment>& plans, std::vector<bool>& remaining) const;
   std::vector<int> fair_targets(const XState& s, const Snapshot& snap, int w,
                                 const std::vector<int>& need,

@@ -11,7 +11,16 @@ namespace {
 
 using model::FieldKind;
 
-enum Family : int { kScheduler, kPodTermination, kCompletion, kFaults, kArrivals, kDeletions };
+enum Family : int {
+  kScheduler,
+  kPodTermination,
+  kCompletion,
+  kFaults,
+  kArrivals,
+  kDeletions,
+  kAutoscaler,
+  kRequeue,
+};
 
 model::Field field(const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo,
                    std::int64_t hi) {
@@ -42,11 +51,16 @@ model::Layout Spec::layout(const Params& p) {
             {"clusterQueue", cqs, -1, {}, 0},
             {"flavor", p.flavors, -1, {}, 0},
             {"resource", p.resources, -1, {}, 0},
-            {"budget", {"stuckTerminating"}, -1, {}, 0}};
-  if (p.controller_restarts != 0) l.axes.back().labels.push_back("controllerRestarts");
+            {"budget", {"stuckTerminating"}, -1, {}, 0},
+            {"admissionCheck", {}, -1, {}, 0}};
+  for (const auto& c : p.checks) l.axes[kAxisCheck].labels.push_back(c.name);
+  if (p.controller_restarts != 0) l.axes[kAxisBudget].labels.push_back("controllerRestarts");
   // Absent is in the range only where some workload arrives during the run,
   // the deleted phases (and Absent, for re-adoption slots) where one may be deleted.
-  const Phase last = p.any_deletions() ? kOrphanedStuck : p.any_arrivals() ? kAbsent : kFinished;
+  const Phase last = p.any_checks()      ? kDeactivated
+                     : p.any_deletions() ? kOrphanedStuck
+                     : p.any_arrivals()  ? kAbsent
+                                         : kFinished;
   auto phase = field("phase", {kAxisWorkload}, FieldKind::Enum, kPending, last);
   for (int v = kPending; v <= last; ++v) phase.names.push_back(phase_name(v));
   auto flavor = field("flavor", {kAxisWorkload}, FieldKind::Index, -1, p.F() - 1);
@@ -72,18 +86,48 @@ model::Layout Spec::layout(const Params& p) {
   usage.present = [present, cell](const std::vector<int>& at) { return present[cell(at)] != 0; };
   auto sticky = field("sticky", {kAxisClusterQueue}, FieldKind::Index, -1, p.W() - 1);
   sticky.index_axis = kAxisWorkload;
+  // Two-phase admission's cells exist only where some ClusterQueue has checks.
+  const bool checks = p.any_checks();
+  auto only_with_checks = [checks](model::Field f) {
+    f.present = [checks](const std::vector<int>&) { return checks; };
+    f.optional = true;
+    return f;
+  };
+  auto ready = only_with_checks(
+      field("ready", {kAxisWorkload}, FieldKind::Int, 0, (std::int64_t{1} << p.K()) - 1));
+  int most_retries = 0;
+  for (const auto& c : p.checks) most_retries = std::max(most_retries, c.backoff_limit);
+  auto retries = field("retries", {kAxisWorkload, kAxisCheck}, FieldKind::Int, 0, most_retries);
+  retries.optional = true;
+  // At most one point per workload on each of the two timelines, ranked densely.
+  auto requeued = only_with_checks(
+      field("requeued", {kAxisWorkload}, FieldKind::Int, -1, 2 * std::int64_t{p.W()} - 1));
+  auto born = only_with_checks(
+      field("born", {kAxisWorkload}, FieldKind::Int, -1, 2 * std::int64_t{p.W()} - 1));
+  std::vector<char> arrives;
+  for (const auto& w : p.workloads) arrives.push_back(w.arrives);
+  born.present = [checks, arrives](const std::vector<int>& at) {
+    return checks && arrives[at[0]] != 0;
+  };
   l.fields = {phase,
               flavor,
               rank,
               usage,
               sticky,
               field("budget", {kAxisBudget}, FieldKind::Int, 0,
-                    std::max({p.stuck_terminating, p.controller_restarts, 0}))};
+                    std::max({p.stuck_terminating, p.controller_restarts, 0})),
+              ready,
+              retries,
+              requeued,
+              born};
   // The scheduler and the pods' termination are weakly fair by default; jobs
   // may run forever, faults are the adversary's, and so is when (whether) a workload arrives.
-  l.families = {{"scheduler", 1}, {"pod-termination", 1}, {"completion", 0},
-                {"faults", 0},    {"arrivals", 0},        {"deletions", 0}};
+  // The autoscaler answers when it will (kmc.yaml fairness: {autoscaler: ...}, as
+  // for MultiKueue); a backoff's requeueAt is a timer, so it passes.
+  l.families = {{"scheduler", 1}, {"pod-termination", 1}, {"completion", 0}, {"faults", 0},
+                {"arrivals", 0},  {"deletions", 0},       {"autoscaler", 0}, {"backoff", 1}};
   const model::ActionKind::Arg workload{"workload", kAxisWorkload};
+  const model::ActionKind::Arg check{"admissionCheck", kAxisCheck};
   l.actions = {{"Schedule", {}, kScheduler, "kueue-scheduler"},
                {"Finish", {workload}, kCompletion, "workload"},
                {"PodsTerminated", {workload}, kPodTermination, "kubelet"},
@@ -91,14 +135,18 @@ model::Layout Spec::layout(const Params& p) {
                {"ForceFailStuckPods", {workload}, kPodTermination, "kueue-controller"},
                {"ControllerRestart", {}, kFaults, "environment"},
                {"Arrive", {workload}, kArrivals, "user"},
-               {"Delete", {workload}, kDeletions, "user"}};
+               {"Delete", {workload}, kDeletions, "user"},
+               {"Provisioned", {workload, check}, kAutoscaler, "cluster-autoscaler"},
+               {"ProvisioningFailed", {workload, check}, kAutoscaler, "cluster-autoscaler"},
+               {"BackoffExpired", {workload}, kRequeue, "kueue-controller"}};
   return l;
 }
 
 std::vector<Action> Spec::candidates(const Params& p) {
   std::vector<Action> out;
-  auto add = [&](Kind k, int w) {
-    out.push_back(Action{k, static_cast<std::int16_t>(w), static_cast<int>(out.size())});
+  auto add = [&](Kind k, int w, int check = -1) {
+    out.push_back(Action{k, static_cast<std::int16_t>(w), static_cast<int>(out.size()),
+                         static_cast<std::int16_t>(check)});
   };
   add(kSchedule, -1);
   for (int w = 0; w < p.W(); ++w) {
@@ -114,6 +162,16 @@ std::vector<Action> Spec::candidates(const Params& p) {
   if (p.controller_restarts != 0) add(kRestart, -1);
   for (int w = 0; w < p.W(); ++w)
     if (p.workloads[w].arrives) add(kArrive, w);
+  for (int w = 0; w < p.W(); ++w) {
+    std::int64_t any = 0;
+    for (auto m : p.workloads[w].checks) any |= m;
+    for (int k = 0; k < p.K(); ++k)
+      if (any >> k & 1) {
+        if (p.may_provision(k)) add(kProvisioned, w, k);
+        add(kProvisioningFailed, w, k);  // BookingExpired too, whatever the autoscaler says
+      }
+    if (any != 0) add(kBackoffExpired, w);
+  }
   return out;
 }
 
@@ -135,13 +193,27 @@ State<std::int64_t> Spec::initial(const Params& p) {
   std::stable_sort(holders.begin(), holders.end(), [&](int a, int b) {
     return p.workloads[a].reserved_at < p.workloads[b].reserved_at;
   });
+  s.ready.assign(p.W(), 0);
+  s.retries.assign(static_cast<std::size_t>(p.W()) * p.K(), 0);
+  for (int w = 0; w < p.W(); ++w)
+    for (int k = 0; k < p.K(); ++k)
+      s.retries[static_cast<std::size_t>(w) * p.K() + k] = p.workloads[w].initial_retries.at(k);
+  s.requeued.assign(p.W(), -1);
+  s.born.assign(p.W(), -1);
   const Scheduler sched(p);
-  for (int w : holders) sched.reserve(s, w, p.workloads[w].initial_flavor);
+  for (int w : holders) {
+    sched.reserve(s, w, p.workloads[w].initial_flavor);
+    // QuotaReserved in the dump but not Admitted: still waiting for some check.
+    if (s.phase[w] == kReserved && p.workloads[w].initial_admitted) s.phase[w] = kAdmitted;
+    if (s.phase[w] == kReserved) s.ready[w] = p.workloads[w].initial_ready;
+  }
   return s;
 }
 
 model::ActionRef Spec::ref(const Params&, const Action& a) {
   if (a.kind == kSchedule || a.kind == kRestart) return {a.kind, {}};
+  if (a.kind == kProvisioned || a.kind == kProvisioningFailed)
+    return {a.kind, {a.workload, a.check}};
   return {a.kind, {a.workload}};
 }
 
@@ -182,6 +254,16 @@ std::uint64_t Spec::identity(const Params& p) {
   if (p.any_deletions()) {
     for (const auto& w : p.workloads) add(std::vector<std::int64_t>{w.deletable, w.readopts});
     add(std::vector<std::int64_t>{p.readopt_terminating_groups});
+  }
+  if (p.any_checks()) {
+    for (const auto& c : p.checks)
+      add(c.name), add(std::vector<std::int64_t>{c.check_capacity, c.backoff_limit}),
+          add(std::vector<std::int64_t>(c.managed.begin(), c.managed.end()));
+    for (const auto& q : p.cqs) add(q.checks_on);
+    for (const auto& w : p.workloads)
+      add(w.checks), add(w.initial_retries),
+          add(std::vector<std::int64_t>{w.initial_ready, w.initial_admitted});
+    add(std::vector<std::int64_t>{static_cast<std::int64_t>(p.answer)});
   }
   // Likewise the equivalence classes, only where some workload has an equal.
   std::vector<std::int64_t> eq;

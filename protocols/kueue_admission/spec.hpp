@@ -15,7 +15,14 @@
 
 namespace kmc::protocols::ka {
 
-enum AxisId : int { kAxisWorkload, kAxisClusterQueue, kAxisFlavor, kAxisResource, kAxisBudget };
+enum AxisId : int {
+  kAxisWorkload,
+  kAxisClusterQueue,
+  kAxisFlavor,
+  kAxisResource,
+  kAxisBudget,
+  kAxisCheck,
+};
 
 struct Spec {
   using Params = AdmissionParams;

@@ -24,16 +24,21 @@ enum Phase : std::int64_t {
   kDeleted,        // and so are its pods;
   kOrphanedPods,   // its pod group's pods are still terminating;
   kOrphanedStuck,  // they are stuck terminating (the kubelet is gone): a zombie.
+  // Two-phase admission (kueue-semantics.md §5), where a ClusterQueue has admission checks:
+  kReserved,     // QuotaReserved, waiting for its checks to be Ready (holds quota, job suspended)
+  kBackoff,      // evicted by a Retry check: out of its queue until requeueAt (Requeued=False)
+  kDeactivated,  // a check Rejected it: spec.active=false, never requeued
 };
 
 // The phase's name in traces and reports.
 inline const char* phase_name(std::int64_t phase) {
   static const char* const names[] = {
-      "Pending",         "Inadmissible",     "Admitted",
-      "Evicted",         "StuckTerminating", "Finished",
-      "Absent",          "Deleted",          "DeletedPodsTerminating",
-      "DeletedPodsStuck"};
-  return phase >= kPending && phase <= kOrphanedStuck ? names[phase] : "?";
+      "Pending",          "Inadmissible",     "Admitted",
+      "Evicted",          "StuckTerminating", "Finished",
+      "Absent",           "Deleted",          "DeletedPodsTerminating",
+      "DeletedPodsStuck", "QuotaReserved",    "Backoff",
+      "Deactivated"};
+  return phase >= kPending && phase <= kDeactivated ? names[phase] : "?";
 }
 
 template <class V>
@@ -45,8 +50,16 @@ struct State {
                                  // 0 the oldest; -1 not holding, or no ClusterQueue may preempt
       (std::vector<V>, usage),   // [cq][flavor][resource] the cache's usage
       (std::vector<V>, sticky),  // [cq] the preemptor kept at the head (BestEffortFIFO), -1
-      (std::vector<V>, budget)   // [budget] environment faults left
-  );
+      (std::vector<V>, budget),  // [budget] environment faults left
+      // Where some ClusterQueue has admission checks:
+      (std::vector<V>, ready),  // [workload] its checks that are Ready (bits), while QuotaReserved
+      (std::vector<V>, retries),  // [workload][admissionCheck] the check's retryCount
+      // [workload] the queue-order timestamp, where it is not the creationTimestamp's
+      // place in the static order: evicted by a check, ordered by the eviction's time
+      // (GetQueueOrderTimestamp); -1: creation. Ranks shared with `born`, dense.
+      (std::vector<V>, requeued),
+      // [workload] an arrival's creation, on requeued's timeline; -1: there from the start
+      (std::vector<V>, born));
   bool operator==(const State&) const = default;
 };
 

@@ -6,15 +6,20 @@
 
 namespace {
 
-// A zombie-pod copy with one replacement in one file; the error must name `where` and `what`.
-void refused(const std::string& rel, const std::string& from, const std::string& to,
-             const std::string& where, const std::string& what) {
-  const auto dir = example_replacing("zombie-pod", rel, from, to);
+// A copy of `example` with one replacement in one file; the error must name `where` and `what`.
+void refused_in(const std::string& example, const std::string& rel, const std::string& from,
+                const std::string& to, const std::string& where, const std::string& what) {
+  const auto dir = example_replacing(example, rel, from, to);
   const auto r = kmc("check " + dir);
   INFO(r.err);
   CHECK(r.code == 3);
   CHECK(r.err.find(where) != std::string::npos);
   CHECK(r.err.find(what) != std::string::npos);
+}
+
+void refused(const std::string& rel, const std::string& from, const std::string& to,
+             const std::string& where, const std::string& what) {
+  refused_in("zombie-pod", rel, from, to, where, what);
 }
 
 }  // namespace
@@ -100,4 +105,42 @@ TEST_CASE("kueue-admission: a lone Pod's quota goes at eviction, a pod group's w
   r = kmc("check " + dir + " --property guarantee-not-stuck");
   INFO(r.out << r.err);
   CHECK(r.code == 1);
+}
+
+TEST_CASE("kueue-admission: a ProvisioningRequest accepted and never answered (accept-then-hang)",
+          "[cli][admission][checks]") {
+  auto r = kmc("check examples/provisioning-accept-then-hang");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("Property guarantee-not-stuck is violated") != std::string::npos);
+  CHECK(r.out.find("waits for admission check(s) dws-prov") != std::string::npos);
+  // The engine reserves quota, creates the ProvisioningRequest, and waits with the model.
+  const auto at = r.out.find("--replay kmc1:");
+  REQUIRE(at != std::string::npos);
+  const auto token = r.out.substr(at + 9, r.out.find('\n', at) - at - 9);
+  r = kmc("check examples/provisioning-accept-then-hang --replay " + token + " --replay-engine");
+  CHECK(r.code == 1);
+  CHECK(r.out.find("Replay in the engine: Reproduced") != std::string::npos);
+  CHECK(r.out.find("ProvisioningRequest train-dws-prov-1 created") != std::string::npos);
+  CHECK(kmc("check examples/provisioning-accept-then-hang-fixed").code == 0);
+}
+
+TEST_CASE("kueue-admission: bad admission checks are exit 3 naming file, line and field",
+          "[cli][admission][checks][bad-input]") {
+  const std::string ex = "provisioning-accept-then-hang";
+  refused_in(ex, "cluster/queues.yaml", "controllerName: kueue.x-k8s.io/provisioning-request",
+             "controllerName: example.com/budget",
+             "queues.yaml:", "spec.controllerName: kueue-admission models the ProvisioningRequest");
+  refused_in(ex, "cluster/queues.yaml", "controllerName: kueue.x-k8s.io/provisioning-request",
+             "controllerName: kueue.x-k8s.io/multikueue",
+             "queues.yaml:22:", "spec.parameters.name: MultiKueueConfig 'dws-config' not found");
+  refused_in(
+      ex, "cluster/queues.yaml", "    name: dws-config\n", "    name: dws-other\n",
+      "queues.yaml:", "spec.parameters.name: ProvisioningRequestConfig 'dws-other' not found");
+  refused_in(ex, "cluster/queues.yaml", "      - name: dws-prov\n", "      - name: dws-gone\n",
+             "queues.yaml:33:",
+             "spec.admissionChecksStrategy.admissionChecks[0].name: AdmissionCheck 'dws-gone' not "
+             "found");
+  refused_in(ex, "kmc.yaml", "answer: AcceptsThenHangs", "answer: Sometimes",
+             "kmc.yaml:", "autoscaler.answer");
 }

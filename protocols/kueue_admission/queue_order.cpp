@@ -1,0 +1,78 @@
+// The heap's order among waiting workloads (kueue-semantics.md §2.1), as far
+// as the state moves it: GetQueueOrderTimestamp is a workload's
+// creationTimestamp, except for one a check evicted (Evicted with reason
+// AdmissionCheck), which waits in order of that eviction.
+//
+// Workloads there from the start keep their static order (the params' queue
+// order). Later points in time, an arrival's creation and a check's eviction,
+// are ranks on one timeline (`born`, `requeued`), kept dense so that states
+// that order their workloads alike are one state.
+#include <algorithm>
+#include <map>
+
+#include "protocols/kueue_admission/scheduler.hpp"
+
+namespace kmc::protocols::ka {
+
+namespace {
+
+// The workload's point on the timeline; -1: its creation, before every point.
+std::int64_t key(const XState& s, int w) {
+  return s.requeued[w] >= 0 ? s.requeued[w] : s.born[w];
+}
+
+// Ranks 0..n-1 in place of the values in use, their order kept.
+void compact(XState& s) {
+  std::map<std::int64_t, std::int64_t> rank;
+  for (auto v : s.requeued)
+    if (v >= 0) rank[v] = 0;
+  for (auto v : s.born)
+    if (v >= 0) rank[v] = 0;
+  std::int64_t n = 0;
+  for (auto& [v, r] : rank) r = n++;
+  for (auto& v : s.requeued)
+    if (v >= 0) v = rank[v];
+  for (auto& v : s.born)
+    if (v >= 0) v = rank[v];
+}
+
+std::int64_t next_point(const XState& s) {
+  std::int64_t most = -1;
+  for (auto v : s.requeued) most = std::max(most, v);
+  for (auto v : s.born) most = std::max(most, v);
+  return most + 1;
+}
+
+}  // namespace
+
+bool Scheduler::older(const XState& s, int a, int b) const {
+  const auto ka = p_.any_checks() ? key(s, a) : -1, kb = p_.any_checks() ? key(s, b) : -1;
+  if (ka < 0 && kb < 0) return p_.workloads[a].created < p_.workloads[b].created;
+  if (ka < 0 || kb < 0) return ka < 0;
+  return ka < kb;
+}
+
+bool Scheduler::queued_before(const XState& s, int a, int b) const {
+  if (older(s, a, b)) return true;
+  if (older(s, b, a)) return false;
+  return p_.workloads[a].name < p_.workloads[b].name;
+}
+
+void Scheduler::stamp_born(XState& s, int w) const {
+  if (!p_.any_checks()) return;
+  s.born[w] = next_point(s);
+}
+
+void Scheduler::stamp_requeued(XState& s, int w) const {
+  if (!p_.any_checks()) return;
+  s.requeued[w] = next_point(s);
+}
+
+void Scheduler::unstamp(XState& s, int w, bool gone) const {
+  if (!p_.any_checks()) return;
+  s.requeued[w] = -1;
+  if (gone) s.born[w] = -1;
+  compact(s);
+}
+
+}  // namespace kmc::protocols::ka

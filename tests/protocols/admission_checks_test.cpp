@@ -1,0 +1,165 @@
+// Two-phase admission in protocol kueue-admission: a ClusterQueue with a
+// ProvisioningRequest admission check reserves quota (QuotaReserved), and
+// the Cluster Autoscaler's answer admits the workload (Provisioned), or
+// evicts it for a retry after a backoff (Failed, within the
+// ProvisioningRequestConfig's backoffLimitCount), or deactivates it (past it).
+// Exact state counts by hand; the requeue order of a retried workload
+// (its eviction's time, not its creation); the shipped example and its fix.
+#include <catch2/catch.hpp>
+
+#include "counterexamples/pipeline_core.hpp"
+#include "invariants/admission_registry.hpp"
+#include "model/scenario.hpp"
+#include "protocols/kueue_admission/rules.hpp"
+#include "protocols/kueue_admission/spec.hpp"
+
+namespace ka = kmc::protocols::ka;
+using kmc::checker::Verdict;
+using kmc::model::AutoscalerAnswer;
+
+namespace {
+
+// cq0 {cpu: 1} with one ProvisioningRequest check "prov"; n workloads of 1
+// cpu each, created in index order, all waiting for the check.
+ka::AdmissionParams with_check(int n, AutoscalerAnswer answer, int backoff_limit) {
+  ka::AdmissionParams p;
+  p.resources = {"cpu"};
+  p.flavors = {"default"};
+  ka::CqParams q;
+  q.quota = {"cq0", -1, {1}, {ka::kNoLimit}, {ka::kNoLimit}};
+  q.flavors = {0};
+  q.covered = {0};
+  q.checks_on = {1};
+  p.cqs.push_back(q);
+  p.checks.push_back({"prov", false, backoff_limit, {}});
+  p.answer = answer;
+  for (int i = 0; i < n; ++i) {
+    ka::WorkloadParams w;
+    w.name = "ns/w" + std::to_string(i);
+    w.cq = 0;
+    w.created = i;
+    w.req = {1};
+    w.eligible = {true};
+    w.checks = {1};
+    w.initial_retries = {0};
+    w.reserved_at = i;
+    p.workloads.push_back(w);
+  }
+  p.finish();
+  return p;
+}
+
+kmc::cx::CheckOutcome check(const ka::AdmissionParams& params,
+                            std::vector<std::string> properties = {}) {
+  const ka::Instance p(params);
+  kmc::model::Scenario sc;
+  sc.dir = "hand-built";
+  kmc::cx::CheckRequest req;
+  req.properties = std::move(properties);
+  kmc::cx::Hooks hooks;
+  hooks.summary = "test";
+  return kmc::cx::check_instance(p, kmc::invariants::admission_properties(p), sc, req, hooks);
+}
+
+}  // namespace
+
+TEST_CASE("admission checks: exact state counts of one workload and its retries",
+          "[admission][checks][counts]") {
+  // By hand, (phase, retries): s0 (Pending, 0); s1 (QuotaReserved, 0);
+  // s2 (Admitted, 0); s3 (Finished, 0); s4 (Backoff, 1) after a Failed
+  // answer within backoffLimitCount 1; s5 (Pending, 1) when the backoff
+  // passes; s6 (QuotaReserved, 1); s7 (Admitted, 1); s8 (Finished, 1);
+  // s9 (Deactivated, 1), Failed again past the limit. Edges: s0-s1 s1-s2
+  // s1-s4 s2-s3 s4-s5 s5-s6 s6-s7 s6-s9 s7-s8.
+  auto o = check(with_check(1, AutoscalerAnswer::Any, 1));
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 10);
+  CHECK(o.result.stats.transitions == 9);
+  // backoffLimitCount 0: the first Failed answer Rejects: s0 s1 s2 s3 and
+  // (Deactivated, 0); four edges.
+  o = check(with_check(1, AutoscalerAnswer::Any, 0));
+  CHECK(o.result.stats.states == 5);
+  CHECK(o.result.stats.transitions == 4);
+  // An autoscaler that only provisions: s0 s1 s2 s3.
+  o = check(with_check(1, AutoscalerAnswer::Provisions, 3));
+  CHECK(o.result.stats.states == 4);
+  CHECK(o.result.stats.transitions == 3);
+}
+
+TEST_CASE("admission checks: an accepted request never answered holds the quota forever",
+          "[admission][checks][known-bugs]") {
+  // autoscaler#9490 (accept-then-hang): w0 reserves and waits; w1 waits on it.
+  auto p = with_check(2, AutoscalerAnswer::AcceptsThenHangs, 3);
+  auto o = check(p, {"guarantee-not-stuck"});
+  CHECK(o.result.verdict == Verdict::Violated);
+  REQUIRE(o.result.violation);
+  CHECK(o.result.violation->property == "guarantee-not-stuck");
+  CHECK(o.result.stats.states == 3);  // s0; w0 QuotaReserved; w1 parked Inadmissible
+  // check-capacity answers at once, whatever the autoscaler's scale-up does.
+  p.checks[0].check_capacity = true;
+  CHECK(check(p, {"guarantee-not-stuck"}).result.verdict == Verdict::Verified);
+}
+
+TEST_CASE("admission checks: a retried workload is requeued by its eviction's time",
+          "[admission][checks][order]") {
+  // Kueue's GetQueueOrderTimestamp: a workload evicted by an admission check
+  // queues by the eviction's time. w0 (created first) fails its check; once
+  // its backoff passes it queues behind w1, created later but waiting since.
+  const auto p = with_check(2, AutoscalerAnswer::Any, 3);
+  const ka::Rules<std::int64_t> rules(p, {});
+  auto s = ka::Spec::initial(p);
+  auto step = [&](ka::Action a) {
+    REQUIRE(rules.enabled(s, a));
+    rules.apply_in_place(s, a);
+  };
+  const ka::Action schedule{ka::kSchedule, -1};
+  step(schedule);
+  CHECK(s.phase[0] == ka::kReserved);
+  CHECK_FALSE(rules.enabled(s, ka::Action{ka::kBackoffExpired, 0}));
+  step(ka::Action{ka::kProvisioningFailed, 0, 0, 0});
+  CHECK(s.phase[0] == ka::kBackoff);
+  CHECK(s.retries[0] == 1);
+  CHECK(s.usage[0] == 0);  // the job never started: its quota goes at once
+  step(ka::Action{ka::kBackoffExpired, 0});
+  CHECK(s.phase[0] == ka::kPending);
+  step(schedule);
+  CHECK(s.phase[1] == ka::kReserved);  // w1 heads the queue now, not w0
+  CHECK(s.phase[0] != ka::kReserved);
+  // w1 is admitted; w0 keeps its place behind no one once w1 is gone.
+  step(ka::Action{ka::kProvisioned, 1, 0, 0});
+  CHECK(s.phase[1] == ka::kAdmitted);
+  step(ka::Action{ka::kFinish, 1});
+  step(schedule);
+  CHECK(s.phase[0] == ka::kReserved);
+  // Past backoffLimitCount (3 retries), a Failed answer deactivates it.
+  for (int attempt = 1; attempt < 3; ++attempt) {
+    step(ka::Action{ka::kProvisioningFailed, 0, 0, 0});
+    step(ka::Action{ka::kBackoffExpired, 0});
+    step(schedule);
+  }
+  CHECK(s.retries[0] == 3);
+  step(ka::Action{ka::kProvisioningFailed, 0, 0, 0});
+  CHECK(s.phase[0] == ka::kDeactivated);
+  CHECK(s.usage[0] == 0);
+}
+
+TEST_CASE("admission checks: the shipped accept-then-hang example and its fix",
+          "[admission][checks][examples]") {
+  for (const char* name :
+       {"provisioning-accept-then-hang", "provisioning-accept-then-hang-fixed"}) {
+    const auto sc = kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/" + std::string(name));
+    const ka::Instance p(ka::compile_admission(sc));
+    kmc::cx::CheckRequest req;
+    kmc::cx::Hooks hooks;
+    const auto o =
+        kmc::cx::check_instance(p, kmc::invariants::admission_properties(p), sc, req, hooks);
+    if (std::string(name).ends_with("-fixed")) {
+      CHECK(o.result.verdict == Verdict::Verified);
+      CHECK(o.result.stats.states == 164);
+    } else {
+      CHECK(o.result.verdict == Verdict::Violated);
+      REQUIRE(o.result.violation);
+      CHECK(o.result.violation->property == "guarantee-not-stuck");
+    }
+  }
+}
