@@ -9,11 +9,13 @@
 
 #include "counterexamples/pipeline_core.hpp"
 #include "invariants/admission_registry.hpp"
+#include "ka_check.hpp"
 #include "model/scenario.hpp"
 #include "protocols/kueue_admission/rules.hpp"
 #include "protocols/kueue_admission/spec.hpp"
 
 namespace ka = kmc::protocols::ka;
+using ka_check::check;
 using kmc::checker::Verdict;
 using kmc::model::AutoscalerAnswer;
 
@@ -47,18 +49,6 @@ ka::AdmissionParams with_check(int n, AutoscalerAnswer answer, int backoff_limit
   }
   p.finish();
   return p;
-}
-
-kmc::cx::CheckOutcome check(const ka::AdmissionParams& params,
-                            std::vector<std::string> properties = {}) {
-  const ka::Instance p(params);
-  kmc::model::Scenario sc;
-  sc.dir = "hand-built";
-  kmc::cx::CheckRequest req;
-  req.properties = std::move(properties);
-  kmc::cx::Hooks hooks;
-  hooks.summary = "test";
-  return kmc::cx::check_instance(p, kmc::invariants::admission_properties(p), sc, req, hooks);
 }
 
 }  // namespace

@@ -6,10 +6,12 @@
 
 #include "counterexamples/pipeline_core.hpp"
 #include "invariants/admission_registry.hpp"
+#include "ka_check.hpp"
 #include "model/scenario.hpp"
 #include "protocols/kueue_admission/spec.hpp"
 
 namespace ka = kmc::protocols::ka;
+using ka_check::check;
 using kmc::checker::Verdict;
 
 namespace {
@@ -52,18 +54,6 @@ ka::AdmissionParams cluster(const std::vector<std::pair<std::int64_t, int>>& cqs
   }
   p.finish();
   return p;
-}
-
-kmc::cx::CheckOutcome check(const ka::AdmissionParams& params,
-                            std::vector<std::string> properties = {}) {
-  const ka::Instance p(params);
-  kmc::model::Scenario sc;
-  sc.dir = "hand-built";
-  kmc::cx::CheckRequest req;
-  req.properties = std::move(properties);
-  kmc::cx::Hooks hooks;
-  hooks.summary = "test";
-  return kmc::cx::check_instance(p, kmc::invariants::admission_properties(p), sc, req, hooks);
 }
 
 kmc::cx::CheckOutcome check_example(const std::string& name,
