@@ -22,6 +22,11 @@ std::string explain(const protocols::ka::AdmissionParams& p, const AdmissionInst
   std::string out =
       fmt::format("{} ({}) fits ClusterQueue {}'s nominal quota after what it may preempt", wl.name,
                   protocols::ka::phase_name(s.phase[w]), p.cqs[wl.cq].quota.name);
+  if (p.block_admission && p.any_checks() &&
+      (s.phase[w] == protocols::ka::kPending || s.phase[w] == protocols::ka::kInadmissible))
+    out +=
+        "; with waitForPodsReady.blockAdmission no Fit workload is admitted while another "
+        "holds quota without being PodsReady, as one waiting for its admission checks does";
   if (s.phase[w] != protocols::ka::kReserved) return out;
   // Two-phase admission: name the checks whose ProvisioningRequests are unanswered.
   const auto pending = wl.checks[static_cast<std::size_t>(s.flavor[w])] & ~s.ready[w];

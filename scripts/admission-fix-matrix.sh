@@ -18,6 +18,7 @@ rows=(
   "K13 #7312|examples/zombie-pod|guarantee-not-stuck|options: {variant: pre-7312}|options: {}"
   "K14 #7157|examples/preemption-livelock|no-preemption-livelock|options: {variant: pre-7157}|options: {}"
   "K22 #3245, autoscaler#9490|examples/provisioning-accept-then-hang|guarantee-not-stuck|-|-"
+  "§8.6 blockAdmission|examples/provisioning-block-admission|guarantee-not-stuck|-|-"
   "gang (seeds 2, 4)|examples/plain-scheduler-gang-deadlock|no-gang-deadlock|-|-"
 )
 run() {  # folder property options-line -> "verdict | steps | states"
@@ -40,6 +41,7 @@ for row in "${rows[@]}"; do
   case $bug in
     "K10 #6143") fixed=$(run examples/preemption-grace-hol-fixed "$prop" -) fix="FastQuotaReleaseInPodIntegration" ;;
     K22*) fixed=$(run examples/provisioning-accept-then-hang-fixed "$prop" -) fix="check-capacity class" ;;
+    "§8.6"*) fixed=$(run examples/provisioning-block-admission-fixed "$prop" -) fix="check-capacity class" ;;
     gang*) fixed=$(run examples/plain-scheduler-gang-deadlock-fixed guarantee-not-stuck -) fix="Kueue (guarantee-not-stuck)" ;;
     *) fixed=$(run "$dir" "$prop" "$after") fix="current Kueue" ;;
   esac

@@ -282,6 +282,10 @@ bool guaranteed_in_engine(const Engine& e0, const std::string& key) {
   // quota may reclaim what others borrow. Before #6617 the integer share broke exactly that
   // (K01), so the probe uses the exact share, as it removes stuck pods for K13.
   e.options.integer_drs = false;
+  // The guarantee is about quota: blockAdmission's cluster-wide wait for
+  // PodsReady is what keeps such a workload out, not a limit of its guarantee.
+  e.manifests.configuration.wait_for_pods_ready.block_admission = false;
+  e.pods_ready_blocked = false;
   for (auto& v : e.workloads)
     if (v.id != w0->id && !v.deleted && v.admissible()) engine::delete_workload(e, v);
   const WorkloadInfo& w = e.workloads[static_cast<std::size_t>(w0->id)];

@@ -121,6 +121,10 @@ void settle(engine::Engine& e) {
 
 Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
                    const model::ClusterManifests& m, int kind, int workload, int check_index) {
+  // Each step is its own instant, after every earlier one: an eviction's time
+  // (the queue order of a workload a check evicted) and an arrival's creation
+  // are then ordered as the trace took them, as the model's timeline has them.
+  e.now_ms += 1;
   const auto before = all_phases(e);
   const std::string key = workload >= 0 ? p.workloads[workload].name : "";
   if (kind == kArrive) {

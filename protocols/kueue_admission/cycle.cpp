@@ -207,6 +207,8 @@ void Scheduler::cycle(XState& s, CycleOutcome* out) const {
     if (!p_.cqs[cq].strict_fifo && p_.sticky_head) s.sticky[cq] = w;
   };
   auto process = [&](Entry& e) {
+    // Asleep in cache.WaitForPodsReady: the cycle's later entries go back to their heaps.
+    if (s.blocked[0] != 0) return;
     const int w = e.w;
     Assignment& a = e.a;
     const auto& wl = p_.workloads[w];
@@ -269,6 +271,12 @@ void Scheduler::cycle(XState& s, CycleOutcome* out) const {
       }
       if (!a.targets.empty()) legacy.acted(wl.cq);
       stick(w);
+      return;
+    }
+    // waitForPodsReadyIfNeeded (blockAdmission; Fit entries only): with some
+    // workload not PodsReady, the goroutine sleeps before admitting this one.
+    if (p_.block_admission && any_not_ready(s)) {
+      s.blocked[0] = 1;
       return;
     }
     reserve(s, w, a.flavor);

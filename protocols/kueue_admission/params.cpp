@@ -395,6 +395,9 @@ struct Compiler {
     p.fs_preempt_within_nominal = gates.enabled("FairSharingPreemptWithinNominal");
     p.equivalence_hashing = gates.enabled("SchedulingEquivalenceHashing");
     p.fast_quota_release = gates.enabled("FastQuotaReleaseInPodIntegration");
+    const auto& wfpr = m.configuration.wait_for_pods_ready;
+    p.block_admission =
+        wfpr.enable && wfpr.block_admission && !gates.enabled("DisableWaitForPodsReady");
     p.recompute_on_overlap = gates.enabled("RecomputeAssignmentUponPreemptionTargetsOverlap");
     const auto& v = fleet.options.variant;
     if (!v.empty() && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())

@@ -116,7 +116,10 @@ struct AdmissionParams {
   bool integer_drs = false;         // before #6617: DRS in integers, 0 for small borrowers (K01)
   bool fs_preempt_within_nominal = true;  // FairSharingPreemptWithinNominal
   // Feature gates and options (kueue-semantics.md §0).
-  bool fast_quota_release = false;        // FastQuotaReleaseInPodIntegration (alpha, off)
+  bool fast_quota_release = false;  // FastQuotaReleaseInPodIntegration (alpha, off)
+  // waitForPodsReady (on by default) with blockAdmission: a Fit admission waits
+  // until every workload holding quota is PodsReady.
+  bool block_admission = false;
   bool sticky_head = true;                // #7157; the variant pre-7157 turns it off
   bool force_fail_stuck_pods = true;      // #7312 (FailureRecoveryPolicy); pre-7312 turns it off
   bool recompute_on_overlap = true;       // RecomputeAssignmentUponPreemptionTargetsOverlap

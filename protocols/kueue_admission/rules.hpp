@@ -47,7 +47,7 @@ class Rules {
     const int w = a.workload;
     switch (a.kind) {
       case kSchedule:
-        return sched_.any_head(s);
+        return s.blocked[0] == 0 && sched_.any_head(s);
       case kFinish:
         return s.phase[w] == kAdmitted;
       case kPodsTerminated:
@@ -121,6 +121,7 @@ class Rules {
         // The queues rebuilt from the Workloads: every waiting one back in its
         // heap, no preemptor kept at a head. Reservations are in status, kept.
         for (auto& v : s.sticky) v = -1;
+        s.blocked[0] = 0;  // the goroutine starts over
         for (int v = 0; v < p_.W(); ++v) {
           if (readopted_on_restart(s, v)) s.phase[p_.readoption_of(v)] = kPending;
           if (s.phase[v] == kInadmissible) s.phase[v] = kPending;
@@ -176,6 +177,9 @@ class Rules {
         s.phase[w] = kPending;  // into the active heap, in order of its eviction
         break;
     }
+    // The goroutine wakes once every workload in the cache is PodsReady or gone
+    // from it; the entry it held goes back to its heap, as the engine does.
+    if (s.blocked[0] != 0 && !Scheduler::any_not_ready(s)) s.blocked[0] = 0;
   }
 
   // w holds quota waiting for its checks, and check k is one of them.

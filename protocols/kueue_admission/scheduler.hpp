@@ -77,6 +77,16 @@ class Scheduler {
     return s.phase[w] == kAdmitted || s.phase[w] == kReserved;
   }
 
+  // Some workload in the cache is not PodsReady (cache.WorkloadsNotReady), so
+  // with blockAdmission a Fit admission waits. An admitted job's pods are ready
+  // at once here (time is abstract; the engine's pods_ready_on_start); one
+  // reserved and waiting for its checks is never admitted, so never ready.
+  static bool any_not_ready(const XState& s) {
+    for (auto v : s.phase)
+      if (v == kReserved) return true;
+    return false;
+  }
+
   // The heap's order between two waiting workloads (kueue-semantics.md §2.1)
   // after the sticky head and priority: GetQueueOrderTimestamp (the
   // creationTimestamp, or the eviction's time for one a check evicted), then the name.

@@ -52,7 +52,8 @@ model::Layout Spec::layout(const Params& p) {
             {"flavor", p.flavors, -1, {}, 0},
             {"resource", p.resources, -1, {}, 0},
             {"budget", {"stuckTerminating"}, -1, {}, 0},
-            {"admissionCheck", {}, -1, {}, 0}};
+            {"admissionCheck", {}, -1, {}, 0},
+            {"scheduler", {"kueue-scheduler"}, -1, {}, 0}};
   for (const auto& c : p.checks) l.axes[kAxisCheck].labels.push_back(c.name);
   if (p.controller_restarts != 0) l.axes[kAxisBudget].labels.push_back("controllerRestarts");
   // Absent is in the range only where some workload arrives during the run,
@@ -109,6 +110,10 @@ model::Layout Spec::layout(const Params& p) {
   born.present = [checks, arrives](const std::vector<int>& at) {
     return checks && arrives[at[0]] != 0;
   };
+  auto blocked = field("blocked", {kAxisScheduler}, FieldKind::Int, 0, 1);
+  const bool blocks = p.block_admission;
+  blocked.present = [blocks](const std::vector<int>&) { return blocks; };
+  blocked.optional = true;
   l.fields = {phase,
               flavor,
               rank,
@@ -119,7 +124,8 @@ model::Layout Spec::layout(const Params& p) {
               ready,
               retries,
               requeued,
-              born};
+              born,
+              blocked};
   // The scheduler and the pods' termination are weakly fair by default; jobs
   // may run forever, faults are the adversary's, and so is when (whether) a workload arrives.
   // The autoscaler answers when it will (kmc.yaml fairness: {autoscaler: ...}, as
@@ -200,6 +206,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
       s.retries[static_cast<std::size_t>(w) * p.K() + k] = p.workloads[w].initial_retries.at(k);
   s.requeued.assign(p.W(), -1);
   s.born.assign(p.W(), -1);
+  s.blocked.assign(1, 0);
   const Scheduler sched(p);
   for (int w : holders) {
     sched.reserve(s, w, p.workloads[w].initial_flavor);
@@ -265,6 +272,7 @@ std::uint64_t Spec::identity(const Params& p) {
           add(std::vector<std::int64_t>{w.initial_ready, w.initial_admitted});
     add(std::vector<std::int64_t>{static_cast<std::int64_t>(p.answer)});
   }
+  if (p.block_admission) add(std::string("blockAdmission"));
   // Likewise the equivalence classes, only where some workload has an equal.
   std::vector<std::int64_t> eq;
   for (const auto& w : p.workloads) eq.push_back(w.equivalence);

@@ -22,6 +22,7 @@ enum AxisId : int {
   kAxisResource,
   kAxisBudget,
   kAxisCheck,
+  kAxisScheduler,
 };
 
 struct Spec {

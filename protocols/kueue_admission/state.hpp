@@ -59,7 +59,10 @@ struct State {
       // (GetQueueOrderTimestamp); -1: creation. Ranks shared with `born`, dense.
       (std::vector<V>, requeued),
       // [workload] an arrival's creation, on requeued's timeline; -1: there from the start
-      (std::vector<V>, born));
+      (std::vector<V>, born),
+      // [scheduler] waitForPodsReady.blockAdmission: 1 while the scheduling goroutine
+      // sleeps in cache.WaitForPodsReady (a Fit entry met a workload not PodsReady)
+      (std::vector<V>, blocked));
   bool operator==(const State&) const = default;
 };
 

@@ -125,6 +125,20 @@ TEST_CASE("kueue-admission: a ProvisioningRequest accepted and never answered (a
   CHECK(kmc("check examples/provisioning-accept-then-hang-fixed").code == 0);
 }
 
+TEST_CASE("kueue-admission: blockAdmission turns one hung check into a cluster-wide stall",
+          "[cli][admission][checks]") {
+  auto r = kmc("check examples/provisioning-block-admission");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("research/notebook (Pending) fits ClusterQueue interactive's nominal quota") !=
+        std::string::npos);
+  CHECK(r.out.find("waitForPodsReady.blockAdmission") != std::string::npos);
+  r = kmc("check examples/provisioning-block-admission --replay-engine");
+  CHECK(r.code == 1);
+  CHECK(r.out.find("Replay in the engine: Reproduced") != std::string::npos);
+  CHECK(kmc("check examples/provisioning-block-admission-fixed").code == 0);
+}
+
 TEST_CASE("kueue-admission: bad admission checks are exit 3 naming file, line and field",
           "[cli][admission][checks][bad-input]") {
   const std::string ex = "provisioning-accept-then-hang";

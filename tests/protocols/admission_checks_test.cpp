@@ -145,11 +145,60 @@ TEST_CASE("admission checks: the shipped accept-then-hang example and its fix",
         kmc::cx::check_instance(p, kmc::invariants::admission_properties(p), sc, req, hooks);
     if (std::string(name).ends_with("-fixed")) {
       CHECK(o.result.verdict == Verdict::Verified);
-      CHECK(o.result.stats.states == 164);
+      CHECK(o.result.stats.states ==
+            (std::string(name).starts_with("provisioning-accept") ? 164 : 32));
     } else {
       CHECK(o.result.verdict == Verdict::Violated);
       REQUIRE(o.result.violation);
       CHECK(o.result.violation->property == "guarantee-not-stuck");
     }
   }
+}
+
+TEST_CASE("admission checks: blockAdmission stops every Fit admission behind a pending check",
+          "[admission][checks][block-admission]") {
+  // examples/provisioning-block-admission: train (gpu, with check dws-prov) and
+  // notebook (interactive, no check); waitForPodsReady.blockAdmission.
+  const auto sc =
+      kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/provisioning-block-admission");
+  auto p = ka::compile_admission(sc);
+  REQUIRE(p.block_admission);
+  // An autoscaler that provisions, by hand (train, notebook): s0 (P, P);
+  // s1 (QuotaReserved, P), the goroutine asleep: notebook's Fit waits; s2
+  // (A, P) once train is Provisioned and PodsReady; s3 (F, P); s4 (A, A);
+  // s5 (F, A); s6 (A, F); s7 (F, F). Edges: s0-s1 s1-s2 s2-s3 s2-s4 s3-s5
+  // s4-s5 s4-s6 s5-s7 s6-s7.
+  p.answer = AutoscalerAnswer::Provisions;
+  auto o = check(p);
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 8);
+  CHECK(o.result.stats.transitions == 9);
+  const ka::Rules<std::int64_t> rules(p, {});
+  auto s = ka::Spec::initial(p);
+  const ka::Action schedule{ka::kSchedule, -1};
+  rules.apply_in_place(s, schedule);
+  const int train = p.workloads[0].name == "research/train" ? 0 : 1, notebook = 1 - train;
+  CHECK(s.phase[train] == ka::kReserved);
+  CHECK(s.phase[notebook] == ka::kPending);
+  CHECK(s.blocked[0] == 1);
+  CHECK_FALSE(rules.enabled(s, schedule));  // asleep in cache.WaitForPodsReady
+  // A Failed answer evicts train: nothing in the cache is unready, the goroutine wakes.
+  p.answer = AutoscalerAnswer::Any;
+  const ka::Rules<std::int64_t> any(p, {});
+  any.apply_in_place(s,
+                     ka::Action{ka::kProvisioningFailed, static_cast<std::int16_t>(train), 0, 0});
+  CHECK(s.blocked[0] == 0);
+  CHECK(any.enabled(s, schedule));
+  // The accept-then-hang autoscaler: the notebook, with quota to spare in
+  // another ClusterQueue, waits forever (2 states).
+  p.answer = AutoscalerAnswer::AcceptsThenHangs;
+  o = check(p, {"guarantee-not-stuck"});
+  CHECK(o.result.verdict == Verdict::Violated);
+  CHECK(o.result.stats.states == 2);
+  // Without blockAdmission the notebook is admitted in the first cycle, and
+  // only train (the hang itself) is stuck.
+  p.block_admission = false;
+  o = check(p, {"guarantee-not-stuck"});
+  REQUIRE(o.result.violation);
+  CHECK(o.result.violation->detail.find("research/train") != std::string::npos);
 }

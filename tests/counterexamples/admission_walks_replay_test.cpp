@@ -1,0 +1,66 @@
+// Model and engine agree step by step on two-phase admission: random walks of
+// the kueue-admission model (ProvisioningRequest checks, Retry and backoff,
+// Rejected, blockAdmission) replayed in the reference engine, which must
+// follow every step and reach the same cells. The autoscaler may say anything
+// (answer: Any), so the walks cover Provisioned, Failed and BookingExpired.
+#include <catch2/catch.hpp>
+#include <random>
+
+#include "checker/result.hpp"
+#include "counterexamples/kueue_admission/engine_replay.hpp"
+#include "counterexamples/scenario_id.hpp"
+#include "counterexamples/token.hpp"
+#include "counterexamples/trace.hpp"
+#include "model/scenario.hpp"
+#include "protocols/kueue_admission/spec.hpp"
+
+using namespace kmc;
+
+namespace {
+
+// `walks` random paths of up to `depth` steps; returns how many steps the engine followed.
+std::size_t walk_and_replay(const std::string& example, int walks, int depth, unsigned seed) {
+  const auto sc = model::load_scenario(KMC_SOURCE_DIR "/examples/" + example);
+  auto params = protocols::ka::compile_admission(sc);
+  params.answer = model::AutoscalerAnswer::Any;
+  const protocols::ka::Instance inst(params);
+  std::mt19937 rng(seed);
+  std::size_t followed = 0;
+  std::vector<protocols::ka::Action> actions;
+  for (int n = 0; n < walks; ++n) {
+    checker::Path path;
+    auto s = inst.init_states().front();
+    for (int d = 0; d < depth; ++d) {
+      actions.clear();
+      inst.actions(s, actions);
+      if (actions.empty()) break;
+      const auto pick = static_cast<std::uint32_t>(rng() % actions.size());
+      path.choices.push_back(pick);
+      s = inst.next(s, actions[pick]);
+    }
+    cx::Trace t = cx::make_trace(inst, path);
+    t.property = "no-over-admission";
+    const std::string token = cx::format_token({cx::scenario_id(inst), t.property, -1, path});
+    const auto r = cx::replay_in_engine(sc, params, t, token);
+    INFO(example << " walk " << n << ": diverged at step " << r.step << " (" << r.action
+                 << "): " << r.engine_did);
+    std::string cells;
+    for (const auto& d : r.difference) cells += "\n  " + d;
+    std::string steps;
+    for (const auto& st : t.steps) steps += "\n  " + st.action;
+    INFO("trace:" << steps << "\ndiffering cells:" << cells);
+    CHECK(r.difference.empty());
+    CHECK(r.steps.size() == path.choices.size());
+    followed += r.steps.size();
+  }
+  return followed;
+}
+
+}  // namespace
+
+TEST_CASE("random walks of two-phase admission replay step by step in the engine",
+          "[replay][admission][checks]") {
+  CHECK(walk_and_replay("provisioning-accept-then-hang-fixed", 60, 14, 7) > 300);
+  CHECK(walk_and_replay("provisioning-block-admission", 60, 14, 11) > 200);
+  CHECK(walk_and_replay("provisioning-block-admission-fixed", 60, 14, 13) > 300);
+}
