@@ -4,6 +4,7 @@
 // `kueuectl simulate`): exit 1 when a workload does not end as expected.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -97,6 +98,23 @@ std::string expectations_text(const std::vector<Checked>& checked) {
   return out;
 }
 
+// The manifests to run. A scenario folder (its kmc.yaml) of one cluster is
+// that cluster's: read as kmc check reads it, not as a folder of manifests
+// where kmc.yaml would be an unknown kind and the cluster/ folder unread.
+model::ClusterManifests admitted_manifests(const std::vector<std::string>& paths) {
+  if (paths.size() == 1 && std::filesystem::is_directory(paths.front()) &&
+      std::filesystem::exists(std::filesystem::path(paths.front()) / "kmc.yaml")) {
+    model::Scenario sc = model::load_scenario(paths.front());
+    if (!sc.workers.empty())
+      throw model::InputError(
+          sc.fleet.protocol_pos, "protocol",
+          fmt::format("{} has a manager and workers; run kmc admit on one of their folders",
+                      paths.front()));
+    return std::move(sc.manager);
+  }
+  return model::load_cluster_manifests(paths);
+}
+
 }  // namespace
 
 void add_admit_command(CLI::App& app, int& exit_code) {
@@ -125,7 +143,7 @@ void add_admit_command(CLI::App& app, int& exit_code) {
       const long cycles_asked = integer_option("--cycles", opts->cycles, 0).value_or(-1);
       choice_option("--output", opts->output, {"text", "json"});
       const auto expectations = parse_expectations(opts->expect);
-      const model::ClusterManifests manifests = model::load_cluster_manifests(opts->paths);
+      const model::ClusterManifests manifests = admitted_manifests(opts->paths);
       for (const auto& line : model::review_warnings(manifests.warnings, opts->strict))
         std::cerr << "warning: " << line << "\n";
       engine::Engine e(manifests);

@@ -158,3 +158,18 @@ TEST_CASE("kueue-admission: bad admission checks are exit 3 naming file, line an
   refused_in(ex, "kmc.yaml", "answer: AcceptsThenHangs", "answer: Sometimes",
              "kmc.yaml:", "autoscaler.answer");
 }
+
+TEST_CASE("kmc admit on a scenario folder runs its cluster, as kmc check reads it",
+          "[cli][admission][admit]") {
+  auto r = kmc("admit examples/provisioning-block-admission");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(r.err.find("warning") == std::string::npos);  // kmc.yaml is not read as a manifest
+  CHECK(r.out.find("research/train  QuotaReserved") != std::string::npos);
+  CHECK(r.out.find("waiting for all admitted workloads to be in PodsReady condition") !=
+        std::string::npos);
+  // A MultiKueue scenario has several clusters: the user names one.
+  r = kmc("admit examples/three-workers");
+  CHECK(r.code == 3);
+  CHECK(names_line(r.err, "examples/three-workers/kmc.yaml", "protocol"));
+}
