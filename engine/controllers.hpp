@@ -72,5 +72,11 @@ const char* to_string(model::CheckState s);
 // The workload's requeueAt passes now: where time is abstract (a trace's
 // replay), the timer fires when the trace says. False when w waits for no backoff.
 bool expire_backoff(Engine& e, WorkloadInfo& w);
+// w's pods are not all ready by waitForPodsReady's timeout (they never
+// started, or one failed and did not recover), when a trace says so: Kueue
+// evicts w for a requeue after a backoff, or deactivates it past
+// backoffLimitCount. False when w is no running, admitted job or
+// waitForPodsReady is off.
+bool time_out_pods_ready(Engine& e, WorkloadInfo& w);
 
 }  // namespace kmc::engine

@@ -80,6 +80,15 @@ bool expire_backoff(Engine& e, WorkloadInfo& w) {
   return true;
 }
 
+bool time_out_pods_ready(Engine& e, WorkloadInfo& w) {
+  if (!pods_ready_enabled(e) || !w.is_admitted() || !w.job_active || w.is_evicted()) return false;
+  w.pods_ready = false;
+  w.set_condition("PodsReady", false, "WaitForStart", "Not all pods are ready or succeeded",
+                  e.now());
+  pods_ready_timeout(e, w);
+  return true;
+}
+
 void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a) {
   model::Admission adm;
   adm.cluster_queue = e.cluster_queues[static_cast<size_t>(w.cluster_queue)].name;

@@ -66,6 +66,9 @@ struct EnvironmentBudgets {
   // kueue-admission: times Kueue's manager restarts, losing what it keeps in memory only (the
   // inadmissible set, sticky heads); -1: unlimited.
   std::int32_t controller_restarts = 0;
+  // kueue-admission: times an admitted job's pods are not all ready by waitForPodsReady's
+  // timeout (they never start, or one fails and does not recover), so Kueue evicts it.
+  std::int32_t pods_ready_timeouts = 0;
   // MultiKueue: times a worker's connection to the manager drops (a partition the worker does
   // not notice: it keeps running what it has); -1: unlimited.
   std::int32_t worker_disconnects = 0;

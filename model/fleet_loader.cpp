@@ -83,13 +83,15 @@ void read_workload_list(const YamlNode& node, const char* what, const Fleet& fle
 void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
   check_keys(node,
              {.modeled = {"spotReclaims", "capacityLosses", "snapshotRefreshes", "stuckTerminating",
-                          "controllerRestarts", "workerDisconnects", "capacityReturns",
-                          "capacityRevocations", "arrivals", "deletions"}},
+                          "controllerRestarts", "podsReadyTimeouts", "workerDisconnects",
+                          "capacityReturns", "capacityRevocations", "arrivals", "deletions"}},
              w);
   EnvironmentBudgets& e = fleet.environment;
   if (node["spotReclaims"].present()) e.spot_reclaims = node["spotReclaims"].int32(0);
   if (node["capacityLosses"].present()) e.capacity_losses = node["capacityLosses"].int32(0);
   if (node["stuckTerminating"].present()) e.stuck_terminating = node["stuckTerminating"].int32(0);
+  if (node["podsReadyTimeouts"].present())
+    e.pods_ready_timeouts = node["podsReadyTimeouts"].int32(0);
   if (node["controllerRestarts"].present())
     e.controller_restarts = node["controllerRestarts"].int32(-1);
   if (node["snapshotRefreshes"].present())

@@ -229,6 +229,11 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
                                 "{}: {}",
                                 key, check, cond, changes(before, e))};
     }
+    case kPodsReadyTimeout:
+      if (!engine::time_out_pods_ready(e, *const_cast<engine::WorkloadInfo*>(w)))
+        return refuse(e, key, "has no admitted job whose pods could time out");
+      settle(e);
+      return {true, "its pods were not ready by waitForPodsReady's timeout: " + changes(before, e)};
     case kBackoffExpired:
       if (!engine::expire_backoff(e, *const_cast<engine::WorkloadInfo*>(w)))
         return refuse(e, key, "waits for no backoff");

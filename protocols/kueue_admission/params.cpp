@@ -396,8 +396,14 @@ struct Compiler {
     p.equivalence_hashing = gates.enabled("SchedulingEquivalenceHashing");
     p.fast_quota_release = gates.enabled("FastQuotaReleaseInPodIntegration");
     const auto& wfpr = m.configuration.wait_for_pods_ready;
-    p.block_admission =
-        wfpr.enable && wfpr.block_admission && !gates.enabled("DisableWaitForPodsReady");
+    const bool wfpr_on = wfpr.enable && !gates.enabled("DisableWaitForPodsReady");
+    p.block_admission = wfpr_on && wfpr.block_admission;
+    p.pods_ready_limit = wfpr.backoff_limit_count ? std::max(*wfpr.backoff_limit_count, 0) : -1;
+    if (fleet.environment.pods_ready_timeouts > 0 && !wfpr_on)
+      throw InputError(m.configuration.pos, "waitForPodsReady.enable",
+                       fmt::format("environment.podsReadyTimeouts is {}, but waitForPodsReady is "
+                                   "off in this Configuration: no PodsReady timeout fires",
+                                   fleet.environment.pods_ready_timeouts));
     p.recompute_on_overlap = gates.enabled("RecomputeAssignmentUponPreemptionTargetsOverlap");
     const auto& v = fleet.options.variant;
     if (!v.empty() && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
@@ -414,6 +420,7 @@ struct Compiler {
     p.answer = fleet.autoscaler;
     p.stuck_terminating = fleet.environment.stuck_terminating;
     p.controller_restarts = fleet.environment.controller_restarts;
+    p.pods_ready_timeouts = fleet.environment.pods_ready_timeouts;
   }
 };
 

@@ -120,6 +120,11 @@ struct AdmissionParams {
   // waitForPodsReady (on by default) with blockAdmission: a Fit admission waits
   // until every workload holding quota is PodsReady.
   bool block_admission = false;
+  // environment.podsReadyTimeouts: waitForPodsReady evictions left to the
+  // adversary; the workloads whose quota goes at eviction can time out.
+  int pods_ready_timeouts = 0;
+  // waitForPodsReady.requeuingStrategy.backoffLimitCount; -1: nil (requeued forever).
+  int pods_ready_limit = -1;
   bool sticky_head = true;                // #7157; the variant pre-7157 turns it off
   bool force_fail_stuck_pods = true;      // #7312 (FailureRecoveryPolicy); pre-7312 turns it off
   bool recompute_on_overlap = true;       // RecomputeAssignmentUponPreemptionTargetsOverlap
@@ -151,6 +156,17 @@ struct AdmissionParams {
   int fr(int f, int r) const { return f * R() + r; }
   bool any_arrivals() const;
   bool any_checks() const { return !checks.empty(); }
+  // Some workload can be evicted for a retry after a backoff (a check, a PodsReady timeout).
+  bool any_requeue() const { return any_checks() || pods_ready_timeouts > 0; }
+  // requeueState.count is tracked where a backoffLimitCount can stop the timeouts.
+  bool counts_requeues() const { return pods_ready_timeouts > 0 && pods_ready_limit >= 0; }
+  // The budget cell of podsReadyTimeouts (after stuckTerminating and controllerRestarts).
+  int budget_timeouts() const { return controller_restarts != 0 ? 2 : 1; }
+  // A PodsReady timeout evicts w with its quota released at once (a Job, a lone
+  // Pod, or FastQuotaReleaseInPodIntegration); a pod group's is not modelled.
+  bool may_time_out(int w) const {
+    return pods_ready_timeouts > 0 && (!workloads[w].pods || fast_quota_release);
+  }
   int K() const { return static_cast<int>(checks.size()); }
   // Whether the autoscaler may answer check k's request Provisioned, or Failed
   // (BookingExpired too, before admission). Neither: Accepted, never answered.

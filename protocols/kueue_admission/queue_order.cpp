@@ -46,7 +46,7 @@ std::int64_t next_point(const XState& s) {
 }  // namespace
 
 bool Scheduler::older(const XState& s, int a, int b) const {
-  const auto ka = p_.any_checks() ? key(s, a) : -1, kb = p_.any_checks() ? key(s, b) : -1;
+  const auto ka = p_.any_requeue() ? key(s, a) : -1, kb = p_.any_requeue() ? key(s, b) : -1;
   if (ka < 0 && kb < 0) return p_.workloads[a].created < p_.workloads[b].created;
   if (ka < 0 || kb < 0) return ka < 0;
   return ka < kb;
@@ -59,17 +59,17 @@ bool Scheduler::queued_before(const XState& s, int a, int b) const {
 }
 
 void Scheduler::stamp_born(XState& s, int w) const {
-  if (!p_.any_checks()) return;
+  if (!p_.any_requeue()) return;
   s.born[w] = next_point(s);
 }
 
 void Scheduler::stamp_requeued(XState& s, int w) const {
-  if (!p_.any_checks()) return;
+  if (!p_.any_requeue()) return;
   s.requeued[w] = next_point(s);
 }
 
 void Scheduler::unstamp(XState& s, int w, bool gone) const {
-  if (!p_.any_checks()) return;
+  if (!p_.any_requeue()) return;
   s.requeued[w] = -1;
   if (gone) s.born[w] = -1;
   compact(s);

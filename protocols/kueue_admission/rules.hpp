@@ -27,6 +27,7 @@ enum Kind : std::int16_t {
   kProvisioned,         // the autoscaler provisions the workload's request: the check is Ready
   kProvisioningFailed,  // the request Failed (or its booking expired before admission)
   kBackoffExpired,      // the workload controller's requeueAt passed: back in its queue
+  kPodsReadyTimeout,    // waitForPodsReady: an admitted job's pods not ready in time (a fault)
 };
 
 struct Action {
@@ -82,6 +83,8 @@ class Rules {
         return waits_for(s, w, a.check) && ((s.ready[w] >> a.check & 1) || p_.may_fail(a.check));
       case kBackoffExpired:
         return s.phase[w] == kBackoff;
+      case kPodsReadyTimeout:
+        return s.phase[w] == kAdmitted && s.budget[p_.budget_timeouts()] > 0;
     }
     return false;
   }
@@ -176,6 +179,22 @@ class Rules {
       case kBackoffExpired:
         s.phase[w] = kPending;  // into the active heap, in order of its eviction
         break;
+      case kPodsReadyTimeout: {
+        // reconcileNotReadyTimeout: past backoffLimitCount deactivate, else evict
+        // (its quota goes at once: the job is suspended) and requeue after a
+        // backoff, ordered by the eviction's time (requeuingStrategy.timestamp).
+        --s.budget[p_.budget_timeouts()];
+        sched_.release(s, w);
+        if (p_.counts_requeues() && s.requeues[w] + 1 > p_.pods_ready_limit) {
+          s.phase[w] = kDeactivated;
+          sched_.unstamp(s, w, true);
+          break;
+        }
+        if (p_.counts_requeues()) ++s.requeues[w];
+        s.phase[w] = kBackoff;
+        sched_.stamp_requeued(s, w);
+        break;
+      }
     }
     // The goroutine wakes once every workload in the cache is PodsReady or gone
     // from it; the entry it held goes back to its heap, as the engine does.

@@ -57,7 +57,7 @@ int Scheduler::head(const XState& s, int cq) const {
     if (p_.workloads[w].cq != cq || s.phase[w] != kPending) continue;
     if (best < 0) {
       best = w;
-      if (!p_.any_checks()) break;
+      if (!p_.any_requeue()) break;
     } else if (p_.workloads[w].priority == p_.workloads[best].priority &&
                queued_before(s, w, best)) {
       best = w;

@@ -56,9 +56,10 @@ model::Layout Spec::layout(const Params& p) {
             {"scheduler", {"kueue-scheduler"}, -1, {}, 0}};
   for (const auto& c : p.checks) l.axes[kAxisCheck].labels.push_back(c.name);
   if (p.controller_restarts != 0) l.axes[kAxisBudget].labels.push_back("controllerRestarts");
+  if (p.pods_ready_timeouts > 0) l.axes[kAxisBudget].labels.push_back("podsReadyTimeouts");
   // Absent is in the range only where some workload arrives during the run,
   // the deleted phases (and Absent, for re-adoption slots) where one may be deleted.
-  const Phase last = p.any_checks()      ? kDeactivated
+  const Phase last = p.any_requeue()     ? kDeactivated
                      : p.any_deletions() ? kOrphanedStuck
                      : p.any_arrivals()  ? kAbsent
                                          : kFinished;
@@ -87,13 +88,15 @@ model::Layout Spec::layout(const Params& p) {
   usage.present = [present, cell](const std::vector<int>& at) { return present[cell(at)] != 0; };
   auto sticky = field("sticky", {kAxisClusterQueue}, FieldKind::Index, -1, p.W() - 1);
   sticky.index_axis = kAxisWorkload;
-  // Two-phase admission's cells exist only where some ClusterQueue has checks.
-  const bool checks = p.any_checks();
-  auto only_with_checks = [checks](model::Field f) {
-    f.present = [checks](const std::vector<int>&) { return checks; };
+  // Cells that exist only under some parameters (two-phase admission's only
+  // where some ClusterQueue has checks).
+  auto only_if = [](bool on, model::Field f) {
+    f.present = [on](const std::vector<int>&) { return on; };
     f.optional = true;
     return f;
   };
+  const bool checks = p.any_checks(), requeues = p.any_requeue();
+  auto only_with_checks = [&](model::Field f) { return only_if(checks, std::move(f)); };
   auto ready = only_with_checks(
       field("ready", {kAxisWorkload}, FieldKind::Int, 0, (std::int64_t{1} << p.K()) - 1));
   int most_retries = 0;
@@ -101,31 +104,34 @@ model::Layout Spec::layout(const Params& p) {
   auto retries = field("retries", {kAxisWorkload, kAxisCheck}, FieldKind::Int, 0, most_retries);
   retries.optional = true;
   // At most one point per workload on each of the two timelines, ranked densely.
-  auto requeued = only_with_checks(
-      field("requeued", {kAxisWorkload}, FieldKind::Int, -1, 2 * std::int64_t{p.W()} - 1));
-  auto born = only_with_checks(
-      field("born", {kAxisWorkload}, FieldKind::Int, -1, 2 * std::int64_t{p.W()} - 1));
+  auto requeued = only_if(requeues, field("requeued", {kAxisWorkload}, FieldKind::Int, -1,
+                                          2 * std::int64_t{p.W()} - 1));
+  auto born = only_if(
+      requeues, field("born", {kAxisWorkload}, FieldKind::Int, -1, 2 * std::int64_t{p.W()} - 1));
   std::vector<char> arrives;
   for (const auto& w : p.workloads) arrives.push_back(w.arrives);
-  born.present = [checks, arrives](const std::vector<int>& at) {
-    return checks && arrives[at[0]] != 0;
+  born.present = [requeues, arrives](const std::vector<int>& at) {
+    return requeues && arrives[at[0]] != 0;
   };
-  auto blocked = field("blocked", {kAxisScheduler}, FieldKind::Int, 0, 1);
-  const bool blocks = p.block_admission;
-  blocked.present = [blocks](const std::vector<int>&) { return blocks; };
-  blocked.optional = true;
-  l.fields = {phase,
-              flavor,
-              rank,
-              usage,
-              sticky,
-              field("budget", {kAxisBudget}, FieldKind::Int, 0,
-                    std::max({p.stuck_terminating, p.controller_restarts, 0})),
-              ready,
-              retries,
-              requeued,
-              born,
-              blocked};
+  auto blocked =
+      only_if(p.block_admission, field("blocked", {kAxisScheduler}, FieldKind::Int, 0, 1));
+  auto requeue_count = only_if(
+      p.counts_requeues(),
+      field("requeues", {kAxisWorkload}, FieldKind::Int, 0, std::max(p.pods_ready_limit, 0)));
+  l.fields = {
+      phase,
+      flavor,
+      rank,
+      usage,
+      sticky,
+      field("budget", {kAxisBudget}, FieldKind::Int, 0,
+            std::max({p.stuck_terminating, p.controller_restarts, p.pods_ready_timeouts, 0})),
+      ready,
+      retries,
+      requeued,
+      born,
+      blocked,
+      requeue_count};
   // The scheduler and the pods' termination are weakly fair by default; jobs
   // may run forever, faults are the adversary's, and so is when (whether) a workload arrives.
   // The autoscaler answers when it will (kmc.yaml fairness: {autoscaler: ...}, as
@@ -144,7 +150,8 @@ model::Layout Spec::layout(const Params& p) {
                {"Delete", {workload}, kDeletions, "user"},
                {"Provisioned", {workload, check}, kAutoscaler, "cluster-autoscaler"},
                {"ProvisioningFailed", {workload, check}, kAutoscaler, "cluster-autoscaler"},
-               {"BackoffExpired", {workload}, kRequeue, "kueue-controller"}};
+               {"BackoffExpired", {workload}, kRequeue, "kueue-controller"},
+               {"PodsReadyTimeout", {workload}, kFaults, "kueue-controller"}};
   return l;
 }
 
@@ -176,7 +183,8 @@ std::vector<Action> Spec::candidates(const Params& p) {
         if (p.may_provision(k)) add(kProvisioned, w, k);
         add(kProvisioningFailed, w, k);  // BookingExpired too, whatever the autoscaler says
       }
-    if (any != 0) add(kBackoffExpired, w);
+    if (p.may_time_out(w)) add(kPodsReadyTimeout, w);
+    if (any != 0 || p.may_time_out(w)) add(kBackoffExpired, w);
   }
   return out;
 }
@@ -192,6 +200,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   s.sticky.assign(p.Q(), -1);
   s.budget = {std::max(p.stuck_terminating, 0)};
   if (p.controller_restarts != 0) s.budget.push_back(std::max(p.controller_restarts, 0));
+  if (p.pods_ready_timeouts > 0) s.budget.push_back(p.pods_ready_timeouts);
   // Workloads the manifests show holding quota, in the order they got it.
   std::vector<int> holders;
   for (int w = 0; w < p.W(); ++w)
@@ -207,6 +216,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   s.requeued.assign(p.W(), -1);
   s.born.assign(p.W(), -1);
   s.blocked.assign(1, 0);
+  s.requeues.assign(p.W(), 0);
   const Scheduler sched(p);
   for (int w : holders) {
     sched.reserve(s, w, p.workloads[w].initial_flavor);
@@ -273,6 +283,8 @@ std::uint64_t Spec::identity(const Params& p) {
     add(std::vector<std::int64_t>{static_cast<std::int64_t>(p.answer)});
   }
   if (p.block_admission) add(std::string("blockAdmission"));
+  if (p.pods_ready_timeouts > 0)
+    add(std::vector<std::int64_t>{p.pods_ready_timeouts, p.pods_ready_limit});
   // Likewise the equivalence classes, only where some workload has an equal.
   std::vector<std::int64_t> eq;
   for (const auto& w : p.workloads) eq.push_back(w.equivalence);

@@ -62,7 +62,10 @@ struct State {
       (std::vector<V>, born),
       // [scheduler] waitForPodsReady.blockAdmission: 1 while the scheduling goroutine
       // sleeps in cache.WaitForPodsReady (a Fit entry met a workload not PodsReady)
-      (std::vector<V>, blocked));
+      (std::vector<V>, blocked),
+      // [workload] requeueState.count: PodsReady timeouts so far, where a
+      // backoffLimitCount can deactivate it
+      (std::vector<V>, requeues));
   bool operator==(const State&) const = default;
 };
 

@@ -173,3 +173,20 @@ TEST_CASE("kmc admit on a scenario folder runs its cluster, as kmc check reads i
   CHECK(r.code == 3);
   CHECK(names_line(r.err, "examples/three-workers/kmc.yaml", "protocol"));
 }
+
+TEST_CASE("kueue-admission: PodsReady timeouts need waitForPodsReady on",
+          "[cli][admission][pods-ready]") {
+  const auto dir = example_replacing("zombie-pod", "kmc.yaml", "environment: {stuckTerminating: 1}",
+                                     "environment: {stuckTerminating: 1, podsReadyTimeouts: 1}");
+  auto r = kmc("check " + dir + " --property no-over-admission");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);  // waitForPodsReady is on by default
+  CHECK(r.out.find("budget[podsReadyTimeouts]") == std::string::npos);  // verified: no trace
+  std::ofstream(dir + "/cluster/kueue-config.yaml")
+      << "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+         "waitForPodsReady: {enable: false}\n";
+  r = kmc("check " + dir);
+  CHECK(r.code == 3);
+  CHECK(names_line(r.err, dir + "/cluster/kueue-config.yaml", "waitForPodsReady.enable"));
+  CHECK(r.err.find("podsReadyTimeouts is 1") != std::string::npos);
+}

@@ -1,8 +1,8 @@
-// Model and engine agree step by step on two-phase admission: random walks of
-// the kueue-admission model (ProvisioningRequest checks, Retry and backoff,
-// Rejected, blockAdmission) replayed in the reference engine, which must
-// follow every step and reach the same cells. The autoscaler may say anything
-// (answer: Any), so the walks cover Provisioned, Failed and BookingExpired.
+// Model and engine agree step by step on two-phase admission and PodsReady timeouts: random walks
+// of the kueue-admission model (ProvisioningRequest checks, Retry and backoff, Rejected,
+// blockAdmission) replayed in the reference engine, which must follow every step and reach the same
+// cells. The autoscaler may say anything (answer: Any), so the walks cover Provisioned, Failed and
+// BookingExpired.
 #include <catch2/catch.hpp>
 #include <random>
 
@@ -19,13 +19,22 @@ using namespace kmc;
 namespace {
 
 // `walks` random paths of up to `depth` steps; returns how many steps the engine followed.
-std::size_t walk_and_replay(const std::string& example, int walks, int depth, unsigned seed) {
+struct Followed {
+  std::size_t steps = 0;     // steps the engine followed
+  std::size_t timeouts = 0;  // of them, PodsReadyTimeout
+  std::size_t checks = 0;    // of them, the autoscaler's answers
+};
+
+// `timeouts`: environment.podsReadyTimeouts for the walks.
+Followed walk_and_replay(const std::string& example, int walks, int depth, unsigned seed,
+                         int timeouts = 0) {
   const auto sc = model::load_scenario(KMC_SOURCE_DIR "/examples/" + example);
   auto params = protocols::ka::compile_admission(sc);
   params.answer = model::AutoscalerAnswer::Any;
+  params.pods_ready_timeouts = timeouts;
   const protocols::ka::Instance inst(params);
   std::mt19937 rng(seed);
-  std::size_t followed = 0;
+  Followed followed;
   std::vector<protocols::ka::Action> actions;
   for (int n = 0; n < walks; ++n) {
     checker::Path path;
@@ -51,7 +60,11 @@ std::size_t walk_and_replay(const std::string& example, int walks, int depth, un
     INFO("trace:" << steps << "\ndiffering cells:" << cells);
     CHECK(r.difference.empty());
     CHECK(r.steps.size() == path.choices.size());
-    followed += r.steps.size();
+    followed.steps += r.steps.size();
+    for (const auto& st : r.steps) {
+      followed.timeouts += st.action.starts_with("PodsReadyTimeout");
+      followed.checks += st.action.starts_with("Provision");
+    }
   }
   return followed;
 }
@@ -60,7 +73,22 @@ std::size_t walk_and_replay(const std::string& example, int walks, int depth, un
 
 TEST_CASE("random walks of two-phase admission replay step by step in the engine",
           "[replay][admission][checks]") {
-  CHECK(walk_and_replay("provisioning-accept-then-hang-fixed", 60, 14, 7) > 300);
-  CHECK(walk_and_replay("provisioning-block-admission", 60, 14, 11) > 200);
-  CHECK(walk_and_replay("provisioning-block-admission-fixed", 60, 14, 13) > 300);
+  auto f = walk_and_replay("provisioning-accept-then-hang-fixed", 60, 14, 7);
+  CHECK(f.steps > 300);
+  CHECK(f.checks > 50);
+  CHECK(walk_and_replay("provisioning-block-admission", 60, 14, 11).checks > 30);
+  CHECK(walk_and_replay("provisioning-block-admission-fixed", 60, 14, 13).checks > 50);
+}
+
+TEST_CASE("random walks with PodsReady timeouts replay step by step in the engine",
+          "[replay][admission][pods-ready]") {
+  for (const auto& [example, seed] : {std::pair{"provisioning-accept-then-hang-fixed", 17u},
+                                      {"cohort-shared-victim", 19u},
+                                      {"late-arrivals-reclaim", 23u},
+                                      {"drs-rounding-fixed", 29u}}) {
+    INFO(example);
+    const auto f = walk_and_replay(example, 60, 16, seed, 2);
+    CHECK(f.steps > 300);
+    CHECK(f.timeouts > 20);
+  }
 }

@@ -1,0 +1,92 @@
+// waitForPodsReady's timeout in protocol kueue-admission: the environment
+// keeps an admitted job's pods from being ready (environment.podsReadyTimeouts),
+// Kueue evicts it, requeues it after a backoff by the eviction's time, and
+// deactivates it past requeuingStrategy.backoffLimitCount. Exact state counts
+// by hand.
+#include <catch2/catch.hpp>
+
+#include "ka_check.hpp"
+#include "protocols/kueue_admission/rules.hpp"
+#include "protocols/kueue_admission/spec.hpp"
+
+namespace ka = kmc::protocols::ka;
+using ka_check::check;
+using kmc::checker::Verdict;
+
+namespace {
+
+// cq0 {cpu: 1}; n Jobs of 1 cpu, created in index order.
+ka::AdmissionParams jobs(int n, int timeouts, int limit) {
+  ka::AdmissionParams p;
+  p.resources = {"cpu"};
+  p.flavors = {"default"};
+  ka::CqParams q;
+  q.quota = {"cq0", -1, {1}, {ka::kNoLimit}, {ka::kNoLimit}};
+  q.flavors = {0};
+  q.covered = {0};
+  p.cqs.push_back(q);
+  p.pods_ready_timeouts = timeouts;
+  p.pods_ready_limit = limit;
+  for (int i = 0; i < n; ++i) {
+    ka::WorkloadParams w;
+    w.name = "ns/w" + std::to_string(i);
+    w.cq = 0;
+    w.created = i;
+    w.req = {1};
+    w.eligible = {true};
+    w.reserved_at = i;
+    p.workloads.push_back(w);
+  }
+  p.finish();
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("pods ready timeout: exact state counts of one job", "[admission][pods-ready][counts]") {
+  // One timeout, backoffLimitCount nil. By hand (phase, timeouts left): s0
+  // (Pending, 1); s1 (Admitted, 1); s2 (Finished, 1); s3 (Backoff, 0) after
+  // the timeout, its quota released; s4 (Pending, 0) when the backoff passes;
+  // s5 (Admitted, 0); s6 (Finished, 0). Edges: s0-s1 s1-s2 s1-s3 s3-s4 s4-s5 s5-s6.
+  auto o = check(jobs(1, 1, -1));
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 7);
+  CHECK(o.result.stats.transitions == 6);
+  // backoffLimitCount 0: the first timeout deactivates: s0 s1 s2 and
+  // (Deactivated, 0); three edges.
+  o = check(jobs(1, 1, 0));
+  CHECK(o.result.stats.states == 4);
+  CHECK(o.result.stats.transitions == 3);
+  // Two timeouts, backoffLimitCount 1 (requeueState.count tracked): s0-s6 as
+  // above with count 1 after the first, then s7 (Deactivated) from s5.
+  o = check(jobs(1, 2, 1));
+  CHECK(o.result.stats.states == 8);
+  CHECK(o.result.stats.transitions == 7);
+}
+
+TEST_CASE("pods ready timeout: the evicted job queues behind one that waited meanwhile",
+          "[admission][pods-ready][order]") {
+  // requeuingStrategy.timestamp Eviction (the default): w0 times out and,
+  // back from its backoff, queues by the eviction's time, after w1.
+  const auto p = jobs(2, 1, -1);
+  const ka::Rules<std::int64_t> rules(p, {});
+  auto s = ka::Spec::initial(p);
+  auto step = [&](ka::Action a) {
+    REQUIRE(rules.enabled(s, a));
+    rules.apply_in_place(s, a);
+  };
+  const ka::Action schedule{ka::kSchedule, -1};
+  step(schedule);
+  REQUIRE(s.phase[0] == ka::kAdmitted);
+  step(ka::Action{ka::kPodsReadyTimeout, 0});
+  CHECK(s.phase[0] == ka::kBackoff);
+  CHECK(s.usage[0] == 0);
+  CHECK(s.phase[1] == ka::kPending);  // the release requeued what it parked
+  CHECK_FALSE(rules.enabled(s, ka::Action{ka::kPodsReadyTimeout, 1}));  // not admitted
+  step(ka::Action{ka::kBackoffExpired, 0});
+  step(schedule);
+  CHECK(s.phase[1] == ka::kAdmitted);
+  CHECK(s.phase[0] != ka::kAdmitted);
+  // The budget is spent: w1's pods become ready.
+  CHECK_FALSE(rules.enabled(s, ka::Action{ka::kPodsReadyTimeout, 1}));
+}
