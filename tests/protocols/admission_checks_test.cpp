@@ -24,29 +24,11 @@ namespace {
 // cq0 {cpu: 1} with one ProvisioningRequest check "prov"; n workloads of 1
 // cpu each, created in index order, all waiting for the check.
 ka::AdmissionParams with_check(int n, AutoscalerAnswer answer, int backoff_limit) {
-  ka::AdmissionParams p;
-  p.resources = {"cpu"};
-  p.flavors = {"default"};
-  ka::CqParams q;
-  q.quota = {"cq0", -1, {1}, {ka::kNoLimit}, {ka::kNoLimit}};
-  q.flavors = {0};
-  q.covered = {0};
-  q.checks_on = {1};
-  p.cqs.push_back(q);
+  auto p = ka_check::queue_of_one(n);
+  p.cqs[0].checks_on = {1};
   p.checks.push_back({"prov", false, backoff_limit, {}});
   p.answer = answer;
-  for (int i = 0; i < n; ++i) {
-    ka::WorkloadParams w;
-    w.name = "ns/w" + std::to_string(i);
-    w.cq = 0;
-    w.created = i;
-    w.req = {1};
-    w.eligible = {true};
-    w.checks = {1};
-    w.initial_retries = {0};
-    w.reserved_at = i;
-    p.workloads.push_back(w);
-  }
+  for (auto& w : p.workloads) w.checks = {1}, w.initial_retries = {0};
   p.finish();
   return p;
 }
@@ -96,12 +78,9 @@ TEST_CASE("admission checks: a retried workload is requeued by its eviction's ti
   // queues by the eviction's time. w0 (created first) fails its check; once
   // its backoff passes it queues behind w1, created later but waiting since.
   const auto p = with_check(2, AutoscalerAnswer::Any, 3);
-  const ka::Rules<std::int64_t> rules(p, {});
-  auto s = ka::Spec::initial(p);
-  auto step = [&](ka::Action a) {
-    REQUIRE(rules.enabled(s, a));
-    rules.apply_in_place(s, a);
-  };
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const auto& rules = step.rules;
   const ka::Action schedule{ka::kSchedule, -1};
   step(schedule);
   CHECK(s.phase[0] == ka::kReserved);

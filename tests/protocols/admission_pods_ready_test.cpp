@@ -15,28 +15,11 @@ using kmc::checker::Verdict;
 
 namespace {
 
-// cq0 {cpu: 1}; n Jobs of 1 cpu, created in index order.
+// cq0 {cpu: 1}; n Jobs of 1 cpu, created in index order, and the timeouts.
 ka::AdmissionParams jobs(int n, int timeouts, int limit) {
-  ka::AdmissionParams p;
-  p.resources = {"cpu"};
-  p.flavors = {"default"};
-  ka::CqParams q;
-  q.quota = {"cq0", -1, {1}, {ka::kNoLimit}, {ka::kNoLimit}};
-  q.flavors = {0};
-  q.covered = {0};
-  p.cqs.push_back(q);
+  auto p = ka_check::queue_of_one(n);
   p.pods_ready_timeouts = timeouts;
   p.pods_ready_limit = limit;
-  for (int i = 0; i < n; ++i) {
-    ka::WorkloadParams w;
-    w.name = "ns/w" + std::to_string(i);
-    w.cq = 0;
-    w.created = i;
-    w.req = {1};
-    w.eligible = {true};
-    w.reserved_at = i;
-    p.workloads.push_back(w);
-  }
   p.finish();
   return p;
 }
@@ -69,12 +52,9 @@ TEST_CASE("pods ready timeout: the evicted job queues behind one that waited mea
   // requeuingStrategy.timestamp Eviction (the default): w0 times out and,
   // back from its backoff, queues by the eviction's time, after w1.
   const auto p = jobs(2, 1, -1);
-  const ka::Rules<std::int64_t> rules(p, {});
-  auto s = ka::Spec::initial(p);
-  auto step = [&](ka::Action a) {
-    REQUIRE(rules.enabled(s, a));
-    rules.apply_in_place(s, a);
-  };
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const auto& rules = step.rules;
   const ka::Action schedule{ka::kSchedule, -1};
   step(schedule);
   REQUIRE(s.phase[0] == ka::kAdmitted);

@@ -2,6 +2,7 @@
 // pipeline (properties, shrinking) over the registry's properties.
 #pragma once
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "counterexamples/pipeline_core.hpp"
 #include "invariants/admission_registry.hpp"
 #include "model/scenario.hpp"
+#include "protocols/kueue_admission/rules.hpp"
 #include "protocols/kueue_admission/spec.hpp"
 
 namespace ka_check {
@@ -24,6 +26,43 @@ inline kmc::cx::CheckOutcome check(const kmc::protocols::ka::AdmissionParams& pa
   kmc::cx::Hooks hooks;
   hooks.summary = "test";
   return kmc::cx::check_instance(p, kmc::invariants::admission_properties(p), sc, req, hooks);
+}
+
+// A state stepped by hand through the rules: each action must be enabled.
+struct Walk {
+  explicit Walk(const kmc::protocols::ka::AdmissionParams& p)
+      : rules(p, {}), s(kmc::protocols::ka::Spec::initial(p)) {}
+  void operator()(kmc::protocols::ka::Action a) {
+    REQUIRE(rules.enabled(s, a));
+    rules.apply_in_place(s, a);
+  }
+  kmc::protocols::ka::Rules<std::int64_t> rules;
+  kmc::protocols::ka::State<std::int64_t> s;
+};
+
+// cq0 {cpu: 1} and n workloads of 1 cpu each, created in index order;
+// p.finish() is the caller's, once it has added what it tests.
+inline kmc::protocols::ka::AdmissionParams queue_of_one(int n) {
+  namespace ka = kmc::protocols::ka;
+  ka::AdmissionParams p;
+  p.resources = {"cpu"};
+  p.flavors = {"default"};
+  ka::CqParams q;
+  q.quota = {"cq0", -1, {1}, {ka::kNoLimit}, {ka::kNoLimit}};
+  q.flavors = {0};
+  q.covered = {0};
+  p.cqs.push_back(q);
+  for (int i = 0; i < n; ++i) {
+    ka::WorkloadParams w;
+    w.name = "ns/w" + std::to_string(i);
+    w.cq = 0;
+    w.created = i;
+    w.req = {1};
+    w.eligible = {true};
+    w.reserved_at = i;
+    p.workloads.push_back(w);
+  }
+  return p;
 }
 
 }  // namespace ka_check
