@@ -189,4 +189,11 @@ TEST_CASE("kueue-admission: PodsReady timeouts need waitForPodsReady on",
   CHECK(r.code == 3);
   CHECK(names_line(r.err, dir + "/cluster/kueue-config.yaml", "waitForPodsReady.enable"));
   CHECK(r.err.find("podsReadyTimeouts is 1") != std::string::npos);
+  // Timeouts with blockAdmission are not modelled yet: refused, not answered.
+  std::ofstream(dir + "/cluster/kueue-config.yaml")
+      << "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+         "waitForPodsReady: {blockAdmission: true}\n";
+  r = kmc("check " + dir);
+  CHECK(r.code == 3);
+  CHECK(names_line(r.err, dir + "/cluster/kueue-config.yaml", "waitForPodsReady.blockAdmission"));
 }
