@@ -1,10 +1,11 @@
 // The heap's order among waiting workloads (kueue-semantics.md §2.1), as far
 // as the state moves it: GetQueueOrderTimestamp is a workload's
-// creationTimestamp, except for one a check evicted (Evicted with reason
-// AdmissionCheck), which waits in order of that eviction.
+// creationTimestamp, except for one a check or a PodsReady timeout evicted
+// (Evicted with reason AdmissionCheck or PodsReadyTimeout, and
+// requeuingStrategy.timestamp Eviction), which waits in order of that eviction.
 //
 // Workloads there from the start keep their static order (the params' queue
-// order). Later points in time, an arrival's creation and a check's eviction,
+// order). Later points in time, an arrival's creation and such an eviction,
 // are ranks on one timeline (`born`, `requeued`), kept dense so that states
 // that order their workloads alike are one state.
 #include <algorithm>

@@ -51,7 +51,8 @@ int Scheduler::head(const XState& s, int cq) const {
   const auto sticky = s.sticky[cq];
   if (sticky >= 0 && s.phase[sticky] == kPending) return static_cast<int>(sticky);
   // Workloads are in queue order already: priority, then creation, then name;
-  // a workload a check evicted waits in order of that eviction (queue_order.cpp).
+  // a workload a check or a PodsReady timeout evicted waits in order of that eviction
+  // (queue_order.cpp).
   int best = -1;
   for (int w = 0; w < p_.W(); ++w) {
     if (p_.workloads[w].cq != cq || s.phase[w] != kPending) continue;

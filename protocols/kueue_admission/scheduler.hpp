@@ -89,7 +89,8 @@ class Scheduler {
 
   // The heap's order between two waiting workloads (kueue-semantics.md §2.1)
   // after the sticky head and priority: GetQueueOrderTimestamp (the
-  // creationTimestamp, or the eviction's time for one a check evicted), then the name.
+  // creationTimestamp, or the eviction's time for one a check or a PodsReady timeout evicted), then
+  // the name.
   bool queued_before(const XState& s, int a, int b) const;
   // a's queue-order timestamp is strictly earlier than b's (withinClusterQueue
   // LowerOrNewerEqualPriority compares them).

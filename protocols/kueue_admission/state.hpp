@@ -55,7 +55,8 @@ struct State {
       (std::vector<V>, ready),  // [workload] its checks that are Ready (bits), while QuotaReserved
       (std::vector<V>, retries),  // [workload][admissionCheck] the check's retryCount
       // [workload] the queue-order timestamp, where it is not the creationTimestamp's
-      // place in the static order: evicted by a check, ordered by the eviction's time
+      // place in the static order: evicted by a check or a PodsReady timeout, ordered by the
+      // eviction's time
       // (GetQueueOrderTimestamp); -1: creation. Ranks shared with `born`, dense.
       (std::vector<V>, requeued),
       // [workload] an arrival's creation, on requeued's timeline; -1: there from the start
