@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "model/fleet.hpp"
 #include "model/yaml_node.hpp"
@@ -86,6 +89,22 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
                           "controllerRestarts", "podsReadyTimeouts", "workerDisconnects",
                           "capacityReturns", "capacityRevocations", "arrivals", "deletions"}},
              w);
+  // A budget only its own protocol reads: elsewhere it would be silently
+  // ignored, and the fleet reported checked against faults it never saw.
+  static const std::vector<std::pair<std::string_view, std::string_view>> owner = {
+      {"spotReclaims", "multikueue"},          {"capacityLosses", "multikueue"},
+      {"snapshotRefreshes", "multikueue"},     {"workerDisconnects", "multikueue"},
+      {"capacityReturns", "multikueue"},       {"capacityRevocations", "multikueue"},
+      {"stuckTerminating", "kueue-admission"}, {"controllerRestarts", "kueue-admission"},
+      {"podsReadyTimeouts", "kueue-admission"}};
+  // An unknown protocol is left to the CLI, whose error lists the known ones.
+  const bool known = fleet.protocol == "multikueue" || fleet.protocol == "kueue-admission" ||
+                     fleet.protocol == "kube-scheduler";
+  for (const auto& [key, protocol] : owner)
+    if (known && node[key].present() && fleet.protocol != protocol)
+      node[key].fail(fmt::format("is a budget of protocol {}; this fleet's protocol is {}, "
+                                 "which has no such fault",
+                                 protocol, fleet.protocol));
   EnvironmentBudgets& e = fleet.environment;
   if (node["spotReclaims"].present()) e.spot_reclaims = node["spotReclaims"].int32(0);
   if (node["capacityLosses"].present()) e.capacity_losses = node["capacityLosses"].int32(0);

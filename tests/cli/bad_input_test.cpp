@@ -106,3 +106,24 @@ TEST_CASE("kmc.yaml names its protocol; an unknown one names file and line",
   auto named = replace_in("kmc.yaml", "kind: Fleet\n", "kind: Fleet\nprotocol: multikueue\n");
   CHECK(kmc("check " + named).code == 1);  // the default, named: the same GPU Hunter deadlock
 }
+
+TEST_CASE("a budget of another protocol's faults is exit 3, never silently ignored",
+          "[cli][bad-input]") {
+  // A MultiKueue fleet has no PodsReady timeouts in its model: reading the
+  // budget and dropping it would report the fleet checked against them.
+  auto r = kmc("check " + replace_in("kmc.yaml", "environment: {snapshotRefreshes: -1}",
+                                     "environment: {snapshotRefreshes: -1, podsReadyTimeouts: 2}"));
+  INFO(r.err);
+  CHECK(r.code == 3);
+  CHECK(has(r.err, "kmc.yaml:"));
+  CHECK(has(r.err, "environment.podsReadyTimeouts"));
+  CHECK(has(r.err, "a budget of protocol kueue-admission"));
+  // And the other way round: one cluster's Kueue has no MultiKueue workers to disconnect.
+  r = kmc("check " + example_replacing("zombie-pod", "kmc.yaml",
+                                       "environment: {stuckTerminating: 1}",
+                                       "environment: {stuckTerminating: 1, workerDisconnects: 1}"));
+  INFO(r.err);
+  CHECK(r.code == 3);
+  CHECK(has(r.err, "environment.workerDisconnects"));
+  CHECK(has(r.err, "a budget of protocol multikueue"));
+}
