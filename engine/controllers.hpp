@@ -25,6 +25,13 @@ void delete_workload(Engine& e, WorkloadInfo& w);
 // terminate (ev::PodsTerminated) or forever if their kubelet is gone.
 void delete_by_user(Engine& e, WorkloadInfo& w);
 void start_job_if_admitted(Engine& e, WorkloadInfo& w);
+// How w's admission patch, in flight since the cycle assumed it, ends, when a
+// trace says so; false when none is in flight. Landed: the API server has the
+// reservation, so the job starts if w is Admitted. Failed (scheduler.go
+// admit's error path): the cache forgets w, which goes straight back to its
+// heap as the API server still has it; nothing parked is requeued.
+bool land_admission_write(Engine& e, WorkloadInfo& w);
+bool fail_admission_write(Engine& e, WorkloadInfo& w);
 // The workload controller's first pass after Kueue starts: a loaded workload that
 // holds a reservation and has every admission check Ready (or none) is Admitted,
 // and its job runs (SyncAdmittedCondition).

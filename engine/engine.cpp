@@ -313,12 +313,18 @@ void Engine::cache_add(WorkloadInfo& w) {
 }
 
 void Engine::cache_remove(WorkloadInfo& w) {
+  if (w.cluster_queue < 0 || !cq_workloads[static_cast<size_t>(w.cluster_queue)].contains(w.id))
+    return;
+  cache_forget(w);
+  notify_requeue_inadmissible(w.cluster_queue);
+}
+
+void Engine::cache_forget(WorkloadInfo& w) {
   if (w.cluster_queue < 0) return;
   ClusterQueueInfo& cq = cluster_queues[static_cast<size_t>(w.cluster_queue)];
   if (cq_workloads[static_cast<size_t>(w.cluster_queue)].erase(w.id) == 0) return;
   tree.remove_usage(cq.node, w.usage);
   cq.allocatable_generation++;
-  notify_requeue_inadmissible(w.cluster_queue);
 }
 
 void Engine::notify_requeue_inadmissible(int cq) {

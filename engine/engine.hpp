@@ -76,6 +76,10 @@ struct EngineOptions {
   // Before #15154 (Kueue 0.18/0.19 patches): a restart replays a deleted pod
   // group's still-terminating pods as new and builds a Workload for them (K12).
   bool readopt_terminating_pod_groups = false;
+  // Admission patches that may still fail: while some may, an admission's patch
+  // is in flight (WorkloadInfo::admission_in_flight) until land_admission_write()
+  // or fail_admission_write() says how it ended; 0: every patch lands with the cycle.
+  int admission_write_failures = 0;
   // The delaying workqueue's batchPeriod for inadmissible requeues (1s upstream).
   TimeMs inadmissible_batch_ms = 1000;
   // Safety bound on back-to-back cycles at one virtual instant.
@@ -142,8 +146,11 @@ class Engine {
   // Helpers shared by the scheduler and the controllers.
   Snapshot make_snapshot() const;
   void log_line(std::string text) { log.push_back({now_ms, std::move(text)}); }
-  void cache_add(WorkloadInfo& w);           // usage starts counting
-  void cache_remove(WorkloadInfo& w);        // usage released
+  void cache_add(WorkloadInfo& w);     // usage starts counting
+  void cache_remove(WorkloadInfo& w);  // usage released
+  // The same without the requeue of the inadmissible workloads its release
+  // would trigger: a forgotten assumption, which no API event reports.
+  void cache_forget(WorkloadInfo& w);
   void notify_requeue_inadmissible(int cq);  // QueueAssociatedInadmissibleWorkloadsAfter
   void handle(const Event& e);
   // PushOrUpdate unless the workload's LocalQueue is stopped (Kueue removes a

@@ -6,7 +6,7 @@
 // sticky at its queue's head (#7157 keeps it in the queue manager only), no
 // scheduling hash is remembered as bulk-moved, and the scheduler is not
 // waiting for PodsReady. Timers that Kueue writes into status
-// (requeueState.requeueAt) survive.
+// (requeueState.requeueAt) survive. An admission patch in flight lands first.
 #include <fmt/format.h>
 
 #include "engine/controllers.hpp"
@@ -40,6 +40,8 @@ void readopt_terminating_pod_groups(Engine& e) {
 }  // namespace
 
 void restart_kueue(Engine& e) {
+  // A patch in flight reached the API server before the new manager reads it.
+  for (auto& w : e.workloads) land_admission_write(e, w);
   QueueManager fresh;
   fresh.set_sticky_head(e.options.sticky_preemptor_head);
   for (const auto& cq : e.cluster_queues)

@@ -90,6 +90,8 @@ bool time_out_pods_ready(Engine& e, WorkloadInfo& w) {
 }
 
 void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a) {
+  if (e.options.admission_write_failures > 0)
+    w.admission_in_flight = WorkloadInfo::ApiObject{w.obj, w.condition_ms};
   model::Admission adm;
   adm.cluster_queue = e.cluster_queues[static_cast<size_t>(w.cluster_queue)].name;
   for (const auto& ps : a.pod_sets) {
@@ -123,8 +125,30 @@ void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a) {
                          e.cluster_queues[static_cast<size_t>(w.cluster_queue)].name));
 }
 
+bool land_admission_write(Engine& e, WorkloadInfo& w) {
+  if (!w.admission_in_flight) return false;
+  w.admission_in_flight.reset();
+  e.log_line(fmt::format("{}: the admission patch reached the API server", w.key));
+  start_job_if_admitted(e, w);
+  return true;
+}
+
+bool fail_admission_write(Engine& e, WorkloadInfo& w) {
+  if (!w.admission_in_flight || e.options.admission_write_failures <= 0) return false;
+  e.options.admission_write_failures--;
+  e.cache_forget(w);
+  w.usage.clear();
+  w.obj = std::move(w.admission_in_flight->obj);
+  w.condition_ms = std::move(w.admission_in_flight->condition_ms);
+  w.admission_in_flight.reset();
+  e.queues.requeue(w, RequeueReason::FailedAfterNomination, e.now(), e.workloads);
+  e.log_line(fmt::format("{}: the admission patch failed; requeued", w.key));
+  return true;
+}
+
 void start_job_if_admitted(Engine& e, WorkloadInfo& w) {
-  if (!w.is_admitted() || w.job_active || !w.job_exists) return;
+  // The job reconciler acts on the API object: not before the patch lands.
+  if (!w.is_admitted() || w.job_active || !w.job_exists || w.admission_in_flight) return;
   w.job_active = true;
   w.first_admitted_ms = e.now();
   if (e.options.pods_ready_on_start) {
@@ -140,6 +164,9 @@ void start_job_if_admitted(Engine& e, WorkloadInfo& w) {
 
 void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
                     const std::string& message) {
+  // The eviction's patch follows the admission's, which lands first; the job
+  // never started.
+  w.admission_in_flight.reset();
   w.set_condition("Evicted", true, reason, message, e.now());
   w.obj.cluster_name.clear();
   w.obj.nominated_cluster_names.clear();
@@ -208,6 +235,7 @@ void finish_workload(Engine& e, WorkloadInfo& w, const std::string& reason) {
 
 void delete_workload(Engine& e, WorkloadInfo& w) {
   w.deleted = true;
+  w.admission_in_flight.reset();
   e.queues.forget(w);
   e.cache_remove(w);
 }

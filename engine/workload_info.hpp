@@ -44,6 +44,14 @@ struct WorkloadInfo {
 
   // While QuotaReserved: the usage the cache counts, and per pod set flavors.
   FrUsage usage;
+  // While the scheduler's admission patch is in flight (EngineOptions::
+  // admission_write_failures): obj is the cache's assumed copy, and this is the
+  // object as the API server still has it, which no controller has seen change.
+  struct ApiObject {
+    model::Workload obj;
+    std::map<std::string, TimeMs> condition_ms;
+  };
+  std::optional<ApiObject> admission_in_flight;
   std::optional<LastAssignment> last_assignment;
   // NominationMapping: during an overlap recompute, the flavors chosen at nomination.
   std::vector<std::map<std::string, std::string>> nomination_mapping;

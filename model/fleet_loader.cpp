@@ -86,31 +86,35 @@ void read_workload_list(const YamlNode& node, const char* what, const Fleet& fle
 void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
   check_keys(node,
              {.modeled = {"spotReclaims", "capacityLosses", "snapshotRefreshes", "stuckTerminating",
-                          "controllerRestarts", "podsReadyTimeouts", "workerDisconnects",
-                          "capacityReturns", "capacityRevocations", "arrivals", "deletions"}},
+                          "controllerRestarts", "podsReadyTimeouts", "admissionWriteFailures",
+                          "workerDisconnects", "capacityReturns", "capacityRevocations", "arrivals",
+                          "deletions"}},
              w);
   // A budget only its own protocol reads: elsewhere it would be silently
   // ignored, and the fleet reported checked against faults it never saw.
   static const std::vector<std::pair<std::string_view, std::string_view>> owner = {
-      {"spotReclaims", "multikueue"},          {"capacityLosses", "multikueue"},
-      {"snapshotRefreshes", "multikueue"},     {"workerDisconnects", "multikueue"},
-      {"capacityReturns", "multikueue"},       {"capacityRevocations", "multikueue"},
-      {"stuckTerminating", "kueue-admission"}, {"controllerRestarts", "kueue-admission"},
-      {"podsReadyTimeouts", "kueue-admission"}};
+      {"spotReclaims", "multikueue"},           {"capacityLosses", "multikueue"},
+      {"snapshotRefreshes", "multikueue"},      {"workerDisconnects", "multikueue"},
+      {"capacityReturns", "multikueue"},        {"capacityRevocations", "multikueue"},
+      {"stuckTerminating", "kueue-admission"},  {"controllerRestarts", "kueue-admission"},
+      {"podsReadyTimeouts", "kueue-admission"}, {"admissionWriteFailures", "kueue-admission"}};
   // An unknown protocol is left to the CLI, whose error lists the known ones.
   const bool known = fleet.protocol == "multikueue" || fleet.protocol == "kueue-admission" ||
                      fleet.protocol == "kube-scheduler";
   for (const auto& [key, protocol] : owner)
     if (known && node[key].present() && fleet.protocol != protocol)
-      node[key].fail(fmt::format("is a budget of protocol {}; this fleet's protocol is {}, "
-                                 "which has no such fault",
-                                 protocol, fleet.protocol));
+      node[key].fail(
+          fmt::format("is a budget of protocol {}; this fleet's protocol is {}, "
+                      "which has no such fault",
+                      protocol, fleet.protocol));
   EnvironmentBudgets& e = fleet.environment;
   if (node["spotReclaims"].present()) e.spot_reclaims = node["spotReclaims"].int32(0);
   if (node["capacityLosses"].present()) e.capacity_losses = node["capacityLosses"].int32(0);
   if (node["stuckTerminating"].present()) e.stuck_terminating = node["stuckTerminating"].int32(0);
   if (node["podsReadyTimeouts"].present())
     e.pods_ready_timeouts = node["podsReadyTimeouts"].int32(0);
+  if (node["admissionWriteFailures"].present())
+    e.admission_write_failures = node["admissionWriteFailures"].int32(0);
   if (node["controllerRestarts"].present())
     e.controller_restarts = node["controllerRestarts"].int32(-1);
   if (node["snapshotRefreshes"].present())

@@ -103,6 +103,7 @@ engine::Engine make_engine(const model::Scenario& sc, const protocols::ka::Admis
   o.recheck_in_cycle = p.recheck_in_cycle;
   o.multiple_preemptions = p.multiple_preemptions;
   o.readopt_terminating_pod_groups = p.readopt_terminating_groups;
+  o.admission_write_failures = p.admission_write_failures;
   engine::Engine e(m, o);
   settle(e);
   engine::reconcile_all_workloads(e);
@@ -213,6 +214,8 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
                              [&](const auto& c) { return c.name == check; });
       if (!w->has_quota_reservation() || w->is_admitted() || st == w->obj.admission_checks.end())
         return refuse(e, key, "waits for no check " + check);
+      if (w->admission_in_flight)
+        return refuse(e, key, "has no ProvisioningRequest yet: its admission patch is in flight");
       // A request already Provisioned can only see its booking expire.
       const bool booked = st->state == model::CheckState::Ready;
       // The scenario's autoscaler (kmc.yaml autoscaler.answer) bounds what it may say.
@@ -234,6 +237,19 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
         return refuse(e, key, "has no admitted job whose pods could time out");
       settle(e);
       return {true, "its pods were not ready by waitForPodsReady's timeout: " + changes(before, e)};
+    case kAdmissionWritten:
+      if (!engine::land_admission_write(e, *const_cast<engine::WorkloadInfo*>(w)))
+        return refuse(e, key, "has no admission patch in flight");
+      settle(e);
+      return {true, "its admission patch reached the API server: " + changes(before, e)};
+    case kAdmissionWriteFailed:
+      if (!engine::fail_admission_write(e, *const_cast<engine::WorkloadInfo*>(w)))
+        return refuse(e, key, "has no admission patch in flight that may fail");
+      settle(e);
+      return {true,
+              "its admission patch failed: the cache forgot it and it is back in its "
+              "queue; " +
+                  changes(before, e)};
     case kBackoffExpired:
       if (!engine::expire_backoff(e, *const_cast<engine::WorkloadInfo*>(w)))
         return refuse(e, key, "waits for no backoff");
@@ -290,6 +306,9 @@ std::vector<model::Cell> engine_cells(const engine::Engine& e, const model::Cell
         for (const auto& st : w->obj.admission_checks)
           if (st.name == c.entity.at(1)) n = st.retry_count;
       mine.value = n;
+    } else if (c.field == "writing") {
+      const engine::WorkloadInfo* w = find(e, c.entity.at(0));
+      mine.value = std::int64_t{w != nullptr && w->admission_in_flight ? 1 : 0};
     } else {
       continue;  // rank, budget, ready, requeued, born: nothing to compare with
     }

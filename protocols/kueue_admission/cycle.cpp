@@ -259,7 +259,10 @@ void Scheduler::cycle(XState& s, CycleOutcome* out) const {
           out->acted.push_back(w);
         // One still waiting for its checks never started: its job is suspended,
         // its pods gated, so its quota goes at once. Eviction resets its checks.
-        const bool started = s.phase[t] == kAdmitted;
+        // Nor did one whose admission patch is still in flight; the eviction's
+        // patch lands after it (a Preempted eviction orders it by creation again).
+        const bool started = s.phase[t] == kAdmitted && !writing(s, t);
+        if (writing(s, t)) land(s, t);
         if (!s.ready.empty()) s.ready[t] = 0;
         if (started && p_.workloads[t].pods && !p_.fast_quota_release) {
           s.phase[t] = kEvicted;
@@ -279,7 +282,9 @@ void Scheduler::cycle(XState& s, CycleOutcome* out) const {
       s.blocked[0] = 1;
       return;
     }
-    reserve(s, w, a.flavor);
+    // assumeWorkload, then the admission patch, asynchronously: while faults
+    // may fail it, it is in flight until AdmissionWritten or AdmissionWriteFailed.
+    reserve(s, w, a.flavor, !p_.writes_may_fail() || s.budget[p_.budget_write_failures()] <= 0);
     legacy.acted(wl.cq);
     if (out != nullptr) out->acted.push_back(w);
   };

@@ -429,6 +429,7 @@ struct Compiler {
     p.stuck_terminating = fleet.environment.stuck_terminating;
     p.controller_restarts = fleet.environment.controller_restarts;
     p.pods_ready_timeouts = fleet.environment.pods_ready_timeouts;
+    p.admission_write_failures = fleet.environment.admission_write_failures;
   }
 };
 

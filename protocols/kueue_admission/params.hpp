@@ -123,6 +123,9 @@ struct AdmissionParams {
   // environment.podsReadyTimeouts: waitForPodsReady evictions left to the
   // adversary; the workloads whose quota goes at eviction can time out.
   int pods_ready_timeouts = 0;
+  // environment.admissionWriteFailures: the scheduler's admission patches that may
+  // fail after it assumed the workload in its cache (scheduler.go admit's error path).
+  int admission_write_failures = 0;
   // waitForPodsReady.requeuingStrategy.backoffLimitCount; -1: nil (requeued forever).
   int pods_ready_limit = -1;
   bool sticky_head = true;                // #7157; the variant pre-7157 turns it off
@@ -162,6 +165,11 @@ struct AdmissionParams {
   bool counts_requeues() const { return pods_ready_timeouts > 0 && pods_ready_limit >= 0; }
   // The budget cell of podsReadyTimeouts (after stuckTerminating and controllerRestarts).
   int budget_timeouts() const { return controller_restarts != 0 ? 2 : 1; }
+  // The budget cell of admissionWriteFailures (after the three above, where present).
+  int budget_write_failures() const {
+    return budget_timeouts() + (pods_ready_timeouts > 0 ? 1 : 0);
+  }
+  bool writes_may_fail() const { return admission_write_failures > 0; }
   // A PodsReady timeout evicts w with its quota released at once (a Job, a lone
   // Pod, or FastQuotaReleaseInPodIntegration); a pod group's is not modelled.
   bool may_time_out(int w) const {

@@ -28,6 +28,10 @@ enum Kind : std::int16_t {
   kProvisioningFailed,  // the request Failed (or its booking expired before admission)
   kBackoffExpired,      // the workload controller's requeueAt passed: back in its queue
   kPodsReadyTimeout,    // waitForPodsReady: an admitted job's pods not ready in time (a fault)
+  // The scheduler's admission patch, sent after it assumed the workload
+  // (kmc.yaml environment.admissionWriteFailures):
+  kAdmissionWritten,     // it reaches the API server: controllers see the reservation
+  kAdmissionWriteFailed  // it fails (a fault): the cache forgets it, and it is requeued
 };
 
 struct Action {
@@ -50,7 +54,7 @@ class Rules {
       case kSchedule:
         return s.blocked[0] == 0 && sched_.any_head(s);
       case kFinish:
-        return s.phase[w] == kAdmitted;
+        return s.phase[w] == kAdmitted && !Scheduler::writing(s, w);
       case kPodsTerminated:
         return s.phase[w] == kEvicted || s.phase[w] == kOrphanedPods;
       case kKubeletLost:
@@ -76,15 +80,21 @@ class Rules {
                Scheduler::holds(s, w);
       case kProvisioned:
         return waits_for(s, w, a.check) && (s.ready[w] >> a.check & 1) == 0 &&
-               p_.may_provision(a.check);
+               p_.may_provision(a.check) && !Scheduler::writing(s, w);
       case kProvisioningFailed:
         // Failed while Accepted; BookingExpired once Provisioned, whatever the
         // autoscaler's answers, as long as another check keeps it from admission.
-        return waits_for(s, w, a.check) && ((s.ready[w] >> a.check & 1) || p_.may_fail(a.check));
+        return waits_for(s, w, a.check) && ((s.ready[w] >> a.check & 1) || p_.may_fail(a.check)) &&
+               !Scheduler::writing(s, w);
       case kBackoffExpired:
         return s.phase[w] == kBackoff;
       case kPodsReadyTimeout:
-        return s.phase[w] == kAdmitted && s.budget[p_.budget_timeouts()] > 0;
+        return s.phase[w] == kAdmitted && s.budget[p_.budget_timeouts()] > 0 &&
+               !Scheduler::writing(s, w);
+      case kAdmissionWritten:
+        return Scheduler::writing(s, w);
+      case kAdmissionWriteFailed:
+        return Scheduler::writing(s, w) && s.budget[p_.budget_write_failures()] > 0;
     }
     return false;
   }
@@ -128,6 +138,8 @@ class Rules {
         for (int v = 0; v < p_.W(); ++v) {
           if (readopted_on_restart(s, v)) s.phase[p_.readoption_of(v)] = kPending;
           if (s.phase[v] == kInadmissible) s.phase[v] = kPending;
+          // A patch in flight landed: the new manager reads the reservation.
+          if (Scheduler::writing(s, v)) sched_.land(s, v);
         }
         if (p_.controller_restarts > 0) --s.budget[kBudgetRestart];
         break;
@@ -144,7 +156,9 @@ class Rules {
         if (Scheduler::holds(s, w)) sched_.release(s, w);
         const int cq = p_.workloads[w].cq;
         if (s.sticky[cq] == w) s.sticky[cq] = -1;
-        const bool running = was == kAdmitted || was == kEvicted;
+        // One whose admission patch is in flight never ran: its pods are gated.
+        const bool running = (was == kAdmitted && !Scheduler::writing(s, w)) || was == kEvicted;
+        s.writing[w] = 0;
         s.phase[w] = was == kStuck                     ? kOrphanedStuck
                      : running && p_.workloads[w].pods ? kOrphanedPods
                                                        : kDeleted;
@@ -195,6 +209,21 @@ class Rules {
         sched_.stamp_requeued(s, w);
         break;
       }
+      case kAdmissionWritten:
+        sched_.land(s, w);
+        break;
+      case kAdmissionWriteFailed:
+        // scheduler.go admit: cache.DeleteWorkload, then requeueAndUpdate with
+        // FailedAfterNomination, which puts it straight back in its heap, in the
+        // order its API object gives. Nothing else is requeued: the quota it
+        // freed was never released in the API, so no event reaches the queues
+        // and what was parked meanwhile stays parked.
+        sched_.release(s, w, false);
+        s.phase[w] = kPending;
+        s.writing[w] = 0;
+        if (!s.ready.empty()) s.ready[w] = 0;
+        --s.budget[p_.budget_write_failures()];
+        break;
     }
     // The goroutine wakes once every workload in the cache is PodsReady or gone
     // from it; the entry it held goes back to its heap, as the engine does.

@@ -79,12 +79,16 @@ std::vector<std::int64_t> Scheduler::usage_cells(int w, int f) const {
   return out;
 }
 
-void Scheduler::reserve(XState& s, int w, int f) const {
+void Scheduler::reserve(XState& s, int w, int f, bool landed) const {
   const auto& wl = p_.workloads[w];
   // Its checks were reset to Pending when it was last evicted, so none is Ready yet.
   s.phase[w] = wl.checks.empty() || wl.checks[f] == 0 ? kAdmitted : kReserved;
   s.flavor[w] = f;
-  unstamp(s, w, false);
+  if (landed) {
+    unstamp(s, w, false);
+  } else {
+    s.writing[w] = 1;
+  }
   // The newest reservation among holders of its priority: the candidate order
   // (before(), preemption.cpp) compares reservation times only between workloads
   // of equal priority, so the order across priorities is never read, and
@@ -99,6 +103,11 @@ void Scheduler::reserve(XState& s, int w, int f) const {
   const int k = p_.F() * p_.R();
   for (int r = 0; r < p_.R(); ++r) s.usage[wl.cq * k + p_.fr(f, r)] += wl.req[r];
   if (s.sticky[wl.cq] == w) s.sticky[wl.cq] = -1;  // it left the queue
+}
+
+void Scheduler::land(XState& s, int w) const {
+  s.writing[w] = 0;
+  unstamp(s, w, false);
 }
 
 void Scheduler::release(XState& s, int w, bool requeue) const {

@@ -80,12 +80,17 @@ class Scheduler {
   // Some workload in the cache is not PodsReady (cache.WorkloadsNotReady), so
   // with blockAdmission a Fit admission waits. An admitted job's pods are ready
   // at once here (time is abstract; the engine's pods_ready_on_start); one
-  // reserved and waiting for its checks is never admitted, so never ready.
+  // reserved and waiting for its checks is never admitted, so never ready, and
+  // neither is one whose admission has not reached the API server (its pods are gated).
   static bool any_not_ready(const XState& s) {
     for (auto v : s.phase)
       if (v == kReserved) return true;
+    for (auto v : s.writing)
+      if (v != 0) return true;
     return false;
   }
+  // w's admission patch is in flight (environment.admissionWriteFailures).
+  static bool writing(const XState& s, int w) { return s.writing[w] != 0; }
 
   // The heap's order between two waiting workloads (kueue-semantics.md §2.1)
   // after the sticky head and priority: GetQueueOrderTimestamp (the
@@ -106,7 +111,11 @@ class Scheduler {
   // finished), each moving the holders' order and, on release, requeueing
   // the inadmissible workloads of the cohort tree.
   // A workload whose checks apply in f waits for them QuotaReserved, else it is Admitted.
-  void reserve(XState& s, int w, int f) const;
+  // `landed` false: the scheduler's patch is in flight (`writing`); the API object
+  // keeps its queue-order timestamp until it lands (land()).
+  void reserve(XState& s, int w, int f, bool landed = true) const;
+  // w's admission patch reached the API server.
+  void land(XState& s, int w) const;
   // requeue: false inside a cycle, which requeues once at its end.
   void release(XState& s, int w, bool requeue = true) const;
   void requeue_tree(XState& s, int cq) const;

@@ -20,6 +20,7 @@ enum Family : int {
   kDeletions,
   kAutoscaler,
   kRequeue,
+  kApiServer,
 };
 
 model::Field field(const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo,
@@ -57,6 +58,7 @@ model::Layout Spec::layout(const Params& p) {
   for (const auto& c : p.checks) l.axes[kAxisCheck].labels.push_back(c.name);
   if (p.controller_restarts != 0) l.axes[kAxisBudget].labels.push_back("controllerRestarts");
   if (p.pods_ready_timeouts > 0) l.axes[kAxisBudget].labels.push_back("podsReadyTimeouts");
+  if (p.writes_may_fail()) l.axes[kAxisBudget].labels.push_back("admissionWriteFailures");
   // Absent is in the range only where some workload arrives during the run,
   // the deleted phases (and Absent, for re-adoption slots) where one may be deleted.
   const Phase last = p.any_requeue()     ? kDeactivated
@@ -118,26 +120,31 @@ model::Layout Spec::layout(const Params& p) {
   auto requeue_count = only_if(
       p.counts_requeues(),
       field("requeues", {kAxisWorkload}, FieldKind::Int, 0, std::max(p.pods_ready_limit, 0)));
-  l.fields = {
-      phase,
-      flavor,
-      rank,
-      usage,
-      sticky,
-      field("budget", {kAxisBudget}, FieldKind::Int, 0,
-            std::max({p.stuck_terminating, p.controller_restarts, p.pods_ready_timeouts, 0})),
-      ready,
-      retries,
-      requeued,
-      born,
-      blocked,
-      requeue_count};
+  auto writing =
+      only_if(p.writes_may_fail(), field("writing", {kAxisWorkload}, FieldKind::Int, 0, 1));
+  l.fields = {phase,
+              flavor,
+              rank,
+              usage,
+              sticky,
+              field("budget", {kAxisBudget}, FieldKind::Int, 0,
+                    std::max({p.stuck_terminating, p.controller_restarts, p.pods_ready_timeouts,
+                              p.admission_write_failures, 0})),
+              ready,
+              retries,
+              requeued,
+              born,
+              blocked,
+              requeue_count,
+              writing};
   // The scheduler and the pods' termination are weakly fair by default; jobs
   // may run forever, faults are the adversary's, and so is when (whether) a workload arrives.
   // The autoscaler answers when it will (kmc.yaml fairness: {autoscaler: ...}, as
-  // for MultiKueue); a backoff's requeueAt is a timer, so it passes.
-  l.families = {{"scheduler", 1}, {"pod-termination", 1}, {"completion", 0}, {"faults", 0},
-                {"arrivals", 0},  {"deletions", 0},       {"autoscaler", 0}, {"backoff", 1}};
+  // for MultiKueue); a backoff's requeueAt is a timer, so it passes. The API
+  // server answers a write it was sent (whether it fails is the faults').
+  l.families = {{"scheduler", 1},  {"pod-termination", 1}, {"completion", 0},
+                {"faults", 0},     {"arrivals", 0},        {"deletions", 0},
+                {"autoscaler", 0}, {"backoff", 1},         {"api-server", 1}};
   const model::ActionKind::Arg workload{"workload", kAxisWorkload};
   const model::ActionKind::Arg check{"admissionCheck", kAxisCheck};
   l.actions = {{"Schedule", {}, kScheduler, "kueue-scheduler"},
@@ -151,7 +158,9 @@ model::Layout Spec::layout(const Params& p) {
                {"Provisioned", {workload, check}, kAutoscaler, "cluster-autoscaler"},
                {"ProvisioningFailed", {workload, check}, kAutoscaler, "cluster-autoscaler"},
                {"BackoffExpired", {workload}, kRequeue, "kueue-controller"},
-               {"PodsReadyTimeout", {workload}, kFaults, "kueue-controller"}};
+               {"PodsReadyTimeout", {workload}, kFaults, "kueue-controller"},
+               {"AdmissionWritten", {workload}, kApiServer, "kube-apiserver"},
+               {"AdmissionWriteFailed", {workload}, kFaults, "kube-apiserver"}};
   return l;
 }
 
@@ -186,6 +195,8 @@ std::vector<Action> Spec::candidates(const Params& p) {
     if (p.may_time_out(w)) add(kPodsReadyTimeout, w);
     if (any != 0 || p.may_time_out(w)) add(kBackoffExpired, w);
   }
+  if (p.writes_may_fail())
+    for (int w = 0; w < p.W(); ++w) add(kAdmissionWritten, w), add(kAdmissionWriteFailed, w);
   return out;
 }
 
@@ -201,6 +212,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   s.budget = {std::max(p.stuck_terminating, 0)};
   if (p.controller_restarts != 0) s.budget.push_back(std::max(p.controller_restarts, 0));
   if (p.pods_ready_timeouts > 0) s.budget.push_back(p.pods_ready_timeouts);
+  if (p.writes_may_fail()) s.budget.push_back(p.admission_write_failures);
   // Workloads the manifests show holding quota, in the order they got it.
   std::vector<int> holders;
   for (int w = 0; w < p.W(); ++w)
@@ -217,6 +229,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   s.born.assign(p.W(), -1);
   s.blocked.assign(1, 0);
   s.requeues.assign(p.W(), 0);
+  s.writing.assign(p.W(), 0);
   const Scheduler sched(p);
   for (int w : holders) {
     sched.reserve(s, w, p.workloads[w].initial_flavor);
@@ -285,6 +298,8 @@ std::uint64_t Spec::identity(const Params& p) {
   if (p.block_admission) add(std::string("blockAdmission"));
   if (p.pods_ready_timeouts > 0)
     add(std::vector<std::int64_t>{p.pods_ready_timeouts, p.pods_ready_limit});
+  if (p.writes_may_fail())
+    add(std::vector<std::int64_t>{p.admission_write_failures, std::int64_t{0x77726974}});
   // Likewise the equivalence classes, only where some workload has an equal.
   std::vector<std::int64_t> eq;
   for (const auto& w : p.workloads) eq.push_back(w.equivalence);

@@ -66,7 +66,11 @@ struct State {
       (std::vector<V>, blocked),
       // [workload] requeueState.count: PodsReady timeouts so far, where a
       // backoffLimitCount can deactivate it
-      (std::vector<V>, requeues));
+      (std::vector<V>, requeues),
+      // [workload] 1 while the scheduler's admission patch is in flight: the
+      // cache holds the assumed workload (its quota counts), the API server has
+      // not got it, so no controller acts on it yet. Only where writes may fail.
+      (std::vector<V>, writing));
   bool operator==(const State&) const = default;
 };
 

@@ -197,3 +197,34 @@ TEST_CASE("kueue-admission: PodsReady timeouts need waitForPodsReady on",
   CHECK(r.code == 3);
   CHECK(names_line(r.err, dir + "/cluster/kueue-config.yaml", "waitForPodsReady.blockAdmission"));
 }
+
+TEST_CASE("kueue-admission: failed admission writes are checked and replayed in the engine",
+          "[cli][admission][write-failures]") {
+  // #805's cohort with today's Kueue: a patch in flight may meet a preemptor,
+  // fail, or land; the cohort stays within its quota either way.
+  const std::string from = "options: {variant: pre-805}";
+  auto dir = example_replacing("cohort-shared-victim", "kmc.yaml", from,
+                               "environment: {admissionWriteFailures: 2}");
+  auto r = kmc("check " + dir);
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("Stats: 496 states, 1245 transitions") != std::string::npos);
+  // A failure is a step of a trace, and the engine fails the same patch.
+  dir = example_replacing("cohort-shared-victim", "kmc.yaml", from,
+                          "environment: {admissionWriteFailures: 2}\n"
+                          "properties:\n  - name: every-write-lands\n"
+                          "    always: \"budget[admissionWriteFailures] == 2\"\n");
+  r = kmc("check " + dir + " --property every-write-lands --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("<AdmissionWriteFailed(") != std::string::npos);
+  CHECK(r.out.find("its admission patch failed: the cache forgot it") != std::string::npos);
+  CHECK(r.out.find("Result: Violated (Reproduced in the engine)") != std::string::npos);
+  // Only one cluster's Kueue has this budget.
+  refused_in("gpu-hunter", "kmc.yaml", "environment: {snapshotRefreshes: -1}",
+             "environment: {snapshotRefreshes: -1, admissionWriteFailures: 1}",
+             "environment.admissionWriteFailures", "a budget of protocol kueue-admission");
+  refused("kmc.yaml", "environment: {stuckTerminating: 1}",
+          "environment: {stuckTerminating: 1, admissionWriteFailures: -1}",
+          "environment.admissionWriteFailures", "out of range");
+}

@@ -2,7 +2,8 @@
 // of the kueue-admission model (ProvisioningRequest checks, Retry and backoff, Rejected,
 // blockAdmission) replayed in the reference engine, which must follow every step and reach the same
 // cells. The autoscaler may say anything (answer: Any), so the walks cover Provisioned, Failed and
-// BookingExpired.
+// BookingExpired. With failed admission writes, the walks cover patches in flight meeting
+// preemption, deletions, restarts and blockAdmission.
 #include <catch2/catch.hpp>
 #include <random>
 
@@ -23,15 +24,19 @@ struct Followed {
   std::size_t steps = 0;     // steps the engine followed
   std::size_t timeouts = 0;  // of them, PodsReadyTimeout
   std::size_t checks = 0;    // of them, the autoscaler's answers
+  std::size_t failed = 0;    // of them, AdmissionWriteFailed
+  std::size_t landed = 0;    // of them, AdmissionWritten
 };
 
-// `timeouts`: environment.podsReadyTimeouts for the walks.
+// `timeouts`, `write_failures`: environment.podsReadyTimeouts and
+// environment.admissionWriteFailures for the walks.
 Followed walk_and_replay(const std::string& example, int walks, int depth, unsigned seed,
-                         int timeouts = 0) {
+                         int timeouts = 0, int write_failures = 0) {
   const auto sc = model::load_scenario(KMC_SOURCE_DIR "/examples/" + example);
   auto params = protocols::ka::compile_admission(sc);
   params.answer = model::AutoscalerAnswer::Any;
   params.pods_ready_timeouts = timeouts;
+  params.admission_write_failures = write_failures;
   const protocols::ka::Instance inst(params);
   std::mt19937 rng(seed);
   Followed followed;
@@ -64,6 +69,8 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
     for (const auto& st : r.steps) {
       followed.timeouts += st.action.starts_with("PodsReadyTimeout");
       followed.checks += st.action.starts_with("Provision");
+      followed.failed += st.action.starts_with("AdmissionWriteFailed");
+      followed.landed += st.action.starts_with("AdmissionWritten");
     }
   }
   return followed;
@@ -90,5 +97,26 @@ TEST_CASE("random walks with PodsReady timeouts replay step by step in the engin
     const auto f = walk_and_replay(example, 60, 16, seed, 2);
     CHECK(f.steps > 300);
     CHECK(f.timeouts > 20);
+  }
+}
+
+TEST_CASE("random walks with failed admission writes replay step by step in the engine",
+          "[replay][admission][write-failures]") {
+  // Preemption of a workload whose patch is in flight, deletions and restarts
+  // meeting one, blockAdmission waiting on one, and PodsReady timeouts after
+  // one (not with blockAdmission, which refuses them).
+  struct Case {
+    const char* example;
+    unsigned seed;
+    int timeouts;
+  };
+  for (const auto& c :
+       {Case{"cohort-shared-victim", 31u, 1}, Case{"zombie-pod-readopted", 37u, 0},
+        Case{"provisioning-block-admission-fixed", 41u, 0}, Case{"preemption-grace-hol", 43u, 1}}) {
+    INFO(c.example);
+    const auto f = walk_and_replay(c.example, 60, 16, c.seed, c.timeouts, 2);
+    CHECK(f.steps > 300);
+    CHECK(f.failed > 20);
+    CHECK(f.landed > 20);
   }
 }
