@@ -80,6 +80,10 @@ struct EngineOptions {
   // is in flight (WorkloadInfo::admission_in_flight) until land_admission_write()
   // or fail_admission_write() says how it ended; 0: every patch lands with the cycle.
   int admission_write_failures = 0;
+  // PodsReady timeouts a trace may still force (time_out_pods_ready); -1: no
+  // bound. At 0 a job that starts has its pods ready at once, whatever
+  // pods_ready_on_start says: late pods that no timeout can evict only delay.
+  int pods_ready_timeouts_left = -1;
   // The delaying workqueue's batchPeriod for inadmissible requeues (1s upstream).
   TimeMs inadmissible_batch_ms = 1000;
   // Safety bound on back-to-back cycles at one virtual instant.

@@ -82,6 +82,8 @@ bool expire_backoff(Engine& e, WorkloadInfo& w) {
 
 bool time_out_pods_ready(Engine& e, WorkloadInfo& w) {
   if (!pods_ready_enabled(e) || !w.is_admitted() || !w.job_active || w.is_evicted()) return false;
+  if (e.options.pods_ready_timeouts_left == 0) return false;
+  if (e.options.pods_ready_timeouts_left > 0) e.options.pods_ready_timeouts_left--;
   w.pods_ready = false;
   w.set_condition("PodsReady", false, "WaitForStart", "Not all pods are ready or succeeded",
                   e.now());
@@ -151,7 +153,7 @@ void start_job_if_admitted(Engine& e, WorkloadInfo& w) {
   if (!w.is_admitted() || w.job_active || !w.job_exists || w.admission_in_flight) return;
   w.job_active = true;
   w.first_admitted_ms = e.now();
-  if (e.options.pods_ready_on_start) {
+  if (e.options.pods_ready_on_start || e.options.pods_ready_timeouts_left == 0) {
     w.pods_ready = true;
     w.set_condition("PodsReady", true, "Started", "All pods reached readiness", e.now());
   } else {

@@ -125,6 +125,16 @@ std::vector<int> cohort_peers(const Engine& e, int cq) {
   return out;
 }
 
+// The quota properties' probes leave out what keeps a workload out of quota
+// it is entitled to without being about quota: blockAdmission's cluster-wide
+// wait for PodsReady (the property that catches it is another), and the
+// PodsReady timeouts the environment's budget allows (faults, not limits).
+void quota_only(Engine& e) {
+  e.manifests.configuration.wait_for_pods_ready.block_admission = false;
+  e.pods_ready_blocked = false;
+  e.options.pods_ready_on_start = true;
+}
+
 PropertyCheck head_of_line(const Engine& e) {
   const auto victims = terminating_keys(e);
   for (std::size_t q = 0; q < e.cluster_queues.size() && !victims.empty(); ++q) {
@@ -151,6 +161,7 @@ PropertyCheck head_of_line(const Engine& e) {
     }
     // Once the victims' pods are gone, the head has its quota, and the queue goes on.
     Engine after = e;
+    quota_only(after);
     pods_gone(after);
     std::string ahead, peer_ahead;
     int peer_q = -1;
@@ -282,10 +293,7 @@ bool guaranteed_in_engine(const Engine& e0, const std::string& key) {
   // quota may reclaim what others borrow. Before #6617 the integer share broke exactly that
   // (K01), so the probe uses the exact share, as it removes stuck pods for K13.
   e.options.integer_drs = false;
-  // The guarantee is about quota: blockAdmission's cluster-wide wait for
-  // PodsReady is what keeps such a workload out, not a limit of its guarantee.
-  e.manifests.configuration.wait_for_pods_ready.block_admission = false;
-  e.pods_ready_blocked = false;
+  quota_only(e);
   for (auto& v : e.workloads)
     if (v.id != w0->id && !v.deleted && v.admissible()) engine::delete_workload(e, v);
   const WorkloadInfo& w = e.workloads[static_cast<std::size_t>(w0->id)];

@@ -104,6 +104,9 @@ engine::Engine make_engine(const model::Scenario& sc, const protocols::ka::Admis
   o.multiple_preemptions = p.multiple_preemptions;
   o.readopt_terminating_pod_groups = p.readopt_terminating_groups;
   o.admission_write_failures = p.admission_write_failures;
+  // Late pods where blockAdmission waits on them and a timeout may evict them.
+  o.pods_ready_on_start = !p.pods_may_be_late();
+  if (p.pods_may_be_late()) o.pods_ready_timeouts_left = p.pods_ready_timeouts;
   engine::Engine e(m, o);
   settle(e);
   engine::reconcile_all_workloads(e);
@@ -237,6 +240,12 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
         return refuse(e, key, "has no admitted job whose pods could time out");
       settle(e);
       return {true, "its pods were not ready by waitForPodsReady's timeout: " + changes(before, e)};
+    case kPodsReady:
+      if (!w->job_active || w->pods_ready || w->is_evicted())
+        return refuse(e, key, "has no running job whose pods are not ready");
+      post(engine::ev::PodsReady{key});
+      return {find(e, key)->pods_ready,
+              "its pods are all ready: PodsReady True; " + changes(before, e)};
     case kAdmissionWritten:
       if (!engine::land_admission_write(e, *const_cast<engine::WorkloadInfo*>(w)))
         return refuse(e, key, "has no admission patch in flight");
@@ -306,6 +315,10 @@ std::vector<model::Cell> engine_cells(const engine::Engine& e, const model::Cell
         for (const auto& st : w->obj.admission_checks)
           if (st.name == c.entity.at(1)) n = st.retry_count;
       mine.value = n;
+    } else if (c.field == "unready") {
+      // A running job whose pods are not all ready, while it holds quota.
+      const engine::WorkloadInfo* w = find(e, c.entity.at(0));
+      mine.value = std::int64_t{w != nullptr && in_cache(e, *w) && w->job_active && !w->pods_ready};
     } else if (c.field == "writing") {
       const engine::WorkloadInfo* w = find(e, c.entity.at(0));
       mine.value = std::int64_t{w != nullptr && w->admission_in_flight ? 1 : 0};

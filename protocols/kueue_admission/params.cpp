@@ -368,6 +368,9 @@ struct Compiler {
       if (waits == 0) w.initial_admitted = true;
       w.initial_ready &= waits;
       if (!w.initial_admitted && (w.initial_ready & waits) == waits) w.initial_admitted = true;
+      w.initial_pods_ready =
+          std::any_of(wl.conditions.begin(), wl.conditions.end(),
+                      [](const auto& c) { return c.type == "PodsReady" && c.status == "True"; });
     }
     p.workloads.push_back(std::move(w));
   }
@@ -404,14 +407,6 @@ struct Compiler {
                        fmt::format("environment.podsReadyTimeouts is {}, but waitForPodsReady is "
                                    "off in this Configuration: no PodsReady timeout fires",
                                    fleet.environment.pods_ready_timeouts));
-    // With blockAdmission a job whose pods are late keeps the scheduler asleep
-    // until its timeout; the model's admitted jobs are ready at once, so it
-    // would admit others meanwhile. Refused rather than answered wrongly.
-    if (fleet.environment.pods_ready_timeouts > 0 && p.block_admission)
-      throw InputError(m.configuration.pos, "waitForPodsReady.blockAdmission",
-                       "kueue-admission does not model PodsReady timeouts "
-                       "(environment.podsReadyTimeouts) together with blockAdmission yet: a job "
-                       "whose pods are late would keep the scheduler asleep until its timeout");
     p.recompute_on_overlap = gates.enabled("RecomputeAssignmentUponPreemptionTargetsOverlap");
     const auto& v = fleet.options.variant;
     if (!v.empty() && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())

@@ -93,7 +93,8 @@ struct WorkloadParams {
   // Its status at the start: checks Ready (bits) while QuotaReserved, not
   // Admitted; each check's retryCount.
   std::int64_t initial_ready = 0;
-  bool initial_admitted = true;  // with initial_flavor: Admitted, not only QuotaReserved
+  bool initial_admitted = true;    // with initial_flavor: Admitted, not only QuotaReserved
+  bool initial_pods_ready = true;  // PodsReady True in the dump (read where pods may be late)
   std::vector<std::int64_t> initial_retries;  // [check]
 };
 
@@ -170,6 +171,9 @@ struct AdmissionParams {
     return budget_timeouts() + (pods_ready_timeouts > 0 ? 1 : 0);
   }
   bool writes_may_fail() const { return admission_write_failures > 0; }
+  // Where blockAdmission reads PodsReady and a timeout may still fire, an
+  // admitted job's pods may be late (state cell `unready`) until PodsReady(w).
+  bool pods_may_be_late() const { return block_admission && pods_ready_timeouts > 0; }
   // A PodsReady timeout evicts w with its quota released at once (a Job, a lone
   // Pod, or FastQuotaReleaseInPodIntegration); a pod group's is not modelled.
   bool may_time_out(int w) const {

@@ -30,8 +30,10 @@ enum Kind : std::int16_t {
   kPodsReadyTimeout,    // waitForPodsReady: an admitted job's pods not ready in time (a fault)
   // The scheduler's admission patch, sent after it assumed the workload
   // (kmc.yaml environment.admissionWriteFailures):
-  kAdmissionWritten,     // it reaches the API server: controllers see the reservation
-  kAdmissionWriteFailed  // it fails (a fault): the cache forgets it, and it is requeued
+  kAdmissionWritten,      // it reaches the API server: controllers see the reservation
+  kAdmissionWriteFailed,  // it fails (a fault): the cache forgets it, and it is requeued
+  // Where blockAdmission and PodsReady timeouts meet, an admitted job's pods start late:
+  kPodsReady  // they are all ready: PodsReady True
 };
 
 struct Action {
@@ -54,7 +56,7 @@ class Rules {
       case kSchedule:
         return s.blocked[0] == 0 && sched_.any_head(s);
       case kFinish:
-        return s.phase[w] == kAdmitted && !Scheduler::writing(s, w);
+        return s.phase[w] == kAdmitted && !Scheduler::writing(s, w) && s.unready[w] == 0;
       case kPodsTerminated:
         return s.phase[w] == kEvicted || s.phase[w] == kOrphanedPods;
       case kKubeletLost:
@@ -89,8 +91,12 @@ class Rules {
       case kBackoffExpired:
         return s.phase[w] == kBackoff;
       case kPodsReadyTimeout:
+        // Where pods may be late, only a job whose pods are (a recovery, after
+        // they were ready, is not modelled there).
         return s.phase[w] == kAdmitted && s.budget[p_.budget_timeouts()] > 0 &&
-               !Scheduler::writing(s, w);
+               !Scheduler::writing(s, w) && (!p_.pods_may_be_late() || s.unready[w] != 0);
+      case kPodsReady:
+        return s.phase[w] == kAdmitted && s.unready[w] != 0;
       case kAdmissionWritten:
         return Scheduler::writing(s, w);
       case kAdmissionWriteFailed:
@@ -169,7 +175,10 @@ class Rules {
       case kProvisioned: {
         s.ready[w] |= std::int64_t{1} << a.check;
         // SyncAdmittedCondition: Admitted once every check is Ready; the job starts.
-        if (s.ready[w] == waiting_for(s, w)) s.phase[w] = kAdmitted, s.ready[w] = 0;
+        if (s.ready[w] == waiting_for(s, w)) {
+          s.phase[w] = kAdmitted, s.ready[w] = 0;
+          sched_.start_job(s, w);
+        }
         break;
       }
       case kProvisioningFailed: {
@@ -211,6 +220,9 @@ class Rules {
       }
       case kAdmissionWritten:
         sched_.land(s, w);
+        break;
+      case kPodsReady:
+        s.unready[w] = 0;
         break;
       case kAdmissionWriteFailed:
         // scheduler.go admit: cache.DeleteWorkload, then requeueAndUpdate with

@@ -86,6 +86,7 @@ void Scheduler::reserve(XState& s, int w, int f, bool landed) const {
   s.flavor[w] = f;
   if (landed) {
     unstamp(s, w, false);
+    if (s.phase[w] == kAdmitted) start_job(s, w);
   } else {
     s.writing[w] = 1;
   }
@@ -108,6 +109,11 @@ void Scheduler::reserve(XState& s, int w, int f, bool landed) const {
 void Scheduler::land(XState& s, int w) const {
   s.writing[w] = 0;
   unstamp(s, w, false);
+  if (s.phase[w] == kAdmitted) start_job(s, w);
+}
+
+void Scheduler::start_job(XState& s, int w) const {
+  if (p_.pods_may_be_late() && s.budget[p_.budget_timeouts()] > 0) s.unready[w] = 1;
 }
 
 void Scheduler::release(XState& s, int w, bool requeue) const {
@@ -121,6 +127,7 @@ void Scheduler::release(XState& s, int w, bool requeue) const {
       if (p_.workloads[v].priority == wl.priority && s.rank[v] > s.rank[w]) --s.rank[v];
   s.rank[w] = -1;
   s.flavor[w] = -1;
+  s.unready[w] = 0;  // out of the cache: nothing to wait for
   if (requeue) requeue_tree(s, wl.cq);
 }
 

@@ -87,6 +87,8 @@ class Scheduler {
       if (v == kReserved) return true;
     for (auto v : s.writing)
       if (v != 0) return true;
+    for (auto v : s.unready)
+      if (v != 0) return true;
     return false;
   }
   // w's admission patch is in flight (environment.admissionWriteFailures).
@@ -114,8 +116,12 @@ class Scheduler {
   // `landed` false: the scheduler's patch is in flight (`writing`); the API object
   // keeps its queue-order timestamp until it lands (land()).
   void reserve(XState& s, int w, int f, bool landed = true) const;
-  // w's admission patch reached the API server.
+  // w's admission patch reached the API server (and its job starts, if Admitted).
   void land(XState& s, int w) const;
+  // w is Admitted in the API server: its job starts, with its pods late while
+  // they may be and a PodsReady timeout may still fire; else ready at once
+  // (time is abstract).
+  void start_job(XState& s, int w) const;
   // requeue: false inside a cycle, which requeues once at its end.
   void release(XState& s, int w, bool requeue = true) const;
   void requeue_tree(XState& s, int cq) const;

@@ -21,6 +21,7 @@ enum Family : int {
   kAutoscaler,
   kRequeue,
   kApiServer,
+  kPodStartup,
 };
 
 model::Field field(const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo,
@@ -122,6 +123,8 @@ model::Layout Spec::layout(const Params& p) {
       field("requeues", {kAxisWorkload}, FieldKind::Int, 0, std::max(p.pods_ready_limit, 0)));
   auto writing =
       only_if(p.writes_may_fail(), field("writing", {kAxisWorkload}, FieldKind::Int, 0, 1));
+  auto unready =
+      only_if(p.pods_may_be_late(), field("unready", {kAxisWorkload}, FieldKind::Int, 0, 1));
   l.fields = {phase,
               flavor,
               rank,
@@ -136,15 +139,17 @@ model::Layout Spec::layout(const Params& p) {
               born,
               blocked,
               requeue_count,
-              writing};
+              writing,
+              unready};
   // The scheduler and the pods' termination are weakly fair by default; jobs
   // may run forever, faults are the adversary's, and so is when (whether) a workload arrives.
   // The autoscaler answers when it will (kmc.yaml fairness: {autoscaler: ...}, as
   // for MultiKueue); a backoff's requeueAt is a timer, so it passes. The API
-  // server answers a write it was sent (whether it fails is the faults').
-  l.families = {{"scheduler", 1},  {"pod-termination", 1}, {"completion", 0},
-                {"faults", 0},     {"arrivals", 0},        {"deletions", 0},
-                {"autoscaler", 0}, {"backoff", 1},         {"api-server", 1}};
+  // server answers a write it was sent (whether it fails is the faults'), and a
+  // started job's pods become ready unless a PodsReady timeout comes first.
+  l.families = {{"scheduler", 1},  {"pod-termination", 1}, {"completion", 0}, {"faults", 0},
+                {"arrivals", 0},   {"deletions", 0},       {"autoscaler", 0}, {"backoff", 1},
+                {"api-server", 1}, {"pod-startup", 1}};
   const model::ActionKind::Arg workload{"workload", kAxisWorkload};
   const model::ActionKind::Arg check{"admissionCheck", kAxisCheck};
   l.actions = {{"Schedule", {}, kScheduler, "kueue-scheduler"},
@@ -160,7 +165,8 @@ model::Layout Spec::layout(const Params& p) {
                {"BackoffExpired", {workload}, kRequeue, "kueue-controller"},
                {"PodsReadyTimeout", {workload}, kFaults, "kueue-controller"},
                {"AdmissionWritten", {workload}, kApiServer, "kube-apiserver"},
-               {"AdmissionWriteFailed", {workload}, kFaults, "kube-apiserver"}};
+               {"AdmissionWriteFailed", {workload}, kFaults, "kube-apiserver"},
+               {"PodsReady", {workload}, kPodStartup, "kubelet"}};
   return l;
 }
 
@@ -193,6 +199,7 @@ std::vector<Action> Spec::candidates(const Params& p) {
         add(kProvisioningFailed, w, k);  // BookingExpired too, whatever the autoscaler says
       }
     if (p.may_time_out(w)) add(kPodsReadyTimeout, w);
+    if (p.pods_may_be_late()) add(kPodsReady, w);
     if (any != 0 || p.may_time_out(w)) add(kBackoffExpired, w);
   }
   if (p.writes_may_fail())
@@ -230,12 +237,16 @@ State<std::int64_t> Spec::initial(const Params& p) {
   s.blocked.assign(1, 0);
   s.requeues.assign(p.W(), 0);
   s.writing.assign(p.W(), 0);
+  s.unready.assign(p.W(), 0);
   const Scheduler sched(p);
   for (int w : holders) {
     sched.reserve(s, w, p.workloads[w].initial_flavor);
     // QuotaReserved in the dump but not Admitted: still waiting for some check.
     if (s.phase[w] == kReserved && p.workloads[w].initial_admitted) s.phase[w] = kAdmitted;
     if (s.phase[w] == kReserved) s.ready[w] = p.workloads[w].initial_ready;
+    // Its job runs; its pods are late unless the dump says PodsReady.
+    s.unready[w] = 0;
+    if (s.phase[w] == kAdmitted && !p.workloads[w].initial_pods_ready) sched.start_job(s, w);
   }
   return s;
 }
@@ -296,6 +307,10 @@ std::uint64_t Spec::identity(const Params& p) {
     add(std::vector<std::int64_t>{static_cast<std::int64_t>(p.answer)});
   }
   if (p.block_admission) add(std::string("blockAdmission"));
+  if (p.pods_may_be_late()) {
+    add(std::string("pods-may-be-late"));
+    for (const auto& w : p.workloads) add(std::vector<std::int64_t>{w.initial_pods_ready});
+  }
   if (p.pods_ready_timeouts > 0)
     add(std::vector<std::int64_t>{p.pods_ready_timeouts, p.pods_ready_limit});
   if (p.writes_may_fail())

@@ -70,7 +70,11 @@ struct State {
       // [workload] 1 while the scheduler's admission patch is in flight: the
       // cache holds the assumed workload (its quota counts), the API server has
       // not got it, so no controller acts on it yet. Only where writes may fail.
-      (std::vector<V>, writing));
+      (std::vector<V>, writing),
+      // [workload] 1 while its job runs with pods not all ready (PodsReady
+      // False), until PodsReady or its timeout; it stays while it holds quota.
+      // Only where blockAdmission reads it and a PodsReady timeout may fire.
+      (std::vector<V>, unready));
   bool operator==(const State&) const = default;
 };
 

@@ -189,13 +189,18 @@ TEST_CASE("kueue-admission: PodsReady timeouts need waitForPodsReady on",
   CHECK(r.code == 3);
   CHECK(names_line(r.err, dir + "/cluster/kueue-config.yaml", "waitForPodsReady.enable"));
   CHECK(r.err.find("podsReadyTimeouts is 1") != std::string::npos);
-  // Timeouts with blockAdmission are not modelled yet: refused, not answered.
+  // With blockAdmission, late pods keep the scheduler asleep: the sweep's
+  // stuck victim still starves the teams, and the engine agrees.
   std::ofstream(dir + "/cluster/kueue-config.yaml")
       << "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
          "waitForPodsReady: {blockAdmission: true}\n";
-  r = kmc("check " + dir);
-  CHECK(r.code == 3);
-  CHECK(names_line(r.err, dir + "/cluster/kueue-config.yaml", "waitForPodsReady.blockAdmission"));
+  r = kmc("check " + dir + " --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("unready[") != std::string::npos);
+  CHECK(r.out.find("guarantee-not-stuck       Violated") != std::string::npos);
+  CHECK(r.out.find("Result: Violated (Reproduced in the engine)") != std::string::npos);
+  CHECK(r.out.find("Stats: 79 states, 133 transitions") != std::string::npos);
 }
 
 TEST_CASE("kueue-admission: failed admission writes are checked and replayed in the engine",

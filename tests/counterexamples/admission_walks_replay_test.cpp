@@ -92,7 +92,10 @@ TEST_CASE("random walks with PodsReady timeouts replay step by step in the engin
   for (const auto& [example, seed] : {std::pair{"provisioning-accept-then-hang-fixed", 17u},
                                       {"cohort-shared-victim", 19u},
                                       {"late-arrivals-reclaim", 23u},
-                                      {"drs-rounding-fixed", 29u}}) {
+                                      {"drs-rounding-fixed", 29u},
+                                      // blockAdmission: late pods keep the scheduler asleep
+                                      {"provisioning-block-admission", 47u},
+                                      {"provisioning-block-admission-fixed", 53u}}) {
     INFO(example);
     const auto f = walk_and_replay(example, 60, 16, seed, 2);
     CHECK(f.steps > 300);
@@ -104,7 +107,7 @@ TEST_CASE("random walks with failed admission writes replay step by step in the 
           "[replay][admission][write-failures]") {
   // Preemption of a workload whose patch is in flight, deletions and restarts
   // meeting one, blockAdmission waiting on one, and PodsReady timeouts after
-  // one (not with blockAdmission, which refuses them).
+  // one.
   struct Case {
     const char* example;
     unsigned seed;
@@ -112,7 +115,7 @@ TEST_CASE("random walks with failed admission writes replay step by step in the 
   };
   for (const auto& c :
        {Case{"cohort-shared-victim", 31u, 1}, Case{"zombie-pod-readopted", 37u, 0},
-        Case{"provisioning-block-admission-fixed", 41u, 0}, Case{"preemption-grace-hol", 43u, 1}}) {
+        Case{"provisioning-block-admission-fixed", 41u, 1}, Case{"preemption-grace-hol", 43u, 1}}) {
     INFO(c.example);
     const auto f = walk_and_replay(c.example, 60, 16, c.seed, c.timeouts, 2);
     CHECK(f.steps > 300);

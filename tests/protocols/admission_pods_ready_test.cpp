@@ -70,3 +70,58 @@ TEST_CASE("pods ready timeout: the evicted job queues behind one that waited mea
   // The budget is spent: w1's pods become ready.
   CHECK_FALSE(rules.enabled(s, ka::Action{ka::kPodsReadyTimeout, 1}));
 }
+
+namespace {
+
+// jobs() with waitForPodsReady.blockAdmission, and cq0's quota.
+ka::AdmissionParams blocking(int n, std::int64_t quota, int timeouts) {
+  auto p = ka_check::queue_of_one(n);
+  p.cqs[0].quota.nominal = {quota};
+  p.block_admission = true;
+  p.pods_ready_timeouts = timeouts;
+  p.finish();
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("pods ready timeout with blockAdmission: exact state counts of one job",
+          "[admission][pods-ready][block-admission][counts]") {
+  // Pods may be late while a timeout may still fire. By hand (phase, unready,
+  // timeouts left): s0 (Pending, 0, 1); s1 (Admitted, 1, 1); s2 (Admitted, 0,
+  // 1) on PodsReady; s3 (Finished, 0, 1): a job finishes once its pods were
+  // ready; s4 (Backoff, 0, 0) on the timeout; s5 (Pending, 0, 0); s6
+  // (Admitted, 0, 0): no timeout left, so its pods are ready at once; s7
+  // (Finished, 0, 0). Edges: s0-s1 s1-s2 s1-s4 s2-s3 s4-s5 s5-s6 s6-s7.
+  auto o = check(blocking(1, 1, 1));
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 8);
+  CHECK(o.result.stats.transitions == 7);
+}
+
+TEST_CASE("pods ready timeout with blockAdmission: late pods keep the scheduler asleep",
+          "[admission][pods-ready][block-admission]") {
+  // cq0 {cpu: 2}: w1 fits beside w0, but w0's pods are not ready, so the
+  // scheduler sleeps before admitting w1 until they are, or w0 times out.
+  for (const bool timeout : {false, true}) {
+    const auto p = blocking(2, 2, 1);
+    ka_check::Walk step(p);
+    auto& s = step.s;
+    const auto& rules = step.rules;
+    const ka::Action schedule{ka::kSchedule, -1};
+    step(schedule);
+    REQUIRE(s.phase[0] == ka::kAdmitted);
+    REQUIRE(s.unready[0] == 1);
+    CHECK_FALSE(rules.enabled(s, ka::Action{ka::kFinish, 0}));
+    step(schedule);
+    CHECK(s.blocked[0] == 1);
+    CHECK(s.phase[1] == ka::kPending);
+    CHECK_FALSE(rules.enabled(s, schedule));
+    step(ka::Action{timeout ? ka::kPodsReadyTimeout : ka::kPodsReady, 0});
+    CHECK(s.blocked[0] == 0);  // ready, or evicted and out of the cache
+    step(schedule);
+    CHECK(s.phase[1] == ka::kAdmitted);
+    // With the one timeout spent w1's pods are ready at once; else they may be late.
+    CHECK(s.unready[1] == (timeout ? 0 : 1));
+  }
+}
