@@ -11,6 +11,7 @@
 #include <set>
 #include <tuple>
 
+#include "protocols/kueue_admission/compile_parts.hpp"
 #include "protocols/kueue_admission/quota.hpp"
 
 namespace kmc::protocols::ka {
@@ -38,13 +39,6 @@ struct Compiler {
   const model::ClusterManifests& m;
   AdmissionParams p;
   std::map<std::string, int> cohort_index;
-
-  int index_of(std::vector<std::string>& names, const std::string& name) {
-    auto it = std::find(names.begin(), names.end(), name);
-    if (it != names.end()) return static_cast<int>(it - names.begin());
-    names.push_back(name);
-    return static_cast<int>(names.size() - 1);
-  }
 
   QuotaNode empty_node(const std::string& name) const {
     QuotaNode n;
@@ -158,7 +152,7 @@ struct Compiler {
       throw InputError(pos, "spec.resourceGroups",
                        "kueue-admission models one resource group per ClusterQueue");
     c.flavors = read_groups(q.resource_groups, pos, !q.cohort.empty(), c.quota, &c.covered);
-    c.checks_on = compile_checks(q, c.flavors);
+    c.checks_on = compile_checks(m, p, q, c.flavors);
     if (q.stop_policy != model::StopPolicy::None)
       throw InputError(pos, "spec.stopPolicy",
                        "a stopped ClusterQueue admits nothing; kueue-admission does not model "
@@ -189,75 +183,6 @@ struct Compiler {
           model::ignored_input(pos, "spec.namespaceSelector", "ClusterQueue.spec.namespaceSelector",
                                "not modelled: every workload's namespace is taken to match"));
     p.cqs.push_back(std::move(c));
-  }
-
-  // The ClusterQueue's admission checks as bits over p.checks, per flavor
-  // (AdmissionChecksForWorkload with an admission: onFlavors, or every flavor).
-  // Only the ProvisioningRequest controller's are modelled: its answers are the
-  // autoscaler's (kmc.yaml autoscaler.answer).
-  std::vector<std::int64_t> compile_checks(const model::ClusterQueue& q,
-                                           const std::vector<int>& flavors) {
-    std::vector<std::int64_t> on(p.F(), 0);
-    const char* field = "spec.admissionChecksStrategy";
-    for (const auto& rule : q.admission_checks) {
-      const model::AdmissionCheck* ac = m.find_admission_check(rule.name);
-      if (ac == nullptr)
-        throw InputError(q.meta.pos, field,
-                         fmt::format("no AdmissionCheck {} (Kueue keeps the ClusterQueue "
-                                     "inactive: it admits nothing)",
-                                     rule.name));
-      if (ac->controller_name == model::kMultiKueueController)
-        throw InputError(ac->meta.pos, "spec.controllerName",
-                         fmt::format("{} is a MultiKueue check: check the manager and its "
-                                     "workers with protocol: multikueue",
-                                     rule.name));
-      if (ac->controller_name != model::kProvisioningController)
-        throw InputError(
-            ac->meta.pos, "spec.controllerName",
-            fmt::format("kueue-admission models the ProvisioningRequest "
-                        "controller's checks ({}) only; {} answers for {}",
-                        model::kProvisioningController, ac->controller_name, rule.name));
-      const auto* cfg = m.find_provisioning_config(ac->parameters.name);
-      if (cfg == nullptr)
-        throw InputError(ac->meta.pos, "spec.parameters.name",
-                         fmt::format("no ProvisioningRequestConfig {} (Kueue keeps the check "
-                                     "inactive, and so the ClusterQueue)",
-                                     ac->parameters.name));
-      int k = 0;
-      while (k < p.K() && p.checks[k].name != rule.name) ++k;
-      if (k == p.K()) {
-        CheckParams c;
-        c.name = rule.name;
-        c.check_capacity = cfg->provisioning_class_name == "check-capacity.autoscaling.x-k8s.io";
-        c.backoff_limit = std::max(cfg->retry_strategy.backoff_limit_count, 0);
-        for (const auto& r : cfg->managed_resources) c.managed.push_back(index_of(p.resources, r));
-        p.checks.push_back(std::move(c));
-        if (p.K() > 8)
-          throw InputError(q.meta.pos, field,
-                           "kueue-admission models at most 8 admission checks in a cluster");
-      }
-      for (int f : flavors) {
-        const bool applies =
-            rule.on_flavors.empty() || std::find(rule.on_flavors.begin(), rule.on_flavors.end(),
-                                                 p.flavors[f]) != rule.on_flavors.end();
-        if (applies) on[f] |= std::int64_t{1} << k;
-      }
-    }
-    return on;
-  }
-
-  // reqIsNeeded: the checks whose ProvisioningRequest w needs, of those in `mask`.
-  std::int64_t needed(const WorkloadParams& w, std::int64_t mask) const {
-    std::int64_t out = 0;
-    for (int k = 0; k < p.K(); ++k) {
-      if ((mask >> k & 1) == 0) continue;
-      const auto& managed = p.checks[k].managed;
-      for (int r = 0; r < p.R(); ++r)
-        if (w.req[r] > 0 &&
-            (managed.empty() || std::find(managed.begin(), managed.end(), r) != managed.end()))
-          out |= std::int64_t{1} << k;
-    }
-    return out;
   }
 
   static bool tolerated(const model::Taint& t, const std::vector<model::Toleration>& tols) {
@@ -348,7 +273,7 @@ struct Compiler {
         w.reserved_at = c.last_transition_s;
       }
     w.checks.assign(p.F(), 0);
-    for (int f = 0; f < p.F(); ++f) w.checks[f] = needed(w, p.cqs[w.cq].checks_on[f]);
+    for (int f = 0; f < p.F(); ++f) w.checks[f] = needed_checks(p, w, p.cqs[w.cq].checks_on[f]);
     w.initial_retries.assign(p.K(), 0);
     for (int k = 0; k < p.K(); ++k) {
       const auto st = std::find_if(wl.admission_checks.begin(), wl.admission_checks.end(),
@@ -430,6 +355,13 @@ struct Compiler {
 
 }  // namespace
 
+int index_of(std::vector<std::string>& names, const std::string& name) {
+  auto it = std::find(names.begin(), names.end(), name);
+  if (it != names.end()) return static_cast<int>(it - names.begin());
+  names.push_back(name);
+  return static_cast<int>(names.size() - 1);
+}
+
 bool AdmissionParams::preemption_configured() const {
   return std::any_of(cqs.begin(), cqs.end(), [](const CqParams& c) {
     return c.within != WithinCq::Never || c.reclaim != Reclaim::Never;
@@ -478,86 +410,6 @@ void AdmissionParams::finish() {
 const std::vector<std::string>& admission_variants() {
   return kVariants;
 }
-
-namespace {
-
-// environment.arrivals, once the workloads are in queue order. A workload
-// created during the run gets a creationTimestamp later than every one there
-// from the start, and the order arrivals come in is their timestamps' order:
-// both are what the API server would stamp, so kmc asks the manifests to say so
-// rather than changing them.
-void compile_arrivals(const model::Scenario& sc, AdmissionParams& p) {
-  const auto& env = sc.fleet.environment;
-  std::vector<int> order;
-  for (std::size_t i = 0; i < env.arrivals.size(); ++i) {
-    const std::string field = fmt::format("environment.arrivals[{}]", i);
-    auto it = std::find_if(p.workloads.begin(), p.workloads.end(),
-                           [&](const WorkloadParams& w) { return w.name == env.arrivals[i]; });
-    if (it == p.workloads.end())
-      throw InputError(
-          env.arrival_pos[i], field,
-          fmt::format("no Workload or Job {} in {}/", env.arrivals[i], sc.manager.dir));
-    if (it->initial_flavor >= 0)
-      throw InputError(env.arrival_pos[i], field,
-                       fmt::format("{} holds quota in its status.admission, so it is there from "
-                                   "the start; a workload that arrives during the run cannot",
-                                   it->name));
-    it->arrives = true;
-    order.push_back(static_cast<int>(it - p.workloads.begin()));
-  }
-  for (std::size_t i = 0; i < env.arrivals.size(); ++i) {
-    const WorkloadParams& a = p.workloads[order[i]];
-    for (const auto& w : p.workloads)
-      if (!w.arrives && w.created >= a.created)
-        throw InputError(env.arrival_pos[i], fmt::format("environment.arrivals[{}]", i),
-                         fmt::format("{} arrives during the run, so its creationTimestamp must be "
-                                     "later than that of every workload there from the start; "
-                                     "{}'s is not earlier",
-                                     a.name, w.name));
-  }
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    const auto &x = p.workloads[a], &y = p.workloads[b];
-    return x.created != y.created ? x.created < y.created : x.name < y.name;
-  });
-  for (std::size_t i = 1; i < order.size(); ++i) p.workloads[order[i]].arrives_after = order[i - 1];
-}
-
-// environment.deletions, before the workloads are sorted: each named workload
-// may be deleted, and where Kueue may restart, a deleted pod group whose pods
-// are still terminating may be re-adopted (K12): it gets a slot for the
-// Workload a restart would build. That Workload is created at the restart,
-// after every other, and its pods carry the node selector the ungater wrote
-// (with TAS, the node itself), so it can never be placed again: kmc gives it
-// no flavor.
-void compile_deletions(const model::Scenario& sc, AdmissionParams& p) {
-  const auto& env = sc.fleet.environment;
-  std::int64_t newest = 0;
-  for (const auto& w : p.workloads) newest = std::max(newest, w.created);
-  std::vector<WorkloadParams> slots;
-  for (std::size_t i = 0; i < env.deletions.size(); ++i) {
-    auto it = std::find_if(p.workloads.begin(), p.workloads.end(),
-                           [&](const WorkloadParams& w) { return w.name == env.deletions[i]; });
-    if (it == p.workloads.end())
-      throw InputError(
-          env.deletion_pos[i], fmt::format("environment.deletions[{}]", i),
-          fmt::format("no Workload or Job {} in {}/", env.deletions[i], sc.manager.dir));
-    it->deletable = true;
-    if (!it->pods || p.controller_restarts == 0) continue;
-    WorkloadParams slot = *it;
-    slot.name += kReadoptedSuffix;
-    slot.created = newest + 1;
-    slot.eligible.assign(p.F(), false);
-    slot.initial_flavor = -1;
-    slot.equivalence = -1;
-    slot.arrives = slot.deletable = false;
-    slot.readopts = -2;  // resolved once sorted
-    slot.scheduling_shape += " pinned to its node";
-    slots.push_back(std::move(slot));
-  }
-  for (auto& s : slots) p.workloads.push_back(std::move(s));
-}
-
-}  // namespace
 
 AdmissionParams compile_admission(const model::Scenario& sc) {
   if (!sc.fleet.workers.empty())

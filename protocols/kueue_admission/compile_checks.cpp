@@ -1,0 +1,82 @@
+// The ClusterQueues' admission checks, compiled for compile_admission: which
+// checks each flavor's reservation waits for, and which a workload needs.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "protocols/kueue_admission/compile_parts.hpp"
+
+namespace kmc::protocols::ka {
+
+using model::InputError;
+
+// The ClusterQueue's admission checks as bits over p.checks, per flavor
+// (AdmissionChecksForWorkload with an admission: onFlavors, or every flavor).
+// Only the ProvisioningRequest controller's are modelled: its answers are the
+// autoscaler's (kmc.yaml autoscaler.answer).
+std::vector<std::int64_t> compile_checks(const model::ClusterManifests& m, AdmissionParams& p,
+                                         const model::ClusterQueue& q,
+                                         const std::vector<int>& flavors) {
+  std::vector<std::int64_t> on(p.F(), 0);
+  const char* field = "spec.admissionChecksStrategy";
+  for (const auto& rule : q.admission_checks) {
+    const model::AdmissionCheck* ac = m.find_admission_check(rule.name);
+    if (ac == nullptr)
+      throw InputError(q.meta.pos, field,
+                       fmt::format("no AdmissionCheck {} (Kueue keeps the ClusterQueue "
+                                   "inactive: it admits nothing)",
+                                   rule.name));
+    if (ac->controller_name == model::kMultiKueueController)
+      throw InputError(ac->meta.pos, "spec.controllerName",
+                       fmt::format("{} is a MultiKueue check: check the manager and its "
+                                   "workers with protocol: multikueue",
+                                   rule.name));
+    if (ac->controller_name != model::kProvisioningController)
+      throw InputError(ac->meta.pos, "spec.controllerName",
+                       fmt::format("kueue-admission models the ProvisioningRequest "
+                                   "controller's checks ({}) only; {} answers for {}",
+                                   model::kProvisioningController, ac->controller_name, rule.name));
+    const auto* cfg = m.find_provisioning_config(ac->parameters.name);
+    if (cfg == nullptr)
+      throw InputError(ac->meta.pos, "spec.parameters.name",
+                       fmt::format("no ProvisioningRequestConfig {} (Kueue keeps the check "
+                                   "inactive, and so the ClusterQueue)",
+                                   ac->parameters.name));
+    int k = 0;
+    while (k < p.K() && p.checks[k].name != rule.name) ++k;
+    if (k == p.K()) {
+      CheckParams c;
+      c.name = rule.name;
+      c.check_capacity = cfg->provisioning_class_name == "check-capacity.autoscaling.x-k8s.io";
+      c.backoff_limit = std::max(cfg->retry_strategy.backoff_limit_count, 0);
+      for (const auto& r : cfg->managed_resources) c.managed.push_back(index_of(p.resources, r));
+      p.checks.push_back(std::move(c));
+      if (p.K() > 8)
+        throw InputError(q.meta.pos, field,
+                         "kueue-admission models at most 8 admission checks in a cluster");
+    }
+    for (int f : flavors) {
+      const bool applies =
+          rule.on_flavors.empty() || std::find(rule.on_flavors.begin(), rule.on_flavors.end(),
+                                               p.flavors[f]) != rule.on_flavors.end();
+      if (applies) on[f] |= std::int64_t{1} << k;
+    }
+  }
+  return on;
+}
+
+// reqIsNeeded: the checks whose ProvisioningRequest w needs, of those in `mask`.
+std::int64_t needed_checks(const AdmissionParams& p, const WorkloadParams& w, std::int64_t mask) {
+  std::int64_t out = 0;
+  for (int k = 0; k < p.K(); ++k) {
+    if ((mask >> k & 1) == 0) continue;
+    const auto& managed = p.checks[k].managed;
+    for (int r = 0; r < p.R(); ++r)
+      if (w.req[r] > 0 &&
+          (managed.empty() || std::find(managed.begin(), managed.end(), r) != managed.end()))
+        out |= std::int64_t{1} << k;
+  }
+  return out;
+}
+
+}  // namespace kmc::protocols::ka

@@ -1,0 +1,30 @@
+// The parts of compile_admission (params.cpp) that live in their own files.
+// Each throws model::InputError naming file, line and field.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/scenario.hpp"
+#include "protocols/kueue_admission/params.hpp"
+
+namespace kmc::protocols::ka {
+
+// name's index in names, appended if it is not there yet.
+int index_of(std::vector<std::string>& names, const std::string& name);
+
+// compile_checks.cpp. The ClusterQueue q's admission checks as bits over
+// p.checks (appended as met), per flavor of `flavors`.
+std::vector<std::int64_t> compile_checks(const model::ClusterManifests& m, AdmissionParams& p,
+                                         const model::ClusterQueue& q,
+                                         const std::vector<int>& flavors);
+// reqIsNeeded: the checks whose ProvisioningRequest w needs, of those in `mask`.
+std::int64_t needed_checks(const AdmissionParams& p, const WorkloadParams& w, std::int64_t mask);
+
+// compile_environment.cpp. environment.deletions, before the workloads are
+// sorted (it adds re-adoption slots); environment.arrivals, after.
+void compile_deletions(const model::Scenario& sc, AdmissionParams& p);
+void compile_arrivals(const model::Scenario& sc, AdmissionParams& p);
+
+}  // namespace kmc::protocols::ka
