@@ -28,8 +28,11 @@ void readopt_terminating_pod_groups(Engine& e) {
     }
   for (int id : groups) {
     model::Workload obj = e.workloads[static_cast<std::size_t>(id)].obj;
+    // A new Workload: no status, and active (the original may have been deactivated).
     obj.admission.reset();
     obj.conditions.clear();
+    obj.admission_checks.clear();
+    obj.active = true;
     const int fresh = e.create_workload(std::move(obj));
     WorkloadInfo& w = e.workloads[static_cast<std::size_t>(fresh)];
     w.readopted_from = id;

@@ -174,11 +174,11 @@ struct AdmissionParams {
   // Where blockAdmission reads PodsReady and a timeout may still fire, an
   // admitted job's pods may be late (state cell `unready`) until PodsReady(w).
   bool pods_may_be_late() const { return block_admission && pods_ready_timeouts > 0; }
-  // A PodsReady timeout evicts w with its quota released at once (a Job, a lone
-  // Pod, or FastQuotaReleaseInPodIntegration); a pod group's is not modelled.
-  bool may_time_out(int w) const {
-    return pods_ready_timeouts > 0 && (!workloads[w].pods || fast_quota_release);
-  }
+  // A PodsReady timeout may evict w: its quota goes at once (a Job, a lone
+  // Pod, or FastQuotaReleaseInPodIntegration), or once its pods are gone (a pod group).
+  bool may_time_out(int) const { return pods_ready_timeouts > 0; }
+  // An evicted w holds its quota until its pods are gone.
+  bool holds_until_pods_gone(int w) const { return workloads[w].pods && !fast_quota_release; }
   int K() const { return static_cast<int>(checks.size()); }
   // Whether the autoscaler may answer check k's request Provisioned, or Failed
   // (BookingExpired too, before admission). Neither: Accepted, never answered.

@@ -127,10 +127,19 @@ class Rules {
         }
         [[fallthrough]];
       case kForceFail:
-        // The job reconciler unsets the reservation (Requeued: preempted),
-        // and the workload goes back to its queue.
+        // The job reconciler unsets the reservation. A preempted workload goes
+        // back to its queue; one a PodsReady timeout evicted (stamped with the
+        // eviction's time) waits out its backoff, or is deactivated past the limit.
         sched_.release(s, w);
         s.phase[w] = kPending;
+        if (s.requeued[w] >= 0) {
+          s.phase[w] = kBackoff;
+          if (p_.counts_requeues() && s.requeues[w] > p_.pods_ready_limit) {
+            s.phase[w] = kDeactivated;
+            s.requeues[w] = p_.pods_ready_limit;
+            sched_.unstamp(s, w, true);
+          }
+        }
         break;
       case kKubeletLost:
         s.phase[w] = s.phase[w] == kOrphanedPods ? kOrphanedStuck : kStuck;
@@ -207,6 +216,15 @@ class Rules {
         // (its quota goes at once: the job is suspended) and requeue after a
         // backoff, ordered by the eviction's time (requeuingStrategy.timestamp).
         --s.budget[p_.budget_timeouts()];
+        // A pod group's pods terminate first, holding its quota (PodsTerminated
+        // then ends in Backoff or Deactivated): marked by the eviction's stamp,
+        // and, to be deactivated, by a count past the limit.
+        if (p_.holds_until_pods_gone(w)) {
+          s.phase[w] = kEvicted;  // still unready, where that is tracked: not PodsReady
+          if (p_.counts_requeues()) ++s.requeues[w];
+          sched_.stamp_requeued(s, w);
+          break;
+        }
         sched_.release(s, w);
         if (p_.counts_requeues() && s.requeues[w] + 1 > p_.pods_ready_limit) {
           s.phase[w] = kDeactivated;

@@ -120,7 +120,7 @@ model::Layout Spec::layout(const Params& p) {
       only_if(p.block_admission, field("blocked", {kAxisScheduler}, FieldKind::Int, 0, 1));
   auto requeue_count = only_if(
       p.counts_requeues(),
-      field("requeues", {kAxisWorkload}, FieldKind::Int, 0, std::max(p.pods_ready_limit, 0)));
+      field("requeues", {kAxisWorkload}, FieldKind::Int, 0, std::max(p.pods_ready_limit + 1, 0)));
   auto writing =
       only_if(p.writes_may_fail(), field("writing", {kAxisWorkload}, FieldKind::Int, 0, 1));
   auto unready =

@@ -200,7 +200,7 @@ TEST_CASE("kueue-admission: PodsReady timeouts need waitForPodsReady on",
   CHECK(r.out.find("unready[") != std::string::npos);
   CHECK(r.out.find("guarantee-not-stuck       Violated") != std::string::npos);
   CHECK(r.out.find("Result: Violated (Reproduced in the engine)") != std::string::npos);
-  CHECK(r.out.find("Stats: 79 states, 133 transitions") != std::string::npos);
+  CHECK(r.out.find("Stats: 100 states, 171 transitions") != std::string::npos);
 }
 
 TEST_CASE("kueue-admission: failed admission writes are checked and replayed in the engine",

@@ -5,6 +5,7 @@
 // BookingExpired. With failed admission writes, the walks cover patches in flight meeting
 // preemption, deletions, restarts and blockAdmission.
 #include <catch2/catch.hpp>
+#include <optional>
 #include <random>
 
 #include "checker/result.hpp"
@@ -31,8 +32,12 @@ struct Followed {
 // `timeouts`, `write_failures`: environment.podsReadyTimeouts and
 // environment.admissionWriteFailures for the walks.
 Followed walk_and_replay(const std::string& example, int walks, int depth, unsigned seed,
-                         int timeouts = 0, int write_failures = 0) {
-  const auto sc = model::load_scenario(KMC_SOURCE_DIR "/examples/" + example);
+                         int timeouts = 0, int write_failures = 0,
+                         std::optional<int> backoff_limit = std::nullopt) {
+  auto sc = model::load_scenario(KMC_SOURCE_DIR "/examples/" + example);
+  // requeuingStrategy.backoffLimitCount, in the Configuration both read.
+  if (backoff_limit)
+    sc.manager.configuration.wait_for_pods_ready.backoff_limit_count = backoff_limit;
   auto params = protocols::ka::compile_admission(sc);
   params.answer = model::AutoscalerAnswer::Any;
   params.pods_ready_timeouts = timeouts;
@@ -121,5 +126,21 @@ TEST_CASE("random walks with failed admission writes replay step by step in the 
     CHECK(f.steps > 300);
     CHECK(f.failed > 20);
     CHECK(f.landed > 20);
+  }
+}
+
+TEST_CASE("random walks with PodsReady timeouts of pod groups replay step by step in the engine",
+          "[replay][admission][pods-ready][pod-group]") {
+  // The sweeps are pod groups: a timeout leaves their pods terminating (or
+  // stuck), holding quota, before the backoff or, past backoffLimitCount 0, the
+  // deactivation.
+  for (const auto& [example, seed] :
+       {std::pair{"zombie-pod", 59u}, {"zombie-pod-fixed", 61u}, {"zombie-pod-readopted", 67u}}) {
+    for (const std::optional<int> limit : {std::optional<int>{}, std::optional<int>{0}}) {
+      INFO(example << (limit ? " backoffLimitCount 0" : ""));
+      const auto f = walk_and_replay(example, 60, 16, seed, 2, 0, limit);
+      CHECK(f.steps > 300);
+      CHECK(f.timeouts > 20);
+    }
   }
 }

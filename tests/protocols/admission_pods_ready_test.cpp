@@ -125,3 +125,53 @@ TEST_CASE("pods ready timeout with blockAdmission: late pods keep the scheduler 
     CHECK(s.unready[1] == (timeout ? 0 : 1));
   }
 }
+
+TEST_CASE("pods ready timeout of a pod group: its quota goes once its pods are gone",
+          "[admission][pods-ready][pod-group][counts]") {
+  // A pod group's quota is held until its pods terminate, after the eviction
+  // too. By hand (phase, timeouts left): s0 (Pending, 1); s1 (Admitted, 1); s2
+  // (Finished, 1); s3 (Evicted, 0): timed out, its pods terminating, the quota
+  // held; s4 (Backoff, 0) once they are gone; s5 (Pending, 0); s6 (Admitted,
+  // 0); s7 (Finished, 0). Edges: s0-s1 s1-s2 s1-s3 s3-s4 s4-s5 s5-s6 s6-s7.
+  auto p = ka_check::queue_of_one(1);
+  p.workloads[0].pods = true;
+  p.pods_ready_timeouts = 1;
+  p.finish();
+  auto o = check(p);
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 8);
+  CHECK(o.result.stats.transitions == 7);
+  // backoffLimitCount 0: s0 s1 s2, s3 (Evicted, to be deactivated), s4
+  // (Deactivated) once the pods are gone: five states, four edges.
+  p.pods_ready_limit = 0;
+  p.finish();
+  o = check(p);
+  CHECK(o.result.stats.states == 5);
+  CHECK(o.result.stats.transitions == 4);
+}
+
+TEST_CASE("pods ready timeout of a pod group: the next job waits for its pods, then goes first",
+          "[admission][pods-ready][pod-group]") {
+  auto p = ka_check::queue_of_one(2);
+  p.workloads[0].pods = true;
+  p.pods_ready_timeouts = 1;
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const ka::Action schedule{ka::kSchedule, -1};
+  step(schedule);
+  step(ka::Action{ka::kPodsReadyTimeout, 0});
+  CHECK(s.phase[0] == ka::kEvicted);
+  CHECK(s.usage[0] == 1);  // its pods still run
+  step(schedule);
+  CHECK(s.phase[1] == ka::kInadmissible);  // no room beside the terminating pods
+  step(ka::Action{ka::kPodsTerminated, 0});
+  CHECK(s.phase[0] == ka::kBackoff);
+  CHECK(s.usage[0] == 0);
+  CHECK(s.phase[1] == ka::kPending);
+  step(ka::Action{ka::kBackoffExpired, 0});
+  step(schedule);
+  // Requeued by its eviction's time, so behind w1, which waited meanwhile.
+  CHECK(s.phase[1] == ka::kAdmitted);
+  CHECK(s.phase[0] != ka::kAdmitted);
+}
