@@ -75,8 +75,7 @@ namespace {
 
 // jobs() with waitForPodsReady.blockAdmission, and cq0's quota.
 ka::AdmissionParams blocking(int n, std::int64_t quota, int timeouts) {
-  auto p = ka_check::queue_of_one(n);
-  p.cqs[0].quota.nominal = {quota};
+  auto p = ka_check::queue_of_one(n, quota);
   p.block_admission = true;
   p.pods_ready_timeouts = timeouts;
   p.finish();
@@ -126,6 +125,19 @@ TEST_CASE("pods ready timeout with blockAdmission: late pods keep the scheduler 
   }
 }
 
+namespace {
+
+// n workloads on cq0 {cpu: 1}, w0 a pod group; one timeout.
+ka::AdmissionParams group_first(int n) {
+  auto p = ka_check::queue_of_one(n);
+  p.workloads[0].pods = true;
+  p.pods_ready_timeouts = 1;
+  p.finish();
+  return p;
+}
+
+}  // namespace
+
 TEST_CASE("pods ready timeout of a pod group: its quota goes once its pods are gone",
           "[admission][pods-ready][pod-group][counts]") {
   // A pod group's quota is held until its pods terminate, after the eviction
@@ -133,10 +145,7 @@ TEST_CASE("pods ready timeout of a pod group: its quota goes once its pods are g
   // (Finished, 1); s3 (Evicted, 0): timed out, its pods terminating, the quota
   // held; s4 (Backoff, 0) once they are gone; s5 (Pending, 0); s6 (Admitted,
   // 0); s7 (Finished, 0). Edges: s0-s1 s1-s2 s1-s3 s3-s4 s4-s5 s5-s6 s6-s7.
-  auto p = ka_check::queue_of_one(1);
-  p.workloads[0].pods = true;
-  p.pods_ready_timeouts = 1;
-  p.finish();
+  auto p = group_first(1);
   auto o = check(p);
   CHECK(o.result.verdict == Verdict::Verified);
   CHECK(o.result.stats.states == 8);
@@ -152,10 +161,7 @@ TEST_CASE("pods ready timeout of a pod group: its quota goes once its pods are g
 
 TEST_CASE("pods ready timeout of a pod group: the next job waits for its pods, then goes first",
           "[admission][pods-ready][pod-group]") {
-  auto p = ka_check::queue_of_one(2);
-  p.workloads[0].pods = true;
-  p.pods_ready_timeouts = 1;
-  p.finish();
+  const auto p = group_first(2);
   ka_check::Walk step(p);
   auto& s = step.s;
   const ka::Action schedule{ka::kSchedule, -1};

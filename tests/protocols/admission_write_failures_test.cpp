@@ -17,8 +17,7 @@ namespace {
 
 // cq0 {cpu: quota}; n Jobs of 1 cpu, created in index order; `failures` writes may fail.
 ka::AdmissionParams jobs(int n, std::int64_t quota, int failures, bool block = false) {
-  auto p = ka_check::queue_of_one(n);
-  p.cqs[0].quota.nominal = {quota};
+  auto p = ka_check::queue_of_one(n, quota);
   p.admission_write_failures = failures;
   p.block_admission = block;
   p.finish();

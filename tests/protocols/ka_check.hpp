@@ -40,15 +40,15 @@ struct Walk {
   kmc::protocols::ka::State<std::int64_t> s;
 };
 
-// cq0 {cpu: 1} and n workloads of 1 cpu each, created in index order;
+// cq0 {cpu: quota} and n workloads of 1 cpu each, created in index order;
 // p.finish() is the caller's, once it has added what it tests.
-inline kmc::protocols::ka::AdmissionParams queue_of_one(int n) {
+inline kmc::protocols::ka::AdmissionParams queue_of_one(int n, std::int64_t quota = 1) {
   namespace ka = kmc::protocols::ka;
   ka::AdmissionParams p;
   p.resources = {"cpu"};
   p.flavors = {"default"};
   ka::CqParams q;
-  q.quota = {"cq0", -1, {1}, {ka::kNoLimit}, {ka::kNoLimit}};
+  q.quota = {"cq0", -1, {quota}, {ka::kNoLimit}, {ka::kNoLimit}};
   q.flavors = {0};
   q.covered = {0};
   p.cqs.push_back(q);
