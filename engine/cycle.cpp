@@ -160,11 +160,18 @@ std::string human_reason(const std::string& r) {
 
 void Cycle::issue_preemptions(Entry& en) {
   WorkloadInfo& p = wl(en.workload);
-  int count = 0;
+  int count = 0, errors = 0;
   for (const Target& t : en.targets) {
     WorkloadInfo& v = wl(t.workload);
     ++count;
     if (v.is_evicted()) continue;  // preemption already in flight: re-chosen, not re-issued
+    if (e.fail_next_eviction == v.id) {
+      // The patch failed: the API object, and so the victim, is unchanged.
+      e.fail_next_eviction = -1;
+      --count, ++errors;
+      e.log_line(fmt::format("{} fails to preempt {}: the eviction patch failed", p.key, v.key));
+      continue;
+    }
     const std::string msg = fmt::format(
         "Preempted to accommodate a workload (UID: {}, JobUID: UNKNOWN) due to {}; preemptor path: "
         "{}; preemptee path: {}",
@@ -179,6 +186,9 @@ void Cycle::issue_preemptions(Entry& en) {
   if (count > 0) {
     en.message += fmt::format(". Pending the preemption of {} workload(s)", count);
     en.reason = RequeueReason::PendingPreemption;
+  } else if (errors > 0) {
+    en.message += fmt::format(". Preempting {} workload(s) failed, will retry.", errors);
+    en.reason = RequeueReason::PreemptionFailed;
   }
 }
 

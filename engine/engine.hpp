@@ -146,6 +146,10 @@ class Engine {
   // Kueue's scheduling goroutine sleeps in cache.WaitForPodsReady; no cycle runs
   // until every workload holding quota is PodsReady.
   bool pods_ready_blocked = false;
+  // A fault a trace replays: the scheduler's next eviction patch of this
+  // workload (by id) fails, as IssuePreemptions' error path has it; the
+  // victim keeps running. Reset to -1 once it failed.
+  int fail_next_eviction = -1;
 
   // Helpers shared by the scheduler and the controllers.
   Snapshot make_snapshot() const;

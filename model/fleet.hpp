@@ -72,6 +72,9 @@ struct EnvironmentBudgets {
   // kueue-admission: times the scheduler's admission patch fails after it assumed the workload in
   // its cache (the API server rejects it, a conflict retries cannot resolve, a timeout).
   std::int32_t admission_write_failures = 0;
+  // kueue-admission: times the scheduler's eviction patch of a preemption victim fails
+  // (IssuePreemptions' error path): the victim keeps running, the preemptor retries.
+  std::int32_t eviction_write_failures = 0;
   // MultiKueue: times a worker's connection to the manager drops (a partition the worker does
   // not notice: it keeps running what it has); -1: unlimited.
   std::int32_t worker_disconnects = 0;

@@ -87,17 +87,23 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
   check_keys(node,
              {.modeled = {"spotReclaims", "capacityLosses", "snapshotRefreshes", "stuckTerminating",
                           "controllerRestarts", "podsReadyTimeouts", "admissionWriteFailures",
-                          "workerDisconnects", "capacityReturns", "capacityRevocations", "arrivals",
-                          "deletions"}},
+                          "evictionWriteFailures", "workerDisconnects", "capacityReturns",
+                          "capacityRevocations", "arrivals", "deletions"}},
              w);
   // A budget only its own protocol reads: elsewhere it would be silently
   // ignored, and the fleet reported checked against faults it never saw.
   static const std::vector<std::pair<std::string_view, std::string_view>> owner = {
-      {"spotReclaims", "multikueue"},           {"capacityLosses", "multikueue"},
-      {"snapshotRefreshes", "multikueue"},      {"workerDisconnects", "multikueue"},
-      {"capacityReturns", "multikueue"},        {"capacityRevocations", "multikueue"},
-      {"stuckTerminating", "kueue-admission"},  {"controllerRestarts", "kueue-admission"},
-      {"podsReadyTimeouts", "kueue-admission"}, {"admissionWriteFailures", "kueue-admission"}};
+      {"spotReclaims", "multikueue"},
+      {"capacityLosses", "multikueue"},
+      {"snapshotRefreshes", "multikueue"},
+      {"workerDisconnects", "multikueue"},
+      {"capacityReturns", "multikueue"},
+      {"capacityRevocations", "multikueue"},
+      {"stuckTerminating", "kueue-admission"},
+      {"controllerRestarts", "kueue-admission"},
+      {"podsReadyTimeouts", "kueue-admission"},
+      {"admissionWriteFailures", "kueue-admission"},
+      {"evictionWriteFailures", "kueue-admission"}};
   // An unknown protocol is left to the CLI, whose error lists the known ones.
   const bool known = fleet.protocol == "multikueue" || fleet.protocol == "kueue-admission" ||
                      fleet.protocol == "kube-scheduler";
@@ -115,6 +121,8 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
     e.pods_ready_timeouts = node["podsReadyTimeouts"].int32(0);
   if (node["admissionWriteFailures"].present())
     e.admission_write_failures = node["admissionWriteFailures"].int32(0);
+  if (node["evictionWriteFailures"].present())
+    e.eviction_write_failures = node["evictionWriteFailures"].int32(0);
   if (node["controllerRestarts"].present())
     e.controller_restarts = node["controllerRestarts"].int32(-1);
   if (node["snapshotRefreshes"].present())

@@ -176,6 +176,17 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
       return {true, fmt::format("one cycle, {} head{}: {}", s.heads, s.heads == 1 ? "" : "s",
                                 changes(before, e))};
     }
+    case kEvictionWriteFailed: {
+      e.fail_next_eviction = w->id;
+      settle(e);
+      e.schedule();
+      settle(e);
+      const bool failed = e.fail_next_eviction < 0;
+      e.fail_next_eviction = -1;
+      if (!failed) return refuse(e, key, "was not evicted by the engine's cycle");
+      return {true, fmt::format("one cycle, whose eviction patch of {} failed: {}", key,
+                                changes(before, e))};
+    }
     case kFinish:
       // An evicted job is being stopped: its pods are terminating, not completing.
       if (!w->job_active || !w->is_admitted() || w->is_evicted())

@@ -161,7 +161,7 @@ std::vector<std::int64_t> Scheduler::reserve_cells(const Snapshot& snap, int w,
   return keep;
 }
 
-void Scheduler::cycle(XState& s, CycleOutcome* out) const {
+void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction) const {
   const int W = p_.W();
   const std::vector<bool> none(W, false);
   // The cycle plans on the state it started from (Kueue's snapshot and its
@@ -250,11 +250,23 @@ void Scheduler::cycle(XState& s, CycleOutcome* out) const {
       // a Job's quota goes as soon as its pods are terminating (the Job
       // controller does not count them), a Pod group's when they are gone,
       // or at once with FastQuotaReleaseInPodIntegration.
+      int preempting = 0;  // IssuePreemptions' count: evicted now, or already on the way out
       for (int t : a.targets) {
         // Already evicted (in an earlier cycle, or, before #805, by an earlier entry of this
         // one): IssuePreemptions counts it as preempted without a new eviction, and the
         // preemptor is requeued pending preemption (sticky) all the same.
+        ++preempting;
         if (!reserved(s, t)) continue;
+        if (out != nullptr) out->evicted.push_back(t);
+        // The patch failed: nothing changes for the victim. The cycle has
+        // counted it preempted all the same (preemptedWorkloads, the snapshot).
+        // One write fails: a later entry's patch of the same victim (before
+        // #805 two entries could share one) is a write of its own.
+        if (t == failed_eviction) {
+          failed_eviction = -1;
+          --preempting;
+          continue;
+        }
         if (out != nullptr && (out->acted.empty() || out->acted.back() != w))
           out->acted.push_back(w);
         // One still waiting for its checks never started: its job is suspended,
@@ -273,7 +285,9 @@ void Scheduler::cycle(XState& s, CycleOutcome* out) const {
         }
       }
       if (!a.targets.empty()) legacy.acted(wl.cq);
-      stick(w);
+      // markPreemptionOutcome: PendingPreemption makes it the sticky head;
+      // with every patch failed, PreemptionFailed only requeues it at once.
+      if (preempting > 0) stick(w);
       return;
     }
     // waitForPodsReadyIfNeeded (blockAdmission; Fit entries only): with some

@@ -350,6 +350,7 @@ struct Compiler {
     p.controller_restarts = fleet.environment.controller_restarts;
     p.pods_ready_timeouts = fleet.environment.pods_ready_timeouts;
     p.admission_write_failures = fleet.environment.admission_write_failures;
+    p.eviction_write_failures = fleet.environment.eviction_write_failures;
   }
 };
 

@@ -127,6 +127,9 @@ struct AdmissionParams {
   // environment.admissionWriteFailures: the scheduler's admission patches that may
   // fail after it assumed the workload in its cache (scheduler.go admit's error path).
   int admission_write_failures = 0;
+  // environment.evictionWriteFailures: the eviction patches of preemption victims
+  // that may fail (IssuePreemptions' error path): the victim keeps running.
+  int eviction_write_failures = 0;
   // waitForPodsReady.requeuingStrategy.backoffLimitCount; -1: nil (requeued forever).
   int pods_ready_limit = -1;
   bool sticky_head = true;                // #7157; the variant pre-7157 turns it off
@@ -171,6 +174,11 @@ struct AdmissionParams {
     return budget_timeouts() + (pods_ready_timeouts > 0 ? 1 : 0);
   }
   bool writes_may_fail() const { return admission_write_failures > 0; }
+  // The budget cell of evictionWriteFailures (after the four above, where present).
+  int budget_eviction_failures() const {
+    return budget_write_failures() + (writes_may_fail() ? 1 : 0);
+  }
+  bool evictions_may_fail() const { return eviction_write_failures > 0; }
   // Where blockAdmission reads PodsReady and a timeout may still fire, an
   // admitted job's pods may be late (state cell `unready`) until PodsReady(w).
   bool pods_may_be_late() const { return block_admission && pods_ready_timeouts > 0; }

@@ -7,6 +7,7 @@
 // traces, replay, shrinking) is derived from the definition as for any other.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "model/value.hpp"
@@ -33,7 +34,10 @@ enum Kind : std::int16_t {
   kAdmissionWritten,      // it reaches the API server: controllers see the reservation
   kAdmissionWriteFailed,  // it fails (a fault): the cache forgets it, and it is requeued
   // Where blockAdmission and PodsReady timeouts meet, an admitted job's pods start late:
-  kPodsReady  // they are all ready: PodsReady True
+  kPodsReady,  // they are all ready: PodsReady True
+  // A scheduling cycle in which the eviction patch of victim `workload` fails
+  // (a fault; kmc.yaml environment.evictionWriteFailures): it keeps running.
+  kEvictionWriteFailed,
 };
 
 struct Action {
@@ -101,6 +105,16 @@ class Rules {
         return Scheduler::writing(s, w);
       case kAdmissionWriteFailed:
         return Scheduler::writing(s, w) && s.budget[p_.budget_write_failures()] > 0;
+      case kEvictionWriteFailed: {
+        // Only where this state's cycle would issue a new eviction of w.
+        if (s.budget[p_.budget_eviction_failures()] <= 0 || s.blocked[0] != 0 ||
+            !Scheduler::reserved(s, w))
+          return false;
+        State<V> t = s;
+        CycleOutcome out;
+        sched_.cycle(t, &out);
+        return std::find(out.evicted.begin(), out.evicted.end(), w) != out.evicted.end();
+      }
     }
     return false;
   }
@@ -110,6 +124,10 @@ class Rules {
     switch (a.kind) {
       case kSchedule:
         sched_.cycle(s);
+        break;
+      case kEvictionWriteFailed:
+        sched_.cycle(s, nullptr, w);
+        --s.budget[p_.budget_eviction_failures()];
         break;
       case kFinish:
         sched_.release(s, w);

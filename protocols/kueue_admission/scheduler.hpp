@@ -39,6 +39,8 @@ struct CycleOutcome {
   std::vector<int> skipped;
   // Reserved quota, or evicted a victim that was not on its way out already.
   std::vector<int> acted;
+  // The victims whose eviction the cycle issued (not those already evicted).
+  std::vector<int> evicted;
 };
 
 class Scheduler {
@@ -52,7 +54,9 @@ class Scheduler {
   }
 
   // One scheduling cycle, in place; `out`, if given, says what it did.
-  void cycle(XState& s, CycleOutcome* out = nullptr) const;
+  // `failed_eviction` >= 0: the eviction patch of that victim fails (it keeps
+  // running), as IssuePreemptions' error path has it.
+  void cycle(XState& s, CycleOutcome* out = nullptr, int failed_eviction = -1) const;
   // The workload cq's heap would pop now; -1: none.
   int head(const XState& s, int cq) const;
   bool any_head(const XState& s) const;

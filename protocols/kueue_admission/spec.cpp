@@ -60,6 +60,7 @@ model::Layout Spec::layout(const Params& p) {
   if (p.controller_restarts != 0) l.axes[kAxisBudget].labels.push_back("controllerRestarts");
   if (p.pods_ready_timeouts > 0) l.axes[kAxisBudget].labels.push_back("podsReadyTimeouts");
   if (p.writes_may_fail()) l.axes[kAxisBudget].labels.push_back("admissionWriteFailures");
+  if (p.evictions_may_fail()) l.axes[kAxisBudget].labels.push_back("evictionWriteFailures");
   // Absent is in the range only where some workload arrives during the run,
   // the deleted phases (and Absent, for re-adoption slots) where one may be deleted.
   const Phase last = p.any_requeue()     ? kDeactivated
@@ -132,7 +133,7 @@ model::Layout Spec::layout(const Params& p) {
               sticky,
               field("budget", {kAxisBudget}, FieldKind::Int, 0,
                     std::max({p.stuck_terminating, p.controller_restarts, p.pods_ready_timeouts,
-                              p.admission_write_failures, 0})),
+                              p.admission_write_failures, p.eviction_write_failures, 0})),
               ready,
               retries,
               requeued,
@@ -166,7 +167,8 @@ model::Layout Spec::layout(const Params& p) {
                {"PodsReadyTimeout", {workload}, kFaults, "kueue-controller"},
                {"AdmissionWritten", {workload}, kApiServer, "kube-apiserver"},
                {"AdmissionWriteFailed", {workload}, kFaults, "kube-apiserver"},
-               {"PodsReady", {workload}, kPodStartup, "kubelet"}};
+               {"PodsReady", {workload}, kPodStartup, "kubelet"},
+               {"EvictionWriteFailed", {workload}, kFaults, "kube-apiserver"}};
   return l;
 }
 
@@ -204,6 +206,8 @@ std::vector<Action> Spec::candidates(const Params& p) {
   }
   if (p.writes_may_fail())
     for (int w = 0; w < p.W(); ++w) add(kAdmissionWritten, w), add(kAdmissionWriteFailed, w);
+  if (p.evictions_may_fail())
+    for (int w = 0; w < p.W(); ++w) add(kEvictionWriteFailed, w);
   return out;
 }
 
@@ -220,6 +224,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   if (p.controller_restarts != 0) s.budget.push_back(std::max(p.controller_restarts, 0));
   if (p.pods_ready_timeouts > 0) s.budget.push_back(p.pods_ready_timeouts);
   if (p.writes_may_fail()) s.budget.push_back(p.admission_write_failures);
+  if (p.evictions_may_fail()) s.budget.push_back(p.eviction_write_failures);
   // Workloads the manifests show holding quota, in the order they got it.
   std::vector<int> holders;
   for (int w = 0; w < p.W(); ++w)
@@ -315,6 +320,8 @@ std::uint64_t Spec::identity(const Params& p) {
     add(std::vector<std::int64_t>{p.pods_ready_timeouts, p.pods_ready_limit});
   if (p.writes_may_fail())
     add(std::vector<std::int64_t>{p.admission_write_failures, std::int64_t{0x77726974}});
+  if (p.evictions_may_fail())
+    add(std::vector<std::int64_t>{p.eviction_write_failures, std::int64_t{0x65766963}});
   // Likewise the equivalence classes, only where some workload has an equal.
   std::vector<std::int64_t> eq;
   for (const auto& w : p.workloads) eq.push_back(w.equivalence);

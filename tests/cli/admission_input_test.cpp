@@ -233,3 +233,32 @@ TEST_CASE("kueue-admission: failed admission writes are checked and replayed in 
           "environment: {stuckTerminating: 1, admissionWriteFailures: -1}",
           "environment.admissionWriteFailures", "out of range");
 }
+
+TEST_CASE("kmc check: failed eviction writes are steps the engine replays",
+          "[cli][admission][eviction-failures]") {
+  // #805's cohort with today's Kueue: an eviction patch may fail; the victim
+  // keeps running and the preemptor tries again, within the cohort's quota.
+  const std::string from = "options: {variant: pre-805}";
+  auto dir = example_replacing("cohort-shared-victim", "kmc.yaml", from,
+                               "environment: {evictionWriteFailures: 2}");
+  auto r = kmc("check " + dir);
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("Stats: 160 states, 315 transitions") != std::string::npos);
+  dir = example_replacing("cohort-shared-victim", "kmc.yaml", from,
+                          "environment: {evictionWriteFailures: 2}\n"
+                          "properties:\n  - name: every-eviction-lands\n"
+                          "    always: \"budget[evictionWriteFailures] == 2\"\n");
+  r = kmc("check " + dir + " --property every-eviction-lands --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("<EvictionWriteFailed(default/beta-high)>") != std::string::npos);
+  CHECK(r.out.find("whose eviction patch of default/beta-high failed") != std::string::npos);
+  CHECK(r.out.find("Result: Violated (Reproduced in the engine)") != std::string::npos);
+  refused_in("gpu-hunter", "kmc.yaml", "environment: {snapshotRefreshes: -1}",
+             "environment: {snapshotRefreshes: -1, evictionWriteFailures: 1}",
+             "environment.evictionWriteFailures", "a budget of protocol kueue-admission");
+  refused("kmc.yaml", "environment: {stuckTerminating: 1}",
+          "environment: {stuckTerminating: 1, evictionWriteFailures: -2}",
+          "environment.evictionWriteFailures", "out of range");
+}

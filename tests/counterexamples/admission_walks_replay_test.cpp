@@ -22,26 +22,35 @@ namespace {
 
 // `walks` random paths of up to `depth` steps; returns how many steps the engine followed.
 struct Followed {
-  std::size_t steps = 0;     // steps the engine followed
-  std::size_t timeouts = 0;  // of them, PodsReadyTimeout
-  std::size_t checks = 0;    // of them, the autoscaler's answers
-  std::size_t failed = 0;    // of them, AdmissionWriteFailed
-  std::size_t landed = 0;    // of them, AdmissionWritten
+  std::size_t steps = 0;             // steps the engine followed
+  std::size_t timeouts = 0;          // of them, PodsReadyTimeout
+  std::size_t checks = 0;            // of them, the autoscaler's answers
+  std::size_t failed = 0;            // of them, AdmissionWriteFailed
+  std::size_t landed = 0;            // of them, AdmissionWritten
+  std::size_t evictions_failed = 0;  // of them, EvictionWriteFailed
 };
 
-// `timeouts`, `write_failures`: environment.podsReadyTimeouts and
-// environment.admissionWriteFailures for the walks.
+// The environment's budgets for the walks (kmc.yaml environment.podsReadyTimeouts,
+// .admissionWriteFailures, .evictionWriteFailures), and
+// requeuingStrategy.backoffLimitCount.
+struct Budgets {
+  int timeouts = 0;
+  int write_failures = 0;
+  int eviction_failures = 0;
+  std::optional<int> backoff_limit = std::nullopt;
+};
+
 Followed walk_and_replay(const std::string& example, int walks, int depth, unsigned seed,
-                         int timeouts = 0, int write_failures = 0,
-                         std::optional<int> backoff_limit = std::nullopt) {
+                         const Budgets& b = {}) {
   auto sc = model::load_scenario(KMC_SOURCE_DIR "/examples/" + example);
   // requeuingStrategy.backoffLimitCount, in the Configuration both read.
-  if (backoff_limit)
-    sc.manager.configuration.wait_for_pods_ready.backoff_limit_count = backoff_limit;
+  if (b.backoff_limit)
+    sc.manager.configuration.wait_for_pods_ready.backoff_limit_count = b.backoff_limit;
   auto params = protocols::ka::compile_admission(sc);
   params.answer = model::AutoscalerAnswer::Any;
-  params.pods_ready_timeouts = timeouts;
-  params.admission_write_failures = write_failures;
+  params.pods_ready_timeouts = b.timeouts;
+  params.admission_write_failures = b.write_failures;
+  params.eviction_write_failures = b.eviction_failures;
   const protocols::ka::Instance inst(params);
   std::mt19937 rng(seed);
   Followed followed;
@@ -76,6 +85,7 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
       followed.checks += st.action.starts_with("Provision");
       followed.failed += st.action.starts_with("AdmissionWriteFailed");
       followed.landed += st.action.starts_with("AdmissionWritten");
+      followed.evictions_failed += st.action.starts_with("EvictionWriteFailed");
     }
   }
   return followed;
@@ -102,7 +112,7 @@ TEST_CASE("random walks with PodsReady timeouts replay step by step in the engin
                                       {"provisioning-block-admission", 47u},
                                       {"provisioning-block-admission-fixed", 53u}}) {
     INFO(example);
-    const auto f = walk_and_replay(example, 60, 16, seed, 2);
+    const auto f = walk_and_replay(example, 60, 16, seed, {.timeouts = 2});
     CHECK(f.steps > 300);
     CHECK(f.timeouts > 20);
   }
@@ -122,7 +132,8 @@ TEST_CASE("random walks with failed admission writes replay step by step in the 
        {Case{"cohort-shared-victim", 31u, 1}, Case{"zombie-pod-readopted", 37u, 0},
         Case{"provisioning-block-admission-fixed", 41u, 1}, Case{"preemption-grace-hol", 43u, 1}}) {
     INFO(c.example);
-    const auto f = walk_and_replay(c.example, 60, 16, c.seed, c.timeouts, 2);
+    const auto f =
+        walk_and_replay(c.example, 60, 16, c.seed, {.timeouts = c.timeouts, .write_failures = 2});
     CHECK(f.steps > 300);
     CHECK(f.failed > 20);
     CHECK(f.landed > 20);
@@ -138,9 +149,34 @@ TEST_CASE("random walks with PodsReady timeouts of pod groups replay step by ste
        {std::pair{"zombie-pod", 59u}, {"zombie-pod-fixed", 61u}, {"zombie-pod-readopted", 67u}}) {
     for (const std::optional<int> limit : {std::optional<int>{}, std::optional<int>{0}}) {
       INFO(example << (limit ? " backoffLimitCount 0" : ""));
-      const auto f = walk_and_replay(example, 60, 16, seed, 2, 0, limit);
+      const auto f =
+          walk_and_replay(example, 60, 16, seed, {.timeouts = 2, .backoff_limit = limit});
       CHECK(f.steps > 300);
       CHECK(f.timeouts > 20);
     }
+  }
+}
+
+TEST_CASE("random walks with failed eviction writes replay step by step in the engine",
+          "[replay][admission][eviction-failures]") {
+  // A victim whose eviction patch failed keeps running; its preemptor is
+  // requeued at once, sticky only if another of its evictions went through.
+  // Shared victims, pod groups that stay evicted while their pods terminate,
+  // preemption across a cohort, and admission patches failing too.
+  struct Case {
+    const char* example;
+    unsigned seed;
+    Budgets budgets;
+  };
+  for (const auto& c : {Case{"cohort-shared-victim", 71u, {.eviction_failures = 2}},
+                        Case{"zombie-pod", 73u, {.eviction_failures = 2}},
+                        Case{"cohort-preemption-hol", 79u, {.eviction_failures = 2}},
+                        Case{"preemption-grace-hol",
+                             83u,
+                             {.timeouts = 1, .write_failures = 1, .eviction_failures = 2}}}) {
+    INFO(c.example);
+    const auto f = walk_and_replay(c.example, 60, 16, c.seed, c.budgets);
+    CHECK(f.steps > 300);
+    CHECK(f.evictions_failed > 10);
   }
 }
