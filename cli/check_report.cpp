@@ -116,7 +116,7 @@ std::string next_steps(const CheckOutcome& o) {
     out += "\nNext:\n";
     out += fmt::format("  {} --trace-out trace.itf.json && kmc render trace.itf.json\n", replay);
     out += "      draws the trace as a sequence diagram\n";
-    if (!o.engine)
+    if (!o.engine && o.has_engine)
       out += fmt::format(
           "  {} --replay-engine\n      re-executes it in the reference admission "
           "engine (Reproduced or Diverged)\n",

@@ -56,7 +56,8 @@ Expectation read_expectation(const fs::path& file) {
     return v;
   };
   return {field("property", {}), field("model", {"Verified", "Violated", "Incomplete", "Vacuous"}),
-          field("replay", {"Reproduced", "Diverged"})};
+          // None: the protocol has no reference engine (kube-scheduler).
+          field("replay", {"Reproduced", "Diverged", "None"})};
 }
 
 struct EntryResult {
@@ -99,12 +100,13 @@ std::optional<EntryResult> check_token_entry(const fs::path& dir, const Expectat
   auto t0 = std::chrono::steady_clock::now();
   try {
     const cx::ItfDocument itf = cx::load_itf(file);
-    const auto t = read_token_trace(itf, true, scenario);
+    const auto t = read_token_trace(itf, protocol.engine, scenario);
     if (!t) cx::itf_error(itf, "#meta", "names no scenario and no replay token");
     e.replay_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     e.steps = t->outcome.trace->steps.size() - 1;
-    e.replay_actual =
-        t->outcome.engine && t->outcome.engine->reproduced ? "Reproduced" : "Diverged";
+    e.replay_actual = !protocol.engine                                     ? "None"
+                      : t->outcome.engine && t->outcome.engine->reproduced ? "Reproduced"
+                                                                           : "Diverged";
     std::ifstream in(dir / "trace.mmd");
     const std::string drawn((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (fs::exists(dir / "trace.mmd") &&

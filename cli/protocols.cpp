@@ -32,7 +32,8 @@ const std::vector<ProtocolEntry>& protocol_table() {
        "the default kube-scheduler without Kueue: pods bound one at a time (the gang baseline)",
        [](const model::Scenario& sc, const cx::CheckRequest& req) {
          return cx::check_kube_scheduler(sc, req);
-       }},
+       },
+       false},
   };
   return table;
 }
@@ -76,13 +77,14 @@ cx::EngineReport replay_trace(const cx::ItfDocument& itf, const std::string& sce
                               const std::function<void(const model::Scenario&)>& loaded) {
   const auto given = scenario_dir.empty() ? std::nullopt : std::optional<std::string>(scenario_dir);
   const std::string dir = cx::trace_scenario_dir(itf, given);
-  const std::string protocol = protocol_of(load_checked_scenario(dir)).name;
+  const ProtocolEntry& entry = protocol_of(load_checked_scenario(dir));
+  const std::string& protocol = entry.name;
   if (protocol == protocols::ka::Spec::name) {
     const cx::AdmissionReplayTarget target = cx::load_admission_replay_target(itf, dir);
     if (loaded) loaded(target.scenario);
     return report(cx::replay_in_engine(target.scenario, target.params, itf));
   }
-  if (protocol != "multikueue")
+  if (!entry.engine)
     cx::itf_error(itf, "#meta.source",
                   fmt::format("{} is a {} scenario, and that protocol has no reference engine to "
                               "replay in (kmc check {} --replay TOKEN re-runs the trace in the "

@@ -17,6 +17,9 @@ struct ProtocolEntry {
   std::string name;     // as kmc.yaml's `protocol:` spells it
   std::string summary;  // one line for --help and errors
   std::function<cx::CheckOutcome(const model::Scenario&, const cx::CheckRequest&)> check;
+  // Whether engine/ re-executes its traces (--replay-engine, kmc replay); the
+  // corpus records such a protocol's replay verdict as None.
+  bool engine = true;
 };
 
 const std::vector<ProtocolEntry>& protocol_table();

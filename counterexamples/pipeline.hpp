@@ -80,6 +80,7 @@ struct CheckOutcome {
   std::string replay_dir;              // the reduced scenario the token is for; empty: `scenario`
   bool token_replayed = false;         // the outcome of a replay token, not of a search
   std::optional<EngineReport> engine;  // with replay_engine, when there is a trace
+  bool has_engine = true;              // the protocol's traces replay in a reference engine
   // A "sometimes" property never witnessed: what stops the jobs, in Kueue's words, per cluster.
   std::vector<std::string> why;
   const std::string& token_dir() const { return replay_dir.empty() ? scenario : replay_dir; }

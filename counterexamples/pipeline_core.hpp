@@ -212,6 +212,7 @@ CheckOutcome check_instance(const P& p, const PropertiesOf<P>& props, const mode
   CheckOutcome o;
   o.scenario = sc.dir;
   o.summary = hooks.summary;
+  o.has_engine = static_cast<bool>(hooks.replay_in_engine);
   if (!req.replay_token.empty()) {
     replay_token(p, props, sc, req, o);
   } else {

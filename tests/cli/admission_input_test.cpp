@@ -39,6 +39,8 @@ TEST_CASE("kueue-admission examples: violated as the seeds say, fixed ones verif
   CHECK(r.code == 1);
   CHECK(r.out.find("Property no-gang-deadlock is violated") != std::string::npos);
   CHECK(r.err.find("warning") == std::string::npos);  // no queue needed without Kueue
+  // Its report suggests no engine replay: this protocol has no engine.
+  CHECK(r.out.find("--replay-engine") == std::string::npos);
   CHECK(kmc("check examples/plain-scheduler-gang-deadlock-fixed").code == 0);
   // The trace renders from its token, and an edited trace is refused.
   const auto trace = temp_path("zombie.itf.json");
