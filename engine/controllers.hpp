@@ -85,5 +85,7 @@ bool expire_backoff(Engine& e, WorkloadInfo& w);
 // backoffLimitCount. False when w is no running, admitted job or
 // waitForPodsReady is off.
 bool time_out_pods_ready(Engine& e, WorkloadInfo& w);
+// waitForPodsReady is on: the job reconciler keeps Workloads' PodsReady condition.
+bool pods_ready_enabled(const Engine& e);
 
 }  // namespace kmc::engine

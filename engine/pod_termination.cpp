@@ -56,6 +56,14 @@ void pods_stuck_terminating(Engine& e, WorkloadInfo& w) {
   if (!w.pods_terminating || w.pods_stuck) return;
   w.pods_stuck = true;
   e.log_line(fmt::format("{}'s pods are stuck terminating (kubelet lost)", w.key));
+  // The node lifecycle controller marks the lost node's pods NotReady, and
+  // generatePodsReadyCondition follows: WaitForRecovery while the workload is
+  // still Admitted. blockAdmission then waits on it while the cache holds it.
+  if (pods_ready_enabled(e) && w.pods_ready && !w.deleted) {
+    w.pods_ready = false;
+    w.set_condition("PodsReady", false, w.is_admitted() ? "WaitForRecovery" : "WaitForStart",
+                    "At least one pod has failed, waiting for recovery", e.now());
+  }
 }
 
 void stuck_pods_failed(Engine& e, WorkloadInfo& w) {

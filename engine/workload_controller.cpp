@@ -8,15 +8,15 @@
 
 namespace kmc::engine {
 
+bool pods_ready_enabled(const Engine& e) {
+  return e.manifests.configuration.wait_for_pods_ready.enable && !e.gate("DisableWaitForPodsReady");
+}
+
 namespace {
 
 model::Quantity to_quantity(const std::string& res, Amount v) {
   if (res == "cpu") return model::Quantity{v};
   return model::Quantity{v * 1000};
-}
-
-bool pods_ready_enabled(const Engine& e) {
-  return e.manifests.configuration.wait_for_pods_ready.enable && !e.gate("DisableWaitForPodsReady");
 }
 
 // admittedNotReadyWorkload: WaitForStart counts from the admission (the job's

@@ -86,9 +86,12 @@ class Scheduler {
   // at once here (time is abstract; the engine's pods_ready_on_start); one
   // reserved and waiting for its checks is never admitted, so never ready, and
   // neither is one whose admission has not reached the API server (its pods are gated).
+  // Nor is a victim whose pods are stuck terminating: the node lifecycle controller
+  // marks a lost node's pods NotReady, and the job reconciler's
+  // generatePodsReadyCondition turns its PodsReady False while the cache holds it.
   static bool any_not_ready(const XState& s) {
     for (auto v : s.phase)
-      if (v == kReserved) return true;
+      if (v == kReserved || v == kStuck) return true;
     for (auto v : s.writing)
       if (v != 0) return true;
     for (auto v : s.unready)

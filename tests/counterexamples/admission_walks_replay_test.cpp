@@ -28,6 +28,7 @@ struct Followed {
   std::size_t failed = 0;            // of them, AdmissionWriteFailed
   std::size_t landed = 0;            // of them, AdmissionWritten
   std::size_t evictions_failed = 0;  // of them, EvictionWriteFailed
+  std::size_t kubelets_lost = 0;     // of them, KubeletLost
 };
 
 // The environment's budgets for the walks (kmc.yaml environment.podsReadyTimeouts,
@@ -38,6 +39,8 @@ struct Budgets {
   int write_failures = 0;
   int eviction_failures = 0;
   std::optional<int> backoff_limit = std::nullopt;
+  bool block_admission = false;  // waitForPodsReady.blockAdmission forced on
+  int stuck = -1;                // environment.stuckTerminating; -1: the example's
 };
 
 Followed walk_and_replay(const std::string& example, int walks, int depth, unsigned seed,
@@ -46,11 +49,16 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
   // requeuingStrategy.backoffLimitCount, in the Configuration both read.
   if (b.backoff_limit)
     sc.manager.configuration.wait_for_pods_ready.backoff_limit_count = b.backoff_limit;
+  if (b.block_admission) {
+    sc.manager.configuration.wait_for_pods_ready.enable = true;
+    sc.manager.configuration.wait_for_pods_ready.block_admission = true;
+  }
   auto params = protocols::ka::compile_admission(sc);
   params.answer = model::AutoscalerAnswer::Any;
   params.pods_ready_timeouts = b.timeouts;
   params.admission_write_failures = b.write_failures;
   params.eviction_write_failures = b.eviction_failures;
+  if (b.stuck >= 0) params.stuck_terminating = b.stuck;
   const protocols::ka::Instance inst(params);
   std::mt19937 rng(seed);
   Followed followed;
@@ -86,6 +94,7 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
       followed.failed += st.action.starts_with("AdmissionWriteFailed");
       followed.landed += st.action.starts_with("AdmissionWritten");
       followed.evictions_failed += st.action.starts_with("EvictionWriteFailed");
+      followed.kubelets_lost += st.action.starts_with("KubeletLost");
     }
   }
   return followed;
@@ -178,5 +187,22 @@ TEST_CASE("random walks with failed eviction writes replay step by step in the e
     const auto f = walk_and_replay(c.example, 60, 16, c.seed, c.budgets);
     CHECK(f.steps > 300);
     CHECK(f.evictions_failed > 10);
+  }
+}
+
+TEST_CASE("random walks of blockAdmission with pods stuck terminating replay in the engine",
+          "[replay][admission][block-admission][pod-group]") {
+  // A victim whose kubelet is lost has its pods marked NotReady: while the
+  // cache holds it, blockAdmission keeps every queue's Fit admission waiting.
+  for (const auto& [example, seed] : {std::pair{"zombie-pod", 89u},
+                                      {"zombie-pod-fixed", 97u},
+                                      {"zombie-pod-readopted", 101u},
+                                      {"preemption-grace-hol", 103u},
+                                      {"cohort-preemption-hol", 107u},
+                                      {"late-arrivals-reclaim", 109u}}) {
+    INFO(example);
+    const auto f = walk_and_replay(example, 60, 16, seed, {.block_admission = true, .stuck = 1});
+    CHECK(f.steps > 300);
+    CHECK(f.kubelets_lost > 4);  // a lost kubelet needs a preemption first
   }
 }

@@ -181,3 +181,71 @@ TEST_CASE("pods ready timeout of a pod group: the next job waits for its pods, t
   CHECK(s.phase[1] == ka::kAdmitted);
   CHECK(s.phase[0] != ka::kAdmitted);
 }
+
+namespace {
+
+// blockAdmission on. cq0 {cpu: 1}, withinClusterQueue LowerPriority: w0
+// (priority 10) pending, w1 (priority 0) a pod group holding the quota from
+// the start. cq1 {cpu: 1}: w2 arrives during the run. One kubelet may be lost.
+ka::AdmissionParams victim_and_bystander() {
+  auto p = ka_check::queue_of_one(3);
+  auto other = p.cqs[0];
+  other.quota.name = "cq1";
+  p.cqs.push_back(other);
+  p.cqs[0].within = ka::WithinCq::LowerPriority;
+  p.workloads[0].priority = 10;
+  p.workloads[1].pods = true;
+  p.workloads[1].initial_flavor = 0;
+  p.workloads[2].cq = 1;
+  p.workloads[2].arrives = true;
+  p.block_admission = true;
+  p.stuck_terminating = 1;
+  p.finish();
+  return p;
+}
+
+const ka::Action kScheduleOnce{ka::kSchedule, -1};
+
+}  // namespace
+
+TEST_CASE("blockAdmission: a victim whose pods are stuck terminating blocks every queue",
+          "[admission][pods-ready][block-admission][pod-group]") {
+  // The node lifecycle controller marks a lost node's pods NotReady, so the
+  // job reconciler's generatePodsReadyCondition sets the evicted group's
+  // PodsReady False (WaitForRecovery); the cache, which still holds it, counts
+  // it in WorkloadsNotReady, and the scheduler sleeps before any Fit admission,
+  // in any ClusterQueue, until the PodTermination controller fails the pods.
+  const auto p = victim_and_bystander();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const auto& rules = step.rules;
+  step(kScheduleOnce);
+  REQUIRE(s.phase[1] == ka::kEvicted);
+  step(ka::Action{ka::kKubeletLost, 1});
+  REQUIRE(s.phase[1] == ka::kStuck);
+  step(ka::Action{ka::kArrive, 2});
+  step(kScheduleOnce);
+  CHECK(s.blocked[0] == 1);
+  CHECK(s.phase[2] == ka::kPending);  // cq1 has its quota, yet waits
+  CHECK_FALSE(rules.enabled(s, kScheduleOnce));
+  step(ka::Action{ka::kForceFail, 1});
+  CHECK(s.blocked[0] == 0);
+  step(kScheduleOnce);
+  CHECK(s.phase[0] == ka::kAdmitted);
+  CHECK(s.phase[2] == ka::kAdmitted);
+}
+
+TEST_CASE("blockAdmission: a victim whose pods terminate normally blocks nothing",
+          "[admission][pods-ready][block-admission][pod-group]") {
+  // Its pods were ready and stay so while they shut down: PodsReady stays
+  // True, and the bystander's admission does not wait for them.
+  const auto p = victim_and_bystander();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(kScheduleOnce);
+  REQUIRE(s.phase[1] == ka::kEvicted);
+  step(ka::Action{ka::kArrive, 2});
+  step(kScheduleOnce);
+  CHECK(s.blocked[0] == 0);
+  CHECK(s.phase[2] == ka::kAdmitted);
+}
