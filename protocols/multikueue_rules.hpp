@@ -381,3 +381,4 @@ void MkRules<V>::capacity_changed(S& s, int w, const B& changed) const {
 }  // namespace kmc::protocols
 
 #include "protocols/multikueue_rules_actions.hpp"
+#include "protocols/multikueue_rules_dispatch.hpp"
