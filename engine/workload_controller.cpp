@@ -29,8 +29,16 @@ TimeMs pods_ready_deadline(const Engine& e, const WorkloadInfo& w) {
   return w.first_admitted_ms + wfpr.timeout_s * 1000;
 }
 
+// admittedNotReadyWorkload times WaitForRecovery only where recoveryTimeout is
+// above 0 (core.go passes none otherwise: "0s" disables it).
+bool recovery_untimed(const Engine& e, const WorkloadInfo& w) {
+  const model::Condition* c = w.condition("PodsReady");
+  return c != nullptr && c->reason == "WaitForRecovery" &&
+         e.manifests.configuration.wait_for_pods_ready.recovery_timeout_s <= 0;
+}
+
 void post_pods_ready_timeout(Engine& e, WorkloadInfo& w) {
-  if (!pods_ready_enabled(e) || w.pods_ready) return;
+  if (!pods_ready_enabled(e) || w.pods_ready || recovery_untimed(e, w)) return;
   e.post(pods_ready_deadline(e, w), ev::PodsReadyTimeout{w.key, w.first_admitted_ms});
 }
 
@@ -297,7 +305,8 @@ void Engine::handle(const Event& event) {
       // from an earlier WaitForRecovery episode must not fire for a later one.
       auto* w = get(x.key);
       if (w != nullptr && w->is_admitted() && !w->pods_ready && !w->is_evicted() &&
-          x.admission_epoch == w->first_admitted_ms && e.now() >= pods_ready_deadline(e, *w)) {
+          !recovery_untimed(e, *w) && x.admission_epoch == w->first_admitted_ms &&
+          e.now() >= pods_ready_deadline(e, *w)) {
         pods_ready_timeout(e, *w);
       }
     }

@@ -164,6 +164,23 @@ TEST_CASE("recoveryTimeout: PodsReady True then False evicts after the recovery 
   }
 }
 
+TEST_CASE("recoveryTimeout 0s turns the recovery timeout off", "[engine][podsready]") {
+  // apis/config/v1beta2: 'Setting to "0s" disables recovery timeout checking';
+  // core.go passes a recoveryTimeout to the workload controller only when it
+  // is > 0, and admittedNotReadyWorkload then never times out WaitForRecovery.
+  Cluster c = two_queues(false);
+  c.m.configuration.wait_for_pods_ready.recovery_timeout_s = 0;
+  c.wl("job", "a", 0, {{"cpu", 2}});
+  Engine e(c.m);
+  e.run(-1, 0);
+  e.post(1 * kMinute, ev::PodsNotReady{"ns/job"});
+  e.run(-1, 24 * 60 * kMinute);
+  const WorkloadInfo* w = e.find("ns/job");
+  CHECK(w->condition("Evicted") == nullptr);
+  CHECK(w->condition("PodsReady")->reason == "WaitForRecovery");
+  CHECK(state_of(e, "job") == "Admitted");
+}
+
 TEST_CASE("requeuingStrategy.backoffLimitCount deactivates after the last requeue",
           "[engine][podsready]") {
   Cluster c = two_queues(false);
