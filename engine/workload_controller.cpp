@@ -93,8 +93,11 @@ bool time_out_pods_ready(Engine& e, WorkloadInfo& w) {
   if (e.options.pods_ready_timeouts_left == 0) return false;
   if (e.options.pods_ready_timeouts_left > 0) e.options.pods_ready_timeouts_left--;
   w.pods_ready = false;
-  w.set_condition("PodsReady", false, "WaitForStart", "Not all pods are ready or succeeded",
-                  e.now());
+  // Not ready already (WaitForStart, or WaitForRecovery after a pod failed):
+  // the condition stays what the job reconciler made it.
+  if (const model::Condition* c = w.condition("PodsReady"); c == nullptr || c->status != "False")
+    w.set_condition("PodsReady", false, "WaitForStart", "Not all pods are ready or succeeded",
+                    e.now());
   pods_ready_timeout(e, w);
   return true;
 }

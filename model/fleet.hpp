@@ -75,6 +75,11 @@ struct EnvironmentBudgets {
   // kueue-admission: times the scheduler's eviction patch of a preemption victim fails
   // (IssuePreemptions' error path): the victim keeps running, the preemptor retries.
   std::int32_t eviction_write_failures = 0;
+  // kueue-admission, with waitForPodsReady.blockAdmission: times a pod of a running job whose
+  // pods were all ready fails (PodsReady False, WaitForRecovery) until it recovers or its
+  // recoveryTimeout evicts it.
+  std::int32_t pod_failures = 0;
+  SourcePos pod_failures_pos;
   // MultiKueue: times a worker's connection to the manager drops (a partition the worker does
   // not notice: it keeps running what it has); -1: unlimited.
   std::int32_t worker_disconnects = 0;

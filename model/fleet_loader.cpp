@@ -87,8 +87,8 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
   check_keys(node,
              {.modeled = {"spotReclaims", "capacityLosses", "snapshotRefreshes", "stuckTerminating",
                           "controllerRestarts", "podsReadyTimeouts", "admissionWriteFailures",
-                          "evictionWriteFailures", "workerDisconnects", "capacityReturns",
-                          "capacityRevocations", "arrivals", "deletions"}},
+                          "evictionWriteFailures", "podFailures", "workerDisconnects",
+                          "capacityReturns", "capacityRevocations", "arrivals", "deletions"}},
              w);
   // A budget only its own protocol reads: elsewhere it would be silently
   // ignored, and the fleet reported checked against faults it never saw.
@@ -103,7 +103,8 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
       {"controllerRestarts", "kueue-admission"},
       {"podsReadyTimeouts", "kueue-admission"},
       {"admissionWriteFailures", "kueue-admission"},
-      {"evictionWriteFailures", "kueue-admission"}};
+      {"evictionWriteFailures", "kueue-admission"},
+      {"podFailures", "kueue-admission"}};
   // An unknown protocol is left to the CLI, whose error lists the known ones.
   const bool known = fleet.protocol == "multikueue" || fleet.protocol == "kueue-admission" ||
                      fleet.protocol == "kube-scheduler";
@@ -123,6 +124,10 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
     e.admission_write_failures = node["admissionWriteFailures"].int32(0);
   if (node["evictionWriteFailures"].present())
     e.eviction_write_failures = node["evictionWriteFailures"].int32(0);
+  if (node["podFailures"].present()) {
+    e.pod_failures = node["podFailures"].int32(0);
+    e.pod_failures_pos = node["podFailures"].pos();
+  }
   if (node["controllerRestarts"].present())
     e.controller_restarts = node["controllerRestarts"].int32(-1);
   if (node["snapshotRefreshes"].present())

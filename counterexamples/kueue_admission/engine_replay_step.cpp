@@ -170,8 +170,14 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
   switch (static_cast<Kind>(kind)) {
     case kSchedule: {
       settle(e);
+      // Asleep in WaitForPodsReady since an earlier cycle, and a pod failed
+      // again before the goroutine took the lock: it sleeps on, where the
+      // model's cycle, woken when they were all ready, blocks anew.
+      const bool asleep = e.pods_ready_blocked && e.waiting_for_pods_ready();
       const engine::CycleStats s = e.schedule();
       settle(e);
+      if (asleep)
+        return {true, "the scheduler still sleeps in WaitForPodsReady: " + changes(before, e)};
       if (s.heads == 0) return {false, "the engine's queues had no head to pop"};
       return {true, fmt::format("one cycle, {} head{}: {}", s.heads, s.heads == 1 ? "" : "s",
                                 changes(before, e))};
@@ -251,6 +257,12 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
         return refuse(e, key, "has no admitted job whose pods could time out");
       settle(e);
       return {true, "its pods were not ready by waitForPodsReady's timeout: " + changes(before, e)};
+    case kPodFailed:
+      if (!w->job_active || !w->pods_ready || w->is_evicted())
+        return refuse(e, key, "has no running job whose pods are all ready");
+      post(engine::ev::PodsNotReady{key});
+      return {!find(e, key)->pods_ready,
+              "a pod failed: PodsReady False (WaitForRecovery); " + changes(before, e)};
     case kPodsReady:
       if (!w->job_active || w->pods_ready || w->is_evicted())
         return refuse(e, key, "has no running job whose pods are not ready");
@@ -327,9 +339,15 @@ std::vector<model::Cell> engine_cells(const engine::Engine& e, const model::Cell
           if (st.name == c.entity.at(1)) n = st.retry_count;
       mine.value = n;
     } else if (c.field == "unready") {
-      // A running job whose pods are not all ready, while it holds quota.
+      // A running job whose pods are not all ready, while it holds quota: 2
+      // once they had been (WaitForRecovery), else 1.
       const engine::WorkloadInfo* w = find(e, c.entity.at(0));
-      mine.value = std::int64_t{w != nullptr && in_cache(e, *w) && w->job_active && !w->pods_ready};
+      std::int64_t v = 0;
+      if (w != nullptr && in_cache(e, *w) && w->job_active && !w->pods_ready) {
+        const model::Condition* r = w->condition("PodsReady");
+        v = r != nullptr && r->reason == "WaitForRecovery" ? kRecovering : kNotStarted;
+      }
+      mine.value = v;
     } else if (c.field == "writing") {
       const engine::WorkloadInfo* w = find(e, c.entity.at(0));
       mine.value = std::int64_t{w != nullptr && w->admission_in_flight ? 1 : 0};

@@ -351,6 +351,15 @@ struct Compiler {
     p.pods_ready_timeouts = fleet.environment.pods_ready_timeouts;
     p.admission_write_failures = fleet.environment.admission_write_failures;
     p.eviction_write_failures = fleet.environment.eviction_write_failures;
+    p.pod_failures = fleet.environment.pod_failures;
+    p.recovery_times_out = wfpr.recovery_timeout_s > 0;
+    if (p.pod_failures > 0 && !p.block_admission)
+      throw InputError(fleet.environment.pod_failures_pos, "environment.podFailures",
+                       fmt::format("is {}, but waitForPodsReady.blockAdmission is off in this "
+                                   "Configuration: a pod failure matters to kmc only where "
+                                   "blockAdmission waits on it (without it, podsReadyTimeouts "
+                                   "covers a pod that fails and does not recover)",
+                                   p.pod_failures));
   }
 };
 

@@ -130,6 +130,12 @@ struct AdmissionParams {
   // environment.evictionWriteFailures: the eviction patches of preemption victims
   // that may fail (IssuePreemptions' error path): the victim keeps running.
   int eviction_write_failures = 0;
+  // environment.podFailures (blockAdmission only): a running job's ready pods
+  // may fail that many times (PodsReady False, WaitForRecovery).
+  int pod_failures = 0;
+  // waitForPodsReady.recoveryTimeout above 0: a job waiting for recovery may be
+  // timed out (0s turns the recovery timeout off).
+  bool recovery_times_out = true;
   // waitForPodsReady.requeuingStrategy.backoffLimitCount; -1: nil (requeued forever).
   int pods_ready_limit = -1;
   bool sticky_head = true;                // #7157; the variant pre-7157 turns it off
@@ -179,6 +185,15 @@ struct AdmissionParams {
     return budget_write_failures() + (writes_may_fail() ? 1 : 0);
   }
   bool evictions_may_fail() const { return eviction_write_failures > 0; }
+  // The budget cell of podFailures (after the five above, where present).
+  int budget_pod_failures() const {
+    return budget_eviction_failures() + (evictions_may_fail() ? 1 : 0);
+  }
+  // Where blockAdmission reads it, a running job's ready pods may fail.
+  bool pods_may_fail() const { return block_admission && pod_failures > 0; }
+  // The state keeps whether a job's pods are ready (cell `unready`: 1 not yet
+  // started, 2 waiting for recovery).
+  bool tracks_unready() const { return pods_may_be_late() || pods_may_fail(); }
   // Where blockAdmission reads PodsReady and a timeout may still fire, an
   // admitted job's pods may be late (state cell `unready`) until PodsReady(w).
   bool pods_may_be_late() const { return block_admission && pods_ready_timeouts > 0; }

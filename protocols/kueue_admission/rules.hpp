@@ -38,6 +38,10 @@ enum Kind : std::int16_t {
   // A scheduling cycle in which the eviction patch of victim `workload` fails
   // (a fault; kmc.yaml environment.evictionWriteFailures): it keeps running.
   kEvictionWriteFailed,
+  // A pod of a running job whose pods were all ready fails (a fault; kmc.yaml
+  // environment.podFailures, with blockAdmission): PodsReady False until the
+  // replacement is ready (PodsReady) or recoveryTimeout evicts it.
+  kPodFailed,
 };
 
 struct Action {
@@ -97,8 +101,15 @@ class Rules {
       case kPodsReadyTimeout:
         // Where pods may be late, only a job whose pods are (a recovery, after
         // they were ready, is not modelled there).
+        // Where pods may be late or fail, only a job whose pods are not ready:
+        // not yet started, or waiting for recovery where recoveryTimeout is on.
         return s.phase[w] == kAdmitted && s.budget[p_.budget_timeouts()] > 0 &&
-               !Scheduler::writing(s, w) && (!p_.pods_may_be_late() || s.unready[w] != 0);
+               !Scheduler::writing(s, w) &&
+               (!p_.tracks_unready() || s.unready[w] == kNotStarted ||
+                (s.unready[w] == kRecovering && p_.recovery_times_out));
+      case kPodFailed:
+        return s.phase[w] == kAdmitted && s.unready[w] == 0 && !Scheduler::writing(s, w) &&
+               s.budget[p_.budget_pod_failures()] > 0;
       case kPodsReady:
         return s.phase[w] == kAdmitted && s.unready[w] != 0;
       case kAdmissionWritten:
@@ -128,6 +139,11 @@ class Rules {
       case kEvictionWriteFailed:
         sched_.cycle(s, nullptr, w);
         --s.budget[p_.budget_eviction_failures()];
+        break;
+      case kPodFailed:
+        // generatePodsReadyCondition: True before, so WaitForRecovery.
+        s.unready[w] = kRecovering;
+        --s.budget[p_.budget_pod_failures()];
         break;
       case kFinish:
         sched_.release(s, w);
@@ -160,6 +176,10 @@ class Rules {
         }
         break;
       case kKubeletLost:
+        // The node lifecycle controller marks the lost node's pods NotReady:
+        // a victim whose pods were ready is WaitForRecovery, where that is kept.
+        if (s.phase[w] == kEvicted && p_.tracks_unready() && s.unready[w] == 0)
+          s.unready[w] = kRecovering;
         s.phase[w] = s.phase[w] == kOrphanedPods ? kOrphanedStuck : kStuck;
         --s.budget[kBudgetStuck];
         break;

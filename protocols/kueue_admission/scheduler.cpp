@@ -113,7 +113,7 @@ void Scheduler::land(XState& s, int w) const {
 }
 
 void Scheduler::start_job(XState& s, int w) const {
-  if (p_.pods_may_be_late() && s.budget[p_.budget_timeouts()] > 0) s.unready[w] = 1;
+  if (p_.pods_may_be_late() && s.budget[p_.budget_timeouts()] > 0) s.unready[w] = kNotStarted;
 }
 
 void Scheduler::release(XState& s, int w, bool requeue) const {

@@ -61,6 +61,7 @@ model::Layout Spec::layout(const Params& p) {
   if (p.pods_ready_timeouts > 0) l.axes[kAxisBudget].labels.push_back("podsReadyTimeouts");
   if (p.writes_may_fail()) l.axes[kAxisBudget].labels.push_back("admissionWriteFailures");
   if (p.evictions_may_fail()) l.axes[kAxisBudget].labels.push_back("evictionWriteFailures");
+  if (p.pods_may_fail()) l.axes[kAxisBudget].labels.push_back("podFailures");
   // Absent is in the range only where some workload arrives during the run,
   // the deleted phases (and Absent, for re-adoption slots) where one may be deleted.
   const Phase last = p.any_requeue()     ? kDeactivated
@@ -124,8 +125,8 @@ model::Layout Spec::layout(const Params& p) {
       field("requeues", {kAxisWorkload}, FieldKind::Int, 0, std::max(p.pods_ready_limit + 1, 0)));
   auto writing =
       only_if(p.writes_may_fail(), field("writing", {kAxisWorkload}, FieldKind::Int, 0, 1));
-  auto unready =
-      only_if(p.pods_may_be_late(), field("unready", {kAxisWorkload}, FieldKind::Int, 0, 1));
+  auto unready = only_if(p.tracks_unready(),
+                         field("unready", {kAxisWorkload}, FieldKind::Int, 0, kRecovering));
   l.fields = {phase,
               flavor,
               rank,
@@ -133,7 +134,8 @@ model::Layout Spec::layout(const Params& p) {
               sticky,
               field("budget", {kAxisBudget}, FieldKind::Int, 0,
                     std::max({p.stuck_terminating, p.controller_restarts, p.pods_ready_timeouts,
-                              p.admission_write_failures, p.eviction_write_failures, 0})),
+                              p.admission_write_failures, p.eviction_write_failures,
+                              p.pods_may_fail() ? p.pod_failures : 0, 0})),
               ready,
               retries,
               requeued,
@@ -168,7 +170,8 @@ model::Layout Spec::layout(const Params& p) {
                {"AdmissionWritten", {workload}, kApiServer, "kube-apiserver"},
                {"AdmissionWriteFailed", {workload}, kFaults, "kube-apiserver"},
                {"PodsReady", {workload}, kPodStartup, "kubelet"},
-               {"EvictionWriteFailed", {workload}, kFaults, "kube-apiserver"}};
+               {"EvictionWriteFailed", {workload}, kFaults, "kube-apiserver"},
+               {"PodFailed", {workload}, kFaults, "kubelet"}};
   return l;
 }
 
@@ -201,7 +204,8 @@ std::vector<Action> Spec::candidates(const Params& p) {
         add(kProvisioningFailed, w, k);  // BookingExpired too, whatever the autoscaler says
       }
     if (p.may_time_out(w)) add(kPodsReadyTimeout, w);
-    if (p.pods_may_be_late()) add(kPodsReady, w);
+    if (p.tracks_unready()) add(kPodsReady, w);
+    if (p.pods_may_fail()) add(kPodFailed, w);
     if (any != 0 || p.may_time_out(w)) add(kBackoffExpired, w);
   }
   if (p.writes_may_fail())
@@ -225,6 +229,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   if (p.pods_ready_timeouts > 0) s.budget.push_back(p.pods_ready_timeouts);
   if (p.writes_may_fail()) s.budget.push_back(p.admission_write_failures);
   if (p.evictions_may_fail()) s.budget.push_back(p.eviction_write_failures);
+  if (p.pods_may_fail()) s.budget.push_back(p.pod_failures);
   // Workloads the manifests show holding quota, in the order they got it.
   std::vector<int> holders;
   for (int w = 0; w < p.W(); ++w)
@@ -322,6 +327,8 @@ std::uint64_t Spec::identity(const Params& p) {
     add(std::vector<std::int64_t>{p.admission_write_failures, std::int64_t{0x77726974}});
   if (p.evictions_may_fail())
     add(std::vector<std::int64_t>{p.eviction_write_failures, std::int64_t{0x65766963}});
+  if (p.pods_may_fail())
+    add(std::vector<std::int64_t>{p.pod_failures, p.recovery_times_out, std::int64_t{0x706f64}});
   // Likewise the equivalence classes, only where some workload has an equal.
   std::vector<std::int64_t> eq;
   for (const auto& w : p.workloads) eq.push_back(w.equivalence);

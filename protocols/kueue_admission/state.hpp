@@ -71,12 +71,16 @@ struct State {
       // cache holds the assumed workload (its quota counts), the API server has
       // not got it, so no controller acts on it yet. Only where writes may fail.
       (std::vector<V>, writing),
-      // [workload] 1 while its job runs with pods not all ready (PodsReady
+      // [workload] Unready while its job runs with pods not all ready (PodsReady
       // False), until PodsReady or its timeout; it stays while it holds quota.
-      // Only where blockAdmission reads it and a PodsReady timeout may fire.
+      // Only where blockAdmission reads it and a PodsReady timeout may fire or a pod fail.
       (std::vector<V>, unready));
   bool operator==(const State&) const = default;
 };
+
+// The values of cell `unready`: PodsReady False since the job started
+// (WaitForStart), or since a pod failed after they were all ready (WaitForRecovery).
+enum Unready : std::int64_t { kNotStarted = 1, kRecovering = 2 };
 
 // kBudgetRestart is there only where restarts are allowed (Spec::layout).
 enum Budget : int { kBudgetStuck, kBudgetRestart };

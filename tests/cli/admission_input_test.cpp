@@ -264,3 +264,20 @@ TEST_CASE("kmc check: failed eviction writes are steps the engine replays",
           "environment: {stuckTerminating: 1, evictionWriteFailures: -2}",
           "environment.evictionWriteFailures", "out of range");
 }
+
+TEST_CASE("kmc check: pod failures need blockAdmission", "[cli][admission][pod-failures]") {
+  // Where blockAdmission waits on them a failed pod is a step the engine replays.
+  auto dir = example_replacing("provisioning-block-admission-fixed", "kmc.yaml", "kind: Fleet",
+                               "kind: Fleet\nenvironment: {podFailures: 1}\n"
+                               "properties:\n  - name: pods-never-fail\n"
+                               "    always: \"budget[podFailures] == 1\"");
+  auto r = kmc("check " + dir + " --property pods-never-fail --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("<PodFailed(") != std::string::npos);
+  CHECK(r.out.find("Result: Violated (Reproduced in the engine)") != std::string::npos);
+  // Without blockAdmission nothing reads it: exit 3, naming the budget's line.
+  refused("kmc.yaml", "environment: {stuckTerminating: 1}",
+          "environment: {stuckTerminating: 1, podFailures: 1}", "environment.podFailures",
+          "blockAdmission is off");
+}

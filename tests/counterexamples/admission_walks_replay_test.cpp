@@ -29,6 +29,7 @@ struct Followed {
   std::size_t landed = 0;            // of them, AdmissionWritten
   std::size_t evictions_failed = 0;  // of them, EvictionWriteFailed
   std::size_t kubelets_lost = 0;     // of them, KubeletLost
+  std::size_t pods_failed = 0;       // of them, PodFailed
 };
 
 // The environment's budgets for the walks (kmc.yaml environment.podsReadyTimeouts,
@@ -41,6 +42,7 @@ struct Budgets {
   std::optional<int> backoff_limit = std::nullopt;
   bool block_admission = false;  // waitForPodsReady.blockAdmission forced on
   int stuck = -1;                // environment.stuckTerminating; -1: the example's
+  int pod_failures = 0;          // environment.podFailures
 };
 
 Followed walk_and_replay(const std::string& example, int walks, int depth, unsigned seed,
@@ -59,6 +61,7 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
   params.admission_write_failures = b.write_failures;
   params.eviction_write_failures = b.eviction_failures;
   if (b.stuck >= 0) params.stuck_terminating = b.stuck;
+  params.pod_failures = b.pod_failures;
   const protocols::ka::Instance inst(params);
   std::mt19937 rng(seed);
   Followed followed;
@@ -95,6 +98,7 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
       followed.landed += st.action.starts_with("AdmissionWritten");
       followed.evictions_failed += st.action.starts_with("EvictionWriteFailed");
       followed.kubelets_lost += st.action.starts_with("KubeletLost");
+      followed.pods_failed += st.action.starts_with("PodFailed");
     }
   }
   return followed;
@@ -204,5 +208,27 @@ TEST_CASE("random walks of blockAdmission with pods stuck terminating replay in 
     const auto f = walk_and_replay(example, 60, 16, seed, {.block_admission = true, .stuck = 1});
     CHECK(f.steps > 300);
     CHECK(f.kubelets_lost > 4);  // a lost kubelet needs a preemption first
+  }
+}
+
+TEST_CASE("random walks of blockAdmission with failing pods replay in the engine",
+          "[replay][admission][block-admission][pod-failures]") {
+  // A ready job's pod fails: the scheduler waits for its recovery, or
+  // recoveryTimeout evicts it; with late pods, stuck victims and checks too.
+  struct Case {
+    const char* example;
+    unsigned seed;
+    Budgets budgets;
+  };
+  for (const auto& c :
+       {Case{"provisioning-block-admission-fixed", 113u, {.timeouts = 1, .pod_failures = 2}},
+        Case{"preemption-grace-hol",
+             127u,
+             {.timeouts = 1, .block_admission = true, .stuck = 1, .pod_failures = 2}},
+        Case{"zombie-pod-fixed", 131u, {.block_admission = true, .pod_failures = 2}}}) {
+    INFO(c.example);
+    const auto f = walk_and_replay(c.example, 60, 16, c.seed, c.budgets);
+    CHECK(f.steps > 300);
+    CHECK(f.pods_failed > 10);
   }
 }

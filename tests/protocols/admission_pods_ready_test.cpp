@@ -249,3 +249,69 @@ TEST_CASE("blockAdmission: a victim whose pods terminate normally blocks nothing
   CHECK(s.blocked[0] == 0);
   CHECK(s.phase[2] == ka::kAdmitted);
 }
+
+namespace {
+
+// blockAdmission on, cq0 {cpu: quota}, n Jobs of 1 cpu; a running job's ready
+// pods may fail `failures` times; `timeouts` PodsReady timeouts.
+ka::AdmissionParams failing_pods(int n, std::int64_t quota, int failures, int timeouts = 0) {
+  auto p = ka_check::queue_of_one(n, quota);
+  p.block_admission = true;
+  p.pod_failures = failures;
+  p.pods_ready_timeouts = timeouts;
+  p.finish();
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("pod failures with blockAdmission: exact state counts of one job",
+          "[admission][pods-ready][pod-failures][counts]") {
+  // By hand (phase, unready, failures left): s0 (Pending, 0, 1); s1 (Admitted,
+  // 0, 1); s2 (Finished, 0, 1); s3 (Admitted, WaitForRecovery, 0) once a pod
+  // failed; s4 (Admitted, 0, 0) when it recovered; s5 (Finished, 0, 0). A job
+  // finishes only with its pods ready. Edges: s0-s1 s1-s2 s1-s3 s3-s4 s4-s5.
+  auto o = check(failing_pods(1, 1, 1));
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 6);
+  CHECK(o.result.stats.transitions == 5);
+}
+
+TEST_CASE("pod failures with blockAdmission: the next admission waits for the recovery",
+          "[admission][pods-ready][pod-failures]") {
+  auto p = failing_pods(2, 2, 1);
+  p.workloads[1].arrives = true;
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(ka::Action{ka::kSchedule, -1});
+  REQUIRE(s.phase[0] == ka::kAdmitted);
+  step(ka::Action{ka::kPodFailed, 0});
+  CHECK(s.unready[0] == ka::kRecovering);
+  CHECK_FALSE(step.rules.enabled(s, ka::Action{ka::kFinish, 0}));
+  step(ka::Action{ka::kArrive, 1});
+  step(ka::Action{ka::kSchedule, -1});
+  CHECK(s.blocked[0] == 1);
+  CHECK(s.phase[1] == ka::kPending);
+  step(ka::Action{ka::kPodsReady, 0});  // the replacement pod is ready: Recovered
+  CHECK(s.blocked[0] == 0);
+  step(ka::Action{ka::kSchedule, -1});
+  CHECK(s.phase[1] == ka::kAdmitted);
+}
+
+TEST_CASE("pod failures with blockAdmission: recoveryTimeout evicts, unless it is 0s",
+          "[admission][pods-ready][pod-failures]") {
+  for (const bool recovery : {true, false}) {
+    auto p = failing_pods(1, 1, 1, 1);
+    p.recovery_times_out = recovery;
+    p.finish();
+    ka_check::Walk step(p);
+    auto& s = step.s;
+    step(ka::Action{ka::kSchedule, -1});
+    REQUIRE(s.unready[0] == ka::kNotStarted);  // a timeout may still come: late pods
+    step(ka::Action{ka::kPodsReady, 0});
+    step(ka::Action{ka::kPodFailed, 0});
+    INFO("recoveryTimeout " << (recovery ? "on" : "0s"));
+    CHECK(step.rules.enabled(s, ka::Action{ka::kPodsReadyTimeout, 0}) == recovery);
+  }
+}
