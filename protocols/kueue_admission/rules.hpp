@@ -99,8 +99,6 @@ class Rules {
       case kBackoffExpired:
         return s.phase[w] == kBackoff;
       case kPodsReadyTimeout:
-        // Where pods may be late, only a job whose pods are (a recovery, after
-        // they were ready, is not modelled there).
         // Where pods may be late or fail, only a job whose pods are not ready:
         // not yet started, or waiting for recovery where recoveryTimeout is on.
         return s.phase[w] == kAdmitted && s.budget[p_.budget_timeouts()] > 0 &&
