@@ -45,6 +45,13 @@ struct Budgets {
   int pod_failures = 0;          // environment.podFailures
 };
 
+// One example's walks: its folder, the random seed, the budgets.
+struct Case {
+  const char* example;
+  unsigned seed;
+  Budgets budgets;
+};
+
 Followed walk_and_replay(const std::string& example, int walks, int depth, unsigned seed,
                          const Budgets& b = {}) {
   auto sc = model::load_scenario(KMC_SOURCE_DIR "/examples/" + example);
@@ -136,17 +143,13 @@ TEST_CASE("random walks with failed admission writes replay step by step in the 
   // Preemption of a workload whose patch is in flight, deletions and restarts
   // meeting one, blockAdmission waiting on one, and PodsReady timeouts after
   // one.
-  struct Case {
-    const char* example;
-    unsigned seed;
-    int timeouts;
-  };
   for (const auto& c :
-       {Case{"cohort-shared-victim", 31u, 1}, Case{"zombie-pod-readopted", 37u, 0},
-        Case{"provisioning-block-admission-fixed", 41u, 1}, Case{"preemption-grace-hol", 43u, 1}}) {
+       {Case{"cohort-shared-victim", 31u, {.timeouts = 1, .write_failures = 2}},
+        Case{"zombie-pod-readopted", 37u, {.write_failures = 2}},
+        Case{"provisioning-block-admission-fixed", 41u, {.timeouts = 1, .write_failures = 2}},
+        Case{"preemption-grace-hol", 43u, {.timeouts = 1, .write_failures = 2}}}) {
     INFO(c.example);
-    const auto f =
-        walk_and_replay(c.example, 60, 16, c.seed, {.timeouts = c.timeouts, .write_failures = 2});
+    const auto f = walk_and_replay(c.example, 60, 16, c.seed, c.budgets);
     CHECK(f.steps > 300);
     CHECK(f.failed > 20);
     CHECK(f.landed > 20);
@@ -176,11 +179,6 @@ TEST_CASE("random walks with failed eviction writes replay step by step in the e
   // requeued at once, sticky only if another of its evictions went through.
   // Shared victims, pod groups that stay evicted while their pods terminate,
   // preemption across a cohort, and admission patches failing too.
-  struct Case {
-    const char* example;
-    unsigned seed;
-    Budgets budgets;
-  };
   for (const auto& c : {Case{"cohort-shared-victim", 71u, {.eviction_failures = 2}},
                         Case{"zombie-pod", 73u, {.eviction_failures = 2}},
                         Case{"cohort-preemption-hol", 79u, {.eviction_failures = 2}},
@@ -215,11 +213,6 @@ TEST_CASE("random walks of blockAdmission with failing pods replay in the engine
           "[replay][admission][block-admission][pod-failures]") {
   // A ready job's pod fails: the scheduler waits for its recovery, or
   // recoveryTimeout evicts it; with late pods, stuck victims and checks too.
-  struct Case {
-    const char* example;
-    unsigned seed;
-    Budgets budgets;
-  };
   for (const auto& c :
        {Case{"provisioning-block-admission-fixed", 113u, {.timeouts = 1, .pod_failures = 2}},
         Case{"preemption-grace-hol",
