@@ -53,9 +53,12 @@ void stuck_pods_failed(Engine& e, WorkloadInfo& w);
 
 // stopPolicy (stop_policy.cpp): reconcileOn{Local,Cluster}QueueActiveState.
 void reconcile_stop_policy(Engine& e, WorkloadInfo& w);
-void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::StopPolicy policy);
+// `reconcile` false: the workload controller's reconciles of the queue's
+// workloads are left to the caller (replay drives them one by one).
+void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::StopPolicy policy,
+                                   bool reconcile = true);
 void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::string& name,
-                                 model::StopPolicy policy);
+                                 model::StopPolicy policy, bool reconcile = true);
 
 // Admission checks (admission_checks.cpp).
 std::vector<std::string> checks_for_workload(const Engine& e, const WorkloadInfo& w);

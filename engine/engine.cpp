@@ -303,6 +303,11 @@ Snapshot Engine::make_snapshot() const {
   Snapshot s;
   s.tree = tree;
   s.workloads = cq_workloads;
+  // Kueue's snapshot leaves inactive ClusterQueues out (skipInactiveCQReason):
+  // their workloads are no preemption candidates, while the cohort's usage,
+  // cloned from the cache, still counts them.
+  for (size_t i = 0; i < cluster_queues.size(); ++i)
+    if (!cluster_queues[i].active) s.workloads[i].clear();
   return s;
 }
 

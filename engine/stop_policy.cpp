@@ -53,12 +53,16 @@ void reconcile_stop_policy(Engine& e, WorkloadInfo& w) {
   }
 }
 
-// A stopped ClusterQueue is inactive (heads skip it); resuming requeues its
-// parked workloads, as the CQ turning active does in Kueue.
-void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::StopPolicy policy) {
+// A stopped ClusterQueue is inactive (heads skip it, the snapshot leaves it
+// out). The spec update requeues the parked workloads of its whole cohort tree
+// (UpdateClusterQueue with specUpdated: notifyRetryInadmissible), either way:
+// a queue that stops lends what it no longer uses, one that resumes has heads again.
+void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::StopPolicy policy,
+                                   bool reconcile) {
   const int idx = e.cq_index(name);
   if (idx < 0) return;
   ClusterQueueInfo& cq = e.cluster_queues[static_cast<size_t>(idx)];
+  const bool changed = cq.spec.stop_policy != policy;
   cq.spec.stop_policy = policy;
   if (policy != model::StopPolicy::None && cq.active) {
     cq.active = false;
@@ -66,9 +70,10 @@ void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::St
   } else if (policy == model::StopPolicy::None && !cq.active && cq.inactive_reason == "stopped") {
     cq.active = true;
     cq.inactive_reason.clear();
-    e.queues.queue_inadmissible(idx, e.now(), e.workloads);
   }
+  if (changed) e.notify_requeue_inadmissible(idx);
   e.log_line(fmt::format("ClusterQueue {} stopPolicy {}", name, static_cast<int>(policy)));
+  if (!reconcile) return;
   for (WorkloadInfo& w : e.workloads) {
     if (w.cluster_queue == idx) reconcile_stop_policy(e, w);
   }
@@ -77,7 +82,7 @@ void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::St
 // A stopped LocalQueue leaves the queue manager with its pending workloads;
 // resuming adds them back (LocalQueue controller Update).
 void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::string& name,
-                                 model::StopPolicy policy) {
+                                 model::StopPolicy policy, bool reconcile) {
   model::LocalQueue* lq = nullptr;
   for (auto& q : e.manifests.local_queues) {
     if (q.meta.namespace_ == ns && q.meta.name == name) lq = &q;
@@ -91,7 +96,7 @@ void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::st
       e.queues.forget(w);
     else
       e.enqueue(w);
-    reconcile_stop_policy(e, w);
+    if (reconcile) reconcile_stop_policy(e, w);
   }
 }
 

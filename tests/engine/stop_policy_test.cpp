@@ -120,3 +120,30 @@ TEST_CASE("a ClusterQueue loaded with stopPolicy admits nothing until resumed",
   e.run();
   CHECK(state_of(e, "w") == "Admitted");
 }
+
+// The scheduler's snapshot leaves out inactive ClusterQueues
+// (snapshot.go skipInactiveCQReason), so a stopped queue's admitted workloads
+// are no preemption candidates for the rest of the cohort, although its usage
+// still counts in the cohort's (the cohort's resource node is the cache's).
+TEST_CASE("a stopped ClusterQueue's borrowed quota cannot be reclaimed until it resumes",
+          "[engine][stoppolicy][preemption]") {
+  Cluster c;
+  c.flavor("default");
+  auto& a = c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  a.preemption.reclaim_within_cohort = kmc::model::ReclaimWithinCohortPolicy::Any;
+  c.cq("b", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  c.wl("borrower", "b", 0, {{"cpu", 20}});
+  Engine e(c.m);
+  e.run();
+  REQUIRE(state_of(e, "borrower") == "Admitted");
+  e.post(e.now() + 1000, ev::ClusterQueueStopPolicy{"b", StopPolicy::Hold});
+  e.run();
+  e.create_workload(make_workload("owner", "a", 0, {{"cpu", 10}}));
+  e.run();
+  CHECK(state_of(e, "owner") == "Pending");
+  CHECK(state_of(e, "borrower") == "Admitted");
+  e.post(e.now() + 1000, ev::ClusterQueueStopPolicy{"b", StopPolicy::None});
+  e.run();
+  CHECK(state_of(e, "owner") == "Admitted");
+  CHECK(e.find("ns/borrower")->condition("Preempted") != nullptr);
+}
