@@ -150,6 +150,9 @@ class Engine {
   // workload (by id) fails, as IssuePreemptions' error path has it; the
   // victim keeps running. Reset to -1 once it failed.
   int fail_next_eviction = -1;
+  // Replay of kmc.yaml's environment.queueEdits: how many the trace has applied
+  // (the next is the operator's next edit).
+  int queue_edits_applied = 0;
 
   // Helpers shared by the scheduler and the controllers.
   Snapshot make_snapshot() const;

@@ -7,6 +7,17 @@
 
 namespace kmc::invariants {
 
+namespace {
+
+// w's queue drains (HoldAndDrain) in s.
+bool drained(const protocols::ka::Scheduler& sched, const AdmissionInstance::State& s, int w) {
+  using kmc::model::StopPolicy;
+  return sched.lq_stop(s, w) == StopPolicy::HoldAndDrain ||
+         sched.cq_stop(s, sched.params().workloads[w].cq) == StopPolicy::HoldAndDrain;
+}
+
+}  // namespace
+
 AdmissionProperty no_preemption_livelock(const AdmissionInstance& p) {
   const auto* params = &p.params();
   using protocols::ka::kAdmitted;
@@ -22,11 +33,16 @@ AdmissionProperty no_preemption_livelock(const AdmissionInstance& p) {
            },
        // A step that preempts: some admitted workload is evicted (or, its
        // quota going at once, put back in its queue) by the scheduler.
+       // A queue stopped since (stopPolicy) unsets or drains its workloads itself:
+       // not a preemption.
        .step =
            [params](const AdmissionInstance::State& from, const AdmissionInstance::State& to, int) {
+             const protocols::ka::Scheduler sched(*params);
              for (int v = 0; v < params->W(); ++v)
                if ((from.phase[v] == kAdmitted || from.phase[v] == protocols::ka::kReserved) &&
-                   (to.phase[v] == kEvicted || to.phase[v] == kPending))
+                   (to.phase[v] == kEvicted || to.phase[v] == kPending) &&
+                   !(from.phase[v] == protocols::ka::kReserved ? !sched.queued(to, v)
+                                                               : drained(sched, to, v)))
                  return true;
              return false;
            }});

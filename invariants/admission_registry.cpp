@@ -13,7 +13,9 @@ std::vector<AdmissionProperty> admission_properties(const AdmissionInstance& p) 
   const auto& w = p.params().workloads;
   if (std::any_of(w.begin(), w.end(), [](const auto& x) { return x.readopts >= 0; }))
     out.push_back(no_workload_for_terminating_pods(p));
-  if (p.params().preemption_configured() && p.params().preemption_observable())
+  // HoldAndDrain's evictions would witness it falsely.
+  if (p.params().preemption_configured() && p.params().preemption_observable() &&
+      !p.params().any_drain())
     out.push_back(some_preemption(p));
   out.push_back(guarantee_eventually_admitted(p));
   out.push_back(no_preemption_livelock(p));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/diagnostics.hpp"
+#include "model/kueue_objects.hpp"
 #include "model/quantity.hpp"
 
 namespace kmc::model {
@@ -58,6 +59,15 @@ struct ProtocolOptions {
   std::string variant;  // a named historical or deliberately broken behaviour; empty: current Kueue
 };
 
+// kueue-admission: an operator's edit of one queue's spec.stopPolicy during the run
+// (environment.queueEdits).
+struct QueueEdit {
+  std::string cluster_queue;  // the ClusterQueue's name, or empty and
+  std::string local_queue;    // a LocalQueue as "namespace/name"
+  StopPolicy stop_policy = StopPolicy::None;
+  SourcePos pos;
+};
+
 struct EnvironmentBudgets {
   std::int32_t spot_reclaims = 0;        // running jobs' nodes reclaimed
   std::int32_t capacity_losses = 0;      // idle capacity disappearing from a worker
@@ -97,6 +107,10 @@ struct EnvironmentBudgets {
   // chooses (or never).
   std::vector<std::string> deletions;
   std::vector<SourcePos> deletion_pos;
+  // kueue-admission: edits of queues' stopPolicy, applied one at a time in the listed order,
+  // each whenever the environment chooses (or never, and then none after it).
+  std::vector<QueueEdit> queue_edits;
+  SourcePos queue_edits_pos;
 };
 
 struct CheckSpec {

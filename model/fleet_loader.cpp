@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/fleet.hpp"
+#include "model/manifest_readers.hpp"
 #include "model/yaml_node.hpp"
 
 namespace kmc::model {
@@ -83,13 +84,42 @@ void read_workload_list(const YamlNode& node, const char* what, const Fleet& fle
   }
 }
 
+// environment.queueEdits: [{clusterQueue: NAME | localQueue: NAMESPACE/NAME, stopPolicy: X}].
+// Whether the queues exist is the protocol's to check, once the manifests are read.
+void read_queue_edits(const YamlNode& node, Warnings& w, Fleet& fleet) {
+  if (!node.present()) return;
+  if (fleet.protocol != "kueue-admission")
+    node.fail("only protocol kueue-admission models edits of queues during the run");
+  auto& out = fleet.environment.queue_edits;
+  fleet.environment.queue_edits_pos = node.pos();
+  for (const auto& item : node.items()) {
+    check_keys(item, {.modeled = {"clusterQueue", "localQueue", "stopPolicy"}}, w);
+    QueueEdit e;
+    e.pos = item.pos();
+    const bool cq = item["clusterQueue"].present(), lq = item["localQueue"].present();
+    if (cq == lq) item.fail("an edit names exactly one of clusterQueue and localQueue");
+    if (cq) e.cluster_queue = item["clusterQueue"].str();
+    if (lq) {
+      e.local_queue = item["localQueue"].str();
+      if (e.local_queue.find('/') == std::string::npos)
+        item["localQueue"].fail(
+            fmt::format("'{}' must name a LocalQueue as namespace/name", e.local_queue));
+    }
+    if (!item["stopPolicy"].present())
+      item.fail("an edit sets stopPolicy (None, Hold or HoldAndDrain)");
+    e.stop_policy = read_stop_policy(item["stopPolicy"]);
+    out.push_back(std::move(e));
+  }
+}
+
 void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
-  check_keys(node,
-             {.modeled = {"spotReclaims", "capacityLosses", "snapshotRefreshes", "stuckTerminating",
-                          "controllerRestarts", "podsReadyTimeouts", "admissionWriteFailures",
-                          "evictionWriteFailures", "podFailures", "workerDisconnects",
-                          "capacityReturns", "capacityRevocations", "arrivals", "deletions"}},
-             w);
+  check_keys(
+      node,
+      {.modeled = {"spotReclaims", "capacityLosses", "snapshotRefreshes", "stuckTerminating",
+                   "controllerRestarts", "podsReadyTimeouts", "admissionWriteFailures",
+                   "evictionWriteFailures", "podFailures", "workerDisconnects", "capacityReturns",
+                   "capacityRevocations", "arrivals", "deletions", "queueEdits"}},
+      w);
   // A budget only its own protocol reads: elsewhere it would be silently
   // ignored, and the fleet reported checked against faults it never saw.
   static const std::vector<std::pair<std::string_view, std::string_view>> owner = {
@@ -140,6 +170,7 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
   read_workload_list(node["arrivals"], "arriving during the run", fleet, e.arrivals, e.arrival_pos);
   read_workload_list(node["deletions"], "deleted during the run", fleet, e.deletions,
                      e.deletion_pos);
+  read_queue_edits(node["queueEdits"], w, fleet);
 }
 
 void read_check(const YamlNode& node, Warnings& w, Fleet& fleet) {

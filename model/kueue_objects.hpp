@@ -76,6 +76,9 @@ enum class WhenCanBorrow { MayStopSearch, TryNextFlavor };
 enum class WhenCanPreempt { TryNextFlavor, MayStopSearch };
 enum class FungibilityPreference { Unset, BorrowingOverPreemption, PreemptionOverBorrowing };
 enum class StopPolicy { None, Hold, HoldAndDrain };
+inline const char* stop_policy_name(StopPolicy p) {
+  return p == StopPolicy::None ? "None" : p == StopPolicy::Hold ? "Hold" : "HoldAndDrain";
+}
 
 struct Preemption {
   WithinClusterQueuePolicy within_cluster_queue = WithinClusterQueuePolicy::Never;

@@ -288,7 +288,15 @@ PropertyCheck waits_forever(const Engine& e0, const protocols::ka::AdmissionPara
 bool guaranteed_in_engine(const Engine& e0, const std::string& key) {
   const WorkloadInfo* w0 = e0.find(key);
   if (w0 == nullptr || w0->deleted || !w0->admissible() || w0->cluster_queue < 0) return false;
+  // A stopped queue admits nothing by its operator's choice: no guarantee holds there.
+  const auto& own = e0.cluster_queues[static_cast<std::size_t>(w0->cluster_queue)];
+  if (own.spec.stop_policy != model::StopPolicy::None || e0.local_queue_stopped(*w0)) return false;
   Engine e = e0;
+  // Elsewhere the contract stands: what another queue borrows stays reclaimable
+  // although a stopped queue is out of the scheduler's snapshot.
+  for (const auto& cq : e0.cluster_queues)
+    if (cq.spec.stop_policy != model::StopPolicy::None)
+      engine::set_cluster_queue_stop_policy(e, cq.name, model::StopPolicy::None, false);
   // The guarantee is the contract, judged by today's scheduler: a workload within its nominal
   // quota may reclaim what others borrow. Before #6617 the integer share broke exactly that
   // (K01), so the probe uses the exact share, as it removes stuck pods for K13.
@@ -297,11 +305,12 @@ bool guaranteed_in_engine(const Engine& e0, const std::string& key) {
   for (auto& v : e.workloads)
     if (v.id != w0->id && !v.deleted && v.admissible()) engine::delete_workload(e, v);
   const WorkloadInfo& w = e.workloads[static_cast<std::size_t>(w0->id)];
+  // Each round lets the victims' pods go, then a day of scheduling, which may
+  // preempt again; it ends once no victim is left terminating.
   for (std::size_t round = 0; round <= e.workloads.size() && !holds(w); ++round) {
-    const bool victims = !terminating_keys(e).empty();
     pods_gone(e);
     run_day(e);
-    if (!victims) break;
+    if (terminating_keys(e).empty()) break;
   }
   if (!holds(w)) return false;
   const int node = e.cluster_queues[static_cast<std::size_t>(w.cluster_queue)].node;

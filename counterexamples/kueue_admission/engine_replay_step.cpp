@@ -282,6 +282,33 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
               "its admission patch failed: the cache forgot it and it is back in its "
               "queue; " +
                   changes(before, e)};
+    case kQueueEdited: {
+      // The operator's edit: the queue's spec changes; the workload controller's
+      // reconciles of its workloads are steps of their own (QueueStopped).
+      if (e.queue_edits_applied >= static_cast<int>(p.queue_edits.size()))
+        return {false, "every queue edit of kmc.yaml is applied already"};
+      const QueueEdit& edit = p.queue_edits[static_cast<std::size_t>(e.queue_edits_applied++)];
+      const std::string queue =
+          edit.local ? p.local_queues[edit.queue].name : p.cqs[edit.queue].quota.name;
+      if (edit.local) {
+        const auto slash = queue.find('/');
+        engine::set_local_queue_stop_policy(e, queue.substr(0, slash), queue.substr(slash + 1),
+                                            edit.policy, false);
+      } else {
+        engine::set_cluster_queue_stop_policy(e, queue, edit.policy, false);
+      }
+      settle(e);
+      return {true, fmt::format("{} {} stopPolicy set to {}: {}",
+                                edit.local ? "LocalQueue" : "ClusterQueue", queue,
+                                model::stop_policy_name(edit.policy), changes(before, e))};
+    }
+    case kQueueStopped: {
+      engine::reconcile_stop_policy(e, *const_cast<engine::WorkloadInfo*>(w));
+      settle(e);
+      const std::string did = changes(before, e);
+      if (all_phases(e) == before) return refuse(e, key, "is not acted on for a stopped queue");
+      return {true, "the workload controller acted on it for its stopped queue: " + did};
+    }
     case kBackoffExpired:
       if (!engine::expire_backoff(e, *const_cast<engine::WorkloadInfo*>(w)))
         return refuse(e, key, "waits for no backoff");
@@ -308,6 +335,8 @@ std::string engine_phase(const engine::Engine& e, const std::string& key) {
     return "Backoff";
   if (w->cluster_queue < 0) return "Pending (no ClusterQueue)";
   if (e.queues.in_inadmissible(*w)) return "Inadmissible";
+  // A stopped LocalQueue's workloads are out of the queues, and still Pending.
+  if (e.local_queue_stopped(*w)) return "Pending";
   const auto ids = e.queues.pending_ids(w->cluster_queue);
   if (std::find(ids.begin(), ids.end(), w->id) == ids.end()) return "Pending (in no queue)";
   return "Pending";

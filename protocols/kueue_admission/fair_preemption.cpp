@@ -30,6 +30,7 @@ std::vector<int> Scheduler::fair_targets(const XState& s, const Snapshot& snap, 
   std::map<int, std::vector<int>> lists;
   for (int v = 0; v < p_.W(); ++v) {
     if (v == w || gone[v] || !holds(s, v) || !uses_needed(v)) continue;
+    if (!cq_active(s, p_.workloads[v].cq)) continue;  // out of the snapshot
     const auto& c = p_.workloads[v];
     bool ok = false;
     if (c.cq == home) {

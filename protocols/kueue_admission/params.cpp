@@ -153,10 +153,7 @@ struct Compiler {
                        "kueue-admission models one resource group per ClusterQueue");
     c.flavors = read_groups(q.resource_groups, pos, !q.cohort.empty(), c.quota, &c.covered);
     c.checks_on = compile_checks(m, p, q, c.flavors);
-    if (q.stop_policy != model::StopPolicy::None)
-      throw InputError(pos, "spec.stopPolicy",
-                       "a stopped ClusterQueue admits nothing; kueue-admission does not model "
-                       "stopPolicy yet");
+    c.stop = q.stop_policy;
     c.strict_fifo = q.queueing_strategy == model::QueueingStrategy::StrictFIFO;
     c.within = static_cast<WithinCq>(q.preemption.within_cluster_queue);
     c.reclaim = static_cast<Reclaim>(q.preemption.reclaim_within_cohort);
@@ -209,6 +206,15 @@ struct Compiler {
     return true;
   }
 
+  // The LocalQueue's index in p.local_queues, added at its first workload.
+  int local_queue(const model::LocalQueue& lq) {
+    const std::string name = lq.meta.namespace_ + "/" + lq.meta.name;
+    for (int i = 0; i < static_cast<int>(p.local_queues.size()); ++i)
+      if (p.local_queues[i].name == name) return i;
+    p.local_queues.push_back({name, lq.stop_policy});
+    return static_cast<int>(p.local_queues.size()) - 1;
+  }
+
   void compile_workload(const model::Workload& wl) {
     if (!wl.active) return;  // spec.active false: evicted and never requeued
     for (const auto& c : wl.conditions)
@@ -224,6 +230,7 @@ struct Compiler {
     if (p.cqs[w.cq].quota.name != lq->cluster_queue)
       throw InputError(lq->meta.pos, "spec.clusterQueue",
                        fmt::format("no ClusterQueue {}", lq->cluster_queue));
+    w.lq = local_queue(*lq);
     w.priority = wl.priority;
     w.created = wl.meta.creation_order;
     w.req.assign(p.R(), 0);
@@ -413,8 +420,34 @@ bool AdmissionParams::any_arrivals() const {
                      [](const WorkloadParams& w) { return w.arrives; });
 }
 
+bool AdmissionParams::any_drain() const {
+  auto drains = [](model::StopPolicy x) { return x == model::StopPolicy::HoldAndDrain; };
+  return std::any_of(cqs.begin(), cqs.end(), [&](const CqParams& q) { return drains(q.stop); }) ||
+         std::any_of(local_queues.begin(), local_queues.end(),
+                     [&](const LqParams& q) { return drains(q.stop); }) ||
+         std::any_of(queue_edits.begin(), queue_edits.end(),
+                     [&](const QueueEdit& e) { return drains(e.policy); });
+}
+
+bool AdmissionParams::any_stop() const {
+  auto stopped = [](model::StopPolicy x) { return x != model::StopPolicy::None; };
+  return std::any_of(cqs.begin(), cqs.end(), [&](const CqParams& q) { return stopped(q.stop); }) ||
+         std::any_of(local_queues.begin(), local_queues.end(),
+                     [&](const LqParams& q) { return stopped(q.stop); }) ||
+         std::any_of(queue_edits.begin(), queue_edits.end(),
+                     [&](const QueueEdit& e) { return stopped(e.policy); });
+}
+
 void AdmissionParams::finish() {
   tree = std::make_shared<const QuotaTree>(*this);
+  std::vector<model::StopPolicy> cq, lq;
+  for (const auto& q : cqs) cq.push_back(q.stop);
+  for (const auto& q : local_queues) lq.push_back(q.stop);
+  cq_stop_after = {cq}, lq_stop_after = {lq};
+  for (const auto& e : queue_edits) {
+    (e.local ? lq : cq)[static_cast<std::size_t>(e.queue)] = e.policy;
+    cq_stop_after.push_back(cq), lq_stop_after.push_back(lq);
+  }
 }
 
 const std::vector<std::string>& admission_variants() {
@@ -456,6 +489,7 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
     }
   }
   compile_arrivals(sc, p);
+  compile_queue_edits(sc, p);
   for (auto& w : p.workloads)  // re-adoption slots to their originals, now in queue order
     if (w.readopts == -2) {
       const std::string name =
@@ -471,6 +505,11 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
                           "some-preemption is not checked: a Job victim admitted during the run "
                           "leaves no mark in kmc's state under StrictFIFO or before #7157, so "
                           "no state could witness its preemption"});
+  else if (p.preemption_configured() && p.any_drain())
+    p.warnings.push_back({sc.fleet.pos, "properties",
+                          "some-preemption is not checked: a queue's stopPolicy HoldAndDrain "
+                          "evicts workloads as a preemption would, so a state could not tell "
+                          "the two apart"});
   p.finish();
   return p;
 }

@@ -58,11 +58,26 @@ struct CqParams {
   // [f]: the admission checks (bits over AdmissionParams::checks) that apply to a
   // workload holding quota in flavor f (onFlavors, or every flavor of the queue).
   std::vector<std::int64_t> checks_on;
+  model::StopPolicy stop = model::StopPolicy::None;  // spec.stopPolicy at the start
+};
+
+// A LocalQueue some workload is queued to.
+struct LqParams {
+  std::string name;                                  // "namespace/name"
+  model::StopPolicy stop = model::StopPolicy::None;  // spec.stopPolicy at the start
+};
+
+// kmc.yaml environment.queueEdits: one queue's stopPolicy set by an operator.
+struct QueueEdit {
+  bool local = false;  // a LocalQueue (index into local_queues), else a ClusterQueue
+  int queue = -1;
+  model::StopPolicy policy = model::StopPolicy::None;
 };
 
 struct WorkloadParams {
   std::string name;  // "namespace/name"
   int cq = 0;
+  int lq = -1;  // its LocalQueue (AdmissionParams::local_queues); -1: none with a stopPolicy
   std::int64_t priority = 0;
   std::int64_t created = 0;       // the queue-order timestamp (creationTimestamp)
   std::vector<std::int64_t> req;  // [r], total for all pods
@@ -107,6 +122,11 @@ struct AdmissionParams {
   std::vector<QuotaNode> cohorts;         // parents before children is not required
   std::vector<WorkloadParams> workloads;  // in queue order: priority, then creation, then name
   std::vector<CheckParams> checks;        // the ProvisioningRequest checks of any ClusterQueue
+  std::vector<LqParams> local_queues;
+  std::vector<QueueEdit> queue_edits;  // in the order they are applied
+  // [k][queue]: each ClusterQueue's and LocalQueue's stopPolicy once the first k
+  // edits are applied (finish() derives them).
+  std::vector<std::vector<model::StopPolicy>> cq_stop_after, lq_stop_after;
   // How the Cluster Autoscaler answers (kmc.yaml autoscaler.answer) a request of
   // a class other than check-capacity.
   model::AutoscalerAnswer answer = model::AutoscalerAnswer::Provisions;
@@ -189,6 +209,13 @@ struct AdmissionParams {
   int budget_pod_failures() const {
     return budget_eviction_failures() + (evictions_may_fail() ? 1 : 0);
   }
+  // The budget cell of queueEdits (after the six above, where present): the edits not applied.
+  int budget_queue_edits() const { return budget_pod_failures() + (pods_may_fail() ? 1 : 0); }
+  bool any_queue_edits() const { return !queue_edits.empty(); }
+  // Some queue is stopped at some point of some run.
+  bool any_stop() const;
+  // Some queue drains (HoldAndDrain) at some point of some run.
+  bool any_drain() const;
   // Where blockAdmission reads it, a running job's ready pods may fail.
   bool pods_may_fail() const { return block_admission && pod_failures > 0; }
   // The state keeps whether a job's pods are ready (cell `unready`: 1 not yet

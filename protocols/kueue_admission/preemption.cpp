@@ -64,7 +64,9 @@ std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w
       if (fr / R == s.flavor[v] && p_.workloads[v].req[fr % R] > 0) return true;
     return false;
   };
-  auto candidate = [&](int v) { return v != w && !gone[v] && holds(s, v) && uses_needed(v); };
+  auto candidate = [&](int v) {
+    return v != w && !gone[v] && holds(s, v) && uses_needed(v) && cq_active(s, p_.workloads[v].cq);
+  };
   auto within_nominal = [&](const Snapshot& sn, int node) {
     for (int fr : need)
       if (!sn.within_nominal(node, fr)) return false;

@@ -42,6 +42,12 @@ enum Kind : std::int16_t {
   // environment.podFailures, with blockAdmission): PodsReady False until the
   // replacement is ready (PodsReady) or recoveryTimeout evicts it.
   kPodFailed,
+  // An operator applies the next edit of kmc.yaml environment.queueEdits (a
+  // queue's stopPolicy).
+  kQueueEdited,
+  // The workload controller acts on `workload` for its stopped queue: it
+  // unsets a reservation not yet Admitted, or evicts it under HoldAndDrain.
+  kQueueStopped,
 };
 
 struct Action {
@@ -110,6 +116,10 @@ class Rules {
                s.budget[p_.budget_pod_failures()] > 0;
       case kPodsReady:
         return s.phase[w] == kAdmitted && s.unready[w] != 0;
+      case kQueueEdited:
+        return s.budget[p_.budget_queue_edits()] > 0;
+      case kQueueStopped:
+        return sched_.stop_acts(s, w);
       case kAdmissionWritten:
         return Scheduler::writing(s, w);
       case kAdmissionWriteFailed:
@@ -277,6 +287,12 @@ class Rules {
         break;
       case kPodsReady:
         s.unready[w] = 0;
+        break;
+      case kQueueEdited:
+        sched_.edit_queue(s);
+        break;
+      case kQueueStopped:
+        sched_.apply_stop(s, w);
         break;
       case kAdmissionWriteFailed:
         // scheduler.go admit: cache.DeleteWorkload, then requeueAndUpdate with

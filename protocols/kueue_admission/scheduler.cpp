@@ -40,7 +40,7 @@ bool try_next(const CqParams& cq, const FlavorMode& m) {
 
 }  // namespace
 
-Scheduler::Scheduler(const AdmissionParams& p) : p_(p), tree_(*p.tree) {}
+Scheduler::Scheduler(const AdmissionParams& p) : p_(p), tree_(*p.tree), stops_(p.any_stop()) {}
 
 // canPreemptWhileBorrowing: borrowWithinCohort, or under fair sharing any reclaim policy.
 bool Scheduler::preempts_while_borrowing(const CqParams& cq) const {
@@ -48,14 +48,16 @@ bool Scheduler::preempts_while_borrowing(const CqParams& cq) const {
 }
 
 int Scheduler::head(const XState& s, int cq) const {
+  if (!cq_active(s, cq)) return -1;  // heads() skips inactive ClusterQueues
   const auto sticky = s.sticky[cq];
-  if (sticky >= 0 && s.phase[sticky] == kPending) return static_cast<int>(sticky);
+  if (sticky >= 0 && s.phase[sticky] == kPending && queued(s, static_cast<int>(sticky)))
+    return static_cast<int>(sticky);
   // Workloads are in queue order already: priority, then creation, then name;
   // a workload a check or a PodsReady timeout evicted waits in order of that eviction
   // (queue_order.cpp).
   int best = -1;
   for (int w = 0; w < p_.W(); ++w) {
-    if (p_.workloads[w].cq != cq || s.phase[w] != kPending) continue;
+    if (p_.workloads[w].cq != cq || s.phase[w] != kPending || !queued(s, w)) continue;
     if (best < 0) {
       best = w;
       if (!p_.any_requeue()) break;
@@ -69,7 +71,7 @@ int Scheduler::head(const XState& s, int cq) const {
 
 bool Scheduler::any_head(const XState& s) const {
   for (int w = 0; w < p_.W(); ++w)
-    if (s.phase[w] == kPending) return true;
+    if (s.phase[w] == kPending && queued(s, w)) return true;
   return false;
 }
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/kueue_objects.hpp"
 #include "protocols/kueue_admission/params.hpp"
 #include "protocols/kueue_admission/quota.hpp"
 #include "protocols/kueue_admission/state.hpp"
@@ -98,6 +99,28 @@ class Scheduler {
       if (v != 0) return true;
     return false;
   }
+  // Stopped queues (spec.stopPolicy; kmc.yaml environment.queueEdits; stop_policy.cpp).
+  // The policy of ClusterQueue cq, and of w's LocalQueue, in state s.
+  model::StopPolicy cq_stop(const XState& s, int cq) const;
+  model::StopPolicy lq_stop(const XState& s, int w) const;
+  // Heads skip a stopped ClusterQueue, and the scheduler's snapshot leaves it
+  // out, so its workloads are no preemption candidates.
+  bool cq_active(const XState& s, int cq) const {
+    return !stops_ || cq_stop(s, cq) == model::StopPolicy::None;
+  }
+  // w's heap may pop it: neither its ClusterQueue nor its LocalQueue is stopped
+  // (a stopped LocalQueue's workloads are out of the queues).
+  bool queued(const XState& s, int w) const {
+    return !stops_ ||
+           (cq_active(s, p_.workloads[w].cq) && lq_stop(s, w) == model::StopPolicy::None);
+  }
+  // The workload controller would act on w for its stopped queue
+  // (reconcileOn{Local,Cluster}QueueActiveState): unset a reservation that is
+  // not Admitted, or, under HoldAndDrain, evict an Admitted workload.
+  bool stop_acts(const XState& s, int w) const;
+  void apply_stop(XState& s, int w) const;
+  // An operator's next edit of environment.queueEdits (the budget cell counts those left).
+  void edit_queue(XState& s) const;
   // w's admission patch is in flight (environment.admissionWriteFailures).
   static bool writing(const XState& s, int w) { return s.writing[w] != 0; }
 
@@ -156,6 +179,7 @@ class Scheduler {
 
   const AdmissionParams& p_;
   const QuotaTree& tree_;
+  bool stops_ = false;  // some queue may be stopped: p_.any_stop()
 };
 
 }  // namespace kmc::protocols::ka

@@ -22,6 +22,8 @@ enum Family : int {
   kRequeue,
   kApiServer,
   kPodStartup,
+  kQueueEdits,
+  kWorkloadController,
 };
 
 model::Field field(const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo,
@@ -62,6 +64,7 @@ model::Layout Spec::layout(const Params& p) {
   if (p.writes_may_fail()) l.axes[kAxisBudget].labels.push_back("admissionWriteFailures");
   if (p.evictions_may_fail()) l.axes[kAxisBudget].labels.push_back("evictionWriteFailures");
   if (p.pods_may_fail()) l.axes[kAxisBudget].labels.push_back("podFailures");
+  if (p.any_queue_edits()) l.axes[kAxisBudget].labels.push_back("queueEdits");
   // Absent is in the range only where some workload arrives during the run,
   // the deleted phases (and Absent, for re-adoption slots) where one may be deleted.
   const Phase last = p.any_requeue()     ? kDeactivated
@@ -135,7 +138,8 @@ model::Layout Spec::layout(const Params& p) {
               field("budget", {kAxisBudget}, FieldKind::Int, 0,
                     std::max({p.stuck_terminating, p.controller_restarts, p.pods_ready_timeouts,
                               p.admission_write_failures, p.eviction_write_failures,
-                              p.pods_may_fail() ? p.pod_failures : 0, 0})),
+                              p.pods_may_fail() ? p.pod_failures : 0,
+                              static_cast<int>(p.queue_edits.size()), 0})),
               ready,
               retries,
               requeued,
@@ -150,9 +154,10 @@ model::Layout Spec::layout(const Params& p) {
   // for MultiKueue); a backoff's requeueAt is a timer, so it passes. The API
   // server answers a write it was sent (whether it fails is the faults'), and a
   // started job's pods become ready unless a PodsReady timeout comes first.
-  l.families = {{"scheduler", 1},  {"pod-termination", 1}, {"completion", 0}, {"faults", 0},
-                {"arrivals", 0},   {"deletions", 0},       {"autoscaler", 0}, {"backoff", 1},
-                {"api-server", 1}, {"pod-startup", 1}};
+  l.families = {{"scheduler", 1},   {"pod-termination", 1}, {"completion", 0},
+                {"faults", 0},      {"arrivals", 0},        {"deletions", 0},
+                {"autoscaler", 0},  {"backoff", 1},         {"api-server", 1},
+                {"pod-startup", 1}, {"queue-edits", 0},     {"workload-controller", 1}};
   const model::ActionKind::Arg workload{"workload", kAxisWorkload};
   const model::ActionKind::Arg check{"admissionCheck", kAxisCheck};
   l.actions = {{"Schedule", {}, kScheduler, "kueue-scheduler"},
@@ -171,7 +176,9 @@ model::Layout Spec::layout(const Params& p) {
                {"AdmissionWriteFailed", {workload}, kFaults, "kube-apiserver"},
                {"PodsReady", {workload}, kPodStartup, "kubelet"},
                {"EvictionWriteFailed", {workload}, kFaults, "kube-apiserver"},
-               {"PodFailed", {workload}, kFaults, "kubelet"}};
+               {"PodFailed", {workload}, kFaults, "kubelet"},
+               {"QueueEdited", {}, kQueueEdits, "user"},
+               {"QueueStopped", {workload}, kWorkloadController, "kueue-controller"}};
   return l;
 }
 
@@ -212,6 +219,9 @@ std::vector<Action> Spec::candidates(const Params& p) {
     for (int w = 0; w < p.W(); ++w) add(kAdmissionWritten, w), add(kAdmissionWriteFailed, w);
   if (p.evictions_may_fail())
     for (int w = 0; w < p.W(); ++w) add(kEvictionWriteFailed, w);
+  if (p.any_queue_edits()) add(kQueueEdited, -1);
+  if (p.any_stop())
+    for (int w = 0; w < p.W(); ++w) add(kQueueStopped, w);
   return out;
 }
 
@@ -230,6 +240,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   if (p.writes_may_fail()) s.budget.push_back(p.admission_write_failures);
   if (p.evictions_may_fail()) s.budget.push_back(p.eviction_write_failures);
   if (p.pods_may_fail()) s.budget.push_back(p.pod_failures);
+  if (p.any_queue_edits()) s.budget.push_back(static_cast<std::int64_t>(p.queue_edits.size()));
   // Workloads the manifests show holding quota, in the order they got it.
   std::vector<int> holders;
   for (int w = 0; w < p.W(); ++w)
@@ -258,11 +269,15 @@ State<std::int64_t> Spec::initial(const Params& p) {
     s.unready[w] = 0;
     if (s.phase[w] == kAdmitted && !p.workloads[w].initial_pods_ready) sched.start_job(s, w);
   }
+  // Queues stopped in the manifests: the workload controller has reconciled
+  // their workloads by the time anything else happens (as the engine loads them).
+  for (int w = 0; w < p.W(); ++w)
+    if (sched.stop_acts(s, w)) sched.apply_stop(s, w);
   return s;
 }
 
 model::ActionRef Spec::ref(const Params&, const Action& a) {
-  if (a.kind == kSchedule || a.kind == kRestart) return {a.kind, {}};
+  if (a.kind == kSchedule || a.kind == kRestart || a.kind == kQueueEdited) return {a.kind, {}};
   if (a.kind == kProvisioned || a.kind == kProvisioningFailed)
     return {a.kind, {a.workload, a.check}};
   return {a.kind, {a.workload}};
@@ -329,6 +344,15 @@ std::uint64_t Spec::identity(const Params& p) {
     add(std::vector<std::int64_t>{p.eviction_write_failures, std::int64_t{0x65766963}});
   if (p.pods_may_fail())
     add(std::vector<std::int64_t>{p.pod_failures, p.recovery_times_out, std::int64_t{0x706f64}});
+  if (p.any_stop()) {
+    std::vector<std::int64_t> stops{0x73746f70};
+    for (const auto& q : p.cqs) stops.push_back(static_cast<std::int64_t>(q.stop));
+    for (const auto& q : p.local_queues) stops.push_back(static_cast<std::int64_t>(q.stop));
+    for (const auto& e : p.queue_edits)
+      stops.insert(stops.end(), {e.local, e.queue, static_cast<std::int64_t>(e.policy)});
+    for (const auto& w : p.workloads) stops.push_back(w.lq);
+    add(stops);
+  }
   // Likewise the equivalence classes, only where some workload has an equal.
   std::vector<std::int64_t> eq;
   for (const auto& w : p.workloads) eq.push_back(w.equivalence);

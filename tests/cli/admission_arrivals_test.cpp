@@ -3,23 +3,11 @@
 // the engine, and every kind of bad list exit 3 naming file, line and field.
 #include <catch2/catch.hpp>
 
-#include "cli/run_kmc.hpp"
+#include "cli/fleet_refused.hpp"
 
 namespace {
 
 const std::string kArrivals = "  arrivals: [research/train-a, research/train-b]\n";
-
-// late-arrivals-reclaim with another arrivals line; the error must name `field` and `what`.
-void refused(const std::string& example, const std::string& kmc_yaml, const std::string& field,
-             const std::string& what) {
-  const auto dir = example_with(example, "kmc.yaml", kmc_yaml);
-  const auto r = kmc("check " + dir);
-  INFO(r.err);
-  CHECK(r.code == 3);
-  CHECK(has(r.err, "kmc.yaml:"));
-  CHECK(has(r.err, field));
-  CHECK(has(r.err, what));
-}
 
 std::string late_arrivals_with(const std::string& arrivals_line) {
   std::string text =
@@ -64,26 +52,27 @@ TEST_CASE("arrivals: a trace with an arrival replays in the engine", "[cli][admi
 
 TEST_CASE("arrivals: bad lists are exit 3 naming the field",
           "[cli][admission][arrivals][bad-input]") {
-  refused("late-arrivals-reclaim", late_arrivals_with("  arrivals: [research/train-z]\n"),
-          "environment.arrivals[0]", "no Workload or Job research/train-z");
-  refused("late-arrivals-reclaim",
-          late_arrivals_with("  arrivals: [research/train-a, research/train-a]\n"),
-          "environment.arrivals[1]", "listed twice");
-  refused("late-arrivals-reclaim", late_arrivals_with("  arrivals: [train-a]\n"),
-          "environment.arrivals[0]", "namespace/name");
+  fleet_refused("late-arrivals-reclaim", late_arrivals_with("  arrivals: [research/train-z]\n"),
+                "environment.arrivals[0]", "no Workload or Job research/train-z");
+  fleet_refused("late-arrivals-reclaim",
+                late_arrivals_with("  arrivals: [research/train-a, research/train-a]\n"),
+                "environment.arrivals[1]", "listed twice");
+  fleet_refused("late-arrivals-reclaim", late_arrivals_with("  arrivals: [train-a]\n"),
+                "environment.arrivals[0]", "namespace/name");
   // The sweep is older than the trainers, which are there from the start.
-  refused("late-arrivals-reclaim", late_arrivals_with("  arrivals: [research/sweep]\n"),
-          "environment.arrivals[0]", "creationTimestamp must be later");
+  fleet_refused("late-arrivals-reclaim", late_arrivals_with("  arrivals: [research/sweep]\n"),
+                "environment.arrivals[0]", "creationTimestamp must be later");
   // zombie-pod's sweep holds quota at the start.
   std::string zombie = slurp(std::string(KMC_SOURCE_DIR) + "/examples/zombie-pod/kmc.yaml");
   const std::string stuck = "environment: {stuckTerminating: 1}";
   zombie.replace(zombie.find(stuck), stuck.size(),
                  "environment: {stuckTerminating: 1, arrivals: [research/sweep]}");
-  refused("zombie-pod", zombie, "environment.arrivals[0]", "holds quota in its status.admission");
+  fleet_refused("zombie-pod", zombie, "environment.arrivals[0]",
+                "holds quota in its status.admission");
   // MultiKueue has no arrivals.
   std::string hunter = slurp(std::string(KMC_SOURCE_DIR) + "/examples/gpu-hunter/kmc.yaml");
   const std::string refreshes = "environment: {snapshotRefreshes: -1}";
   hunter.replace(hunter.find(refreshes), refreshes.size(),
                  "environment: {snapshotRefreshes: -1, arrivals: [ml/llm-finetune]}");
-  refused("gpu-hunter", hunter, "environment.arrivals", "only protocol kueue-admission");
+  fleet_refused("gpu-hunter", hunter, "environment.arrivals", "only protocol kueue-admission");
 }

@@ -70,9 +70,6 @@ TEST_CASE("kueue-admission: bad input is exit 3 naming file, line and field",
   refused("kmc.yaml", "variant: pre-7312", "variant: pre-0000",
           "kmc.yaml:", "options.variant: unknown variant 'pre-0000' for kueue-admission");
   refused("kmc.yaml", "cluster: cluster ", "cluster: elsewhere ", "zombie-pod", "folder");
-  refused("cluster/queues.yaml", "    reclaimWithinCohort: Any\n  resourceGroups:",
-          "    reclaimWithinCohort: Any\n  stopPolicy: Hold\n  resourceGroups:", "queues.yaml:",
-          "spec.stopPolicy");
   refused("cluster/queues.yaml", "  name: batch\nspec:\n",
           "  name: batch\nspec:\n  admissionChecks: [prov]\n", "queues.yaml:", "admission");
   refused("cluster/workloads.yaml", "  queueName: team-a", "  queueName: team-z",

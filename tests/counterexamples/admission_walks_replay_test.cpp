@@ -30,6 +30,8 @@ struct Followed {
   std::size_t evictions_failed = 0;  // of them, EvictionWriteFailed
   std::size_t kubelets_lost = 0;     // of them, KubeletLost
   std::size_t pods_failed = 0;       // of them, PodFailed
+  std::size_t edits = 0;             // of them, QueueEdited
+  std::size_t stop_acted = 0;        // of them, QueueStopped
 };
 
 // The environment's budgets for the walks (kmc.yaml environment.podsReadyTimeouts,
@@ -43,6 +45,8 @@ struct Budgets {
   bool block_admission = false;  // waitForPodsReady.blockAdmission forced on
   int stuck = -1;                // environment.stuckTerminating; -1: the example's
   int pod_failures = 0;          // environment.podFailures
+  // environment.queueEdits: a queue ("namespace/name": a LocalQueue) and its new stopPolicy.
+  std::vector<std::pair<const char*, model::StopPolicy>> edits = {};
 };
 
 // One example's walks: its folder, the random seed, the budgets.
@@ -61,6 +65,12 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
   if (b.block_admission) {
     sc.manager.configuration.wait_for_pods_ready.enable = true;
     sc.manager.configuration.wait_for_pods_ready.block_admission = true;
+  }
+  for (const auto& [queue, policy] : b.edits) {
+    model::QueueEdit e;
+    (std::string(queue).find('/') != std::string::npos ? e.local_queue : e.cluster_queue) = queue;
+    e.stop_policy = policy;
+    sc.fleet.environment.queue_edits.push_back(e);
   }
   auto params = protocols::ka::compile_admission(sc);
   params.answer = model::AutoscalerAnswer::Any;
@@ -106,6 +116,8 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
       followed.evictions_failed += st.action.starts_with("EvictionWriteFailed");
       followed.kubelets_lost += st.action.starts_with("KubeletLost");
       followed.pods_failed += st.action.starts_with("PodFailed");
+      followed.edits += st.action.starts_with("QueueEdited");
+      followed.stop_acted += st.action.starts_with("QueueStopped");
     }
   }
   return followed;
@@ -224,4 +236,41 @@ TEST_CASE("random walks of blockAdmission with failing pods replay in the engine
     CHECK(f.steps > 300);
     CHECK(f.pods_failed > 10);
   }
+}
+
+TEST_CASE("random walks with stopped queues replay step by step in the engine",
+          "[replay][admission][stop-policy]") {
+  using model::StopPolicy;
+  const std::vector<std::pair<const char*, StopPolicy>> cohort = {
+      {"batch", StopPolicy::HoldAndDrain}, {"team-a", StopPolicy::Hold},
+      {"batch", StopPolicy::None},         {"research/team-b", StopPolicy::HoldAndDrain},
+      {"team-a", StopPolicy::None},        {"research/team-b", StopPolicy::None}};
+  const std::vector<std::pair<const char*, StopPolicy>> checks = {
+      {"gpu", StopPolicy::Hold},
+      {"research/gpu", StopPolicy::HoldAndDrain},
+      {"gpu", StopPolicy::None},
+      {"research/gpu", StopPolicy::None}};
+  const Case cases[] = {
+      // Pod groups drained and holding quota while their pods terminate, in a cohort.
+      {"late-arrivals-reclaim", 61, {.edits = cohort}},
+      {"late-arrivals-reclaim", 67, {.stuck = 1, .edits = cohort}},
+      // Reservations waiting for their checks, unset by Hold; blockAdmission.
+      {"provisioning-accept-then-hang-fixed", 71, {.edits = checks}},
+      {"provisioning-block-admission", 73, {.edits = checks}},
+      {"cohort-shared-victim",
+       79,
+       {.edits = {{"beta", StopPolicy::HoldAndDrain},
+                  {"alpha", StopPolicy::Hold},
+                  {"beta", StopPolicy::None},
+                  {"alpha", StopPolicy::None}}}},
+  };
+  std::size_t edits = 0, acted = 0;
+  for (const Case& c : cases) {
+    INFO(c.example);
+    const auto f = walk_and_replay(c.example, 80, 18, c.seed, c.budgets);
+    CHECK(f.steps > 400);
+    edits += f.edits, acted += f.stop_acted;
+  }
+  CHECK(edits > 200);
+  CHECK(acted > 50);
 }

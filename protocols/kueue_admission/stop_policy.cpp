@@ -1,0 +1,87 @@
+// Stopped queues (kueue-semantics.md §1.2, §1.4): spec.stopPolicy of
+// ClusterQueues and LocalQueues, as the manifests set it and as an operator
+// edits it during the run (kmc.yaml environment.queueEdits).
+//
+// Kueue's pieces, each read from its source:
+// - the queue manager's heads() skips a ClusterQueue that is not active, and a
+//   stopped LocalQueue's workloads are taken out of the queues (scheduler.cpp);
+// - the snapshot leaves inactive ClusterQueues out (skipInactiveCQReason), so
+//   their workloads are no preemption candidates, while the cohort's usage,
+//   cloned from the cache, still counts them (preemption.cpp, fair_preemption.cpp);
+// - the workload controller, per workload holding quota: a reservation not yet
+//   Admitted is unset (back to its queue, its checks reset), an Admitted one is
+//   evicted only under HoldAndDrain (reconcileOn{Local,Cluster}QueueActiveState);
+// - a ClusterQueue's spec update requeues the parked workloads of its cohort
+//   tree (UpdateClusterQueue with specUpdated); a LocalQueue that resumes puts
+//   its workloads back into the queues.
+#include "protocols/kueue_admission/scheduler.hpp"
+
+namespace kmc::protocols::ka {
+
+namespace {
+
+int edits_done(const AdmissionParams& p, const XState& s) {
+  if (!p.any_queue_edits()) return 0;
+  return static_cast<int>(p.queue_edits.size() - s.budget[p.budget_queue_edits()]);
+}
+
+}  // namespace
+
+model::StopPolicy Scheduler::cq_stop(const XState& s, int cq) const {
+  return p_.cq_stop_after[edits_done(p_, s)][cq];
+}
+
+model::StopPolicy Scheduler::lq_stop(const XState& s, int w) const {
+  const int lq = p_.workloads[w].lq;
+  return lq < 0 ? model::StopPolicy::None : p_.lq_stop_after[edits_done(p_, s)][lq];
+}
+
+bool Scheduler::stop_acts(const XState& s, int w) const {
+  if (!stops_ || writing(s, w)) return false;  // the API server has no reservation yet
+  const auto lq = lq_stop(s, w), cq = cq_stop(s, p_.workloads[w].cq);
+  if (s.phase[w] == kReserved)
+    return lq != model::StopPolicy::None || cq != model::StopPolicy::None;
+  return s.phase[w] == kAdmitted &&
+         (lq == model::StopPolicy::HoldAndDrain || cq == model::StopPolicy::HoldAndDrain);
+}
+
+void Scheduler::apply_stop(XState& s, int w) const {
+  if (s.phase[w] == kReserved) {
+    // UnsetQuotaReservationWithCondition (Suspended): its job never started.
+    release(s, w);
+    s.ready[w] = 0;
+    s.phase[w] = kPending;
+    return;
+  }
+  // Evicted (ClusterQueueStopped / LocalQueueStopped): its quota goes once the
+  // job is stopped, a pod group's once its pods are gone; then back to its
+  // queue, ordered by creation.
+  if (p_.holds_until_pods_gone(w)) {
+    s.phase[w] = kEvicted;
+    return;
+  }
+  release(s, w);
+  s.phase[w] = kPending;
+}
+
+void Scheduler::edit_queue(XState& s) const {
+  const int k = edits_done(p_, s);
+  const QueueEdit& e = p_.queue_edits[static_cast<std::size_t>(k)];
+  --s.budget[p_.budget_queue_edits()];
+  if (!e.local) {
+    if (p_.cq_stop_after[k][e.queue] != e.policy) requeue_tree(s, e.queue);
+    return;
+  }
+  // A stopped LocalQueue's workloads leave the queues (DeleteLocalQueue), the
+  // inadmissible set too, and a preemptor kept at its ClusterQueue's head is
+  // forgotten; resumed, they are added back to the active heaps (AddLocalQueue).
+  if (p_.lq_stop_after[k][e.queue] == e.policy) return;
+  for (int w = 0; w < p_.W(); ++w) {
+    if (p_.workloads[w].lq != e.queue) continue;
+    if (s.phase[w] == kInadmissible) s.phase[w] = kPending;
+    auto& sticky = s.sticky[p_.workloads[w].cq];
+    if (e.policy != model::StopPolicy::None && sticky == w) sticky = -1;
+  }
+}
+
+}  // namespace kmc::protocols::ka

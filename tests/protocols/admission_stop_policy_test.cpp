@@ -1,0 +1,141 @@
+// Stopped queues in protocol kueue-admission: spec.stopPolicy of ClusterQueues
+// and LocalQueues, from the manifests and edited during the run
+// (environment.queueEdits). A stopped ClusterQueue has no heads and is out of
+// the scheduler's snapshot; the workload controller unsets reservations not
+// yet Admitted and, under HoldAndDrain, evicts Admitted workloads
+// (workload_controller.go reconcileOn{Local,Cluster}QueueActiveState).
+// Exact state counts by hand.
+#include <catch2/catch.hpp>
+
+#include "ka_check.hpp"
+#include "protocols/kueue_admission/rules.hpp"
+#include "protocols/kueue_admission/spec.hpp"
+
+namespace ka = kmc::protocols::ka;
+using ka_check::check;
+using kmc::checker::Verdict;
+using kmc::model::StopPolicy;
+
+namespace {
+
+// cq0 {cpu: 1}, w0 asking for 1; the operator's edits of cq0, in order.
+ka::AdmissionParams one_edit(std::vector<StopPolicy> edits, StopPolicy initial = StopPolicy::None) {
+  auto p = ka_check::queue_of_one(1, 1);
+  p.cqs[0].stop = initial;
+  for (auto e : edits) p.queue_edits.push_back({false, 0, e});
+  p.finish();
+  return p;
+}
+
+// Cohort "co" with cq0 {cpu: 1, reclaimWithinCohort Any} and cq1 {cpu: 1};
+// w0 (cq0, 1 cpu) pending, w1 (cq1, 2 cpu) admitted from the start, borrowing cq0's.
+ka::AdmissionParams borrowed(StopPolicy cq1) {
+  auto p = ka_check::queue_of_one(2, 1);
+  p.cohorts.push_back({"co", -1, {0}, {ka::kNoLimit}, {ka::kNoLimit}});
+  p.cqs.push_back(p.cqs[0]);
+  p.cqs[1].quota.name = "cq1";
+  p.cqs[0].quota.parent = p.cqs[1].quota.parent = 0;
+  p.cqs[0].reclaim = ka::Reclaim::Any;
+  p.cqs[1].stop = cq1;
+  p.workloads[1].cq = 1;
+  p.workloads[1].req = {2};
+  p.workloads[1].initial_flavor = 0;
+  p.finish();
+  return p;
+}
+
+const ka::Action kSchedule{ka::kSchedule, -1};
+const ka::Action kEdit{ka::kQueueEdited, -1};
+ka::Action stopped(std::int16_t w) {
+  return ka::Action{ka::kQueueStopped, w};
+}
+
+}  // namespace
+
+TEST_CASE("queue edits: exact state counts of one Hold and one HoldAndDrain",
+          "[admission][stop-policy][counts]") {
+  const std::vector<std::string> safety = {"no-over-admission", "usage-counted-once",
+                                           "guarantee-not-stuck"};
+  // By hand. s0: w0 Pending, the edit left. Schedule: s1 (w0 Admitted); the edit:
+  // s4 (w0 Pending in a stopped queue: nothing is enabled). From s1, Finish: s2;
+  // the edit: s3 (still Admitted: Hold keeps it). s2 and s3 both lead to s5 (w0
+  // Finished, no edit left). 6 states, 6 edges.
+  auto o = check(one_edit({StopPolicy::Hold}), safety);
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 6);
+  CHECK(o.result.stats.transitions == 6);
+  // HoldAndDrain: s3 has w0 Admitted in a draining queue, and QueueStopped(w0)
+  // evicts it; a Job's quota goes at once, so it is back Pending: s4. One more edge.
+  o = check(one_edit({StopPolicy::HoldAndDrain}), safety);
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 6);
+  CHECK(o.result.stats.transitions == 7);
+  // Loaded Hold, resumed by the edit: s0 has no head, only the edit; then
+  // Schedule, Finish: 4 states in a line.
+  o = check(one_edit({StopPolicy::None}, StopPolicy::Hold), safety);
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 4);
+  CHECK(o.result.stats.transitions == 3);
+}
+
+TEST_CASE("queue edits: a stopped queue has no head; resumed, its heap pops again",
+          "[admission][stop-policy]") {
+  const auto p = one_edit({StopPolicy::Hold, StopPolicy::None});
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(kEdit);
+  CHECK_FALSE(step.rules.enabled(s, kSchedule));
+  CHECK_FALSE(step.rules.enabled(s, stopped(0)));  // nothing to unset: it holds no quota
+  step(kEdit);
+  step(kSchedule);
+  CHECK(s.phase[0] == ka::kAdmitted);
+  CHECK_FALSE(step.rules.enabled(s, kEdit));  // no edit left
+}
+
+TEST_CASE("queue edits: a stopped ClusterQueue's borrowed quota is not reclaimed",
+          "[admission][stop-policy][preemption]") {
+  // Running: w0 reclaims cq0's nominal quota from the borrower.
+  {
+    const auto running = borrowed(StopPolicy::None);  // Walk keeps a reference
+    ka_check::Walk step(running);
+    step(kSchedule);
+    CHECK(step.s.phase[1] == ka::kPending);  // a Job: evicted, its quota gone at once
+    step(kSchedule);
+    CHECK(step.s.phase[0] == ka::kAdmitted);
+  }
+  // cq1 on Hold: out of the snapshot, so w1 is no candidate; w0 is parked.
+  const auto held = borrowed(StopPolicy::Hold);
+  ka_check::Walk step(held);
+  step(kSchedule);
+  CHECK(step.s.phase[1] == ka::kAdmitted);
+  CHECK(step.s.phase[0] == ka::kInadmissible);
+  // Kueue's guarantee is broken while the borrower runs: w0 fits cq0's nominal
+  // quota after what reclaimWithinCohort allows, and waits as long as w1 runs.
+  auto o = check(borrowed(StopPolicy::Hold), {"guarantee-eventually-admitted"});
+  CHECK(o.result.verdict == Verdict::Violated);
+  o = check(borrowed(StopPolicy::None), {"guarantee-eventually-admitted"});
+  CHECK(o.result.verdict == Verdict::Verified);
+}
+
+TEST_CASE("queue edits: a LocalQueue's stop holds only its own workloads",
+          "[admission][stop-policy]") {
+  auto p = ka_check::queue_of_one(2, 2);
+  p.local_queues = {{"ns/held", StopPolicy::None}, {"ns/open", StopPolicy::None}};
+  p.workloads[0].lq = 0, p.workloads[1].lq = 1;
+  p.queue_edits.push_back({true, 0, StopPolicy::HoldAndDrain});
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(kSchedule);  // w0 first: created first
+  CHECK(s.phase[0] == ka::kAdmitted);
+  step(kEdit);
+  CHECK(step.rules.enabled(s, stopped(0)));
+  CHECK_FALSE(step.rules.enabled(s, stopped(1)));
+  step(stopped(0));
+  CHECK(s.phase[0] == ka::kPending);
+  CHECK(s.usage[0] == 0);
+  step(kSchedule);  // w1's LocalQueue still runs
+  CHECK(s.phase[1] == ka::kAdmitted);
+  CHECK(s.phase[0] == ka::kPending);
+  CHECK_FALSE(step.rules.enabled(s, kSchedule));  // w0 is out of the queues
+}
