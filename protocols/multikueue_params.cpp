@@ -71,6 +71,7 @@ struct Compiler {
              fmt::format("no LocalQueue {}/{} on the manager", wl.meta.namespace_, wl.queue_name));
       return -1;
     }
+    if (lq->stop_policy != model::StopPolicy::None) fail(lq->meta.pos, "spec.stopPolicy", kNoStops);
     for (std::size_t i = 0; i < p.cqs.size(); ++i)
       if (p.cqs[i].cluster == w && p.cqs[i].name == lq->cluster_queue) return static_cast<int>(i);
     const auto* cq = m.find_cluster_queue(lq->cluster_queue);
@@ -86,7 +87,13 @@ struct Compiler {
     p.warnings.push_back(model::ignored_input(pos, field, concept_, message));
   }
 
+  // Silently admitting through a stopped queue would check a different fleet.
+  static constexpr const char* kNoStops =
+      "the MultiKueue protocol does not model stopped queues (a stopped queue admits nothing); "
+      "protocol kueue-admission models stopPolicy for one cluster";
+
   CqParams compile_cq(int w, const model::ClusterQueue& cq) {
+    if (cq.stop_policy != model::StopPolicy::None) fail(cq.meta.pos, "spec.stopPolicy", kNoStops);
     if (!cq.cohort.empty())
       ignore(cq.meta.pos, "spec.cohortName", "ClusterQueue.spec.cohortName",
              "the MultiKueue protocol does not model cohorts; no borrowing or lending is checked");

@@ -127,3 +127,15 @@ TEST_CASE("a budget of another protocol's faults is exit 3, never silently ignor
   CHECK(has(r.err, "environment.workerDisconnects"));
   CHECK(has(r.err, "a budget of protocol multikueue"));
 }
+
+TEST_CASE("a stopped queue in a MultiKueue fleet is exit 3, not admitted through",
+          "[cli][bad-input]") {
+  // The dump prints stopPolicy None (a running queue); Hold would admit nothing.
+  auto dir = replace_in("manager/queues.yaml", "  stopPolicy: None", "  stopPolicy: Hold");
+  auto r = kmc("check " + dir);
+  INFO(r.err);
+  CHECK(r.code == 3);
+  CHECK(r.err.find("manager/queues.yaml:") != std::string::npos);
+  CHECK(r.err.find("spec.stopPolicy: the MultiKueue protocol does not model stopped queues") !=
+        std::string::npos);
+}
