@@ -96,7 +96,9 @@ struct EnvironmentBudgets {
   // MultiKueue: times free capacity comes back to a worker's flavor (stock replenished, a spot
   // node returns), and times an autoscaler revokes a Provisioned request's capacity.
   std::int32_t capacity_returns = 0;
+  // kueue-admission too: a Provisioned request of an Admitted workload is revoked.
   std::int32_t capacity_revocations = 0;
+  SourcePos capacity_revocations_pos;
   // kueue-admission: Workloads ("namespace/name") that are created during the run instead of
   // being there from the start; they arrive in creationTimestamp order, one at a time, whenever
   // the environment chooses (or never).

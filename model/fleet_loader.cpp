@@ -129,6 +129,7 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
       {"workerDisconnects", "multikueue"},
       {"capacityReturns", "multikueue"},
       {"capacityRevocations", "multikueue"},
+      {"capacityRevocations", "kueue-admission"},
       {"stuckTerminating", "kueue-admission"},
       {"controllerRestarts", "kueue-admission"},
       {"podsReadyTimeouts", "kueue-admission"},
@@ -138,12 +139,21 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
   // An unknown protocol is left to the CLI, whose error lists the known ones.
   const bool known = fleet.protocol == "multikueue" || fleet.protocol == "kueue-admission" ||
                      fleet.protocol == "kube-scheduler";
-  for (const auto& [key, protocol] : owner)
-    if (known && node[key].present() && fleet.protocol != protocol)
+  for (const auto& [key, protocol] : owner) {
+    if (!known || !node[key].present() || fleet.protocol == protocol) continue;
+    std::string owners;
+    bool mine = false;
+    for (const auto& [k, p] : owner)
+      if (k == key) {
+        mine = mine || p == fleet.protocol;
+        owners += (owners.empty() ? "" : " and ") + std::string(p);
+      }
+    if (!mine)
       node[key].fail(
           fmt::format("is a budget of protocol {}; this fleet's protocol is {}, "
                       "which has no such fault",
-                      protocol, fleet.protocol));
+                      owners, fleet.protocol));
+  }
   EnvironmentBudgets& e = fleet.environment;
   if (node["spotReclaims"].present()) e.spot_reclaims = node["spotReclaims"].int32(0);
   if (node["capacityLosses"].present()) e.capacity_losses = node["capacityLosses"].int32(0);
@@ -165,8 +175,10 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
   if (node["workerDisconnects"].present())
     e.worker_disconnects = node["workerDisconnects"].int32(-1);
   if (node["capacityReturns"].present()) e.capacity_returns = node["capacityReturns"].int32(-1);
-  if (node["capacityRevocations"].present())
+  if (node["capacityRevocations"].present()) {
     e.capacity_revocations = node["capacityRevocations"].int32(-1);
+    e.capacity_revocations_pos = node["capacityRevocations"].pos();
+  }
   read_workload_list(node["arrivals"], "arriving during the run", fleet, e.arrivals, e.arrival_pos);
   read_workload_list(node["deletions"], "deleted during the run", fleet, e.deletions,
                      e.deletion_pos);

@@ -282,6 +282,17 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
               "its admission patch failed: the cache forgot it and it is back in its "
               "queue; " +
                   changes(before, e)};
+    case kCapacityRevoked: {
+      const std::string& check = p.checks[static_cast<std::size_t>(check_index)].name;
+      if (!w->is_admitted() || w->is_evicted() || w->admission_in_flight)
+        return refuse(e, key, "is not Admitted");
+      engine::provisioning_condition(e, *const_cast<engine::WorkloadInfo*>(w), check,
+                                     "CapacityRevoked");
+      settle(e);
+      return {true, fmt::format("the autoscaler revoked the capacity of the ProvisioningRequest "
+                                "of {} for check {}: {}",
+                                key, check, changes(before, e))};
+    }
     case kQueueEdited: {
       // The operator's edit: the queue's spec changes; the workload controller's
       // reconciles of its workloads are steps of their own (QueueStopped).

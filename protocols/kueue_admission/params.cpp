@@ -215,6 +215,27 @@ struct Compiler {
     return static_cast<int>(p.local_queues.size()) - 1;
   }
 
+  // environment.capacityRevocations: a budget nothing reads is exit 3; a pod
+  // group that needs a ProvisioningRequest is left out, with a warning.
+  void compile_revocations(const model::Fleet& fleet) {
+    const int n = fleet.environment.capacity_revocations;
+    if (n == 0) return;
+    const auto& pos = fleet.environment.capacity_revocations_pos;
+    if (p.checks.empty())
+      throw InputError(pos, "environment.capacityRevocations",
+                       "no ClusterQueue of this cluster has a ProvisioningRequest admission "
+                       "check, so there is no request whose capacity could be revoked");
+    p.capacity_revocations = n < 0 ? p.W() : n;
+    for (const auto& w : p.workloads)
+      if (w.pods && !p.fast_quota_release &&
+          std::any_of(w.checks.begin(), w.checks.end(), [](std::int64_t m) { return m != 0; }))
+        p.warnings.push_back(model::ignored_input(
+            pos, "environment.capacityRevocations", "CapacityRevoked for pod groups",
+            fmt::format("{} is a pod group: its deactivation while its pods terminate is not "
+                        "modelled, so its capacity is never revoked",
+                        w.name)));
+  }
+
   void compile_workload(const model::Workload& wl) {
     if (!wl.active) return;  // spec.active false: evicted and never requeued
     for (const auto& c : wl.conditions)
@@ -360,6 +381,7 @@ struct Compiler {
     p.eviction_write_failures = fleet.environment.eviction_write_failures;
     p.pod_failures = fleet.environment.pod_failures;
     p.recovery_times_out = wfpr.recovery_timeout_s > 0;
+    compile_revocations(fleet);
     if (p.pod_failures > 0 && !p.block_admission)
       throw InputError(fleet.environment.pod_failures_pos, "environment.podFailures",
                        fmt::format("is {}, but waitForPodsReady.blockAdmission is off in this "
@@ -418,6 +440,12 @@ int AdmissionParams::readoption_of(int w) const {
 bool AdmissionParams::any_arrivals() const {
   return std::any_of(workloads.begin(), workloads.end(),
                      [](const WorkloadParams& w) { return w.arrives; });
+}
+
+bool AdmissionParams::may_be_revoked(int w) const {
+  if (!revocations() || holds_until_pods_gone(w)) return false;
+  return std::any_of(workloads[w].checks.begin(), workloads[w].checks.end(),
+                     [](std::int64_t m) { return m != 0; });
 }
 
 bool AdmissionParams::any_drain() const {

@@ -153,6 +153,9 @@ struct AdmissionParams {
   // environment.podFailures (blockAdmission only): a running job's ready pods
   // may fail that many times (PodsReady False, WaitForRecovery).
   int pod_failures = 0;
+  // environment.capacityRevocations: the autoscaler may revoke the Provisioned
+  // request of an Admitted workload that many times (-1 compiles to one per workload).
+  int capacity_revocations = 0;
   // waitForPodsReady.recoveryTimeout above 0: a job waiting for recovery may be
   // timed out (0s turns the recovery timeout off).
   bool recovery_times_out = true;
@@ -212,6 +215,12 @@ struct AdmissionParams {
   // The budget cell of queueEdits (after the six above, where present): the edits not applied.
   int budget_queue_edits() const { return budget_pod_failures() + (pods_may_fail() ? 1 : 0); }
   bool any_queue_edits() const { return !queue_edits.empty(); }
+  // The budget cell of capacityRevocations (after the seven above, where present).
+  int budget_revocations() const { return budget_queue_edits() + (any_queue_edits() ? 1 : 0); }
+  bool revocations() const { return capacity_revocations > 0; }
+  // CapacityRevoked may happen to w: it needs some check's ProvisioningRequest, and its quota
+  // goes at eviction (a pod group's deactivation while its pods terminate is not modelled).
+  bool may_be_revoked(int w) const;
   // Some queue is stopped at some point of some run.
   bool any_stop() const;
   // Some queue drains (HoldAndDrain) at some point of some run.

@@ -48,6 +48,10 @@ enum Kind : std::int16_t {
   // The workload controller acts on `workload` for its stopped queue: it
   // unsets a reservation not yet Admitted, or evicts it under HoldAndDrain.
   kQueueStopped,
+  // The autoscaler revokes the Provisioned request of an Admitted workload for
+  // `check` (a fault; kmc.yaml environment.capacityRevocations): the check is
+  // Rejected and the workload controller deactivates it.
+  kCapacityRevoked,
 };
 
 struct Action {
@@ -120,6 +124,10 @@ class Rules {
         return s.budget[p_.budget_queue_edits()] > 0;
       case kQueueStopped:
         return sched_.stop_acts(s, w);
+      case kCapacityRevoked:
+        // Its nodes go; Kueue acts on an active workload that is not finished.
+        return s.phase[w] == kAdmitted && !Scheduler::writing(s, w) &&
+               (waiting_for(s, w) >> a.check & 1) && s.budget[p_.budget_revocations()] > 0;
       case kAdmissionWritten:
         return Scheduler::writing(s, w);
       case kAdmissionWriteFailed:
@@ -293,6 +301,14 @@ class Rules {
         break;
       case kQueueStopped:
         sched_.apply_stop(s, w);
+        break;
+      case kCapacityRevoked:
+        // Rejected: SetDeactivationTarget, spec.active false, evicted; its job
+        // is stopped and its quota goes (a Job's at once); never requeued.
+        sched_.release(s, w);
+        s.phase[w] = kDeactivated;
+        sched_.unstamp(s, w, true);
+        --s.budget[p_.budget_revocations()];
         break;
       case kAdmissionWriteFailed:
         // scheduler.go admit: cache.DeleteWorkload, then requeueAndUpdate with

@@ -65,6 +65,7 @@ model::Layout Spec::layout(const Params& p) {
   if (p.evictions_may_fail()) l.axes[kAxisBudget].labels.push_back("evictionWriteFailures");
   if (p.pods_may_fail()) l.axes[kAxisBudget].labels.push_back("podFailures");
   if (p.any_queue_edits()) l.axes[kAxisBudget].labels.push_back("queueEdits");
+  if (p.revocations()) l.axes[kAxisBudget].labels.push_back("capacityRevocations");
   // Absent is in the range only where some workload arrives during the run,
   // the deleted phases (and Absent, for re-adoption slots) where one may be deleted.
   const Phase last = p.any_requeue()     ? kDeactivated
@@ -139,7 +140,7 @@ model::Layout Spec::layout(const Params& p) {
                     std::max({p.stuck_terminating, p.controller_restarts, p.pods_ready_timeouts,
                               p.admission_write_failures, p.eviction_write_failures,
                               p.pods_may_fail() ? p.pod_failures : 0,
-                              static_cast<int>(p.queue_edits.size()), 0})),
+                              static_cast<int>(p.queue_edits.size()), p.capacity_revocations, 0})),
               ready,
               retries,
               requeued,
@@ -178,7 +179,8 @@ model::Layout Spec::layout(const Params& p) {
                {"EvictionWriteFailed", {workload}, kFaults, "kube-apiserver"},
                {"PodFailed", {workload}, kFaults, "kubelet"},
                {"QueueEdited", {}, kQueueEdits, "user"},
-               {"QueueStopped", {workload}, kWorkloadController, "kueue-controller"}};
+               {"QueueStopped", {workload}, kWorkloadController, "kueue-controller"},
+               {"CapacityRevoked", {workload, check}, kFaults, "cluster-autoscaler"}};
   return l;
 }
 
@@ -222,6 +224,13 @@ std::vector<Action> Spec::candidates(const Params& p) {
   if (p.any_queue_edits()) add(kQueueEdited, -1);
   if (p.any_stop())
     for (int w = 0; w < p.W(); ++w) add(kQueueStopped, w);
+  for (int w = 0; w < p.W(); ++w) {
+    if (!p.may_be_revoked(w)) continue;
+    std::int64_t any = 0;
+    for (auto m : p.workloads[w].checks) any |= m;
+    for (int k = 0; k < p.K(); ++k)
+      if (any >> k & 1) add(kCapacityRevoked, w, k);
+  }
   return out;
 }
 
@@ -241,6 +250,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   if (p.evictions_may_fail()) s.budget.push_back(p.eviction_write_failures);
   if (p.pods_may_fail()) s.budget.push_back(p.pod_failures);
   if (p.any_queue_edits()) s.budget.push_back(static_cast<std::int64_t>(p.queue_edits.size()));
+  if (p.revocations()) s.budget.push_back(p.capacity_revocations);
   // Workloads the manifests show holding quota, in the order they got it.
   std::vector<int> holders;
   for (int w = 0; w < p.W(); ++w)
@@ -278,7 +288,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
 
 model::ActionRef Spec::ref(const Params&, const Action& a) {
   if (a.kind == kSchedule || a.kind == kRestart || a.kind == kQueueEdited) return {a.kind, {}};
-  if (a.kind == kProvisioned || a.kind == kProvisioningFailed)
+  if (a.kind == kProvisioned || a.kind == kProvisioningFailed || a.kind == kCapacityRevoked)
     return {a.kind, {a.workload, a.check}};
   return {a.kind, {a.workload}};
 }
@@ -344,6 +354,8 @@ std::uint64_t Spec::identity(const Params& p) {
     add(std::vector<std::int64_t>{p.eviction_write_failures, std::int64_t{0x65766963}});
   if (p.pods_may_fail())
     add(std::vector<std::int64_t>{p.pod_failures, p.recovery_times_out, std::int64_t{0x706f64}});
+  if (p.revocations())
+    add(std::vector<std::int64_t>{p.capacity_revocations, std::int64_t{0x7265766f}});
   if (p.any_stop()) {
     std::vector<std::int64_t> stops{0x73746f70};
     for (const auto& q : p.cqs) stops.push_back(static_cast<std::int64_t>(q.stop));

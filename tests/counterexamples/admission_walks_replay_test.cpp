@@ -32,6 +32,7 @@ struct Followed {
   std::size_t pods_failed = 0;       // of them, PodFailed
   std::size_t edits = 0;             // of them, QueueEdited
   std::size_t stop_acted = 0;        // of them, QueueStopped
+  std::size_t revoked = 0;           // of them, CapacityRevoked
 };
 
 // The environment's budgets for the walks (kmc.yaml environment.podsReadyTimeouts,
@@ -47,6 +48,7 @@ struct Budgets {
   int pod_failures = 0;          // environment.podFailures
   // environment.queueEdits: a queue ("namespace/name": a LocalQueue) and its new stopPolicy.
   std::vector<std::pair<const char*, model::StopPolicy>> edits = {};
+  int revocations = 0;  // environment.capacityRevocations
 };
 
 // One example's walks: its folder, the random seed, the budgets.
@@ -79,6 +81,7 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
   params.eviction_write_failures = b.eviction_failures;
   if (b.stuck >= 0) params.stuck_terminating = b.stuck;
   params.pod_failures = b.pod_failures;
+  params.capacity_revocations = b.revocations;
   const protocols::ka::Instance inst(params);
   std::mt19937 rng(seed);
   Followed followed;
@@ -118,6 +121,7 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
       followed.pods_failed += st.action.starts_with("PodFailed");
       followed.edits += st.action.starts_with("QueueEdited");
       followed.stop_acted += st.action.starts_with("QueueStopped");
+      followed.revoked += st.action.starts_with("CapacityRevoked");
     }
   }
   return followed;
@@ -273,4 +277,21 @@ TEST_CASE("random walks with stopped queues replay step by step in the engine",
   }
   CHECK(edits > 200);
   CHECK(acted > 50);
+}
+
+TEST_CASE("random walks with revoked capacity replay step by step in the engine",
+          "[replay][admission][revocations]") {
+  const Case cases[] = {
+      {"provisioning-accept-then-hang-fixed", 83, {.revocations = 2}},
+      {"provisioning-block-admission", 89, {.revocations = 2}},
+      {"provisioning-block-admission-fixed", 97, {.timeouts = 1, .revocations = 2}},
+  };
+  std::size_t revoked = 0;
+  for (const Case& c : cases) {
+    INFO(c.example);
+    const auto f = walk_and_replay(c.example, 80, 16, c.seed, c.budgets);
+    CHECK(f.steps > 400);
+    revoked += f.revoked;
+  }
+  CHECK(revoked > 40);
 }

@@ -181,3 +181,40 @@ TEST_CASE("admission checks: blockAdmission stops every Fit admission behind a p
   REQUIRE(o.result.violation);
   CHECK(o.result.violation->detail.find("research/train") != std::string::npos);
 }
+
+TEST_CASE("capacity revocations: an Admitted workload's Provisioned capacity revoked",
+          "[admission][checks][revocations][counts]") {
+  // The three states of an autoscaler that only provisions, s0 s1 s2 s3 above,
+  // and with one revocation allowed: from s2 (Admitted), CapacityRevoked
+  // deactivates w0 (its quota goes, it is never requeued): one more state and
+  // edge. The budget sets the states apart only where it is spent: s3 and the
+  // new one differ in phase, so 5 states, 4 edges.
+  auto p = with_check(1, AutoscalerAnswer::Provisions, 3);
+  p.capacity_revocations = 1;
+  auto o = check(p);
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 5);
+  CHECK(o.result.stats.transitions == 4);
+  // The next workload then gets the quota: w1 waits behind w0, and once w0 is
+  // deactivated w1 reserves, is provisioned and admitted.
+  p = with_check(2, AutoscalerAnswer::Provisions, 3);
+  p.capacity_revocations = 1;
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const ka::Action schedule{ka::kSchedule, -1};
+  const ka::Action revoke{ka::kCapacityRevoked, 0, 0, 0};
+  CHECK_FALSE(step.rules.enabled(s, revoke));  // nothing provisioned yet
+  step(schedule);
+  CHECK_FALSE(step.rules.enabled(s, revoke));  // QuotaReserved: a request not Provisioned
+  step(ka::Action{ka::kProvisioned, 0, 0, 0});
+  step(schedule);
+  CHECK(s.phase[1] == ka::kInadmissible);
+  step(revoke);
+  CHECK(s.phase[0] == ka::kDeactivated);
+  CHECK(s.usage[0] == 0);
+  CHECK(s.phase[1] == ka::kPending);  // the freed quota requeues it
+  step(schedule);
+  CHECK(s.phase[1] == ka::kReserved);
+  step(ka::Action{ka::kProvisioned, 1, 0, 0});
+  CHECK_FALSE(step.rules.enabled(s, ka::Action{ka::kCapacityRevoked, 1, 0, 0}));  // budget spent
+}
