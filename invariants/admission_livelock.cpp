@@ -36,14 +36,18 @@ AdmissionProperty no_preemption_livelock(const AdmissionInstance& p) {
        // A queue stopped since (stopPolicy) unsets or drains its workloads itself:
        // not a preemption.
        .step =
-           [params](const AdmissionInstance::State& from, const AdmissionInstance::State& to, int) {
-             const protocols::ka::Scheduler sched(*params);
-             for (int v = 0; v < params->W(); ++v)
-               if ((from.phase[v] == kAdmitted || from.phase[v] == protocols::ka::kReserved) &&
-                   (to.phase[v] == kEvicted || to.phase[v] == kPending) &&
-                   !(from.phase[v] == protocols::ka::kReserved ? !sched.queued(to, v)
+           [params, stops = params->any_stop()](const AdmissionInstance::State& from,
+                                                const AdmissionInstance::State& to, int) {
+             for (int v = 0; v < params->W(); ++v) {
+               if ((from.phase[v] != kAdmitted && from.phase[v] != protocols::ka::kReserved) ||
+                   (to.phase[v] != kEvicted && to.phase[v] != kPending))
+                 continue;
+               if (!stops) return true;
+               const protocols::ka::Scheduler sched(*params);
+               if (!(from.phase[v] == protocols::ka::kReserved ? !sched.queued(to, v)
                                                                : drained(sched, to, v)))
                  return true;
+             }
              return false;
            }});
 }

@@ -119,4 +119,25 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
   }
 }
 
+// environment.capacityRevocations: a budget nothing reads is exit 3; a pod
+// group that needs a ProvisioningRequest is left out, with a warning.
+void compile_revocations(const model::Scenario& sc, AdmissionParams& p) {
+  const int n = sc.fleet.environment.capacity_revocations;
+  if (n == 0) return;
+  const auto& pos = sc.fleet.environment.capacity_revocations_pos;
+  if (p.checks.empty())
+    throw InputError(pos, "environment.capacityRevocations",
+                     "no ClusterQueue of this cluster has a ProvisioningRequest admission "
+                     "check, so there is no request whose capacity could be revoked");
+  p.capacity_revocations = n < 0 ? p.W() : n;
+  for (const auto& w : p.workloads)
+    if (w.pods && !p.fast_quota_release &&
+        std::any_of(w.checks.begin(), w.checks.end(), [](std::int64_t m) { return m != 0; }))
+      p.warnings.push_back(model::ignored_input(
+          pos, "environment.capacityRevocations", "CapacityRevoked for pod groups",
+          fmt::format("{} is a pod group: its deactivation while its pods terminate is not "
+                      "modelled, so its capacity is never revoked",
+                      w.name)));
+}
+
 }  // namespace kmc::protocols::ka

@@ -26,6 +26,8 @@ std::int64_t needed_checks(const AdmissionParams& p, const WorkloadParams& w, st
 // sorted (it adds re-adoption slots); environment.arrivals, after.
 void compile_deletions(const model::Scenario& sc, AdmissionParams& p);
 void compile_arrivals(const model::Scenario& sc, AdmissionParams& p);
+// environment.capacityRevocations, once the checks and the options are known.
+void compile_revocations(const model::Scenario& sc, AdmissionParams& p);
 // environment.queueEdits, once every workload's LocalQueue is known.
 void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p);
 

@@ -215,27 +215,6 @@ struct Compiler {
     return static_cast<int>(p.local_queues.size()) - 1;
   }
 
-  // environment.capacityRevocations: a budget nothing reads is exit 3; a pod
-  // group that needs a ProvisioningRequest is left out, with a warning.
-  void compile_revocations(const model::Fleet& fleet) {
-    const int n = fleet.environment.capacity_revocations;
-    if (n == 0) return;
-    const auto& pos = fleet.environment.capacity_revocations_pos;
-    if (p.checks.empty())
-      throw InputError(pos, "environment.capacityRevocations",
-                       "no ClusterQueue of this cluster has a ProvisioningRequest admission "
-                       "check, so there is no request whose capacity could be revoked");
-    p.capacity_revocations = n < 0 ? p.W() : n;
-    for (const auto& w : p.workloads)
-      if (w.pods && !p.fast_quota_release &&
-          std::any_of(w.checks.begin(), w.checks.end(), [](std::int64_t m) { return m != 0; }))
-        p.warnings.push_back(model::ignored_input(
-            pos, "environment.capacityRevocations", "CapacityRevoked for pod groups",
-            fmt::format("{} is a pod group: its deactivation while its pods terminate is not "
-                        "modelled, so its capacity is never revoked",
-                        w.name)));
-  }
-
   void compile_workload(const model::Workload& wl) {
     if (!wl.active) return;  // spec.active false: evicted and never requeued
     for (const auto& c : wl.conditions)
@@ -381,7 +360,6 @@ struct Compiler {
     p.eviction_write_failures = fleet.environment.eviction_write_failures;
     p.pod_failures = fleet.environment.pod_failures;
     p.recovery_times_out = wfpr.recovery_timeout_s > 0;
-    compile_revocations(fleet);
     if (p.pod_failures > 0 && !p.block_admission)
       throw InputError(fleet.environment.pod_failures_pos, "environment.podFailures",
                        fmt::format("is {}, but waitForPodsReady.blockAdmission is off in this "
@@ -448,34 +426,9 @@ bool AdmissionParams::may_be_revoked(int w) const {
                      [](std::int64_t m) { return m != 0; });
 }
 
-bool AdmissionParams::any_drain() const {
-  auto drains = [](model::StopPolicy x) { return x == model::StopPolicy::HoldAndDrain; };
-  return std::any_of(cqs.begin(), cqs.end(), [&](const CqParams& q) { return drains(q.stop); }) ||
-         std::any_of(local_queues.begin(), local_queues.end(),
-                     [&](const LqParams& q) { return drains(q.stop); }) ||
-         std::any_of(queue_edits.begin(), queue_edits.end(),
-                     [&](const QueueEdit& e) { return drains(e.policy); });
-}
-
-bool AdmissionParams::any_stop() const {
-  auto stopped = [](model::StopPolicy x) { return x != model::StopPolicy::None; };
-  return std::any_of(cqs.begin(), cqs.end(), [&](const CqParams& q) { return stopped(q.stop); }) ||
-         std::any_of(local_queues.begin(), local_queues.end(),
-                     [&](const LqParams& q) { return stopped(q.stop); }) ||
-         std::any_of(queue_edits.begin(), queue_edits.end(),
-                     [&](const QueueEdit& e) { return stopped(e.policy); });
-}
-
 void AdmissionParams::finish() {
   tree = std::make_shared<const QuotaTree>(*this);
-  std::vector<model::StopPolicy> cq, lq;
-  for (const auto& q : cqs) cq.push_back(q.stop);
-  for (const auto& q : local_queues) lq.push_back(q.stop);
-  cq_stop_after = {cq}, lq_stop_after = {lq};
-  for (const auto& e : queue_edits) {
-    (e.local ? lq : cq)[static_cast<std::size_t>(e.queue)] = e.policy;
-    cq_stop_after.push_back(cq), lq_stop_after.push_back(lq);
-  }
+  finish_stops();
 }
 
 const std::vector<std::string>& admission_variants() {
@@ -496,6 +449,7 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
                      "no Workload or Job to admit; kueue-admission needs at least one");
   c.compile_options();
   auto& p = c.p;
+  compile_revocations(sc, p);
   compile_deletions(sc, p);
   // Queue order: priority, then creation, then name (the heap's order).
   std::stable_sort(p.workloads.begin(), p.workloads.end(),

@@ -183,6 +183,7 @@ struct AdmissionParams {
   // compile_admission (or by finish() for parameters built by hand).
   std::shared_ptr<const QuotaTree> tree;
   void finish();
+  void finish_stops();  // cq_stop_after, lq_stop_after (stop_policy.cpp)
 
   int R() const { return static_cast<int>(resources.size()); }
   int F() const { return static_cast<int>(flavors.size()); }

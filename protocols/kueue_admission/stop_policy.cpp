@@ -14,6 +14,8 @@
 // - a ClusterQueue's spec update requeues the parked workloads of its cohort
 //   tree (UpdateClusterQueue with specUpdated); a LocalQueue that resumes puts
 //   its workloads back into the queues.
+#include <algorithm>
+
 #include "protocols/kueue_admission/scheduler.hpp"
 
 namespace kmc::protocols::ka {
@@ -26,6 +28,35 @@ int edits_done(const AdmissionParams& p, const XState& s) {
 }
 
 }  // namespace
+
+bool AdmissionParams::any_drain() const {
+  auto drains = [](model::StopPolicy x) { return x == model::StopPolicy::HoldAndDrain; };
+  return std::any_of(cqs.begin(), cqs.end(), [&](const CqParams& q) { return drains(q.stop); }) ||
+         std::any_of(local_queues.begin(), local_queues.end(),
+                     [&](const LqParams& q) { return drains(q.stop); }) ||
+         std::any_of(queue_edits.begin(), queue_edits.end(),
+                     [&](const QueueEdit& e) { return drains(e.policy); });
+}
+
+bool AdmissionParams::any_stop() const {
+  auto stopped = [](model::StopPolicy x) { return x != model::StopPolicy::None; };
+  return std::any_of(cqs.begin(), cqs.end(), [&](const CqParams& q) { return stopped(q.stop); }) ||
+         std::any_of(local_queues.begin(), local_queues.end(),
+                     [&](const LqParams& q) { return stopped(q.stop); }) ||
+         std::any_of(queue_edits.begin(), queue_edits.end(),
+                     [&](const QueueEdit& e) { return stopped(e.policy); });
+}
+
+void AdmissionParams::finish_stops() {
+  std::vector<model::StopPolicy> cq, lq;
+  for (const auto& q : cqs) cq.push_back(q.stop);
+  for (const auto& q : local_queues) lq.push_back(q.stop);
+  cq_stop_after = {cq}, lq_stop_after = {lq};
+  for (const auto& e : queue_edits) {
+    (e.local ? lq : cq)[static_cast<std::size_t>(e.queue)] = e.policy;
+    cq_stop_after.push_back(cq), lq_stop_after.push_back(lq);
+  }
+}
 
 model::StopPolicy Scheduler::cq_stop(const XState& s, int cq) const {
   return p_.cq_stop_after[edits_done(p_, s)][cq];
