@@ -4,7 +4,9 @@
 // when an evicted job stops, finish), and the admission-check controllers.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/engine.hpp"
 #include "engine/flavor_assigner.hpp"
@@ -50,6 +52,20 @@ bool holds_quota_until_pods_terminate(const Engine& e, const WorkloadInfo& w);
 void pods_terminated(Engine& e, WorkloadInfo& w);
 void pods_stuck_terminating(Engine& e, WorkloadInfo& w);
 void stuck_pods_failed(Engine& e, WorkloadInfo& w);
+
+// An operator's edit of one (flavor, resource) quota of a ClusterQueue or Cohort
+// (quota_edits.cpp): a field left nullopt keeps its value; a limit set to an
+// inner nullopt is removed.
+struct QuotaUpdate {
+  std::string flavor, resource;
+  std::optional<Amount> nominal;
+  std::optional<std::optional<Amount>> borrowing_limit, lending_limit;
+};
+// The cache recomputes the cohort tree (updateCohortTreeResources), nothing is
+// evicted, and the tree's parked workloads are requeued. False: no such
+// ClusterQueue (cohort false) or Cohort, or a quota it does not have.
+bool update_quotas(Engine& e, const std::string& name, bool cohort,
+                   const std::vector<QuotaUpdate>& quotas);
 
 // stopPolicy (stop_policy.cpp): reconcileOn{Local,Cluster}QueueActiveState.
 void reconcile_stop_policy(Engine& e, WorkloadInfo& w);

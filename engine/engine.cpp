@@ -333,7 +333,11 @@ void Engine::cache_forget(WorkloadInfo& w) {
 }
 
 void Engine::notify_requeue_inadmissible(int cq) {
-  const int root = tree.root_of(cluster_queues[static_cast<size_t>(cq)].node);
+  notify_requeue_tree(cluster_queues[static_cast<size_t>(cq)].node);
+}
+
+void Engine::notify_requeue_tree(int node) {
+  const int root = tree.root_of(node);
   if (!pending_requeue_roots.insert(root).second) return;
   post(now_ms + options.inadmissible_batch_ms, ev::RequeueInadmissible{root});
 }

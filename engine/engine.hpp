@@ -163,6 +163,7 @@ class Engine {
   // would trigger: a forgotten assumption, which no API event reports.
   void cache_forget(WorkloadInfo& w);
   void notify_requeue_inadmissible(int cq);  // QueueAssociatedInadmissibleWorkloadsAfter
+  void notify_requeue_tree(int node);        // the same for the tree of a quota tree node
   void handle(const Event& e);
   // PushOrUpdate unless the workload's LocalQueue is stopped (Kueue removes a
   // stopped LocalQueue from the queue manager, so its workloads are not queued).

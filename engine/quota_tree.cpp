@@ -65,17 +65,28 @@ void QuotaTree::finalize(int fr_count) {
   }
 }
 
-// updateCohortResourceNode + accumulateFromChild: ST = Q + Σ (ST_c − LQ_c).
-void QuotaTree::accumulate(int n) {
+// updateCohortResourceNode + accumulateFromChild: ST = Q + Σ (ST_c − LQ_c),
+// and, `with_usage`, a cohort's U = Σ max(0, U_c − LQ_c).
+void QuotaTree::accumulate(int n, bool with_usage) {
   QuotaNode& q = mut(n);
   for (int fr = 0; fr < fr_count_; ++fr) q.subtree_quota[idx(fr)] = q.nominal[idx(fr)];
+  if (with_usage && !q.is_cluster_queue) q.usage.assign(idx(fr_count_), 0);
   const std::vector<int> children = q.children;
   for (int c : children) {
-    accumulate(c);
+    accumulate(c, with_usage);
     for (int fr = 0; fr < fr_count_; ++fr) {
       const Amount delta = amount_sub(subtree_quota(c, fr), local_quota(c, fr));
       mut(n).subtree_quota[idx(fr)] = amount_add(subtree_quota(n, fr), delta);
+      if (!with_usage) continue;
+      const Amount stored = std::max<Amount>(0, amount_sub(usage(c, fr), local_quota(c, fr)));
+      mut(n).usage[idx(fr)] = amount_add(usage(n, fr), stored);
     }
+  }
+}
+
+void QuotaTree::refresh() {
+  for (int n = 0; n < node_count(); ++n) {
+    if (!has_parent(n)) accumulate(n, true);
   }
 }
 

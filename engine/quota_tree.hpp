@@ -49,6 +49,16 @@ class QuotaTree {
                  std::optional<Amount> lending_limit);
   // Sizes every vector to fr_count, computes SubtreeQuota bottom-up and heights.
   void finalize(int fr_count);
+  // After set_quota on a finalized tree: SubtreeQuota and the cohorts' usage
+  // again, from the quotas and the ClusterQueues' usage (updateCohortResourceNode).
+  void refresh();
+  // The quotas of node n on fr as set: nominal, borrowing limit, lending limit.
+  const std::optional<Amount>& borrowing_limit(int n, FrId fr) const {
+    return node(n).borrowing_limit[idx(fr)];
+  }
+  const std::optional<Amount>& lending_limit(int n, FrId fr) const {
+    return node(n).lending_limit[idx(fr)];
+  }
 
   const QuotaNode& node(int n) const { return nodes_[static_cast<size_t>(n)]; }
   int node_count() const { return static_cast<int>(nodes_.size()); }
@@ -83,7 +93,7 @@ class QuotaTree {
  private:
   size_t idx(FrId fr) const { return static_cast<size_t>(fr); }
   QuotaNode& mut(int n) { return nodes_[static_cast<size_t>(n)]; }
-  void accumulate(int n);
+  void accumulate(int n, bool with_usage = false);
   int compute_height(int n);
 
   std::vector<QuotaNode> nodes_;

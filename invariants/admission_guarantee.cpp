@@ -2,7 +2,8 @@
 // ClusterQueue's nominal quota, after what it may preempt, is admitted.
 // As stuck-freedom: no state from which nothing ever changes such a
 // workload's phase (a victim that never stops, K13). As liveness, under the
-// run's fairness: every such workload is eventually admitted.
+// run's fairness: every such workload is eventually admitted, unless an
+// operator's edit withdraws the guarantee.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -37,6 +38,19 @@ std::string explain(const protocols::ka::AdmissionParams& p, const AdmissionInst
                            fmt::join(names, ", "));
 }
 
+// The latest edit of environment.queueEdits took w's guarantee away: w is not
+// within it now, and would be in the same state under the queues before that
+// edit (a quota shrank, its queue stopped). That is the operator's doing, so
+// the guarantee is no longer owed; one still in force after an edit is.
+bool withdrawn(const protocols::ka::AdmissionParams& p, const AdmissionInstance::State& s, int w) {
+  if (!p.any_queue_edits()) return false;
+  const protocols::ka::Scheduler sched(p);
+  if (sched.edits_done(s) == 0 || protocols::ka::guaranteed(sched, s, w)) return false;
+  auto before = s;
+  ++before.budget[p.budget_queue_edits()];
+  return protocols::ka::guaranteed(sched, before, w);
+}
+
 }  // namespace
 
 AdmissionProperty guarantee_not_stuck(const AdmissionInstance& p) {
@@ -65,13 +79,14 @@ AdmissionProperty guarantee_eventually_admitted(const AdmissionInstance& p) {
              return protocols::ka::guaranteed(protocols::ka::Scheduler(*params), s, w);
            },
        .goal =
-           [](const AdmissionInstance::State& s, int w) {
+           [params](const AdmissionInstance::State& s, int w) {
              // Admitted, or gone from the queue for good: finished, deleted by
-             // its user, or deactivated by a Rejected check (not starved of quota).
+             // its user, or deactivated by a Rejected check (not starved of
+             // quota); or an operator's edit withdrew the guarantee.
              using namespace protocols::ka;
              return s.phase[w] == kAdmitted || s.phase[w] == kFinished || s.phase[w] == kDeleted ||
                     s.phase[w] == kOrphanedPods || s.phase[w] == kOrphanedStuck ||
-                    s.phase[w] == kDeactivated;
+                    s.phase[w] == kDeactivated || withdrawn(*params, s, w);
            }},
       [params](const AdmissionInstance::State& s, int w) { return explain(*params, s, w); });
 }

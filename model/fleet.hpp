@@ -59,12 +59,27 @@ struct ProtocolOptions {
   std::string variant;  // a named historical or deliberately broken behaviour; empty: current Kueue
 };
 
-// kueue-admission: an operator's edit of one queue's spec.stopPolicy during the run
-// (environment.queueEdits).
+// kueue-admission: one (flavor, resource) quota of a ClusterQueue or Cohort as an edit
+// sets it, with merge-patch semantics: a field left out keeps its value, a limit
+// written as null (~) is removed.
+struct QuotaChange {
+  std::string flavor;
+  ResourceName resource;
+  std::optional<Quantity> nominal_quota;
+  // Outer nullopt: unchanged; inner nullopt: removed (no limit).
+  std::optional<std::optional<Quantity>> borrowing_limit, lending_limit;
+  SourcePos pos;
+};
+
+// kueue-admission: an operator's edit of one queue during the run
+// (environment.queueEdits): a ClusterQueue's stopPolicy and quotas, a
+// LocalQueue's stopPolicy, or a Cohort's quotas.
 struct QueueEdit {
-  std::string cluster_queue;  // the ClusterQueue's name, or empty and
-  std::string local_queue;    // a LocalQueue as "namespace/name"
-  StopPolicy stop_policy = StopPolicy::None;
+  std::string cluster_queue;              // the ClusterQueue's name, or empty and
+  std::string local_queue;                // a LocalQueue as "namespace/name", or empty and
+  std::string cohort;                     // a Cohort's name
+  std::optional<StopPolicy> stop_policy;  // nullopt: unchanged
+  std::vector<QuotaChange> quotas;
   SourcePos pos;
 };
 
@@ -109,8 +124,8 @@ struct EnvironmentBudgets {
   // chooses (or never).
   std::vector<std::string> deletions;
   std::vector<SourcePos> deletion_pos;
-  // kueue-admission: edits of queues' stopPolicy, applied one at a time in the listed order,
-  // each whenever the environment chooses (or never, and then none after it).
+  // kueue-admission: edits of queues' stopPolicy and quotas, applied one at a time in the listed
+  // order, each whenever the environment chooses (or never, and then none after it).
   std::vector<QueueEdit> queue_edits;
   SourcePos queue_edits_pos;
 };

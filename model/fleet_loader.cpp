@@ -86,6 +86,35 @@ void read_workload_list(const YamlNode& node, const char* what, const Fleet& fle
 
 // environment.queueEdits: [{clusterQueue: NAME | localQueue: NAMESPACE/NAME, stopPolicy: X}].
 // Whether the queues exist is the protocol's to check, once the manifests are read.
+// A quota limit as an edit writes it: left out, a value, or null (removed).
+std::optional<std::optional<Quantity>> read_limit_change(const YamlNode& node) {
+  if (!node.raw().IsDefined()) return std::nullopt;
+  if (node.raw().IsNull()) return std::optional<Quantity>{};
+  return std::optional<Quantity>{node.quantity()};
+}
+
+std::vector<QuotaChange> read_quota_changes(const YamlNode& list, Warnings& w) {
+  std::vector<QuotaChange> out;
+  for (const auto& item : list.items()) {
+    check_keys(
+        item, {.modeled = {"flavor", "resource", "nominalQuota", "borrowingLimit", "lendingLimit"}},
+        w);
+    QuotaChange c;
+    c.pos = item.pos();
+    if (!item["flavor"].present() || !item["resource"].present())
+      item.fail("a quota change names its flavor and resource");
+    c.flavor = item["flavor"].str();
+    c.resource = item["resource"].str();
+    if (item["nominalQuota"].present()) c.nominal_quota = item["nominalQuota"].quantity();
+    c.borrowing_limit = read_limit_change(item["borrowingLimit"]);
+    c.lending_limit = read_limit_change(item["lendingLimit"]);
+    if (!c.nominal_quota && !c.borrowing_limit && !c.lending_limit)
+      item.fail("a quota change sets nominalQuota, borrowingLimit or lendingLimit");
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 void read_queue_edits(const YamlNode& node, Warnings& w, Fleet& fleet) {
   if (!node.present()) return;
   if (fleet.protocol != "kueue-admission")
@@ -93,21 +122,35 @@ void read_queue_edits(const YamlNode& node, Warnings& w, Fleet& fleet) {
   auto& out = fleet.environment.queue_edits;
   fleet.environment.queue_edits_pos = node.pos();
   for (const auto& item : node.items()) {
-    check_keys(item, {.modeled = {"clusterQueue", "localQueue", "stopPolicy"}}, w);
+    check_keys(item, {.modeled = {"clusterQueue", "localQueue", "cohort", "stopPolicy", "quotas"}},
+               w);
     QueueEdit e;
     e.pos = item.pos();
-    const bool cq = item["clusterQueue"].present(), lq = item["localQueue"].present();
-    if (cq == lq) item.fail("an edit names exactly one of clusterQueue and localQueue");
+    const bool cq = item["clusterQueue"].present(), lq = item["localQueue"].present(),
+               cohort = item["cohort"].present();
+    if (int(cq) + int(lq) + int(cohort) != 1)
+      item.fail("an edit names exactly one of clusterQueue, localQueue and cohort");
     if (cq) e.cluster_queue = item["clusterQueue"].str();
+    if (cohort) e.cohort = item["cohort"].str();
     if (lq) {
       e.local_queue = item["localQueue"].str();
       if (e.local_queue.find('/') == std::string::npos)
         item["localQueue"].fail(
             fmt::format("'{}' must name a LocalQueue as namespace/name", e.local_queue));
     }
-    if (!item["stopPolicy"].present())
-      item.fail("an edit sets stopPolicy (None, Hold or HoldAndDrain)");
-    e.stop_policy = read_stop_policy(item["stopPolicy"]);
+    if (item["stopPolicy"].present()) {
+      if (cohort) item["stopPolicy"].fail("a Cohort has no stopPolicy");
+      e.stop_policy = read_stop_policy(item["stopPolicy"]);
+    }
+    if (item["quotas"].present()) {
+      if (lq) item["quotas"].fail("a LocalQueue has no quotas: edit its ClusterQueue's");
+      e.quotas = read_quota_changes(item["quotas"], w);
+      if (e.quotas.empty()) item["quotas"].fail("lists no quota change");
+    }
+    if (!e.stop_policy && e.quotas.empty())
+      item.fail(cohort ? "a Cohort's edit sets quotas"
+                : lq   ? "an edit sets stopPolicy (None, Hold or HoldAndDrain)"
+                       : "an edit sets stopPolicy (None, Hold or HoldAndDrain) or quotas");
     out.push_back(std::move(e));
   }
 }

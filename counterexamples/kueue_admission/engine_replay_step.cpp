@@ -299,8 +299,40 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
       if (e.queue_edits_applied >= static_cast<int>(p.queue_edits.size()))
         return {false, "every queue edit of kmc.yaml is applied already"};
       const QueueEdit& edit = p.queue_edits[static_cast<std::size_t>(e.queue_edits_applied++)];
-      const std::string queue =
-          edit.local ? p.local_queues[edit.queue].name : p.cqs[edit.queue].quota.name;
+      const std::string queue = edit.local    ? p.local_queues[edit.queue].name
+                                : edit.cohort ? p.cohorts[edit.queue].name
+                                              : p.cqs[edit.queue].quota.name;
+      std::string quotas;
+      if (!edit.quotas.empty()) {
+        std::vector<engine::QuotaUpdate> updates;
+        auto limit = [](const std::optional<std::int64_t>& v)
+            -> std::optional<std::optional<engine::Amount>> {
+          if (!v) return std::nullopt;
+          if (*v == kNoLimit) return std::optional<engine::Amount>{};
+          return std::optional<engine::Amount>{*v};
+        };
+        for (const QuotaSet& c : edit.quotas) {
+          updates.push_back({p.flavors[static_cast<std::size_t>(c.fr / p.R())],
+                             p.resources[static_cast<std::size_t>(c.fr % p.R())], c.nominal,
+                             limit(c.borrowing_limit), limit(c.lending_limit)});
+          quotas += fmt::format("{}{} {}", quotas.empty() ? "" : ", ", updates.back().flavor,
+                                updates.back().resource);
+        }
+        if (!engine::update_quotas(e, queue, edit.cohort, updates))
+          return {false, fmt::format("the engine has no quotas {} of {}", quotas, queue)};
+      }
+      if (edit.cohort) {
+        settle(e);
+        return {true, fmt::format("Cohort {} quotas of {} edited: {}", queue, quotas,
+                                  changes(before, e))};
+      }
+      if (!quotas.empty() && !edit.local) {
+        engine::set_cluster_queue_stop_policy(e, queue, edit.policy, false);
+        settle(e);
+        return {true,
+                fmt::format("ClusterQueue {} quotas of {} edited, stopPolicy {}: {}", queue, quotas,
+                            model::stop_policy_name(edit.policy), changes(before, e))};
+      }
       if (edit.local) {
         const auto slash = queue.find('/');
         engine::set_local_queue_stop_policy(e, queue.substr(0, slash), queue.substr(slash + 1),
@@ -392,7 +424,7 @@ std::vector<model::Cell> engine_cells(const engine::Engine& e, const model::Cell
       const engine::WorkloadInfo* w = find(e, c.entity.at(0));
       mine.value = std::int64_t{w != nullptr && w->admission_in_flight ? 1 : 0};
     } else {
-      continue;  // rank, budget, ready, requeued, born: nothing to compare with
+      continue;  // rank, budget, ready, requeued, born, before_edit: nothing to compare with
     }
     out.push_back(std::move(mine));
   }

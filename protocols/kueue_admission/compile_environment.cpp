@@ -86,39 +86,6 @@ void compile_deletions(const model::Scenario& sc, AdmissionParams& p) {
   for (auto& s : slots) p.workloads.push_back(std::move(s));
 }
 
-// environment.queueEdits: each names a ClusterQueue of the scenario or one of
-// its LocalQueues (one no workload uses is kept, so the edit still names it).
-void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
-  const auto& edits = sc.fleet.environment.queue_edits;
-  for (std::size_t i = 0; i < edits.size(); ++i) {
-    const auto& e = edits[i];
-    QueueEdit out;
-    out.policy = e.stop_policy;
-    if (!e.cluster_queue.empty()) {
-      for (int q = 0; q < p.Q(); ++q)
-        if (p.cqs[q].quota.name == e.cluster_queue) out.queue = q;
-      if (out.queue < 0)
-        throw InputError(e.pos, fmt::format("environment.queueEdits[{}].clusterQueue", i),
-                         fmt::format("no ClusterQueue {} in {}/", e.cluster_queue, sc.manager.dir));
-    } else {
-      out.local = true;
-      const auto slash = e.local_queue.find('/');
-      const auto* lq = sc.manager.find_local_queue(e.local_queue.substr(0, slash),
-                                                   e.local_queue.substr(slash + 1));
-      if (lq == nullptr)
-        throw InputError(e.pos, fmt::format("environment.queueEdits[{}].localQueue", i),
-                         fmt::format("no LocalQueue {} in {}/", e.local_queue, sc.manager.dir));
-      for (int q = 0; q < static_cast<int>(p.local_queues.size()); ++q)
-        if (p.local_queues[q].name == e.local_queue) out.queue = q;
-      if (out.queue < 0) {
-        p.local_queues.push_back({e.local_queue, lq->stop_policy});
-        out.queue = static_cast<int>(p.local_queues.size()) - 1;
-      }
-    }
-    p.queue_edits.push_back(out);
-  }
-}
-
 // environment.capacityRevocations: a budget nothing reads is exit 3; a pod
 // group that needs a ProvisioningRequest is left out, with a warning.
 void compile_revocations(const model::Scenario& sc, AdmissionParams& p) {

@@ -50,7 +50,7 @@ class OnePreemptionPerCohort {
     if (common && mode == Mode::Preempt && skip_[root]) return false;
     if (common && mode == Mode::Fit)
       for (int fr = 0; fr < k_; ++fr)
-        if (cells[fr] > 0 && tree_.subtree_quota(root, fr) - start_.usage(root, fr) <
+        if (cells[fr] > 0 && start_.tree().subtree_quota(root, fr) - start_.usage(root, fr) <
                                  usage_[at(root, fr)] + cells[fr])
           return false;
     for (int fr = 0; fr < k_; ++fr)
@@ -125,7 +125,7 @@ int Scheduler::tournament(const XState& s, const Snapshot& snap, const std::vect
     const Drs d = drs(p_, snap, cq, cells);
     bool lends = true;  // not borrowing on any cell it requests
     for (int fr = 0; fr < tree_.frs(); ++fr)
-      if (cells[fr] > 0 && snap.usage(cq, fr) + cells[fr] > tree_.subtree_quota(cq, fr))
+      if (cells[fr] > 0 && snap.usage(cq, fr) + cells[fr] > snap.tree().subtree_quota(cq, fr))
         lends = false;
     bool wins = best < 0;
     if (!wins && lends != best_lends)
@@ -151,8 +151,8 @@ std::vector<std::int64_t> Scheduler::reserve_cells(const Snapshot& snap, int w,
   std::vector<std::int64_t> keep(tree_.frs(), 0);
   for (int r = 0; r < p_.R(); ++r) {
     const int fr = p_.fr(a.flavor, r);
-    const std::int64_t q = tree_.nominal(wl.cq, fr), u = snap.usage(wl.cq, fr);
-    const std::int64_t bl = tree_.borrowing_limit(wl.cq, fr);
+    const std::int64_t q = snap.tree().nominal(wl.cq, fr), u = snap.usage(wl.cq, fr);
+    const std::int64_t bl = snap.tree().borrowing_limit(wl.cq, fr);
     const std::int64_t v = a.borrow > 0
                                ? (bl == kNoLimit ? wl.req[r] : std::min(wl.req[r], q + bl - u))
                                : std::min(wl.req[r], q - u);

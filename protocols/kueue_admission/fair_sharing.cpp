@@ -7,7 +7,7 @@ namespace kmc::protocols::ka {
 
 Drs drs(const AdmissionParams& p, const Snapshot& snap, int cq,
         const std::vector<std::int64_t>& extra) {
-  const QuotaTree& tree = *p.tree;
+  const QuotaTree& tree = snap.tree();  // quotas after the edits so far
   Drs d;
   const int up = tree.parent(cq);
   if (up < 0) return d;  // roots and standalone queues never borrow

@@ -59,7 +59,8 @@ bool guaranteed(const Scheduler& sched, const XState& s, int w) {
       if (v == 0) continue;
       const int fr = p.fr(f, r);
       fits = std::find(cq.covered.begin(), cq.covered.end(), r) != cq.covered.end() &&
-             snap.usage(wl.cq, fr) + v <= tree.nominal(wl.cq, fr) && v <= snap.available(wl.cq, fr);
+             snap.usage(wl.cq, fr) + v <= snap.tree().nominal(wl.cq, fr) &&
+             v <= snap.available(wl.cq, fr);
     }
     if (fits) return true;
   }
@@ -68,17 +69,22 @@ bool guaranteed(const Scheduler& sched, const XState& s, int w) {
 
 std::string over_admission(const Scheduler& sched, const XState& s) {
   const auto& p = sched.params();
-  const auto& tree = sched.tree();
+  const auto& tree = sched.tree_at(s);
   // The projected usage: victims still terminating hold quota that Kueue's
-  // scheduler has already counted as gone (scheduler.fits, §2.5).
-  std::vector<std::int64_t> usage(s.usage.size(), 0);
+  // scheduler has already counted as gone (scheduler.fits, §2.5). `earlier`:
+  // the part that quotas no longer in force admitted (an edit shrank them;
+  // Kueue evicts nothing for that), which only the scheduler's later
+  // admissions must not add to.
+  std::vector<std::int64_t> usage(s.usage.size(), 0), earlier(s.usage.size(), 0);
   const int k = tree.frs();
   for (int w = 0; w < p.W(); ++w)
     if (Scheduler::reserved(s, w))
-      for (int r = 0; r < p.R(); ++r)
-        usage[p.workloads[w].cq * k + p.fr(static_cast<int>(s.flavor[w]), r)] +=
-            p.workloads[w].req[r];
-  const Snapshot snap(tree, usage);
+      for (int r = 0; r < p.R(); ++r) {
+        const std::size_t cell = p.workloads[w].cq * k + p.fr(static_cast<int>(s.flavor[w]), r);
+        usage[cell] += p.workloads[w].req[r];
+        if (s.before_edit[w] != 0) earlier[cell] += p.workloads[w].req[r];
+      }
+  const Snapshot snap(tree, usage), before(tree, earlier);
   auto node_name = [&](int n) {
     return tree.is_cq(n) ? "ClusterQueue " + p.cqs[n].quota.name
                          : "cohort " + p.cohorts[n - p.Q()].name;
@@ -86,6 +92,7 @@ std::string over_admission(const Scheduler& sched, const XState& s) {
   for (int n = 0; n < tree.nodes(); ++n)
     for (int fr = 0; fr < k; ++fr) {
       const std::int64_t u = snap.usage(n, fr), st = tree.subtree_quota(n, fr);
+      if (u <= before.usage(n, fr)) continue;  // nothing admitted since the quotas shrank
       const std::int64_t bl = tree.borrowing_limit(n, fr);
       const std::string cell = fmt::format("{} {}", p.flavors[fr / p.R()], p.resources[fr % p.R()]);
       if (tree.parent(n) < 0 && u > st)

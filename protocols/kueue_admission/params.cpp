@@ -429,6 +429,7 @@ bool AdmissionParams::may_be_revoked(int w) const {
 void AdmissionParams::finish() {
   tree = std::make_shared<const QuotaTree>(*this);
   finish_stops();
+  finish_quota_edits();
 }
 
 const std::vector<std::string>& admission_variants() {

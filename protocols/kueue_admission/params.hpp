@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,10 +69,20 @@ struct LqParams {
 };
 
 // kmc.yaml environment.queueEdits: one queue's stopPolicy set by an operator.
+// One (flavor, resource) quota as an edit sets it; nullopt keeps the value, and
+// a limit set to kNoLimit is removed.
+struct QuotaSet {
+  int fr = 0;  // [f * R + r]
+  std::optional<std::int64_t> nominal, borrowing_limit, lending_limit;
+};
+
 struct QueueEdit {
-  bool local = false;  // a LocalQueue (index into local_queues), else a ClusterQueue
+  bool local = false;  // a LocalQueue (index into local_queues); see `cohort`
   int queue = -1;
+  // A queue's policy after the edit (its policy before, where the edit sets only quotas).
   model::StopPolicy policy = model::StopPolicy::None;
+  std::vector<QuotaSet> quotas;  // a ClusterQueue's or Cohort's
+  bool cohort = false;           // a Cohort (index into cohorts); neither: a ClusterQueue
 };
 
 struct WorkloadParams {
@@ -182,8 +193,12 @@ struct AdmissionParams {
   // The cohort tree's constant quantities, derived once from the above by
   // compile_admission (or by finish() for parameters built by hand).
   std::shared_ptr<const QuotaTree> tree;
+  // [k]: the tree after the first k queue edits, where some edit sets quotas (quota_edits.cpp).
+  std::vector<std::shared_ptr<const QuotaTree>> trees_after;
+  bool any_quota_edits() const { return !trees_after.empty(); }
   void finish();
-  void finish_stops();  // cq_stop_after, lq_stop_after (stop_policy.cpp)
+  void finish_stops();        // cq_stop_after, lq_stop_after (stop_policy.cpp)
+  void finish_quota_edits();  // trees_after (quota_edits.cpp)
 
   int R() const { return static_cast<int>(resources.size()); }
   int F() const { return static_cast<int>(flavors.size()); }

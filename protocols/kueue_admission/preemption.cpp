@@ -89,7 +89,7 @@ std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w
     std::vector<std::int64_t> remaining = usage;
     for (int fr = 0; fr < tree_.frs(); ++fr) {
       if (usage[fr] == 0) continue;
-      if (tree_.subtree_quota(home, fr) < snap.usage(home, fr) + usage[fr]) advantage = false;
+      if (snap.tree().subtree_quota(home, fr) < snap.usage(home, fr) + usage[fr]) advantage = false;
       remaining[fr] = std::max<std::int64_t>(0, usage[fr] - snap.local_available(home, fr));
     }
     int prev = home;
@@ -117,7 +117,7 @@ std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w
       bool fits = true;
       for (int fr = 0; fr < tree_.frs(); ++fr) {
         if (remaining[fr] == 0) continue;
-        if (tree_.subtree_quota(cur, fr) < snap.usage(cur, fr) + remaining[fr]) fits = false;
+        if (snap.tree().subtree_quota(cur, fr) < snap.usage(cur, fr) + remaining[fr]) fits = false;
         remaining[fr] = std::max<std::int64_t>(0, remaining[fr] - snap.local_available(cur, fr));
       }
       advantage = advantage || fits;
@@ -137,7 +137,7 @@ std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w
   const bool forbidden = !cq.borrow_within_cohort;
   bool under_nominal = true;
   for (int fr : need)
-    under_nominal = under_nominal && tree_.nominal(home, fr) > snap.usage(home, fr);
+    under_nominal = under_nominal && snap.tree().nominal(home, fr) > snap.usage(home, fr);
   std::vector<bool> attempts;
   if ((hierarchy.empty() && priority.empty()) || (forbidden && !under_nominal))
     attempts = {true};

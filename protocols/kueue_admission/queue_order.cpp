@@ -59,6 +59,15 @@ bool Scheduler::queued_before(const XState& s, int a, int b) const {
   return p_.workloads[a].name < p_.workloads[b].name;
 }
 
+Phase Scheduler::pushed_phase(const XState& s, int w) const {
+  const int eq = p_.workloads[w].equivalence;
+  if (eq < 0 || p_.cqs[p_.workloads[w].cq].strict_fifo) return kPending;
+  for (int v = 0; v < p_.W(); ++v)
+    if (v != w && p_.workloads[v].equivalence == eq && s.phase[v] == kInadmissible)
+      return kInadmissible;
+  return kPending;
+}
+
 void Scheduler::stamp_born(XState& s, int w) const {
   if (!p_.any_requeue()) return;
   s.born[w] = next_point(s);

@@ -7,7 +7,7 @@
 
 namespace kmc::protocols::ka {
 
-QuotaTree::QuotaTree(const AdmissionParams& p) : q_(p.Q()), frs_(p.F() * p.R()) {
+QuotaTree::QuotaTree(const AdmissionParams& p, int edits) : q_(p.Q()), frs_(p.F() * p.R()) {
   const int n = p.Q() + p.C();
   parent_.assign(n, -1);
   nominal_.assign(n, {});
@@ -19,6 +19,18 @@ QuotaTree::QuotaTree(const AdmissionParams& p) : q_(p.Q()), frs_(p.F() * p.R()) 
     nominal_[i] = node.nominal;
     bl_[i] = node.borrowing_limit;
     ll[i] = node.lending_limit;
+  }
+  // Kueue recomputes the whole tree's quotas on a ClusterQueue's or Cohort's
+  // update (updateCohortTreeResources), which is what building it again does.
+  for (int k = 0; k < edits; ++k) {
+    const QueueEdit& e = p.queue_edits[static_cast<std::size_t>(k)];
+    if (e.local) continue;
+    const int i = e.cohort ? q_ + e.queue : e.queue;
+    for (const QuotaSet& c : e.quotas) {
+      if (c.nominal) nominal_[i][c.fr] = *c.nominal;
+      if (c.borrowing_limit) bl_[i][c.fr] = *c.borrowing_limit;
+      if (c.lending_limit) ll[i][c.fr] = *c.lending_limit;
+    }
   }
   // Heights and subtree quotas bottom-up: a node's children all come before
   // it in an order by depth, deepest first.

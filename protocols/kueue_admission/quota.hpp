@@ -13,9 +13,11 @@
 namespace kmc::protocols::ka {
 
 // The cohort tree as nodes: 0..Q-1 the ClusterQueues, Q..Q+C-1 the cohorts.
+// Its shape is constant; its quantities are those after the first `edits`
+// edits of environment.queueEdits (an edit may set quotas, never the shape).
 class QuotaTree {
  public:
-  explicit QuotaTree(const AdmissionParams& p);
+  explicit QuotaTree(const AdmissionParams& p, int edits = 0);
 
   int nodes() const { return static_cast<int>(parent_.size()); }
   int parent(int n) const { return parent_[n]; }
@@ -57,6 +59,8 @@ class Snapshot {
     refresh();
   }
 
+  // The tree whose quotas this snapshot is measured against.
+  const QuotaTree& tree() const { return *tree_; }
   std::int64_t usage(int n, int fr) const { return u_[n * tree_->frs() + fr]; }
   // Adds (sign +1) or removes (-1) a request on one ClusterQueue's flavor.
   void add(int cq, int f, const std::vector<std::int64_t>& req, int sign);

@@ -215,7 +215,7 @@ class Rules {
       case kArrive:
         // Into its ClusterQueue's heap; a new workload frees no quota, so
         // nothing parked is requeued.
-        s.phase[w] = kPending;
+        s.phase[w] = sched_.pushed_phase(s, w);
         sched_.stamp_born(s, w);
         break;
       case kDelete: {
@@ -263,7 +263,7 @@ class Rules {
         break;
       }
       case kBackoffExpired:
-        s.phase[w] = kPending;  // into the active heap, in order of its eviction
+        s.phase[w] = sched_.pushed_phase(s, w);  // into its heap, in order of its eviction
         break;
       case kPodsReadyTimeout: {
         // reconcileNotReadyTimeout: past backoffLimitCount deactivate, else evict

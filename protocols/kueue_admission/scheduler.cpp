@@ -129,14 +129,15 @@ void Scheduler::release(XState& s, int w, bool requeue) const {
       if (p_.workloads[v].priority == wl.priority && s.rank[v] > s.rank[w]) --s.rank[v];
   s.rank[w] = -1;
   s.flavor[w] = -1;
-  s.unready[w] = 0;  // out of the cache: nothing to wait for
+  s.unready[w] = 0;      // out of the cache: nothing to wait for
+  s.before_edit[w] = 0;  // a reservation again is made under the quotas then in force
   if (requeue) requeue_tree(s, wl.cq);
 }
 
 // Quota freed in a tree moves every inadmissible workload of that tree back
 // to its heap (QueueAssociatedInadmissibleWorkloadsAfter, §2.1).
-void Scheduler::requeue_tree(XState& s, int cq) const {
-  const int root = tree_.root(cq);
+void Scheduler::requeue_tree(XState& s, int node) const {
+  const int root = tree_.root(node);
   for (int w = 0; w < p_.W(); ++w)
     if (s.phase[w] == kInadmissible && tree_.root(p_.workloads[w].cq) == root)
       s.phase[w] = kPending;
@@ -177,11 +178,12 @@ Assignment Scheduler::assign(const XState& s, const Snapshot& snap, int w,
       const int fr = p_.fr(f, r);
       FlavorMode m{kNoFit, 0};
       const auto [borrow, may_reclaim] = snap.lowest_fitting_height(wl.cq, fr, v);
-      if (v > tree_.potential_available(wl.cq, fr)) {
+      if (v > snap.tree().potential_available(wl.cq, fr)) {
         m = {kNoFit, borrow};
       } else if (v <= snap.available(wl.cq, fr)) {
         m = {kFitMode, borrow};
-      } else if (tree_.nominal(wl.cq, fr) >= v || may_reclaim || preempts_while_borrowing(cq)) {
+      } else if (snap.tree().nominal(wl.cq, fr) >= v || may_reclaim ||
+                 preempts_while_borrowing(cq)) {
         // The preemption oracle: GetTargets on this cell alone.
         std::vector<std::int64_t> one(tree_.frs(), 0);
         one[fr] = v;

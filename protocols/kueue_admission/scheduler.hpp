@@ -49,9 +49,20 @@ class Scheduler {
   explicit Scheduler(const AdmissionParams& p);
 
   const AdmissionParams& params() const { return p_; }
+  // The cohort tree's shape, and its quotas as the manifests set them.
   const QuotaTree& tree() const { return tree_; }
+  // The edits of environment.queueEdits applied in s.
+  int edits_done(const XState& s) const {
+    return p_.any_queue_edits()
+               ? static_cast<int>(p_.queue_edits.size() - s.budget[p_.budget_queue_edits()])
+               : 0;
+  }
+  // The quotas in force in s: those of the manifests, as the edits so far set them.
+  const QuotaTree& tree_at(const XState& s) const {
+    return p_.any_quota_edits() ? *p_.trees_after[edits_done(s)] : tree_;
+  }
   Snapshot snapshot(const XState& s) const {
-    return Snapshot(tree_, s.usage, p_.broken_skip_cohort_limit);
+    return Snapshot(tree_at(s), s.usage, p_.broken_skip_cohort_limit);
   }
 
   // One scheduling cycle, in place; `out`, if given, says what it did.
@@ -108,6 +119,13 @@ class Scheduler {
   bool cq_active(const XState& s, int cq) const {
     return !stops_ || cq_stop(s, cq) == model::StopPolicy::None;
   }
+  // Where w is pushed into its heap outside a requeue (its backoff passed, it
+  // arrives, its LocalQueue resumes): PushOrUpdate puts it straight into the
+  // inadmissible set if its equivalence class was bulk-moved there since its
+  // ClusterQueue last requeued (SchedulingEquivalenceHashing, BestEffortFIFO).
+  // The model reads that from the class: some equivalent workload is parked.
+  // (Kueue keeps the mark if every parked one is deleted; the model does not.)
+  Phase pushed_phase(const XState& s, int w) const;
   // w's heap may pop it: neither its ClusterQueue nor its LocalQueue is stopped
   // (a stopped LocalQueue's workloads are out of the queues).
   bool queued(const XState& s, int w) const {
@@ -121,6 +139,9 @@ class Scheduler {
   void apply_stop(XState& s, int w) const;
   // An operator's next edit of environment.queueEdits (the budget cell counts those left).
   void edit_queue(XState& s) const;
+  // After an edit of quotas: every workload holding quota got it under limits no
+  // longer in force (cell `before_edit`, quota_edits.cpp).
+  void mark_before_edit(XState& s) const;
   // w's admission patch is in flight (environment.admissionWriteFailures).
   static bool writing(const XState& s, int w) { return s.writing[w] != 0; }
 
@@ -154,7 +175,8 @@ class Scheduler {
   void start_job(XState& s, int w) const;
   // requeue: false inside a cycle, which requeues once at its end.
   void release(XState& s, int w, bool requeue = true) const;
-  void requeue_tree(XState& s, int cq) const;
+  // The parked workloads of the cohort tree of `node` (a ClusterQueue's, or Q + a cohort's).
+  void requeue_tree(XState& s, int node) const;
   // One (flavor, resource) cell's index into [f * R + r] for workload w's resource r.
   std::vector<std::int64_t> usage_cells(int w, int f) const;
 

@@ -131,6 +131,8 @@ model::Layout Spec::layout(const Params& p) {
       only_if(p.writes_may_fail(), field("writing", {kAxisWorkload}, FieldKind::Int, 0, 1));
   auto unready = only_if(p.tracks_unready(),
                          field("unready", {kAxisWorkload}, FieldKind::Int, 0, kRecovering));
+  auto before_edit =
+      only_if(p.any_quota_edits(), field("before_edit", {kAxisWorkload}, FieldKind::Int, 0, 1));
   l.fields = {phase,
               flavor,
               rank,
@@ -148,7 +150,8 @@ model::Layout Spec::layout(const Params& p) {
               blocked,
               requeue_count,
               writing,
-              unready};
+              unready,
+              before_edit};
   // The scheduler and the pods' termination are weakly fair by default; jobs
   // may run forever, faults are the adversary's, and so is when (whether) a workload arrives.
   // The autoscaler answers when it will (kmc.yaml fairness: {autoscaler: ...}, as
@@ -269,6 +272,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   s.requeues.assign(p.W(), 0);
   s.writing.assign(p.W(), 0);
   s.unready.assign(p.W(), 0);
+  s.before_edit.assign(p.W(), 0);
   const Scheduler sched(p);
   for (int w : holders) {
     sched.reserve(s, w, p.workloads[w].initial_flavor);
@@ -356,6 +360,17 @@ std::uint64_t Spec::identity(const Params& p) {
     add(std::vector<std::int64_t>{p.pod_failures, p.recovery_times_out, std::int64_t{0x706f64}});
   if (p.revocations())
     add(std::vector<std::int64_t>{p.capacity_revocations, std::int64_t{0x7265766f}});
+  if (p.any_quota_edits()) {
+    std::vector<std::int64_t> quotas{0x71756f74};
+    for (const auto& e : p.queue_edits) {
+      quotas.insert(quotas.end(), {e.local, e.cohort, e.queue, static_cast<std::int64_t>(e.policy),
+                                   static_cast<std::int64_t>(e.quotas.size())});
+      for (const auto& c : e.quotas)
+        quotas.insert(quotas.end(), {c.fr, c.nominal.value_or(-2), c.borrowing_limit.value_or(-2),
+                                     c.lending_limit.value_or(-2)});
+    }
+    add(quotas);
+  }
   if (p.any_stop()) {
     std::vector<std::int64_t> stops{0x73746f70};
     for (const auto& q : p.cqs) stops.push_back(static_cast<std::int64_t>(q.stop));

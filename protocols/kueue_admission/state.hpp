@@ -74,7 +74,11 @@ struct State {
       // [workload] Unready while its job runs with pods not all ready (PodsReady
       // False), until PodsReady or its timeout; it stays while it holds quota.
       // Only where blockAdmission reads it and a PodsReady timeout may fire or a pod fail.
-      (std::vector<V>, unready));
+      (std::vector<V>, unready),
+      // [workload] 1 while it holds quota it reserved before the latest edit of
+      // quotas (environment.queueEdits): limits no longer in force admitted it, so
+      // it may leave its queue above them. Only where some edit sets quotas.
+      (std::vector<V>, before_edit));
   bool operator==(const State&) const = default;
 };
 

@@ -20,15 +20,6 @@
 
 namespace kmc::protocols::ka {
 
-namespace {
-
-int edits_done(const AdmissionParams& p, const XState& s) {
-  if (!p.any_queue_edits()) return 0;
-  return static_cast<int>(p.queue_edits.size() - s.budget[p.budget_queue_edits()]);
-}
-
-}  // namespace
-
 bool AdmissionParams::any_drain() const {
   auto drains = [](model::StopPolicy x) { return x == model::StopPolicy::HoldAndDrain; };
   return std::any_of(cqs.begin(), cqs.end(), [&](const CqParams& q) { return drains(q.stop); }) ||
@@ -53,18 +44,18 @@ void AdmissionParams::finish_stops() {
   for (const auto& q : local_queues) lq.push_back(q.stop);
   cq_stop_after = {cq}, lq_stop_after = {lq};
   for (const auto& e : queue_edits) {
-    (e.local ? lq : cq)[static_cast<std::size_t>(e.queue)] = e.policy;
+    if (!e.cohort) (e.local ? lq : cq)[static_cast<std::size_t>(e.queue)] = e.policy;
     cq_stop_after.push_back(cq), lq_stop_after.push_back(lq);
   }
 }
 
 model::StopPolicy Scheduler::cq_stop(const XState& s, int cq) const {
-  return p_.cq_stop_after[edits_done(p_, s)][cq];
+  return p_.cq_stop_after[edits_done(s)][cq];
 }
 
 model::StopPolicy Scheduler::lq_stop(const XState& s, int w) const {
   const int lq = p_.workloads[w].lq;
-  return lq < 0 ? model::StopPolicy::None : p_.lq_stop_after[edits_done(p_, s)][lq];
+  return lq < 0 ? model::StopPolicy::None : p_.lq_stop_after[edits_done(s)][lq];
 }
 
 bool Scheduler::stop_acts(const XState& s, int w) const {
@@ -96,11 +87,18 @@ void Scheduler::apply_stop(XState& s, int w) const {
 }
 
 void Scheduler::edit_queue(XState& s) const {
-  const int k = edits_done(p_, s);
+  const int k = edits_done(s);
   const QueueEdit& e = p_.queue_edits[static_cast<std::size_t>(k)];
   --s.budget[p_.budget_queue_edits()];
+  if (!e.quotas.empty()) mark_before_edit(s);
+  if (e.cohort) {
+    // A Cohort's update requeues its whole tree (AddOrUpdateCohort: notifyCohort of the root).
+    return requeue_tree(s, p_.Q() + e.queue);
+  }
   if (!e.local) {
-    if (p_.cq_stop_after[k][e.queue] != e.policy) requeue_tree(s, e.queue);
+    // Any change of the spec requeues the cohort tree's parked workloads
+    // (UpdateClusterQueue with specUpdated).
+    if (p_.cq_stop_after[k][e.queue] != e.policy || !e.quotas.empty()) requeue_tree(s, e.queue);
     return;
   }
   // A stopped LocalQueue's workloads leave the queues (DeleteLocalQueue), the
@@ -110,6 +108,8 @@ void Scheduler::edit_queue(XState& s) const {
   for (int w = 0; w < p_.W(); ++w) {
     if (p_.workloads[w].lq != e.queue) continue;
     if (s.phase[w] == kInadmissible) s.phase[w] = kPending;
+    if (e.policy == model::StopPolicy::None && s.phase[w] == kPending)
+      s.phase[w] = pushed_phase(s, w);
     auto& sticky = s.sticky[p_.workloads[w].cq];
     if (e.policy != model::StopPolicy::None && sticky == w) sticky = -1;
   }

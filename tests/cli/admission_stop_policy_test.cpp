@@ -76,7 +76,7 @@ TEST_CASE("stopPolicy: bad queue edits are exit 3 at their line", "[cli][admissi
   refused(with_edit("    - {localQueue: team-a, stopPolicy: Hold}\n"), "localQueue",
           "must name a LocalQueue as namespace/name");
   refused(with_edit("    - {clusterQueue: batch, localQueue: research/team-a, stopPolicy: Hold}\n"),
-          "queueEdits", "exactly one of clusterQueue and localQueue");
+          "queueEdits", "exactly one of clusterQueue, localQueue and cohort");
   refused(with_edit("    - {clusterQueue: batch}\n"), "queueEdits", "an edit sets stopPolicy");
   refused(with_edit("    - {clusterQueue: batch, stopPolicy: Paused}\n"), "stopPolicy",
           "unknown value 'Paused'");

@@ -49,7 +49,25 @@ struct Budgets {
   // environment.queueEdits: a queue ("namespace/name": a LocalQueue) and its new stopPolicy.
   std::vector<std::pair<const char*, model::StopPolicy>> edits = {};
   int revocations = 0;  // environment.capacityRevocations
+  // environment.queueEdits of quotas, after the stopPolicy ones.
+  std::vector<model::QueueEdit> quota_edits = {};
 };
+
+// An edit of ClusterQueue cq's quota of `resource` in `flavor`: its nominal quota, and
+// a lending limit (-1: removed, -2: left as it is).
+model::QueueEdit quota_edit(const char* cq, const char* flavor, const char* resource,
+                            std::optional<std::int64_t> nominal, std::int64_t lending = -2) {
+  model::QueueEdit e;
+  e.cluster_queue = cq;
+  model::QuotaChange c;
+  c.flavor = flavor, c.resource = resource;
+  if (nominal) c.nominal_quota = model::Quantity::from_units(*nominal);
+  if (lending == -1) c.lending_limit = std::optional<model::Quantity>{};
+  if (lending >= 0)
+    c.lending_limit = std::optional<model::Quantity>{model::Quantity::from_units(lending)};
+  e.quotas.push_back(c);
+  return e;
+}
 
 // One example's walks: its folder, the random seed, the budgets.
 struct Case {
@@ -74,6 +92,7 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
     e.stop_policy = policy;
     sc.fleet.environment.queue_edits.push_back(e);
   }
+  for (const auto& e : b.quota_edits) sc.fleet.environment.queue_edits.push_back(e);
   auto params = protocols::ka::compile_admission(sc);
   params.answer = model::AutoscalerAnswer::Any;
   params.pods_ready_timeouts = b.timeouts;
@@ -294,4 +313,44 @@ TEST_CASE("random walks with revoked capacity replay step by step in the engine"
     revoked += f.revoked;
   }
   CHECK(revoked > 40);
+}
+
+TEST_CASE("random walks with quota edits replay step by step in the engine",
+          "[replay][admission][quota-edits]") {
+  // Quotas shrinking below usage and raised again, lending limits set and
+  // removed: the cohort tree recomputed, reclaims under the new quotas, fair
+  // sharing's DRS against them, reservations waiting for their checks.
+  const auto gpu = [](const char* cq, std::optional<std::int64_t> q, std::int64_t lending = -2) {
+    return quota_edit(cq, "h100", "nvidia.com/gpu", q, lending);
+  };
+  const auto cpu = [](const char* cq, std::optional<std::int64_t> q, std::int64_t lending = -2) {
+    return quota_edit(cq, "default", "cpu", q, lending);
+  };
+  const Case cases[] = {
+      {"late-arrivals-reclaim",
+       101,
+       {.quota_edits = {gpu("team-a", 4), gpu("batch", 4), gpu("team-b", std::nullopt, 4),
+                        gpu("team-a", 8), gpu("team-b", std::nullopt, -1), gpu("batch", 0)}}},
+      {"late-arrivals-reclaim",
+       103,
+       {.stuck = 1, .quota_edits = {gpu("team-b", 0), gpu("batch", 8), gpu("team-b", 8)}}},
+      {"cohort-shared-victim",
+       107,
+       {.quota_edits = {cpu("alpha", 1), cpu("beta", 3, 1), cpu("gamma", 1), cpu("alpha", 2),
+                        cpu("beta", std::nullopt, -1)}}},
+      {"drs-rounding-fixed",
+       109,
+       {.quota_edits = {gpu("production", 500), gpu("research", 1000), gpu("production", 1000)}}},
+      {"provisioning-accept-then-hang-fixed",
+       113,
+       {.quota_edits = {gpu("gpu", 4), gpu("gpu", 16), gpu("gpu", 0)}}},
+  };
+  std::size_t edits = 0;
+  for (const Case& c : cases) {
+    INFO(c.example);
+    const auto f = walk_and_replay(c.example, 80, 18, c.seed, c.budgets);
+    CHECK(f.steps > 400);
+    edits += f.edits;
+  }
+  CHECK(edits > 200);
 }

@@ -22,7 +22,7 @@ namespace {
 ka::AdmissionParams one_edit(std::vector<StopPolicy> edits, StopPolicy initial = StopPolicy::None) {
   auto p = ka_check::queue_of_one(1, 1);
   p.cqs[0].stop = initial;
-  for (auto e : edits) p.queue_edits.push_back({false, 0, e});
+  for (auto e : edits) p.queue_edits.push_back({false, 0, e, {}, false});
   p.finish();
   return p;
 }
@@ -78,6 +78,18 @@ TEST_CASE("queue edits: exact state counts of one Hold and one HoldAndDrain",
   CHECK(o.result.stats.transitions == 3);
 }
 
+TEST_CASE("queue edits: a guarantee the operator withdraws is not owed; one in force is",
+          "[admission][stop-policy][liveness]") {
+  // w0 is within its guarantee at the start; the edit may put its own queue on
+  // Hold first, for good: the operator withdrew the guarantee, so it is not owed.
+  auto o = check(one_edit({StopPolicy::Hold}), {"guarantee-eventually-admitted"});
+  CHECK(o.result.verdict == Verdict::Verified);
+  // A guarantee an edit leaves in force is owed (held-queue-borrowed-quota:
+  // the borrower's queue is held, w0's guarantee stands, and it waits).
+  o = check(borrowed(StopPolicy::Hold), {"guarantee-eventually-admitted"});
+  CHECK(o.result.verdict == Verdict::Violated);
+}
+
 TEST_CASE("queue edits: a stopped queue has no head; resumed, its heap pops again",
           "[admission][stop-policy]") {
   const auto p = one_edit({StopPolicy::Hold, StopPolicy::None});
@@ -122,7 +134,7 @@ TEST_CASE("queue edits: a LocalQueue's stop holds only its own workloads",
   auto p = ka_check::queue_of_one(2, 2);
   p.local_queues = {{"ns/held", StopPolicy::None}, {"ns/open", StopPolicy::None}};
   p.workloads[0].lq = 0, p.workloads[1].lq = 1;
-  p.queue_edits.push_back({true, 0, StopPolicy::HoldAndDrain});
+  p.queue_edits.push_back({true, 0, StopPolicy::HoldAndDrain, {}, false});
   p.finish();
   ka_check::Walk step(p);
   auto& s = step.s;

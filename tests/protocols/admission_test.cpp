@@ -260,6 +260,29 @@ TEST_CASE("admission: exact state counts with a workload arriving during the run
   CHECK(o.result.stats.transitions == 11);
 }
 
+TEST_CASE("admission: an arrival whose equivalence class is parked is parked with it",
+          "[admission][arrivals][equivalence]") {
+  // cq0 {cpu: 1}; w0, w1, w2 (1 cpu each) share a scheduling hash, w2 arrives.
+  // w0 is admitted; w1's NoFit parks its class (handleInadmissibleHash); w2,
+  // created now, goes straight to the inadmissible set (PushOrUpdate checks
+  // hashToBulkMoveReason) until the quota w0 frees requeues the class.
+  auto p = cluster({{1, -1}}, {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}});
+  p.workloads[2].arrives = true;
+  for (auto& w : p.workloads) w.equivalence = 0;
+  const ka::Rules<std::int64_t> rules(p, {});
+  auto s = ka::Spec::initial(p);
+  const ka::Action cycle{ka::kSchedule, -1};
+  rules.apply_in_place(s, cycle);
+  rules.apply_in_place(s, cycle);
+  REQUIRE(s.phase[0] == ka::kAdmitted);
+  REQUIRE(s.phase[1] == ka::kInadmissible);
+  rules.apply_in_place(s, ka::Action{ka::kArrive, 2});
+  CHECK(s.phase[2] == ka::kInadmissible);
+  rules.apply_in_place(s, ka::Action{ka::kFinish, 0});
+  CHECK(s.phase[1] == ka::kPending);
+  CHECK(s.phase[2] == ka::kPending);
+}
+
 TEST_CASE("admission: arrivals come in creation order, each once", "[admission][arrivals]") {
   // w1 then w2 arrive (w2 created later): Arrive(w2) waits for Arrive(w1).
   auto p = cluster({{2, -1}}, {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}});

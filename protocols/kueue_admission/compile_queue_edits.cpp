@@ -1,0 +1,119 @@
+// kmc.yaml's environment.queueEdits for compile_admission: each names a
+// ClusterQueue, a LocalQueue (one no workload uses is kept, so the edit still
+// names it) or a Cohort of the scenario, and sets a stopPolicy, quotas, or both.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "protocols/kueue_admission/compile_parts.hpp"
+
+namespace kmc::protocols::ka {
+
+using model::InputError;
+
+namespace {
+
+int find(const std::vector<std::string>& names, const std::string& name) {
+  const auto it = std::find(names.begin(), names.end(), name);
+  return it == names.end() ? -1 : static_cast<int>(it - names.begin());
+}
+
+// An edit sets the quotas a ClusterQueue or Cohort has: adding a flavor or a
+// resource would change the tree's shape and the flavor assignment, which the
+// model keeps constant, so it is refused rather than half-modelled.
+std::vector<QuotaSet> compile_quotas(const model::QueueEdit& e, const std::string& field,
+                                     const std::vector<model::ResourceGroup>& groups,
+                                     bool has_parent, const std::string& owner,
+                                     const AdmissionParams& p) {
+  std::vector<QuotaSet> out;
+  for (std::size_t j = 0; j < e.quotas.size(); ++j) {
+    const auto& c = e.quotas[j];
+    const std::string at = fmt::format("{}.quotas[{}]", field, j);
+    bool has = false;
+    for (const auto& rg : groups)
+      for (const auto& fq : rg.flavors)
+        if (fq.name == c.flavor)
+          for (const auto& rq : fq.resources) has = has || rq.name == c.resource;
+    if (!has)
+      throw InputError(c.pos, at,
+                       fmt::format("{} has no quota of {} in flavor {}: an edit changes the "
+                                   "quotas it has (adding a flavor or resource is not modelled)",
+                                   owner, c.resource, c.flavor));
+    QuotaSet q;
+    q.fr = p.fr(find(p.flavors, c.flavor), find(p.resources, c.resource));
+    auto value = [&](const model::Quantity& v, const char* name) {
+      const std::int64_t x = v.kueue_value(c.resource);
+      if (x < 0)
+        throw InputError(c.pos, at + "." + name, fmt::format("{} must not be negative", name));
+      return x;
+    };
+    if (c.nominal_quota) q.nominal = value(*c.nominal_quota, "nominalQuota");
+    for (const auto& [limit, name, dst] :
+         {std::tuple{&c.borrowing_limit, "borrowingLimit", &q.borrowing_limit},
+          std::tuple{&c.lending_limit, "lendingLimit", &q.lending_limit}}) {
+      if (!*limit) continue;
+      if (**limit && !has_parent)
+        throw InputError(c.pos, at + "." + name,
+                         fmt::format("{} needs a cohort (Kueue rejects it without one)", name));
+      *dst = **limit ? value(***limit, name) : kNoLimit;
+    }
+    out.push_back(q);
+  }
+  return out;
+}
+
+}  // namespace
+
+void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
+  const auto& edits = sc.fleet.environment.queue_edits;
+  std::vector<model::StopPolicy> cq_now;  // each queue's policy as the edits so far leave it
+  for (const auto& q : p.cqs) cq_now.push_back(q.stop);
+  for (std::size_t i = 0; i < edits.size(); ++i) {
+    const auto& e = edits[i];
+    const std::string field = fmt::format("environment.queueEdits[{}]", i);
+    QueueEdit out;
+    if (!e.cluster_queue.empty()) {
+      for (int q = 0; q < p.Q(); ++q)
+        if (p.cqs[q].quota.name == e.cluster_queue) out.queue = q;
+      if (out.queue < 0)
+        throw InputError(e.pos, field + ".clusterQueue",
+                         fmt::format("no ClusterQueue {} in {}/", e.cluster_queue, sc.manager.dir));
+      const model::ClusterQueue* cq = sc.manager.find_cluster_queue(e.cluster_queue);
+      out.quotas = compile_quotas(e, field, cq->resource_groups, !cq->cohort.empty(),
+                                  "ClusterQueue " + e.cluster_queue, p);
+      auto& now = cq_now[static_cast<std::size_t>(out.queue)];
+      out.policy = now = e.stop_policy.value_or(now);
+    } else if (!e.cohort.empty()) {
+      out.cohort = true;
+      for (int c = 0; c < p.C(); ++c)
+        if (p.cohorts[c].name == e.cohort) out.queue = c;
+      const auto it = std::find_if(sc.manager.cohorts.begin(), sc.manager.cohorts.end(),
+                                   [&](const model::Cohort& c) { return c.meta.name == e.cohort; });
+      if (out.queue < 0 || it == sc.manager.cohorts.end())
+        throw InputError(e.pos, field + ".cohort",
+                         fmt::format("no Cohort {} in {}/ (a cohort only ClusterQueues name has "
+                                     "no quotas to edit)",
+                                     e.cohort, sc.manager.dir));
+      out.quotas = compile_quotas(e, field, it->resource_groups, !it->parent.empty(),
+                                  "Cohort " + e.cohort, p);
+    } else {
+      out.local = true;
+      const auto slash = e.local_queue.find('/');
+      const auto* lq = sc.manager.find_local_queue(e.local_queue.substr(0, slash),
+                                                   e.local_queue.substr(slash + 1));
+      if (lq == nullptr)
+        throw InputError(e.pos, field + ".localQueue",
+                         fmt::format("no LocalQueue {} in {}/", e.local_queue, sc.manager.dir));
+      for (int q = 0; q < static_cast<int>(p.local_queues.size()); ++q)
+        if (p.local_queues[q].name == e.local_queue) out.queue = q;
+      if (out.queue < 0) {
+        p.local_queues.push_back({e.local_queue, lq->stop_policy});
+        out.queue = static_cast<int>(p.local_queues.size()) - 1;
+      }
+      out.policy = *e.stop_policy;  // the loader requires it of a LocalQueue's edit
+    }
+    p.queue_edits.push_back(out);
+  }
+}
+
+}  // namespace kmc::protocols::ka

@@ -1,0 +1,84 @@
+// An operator edits quotas while the cluster runs (ClusterQueue and Cohort
+// spec updates): the cache recomputes the cohort tree's SubtreeQuota and
+// usage (updateCohortTreeResources), nothing is evicted, and the tree's
+// inadmissible workloads are requeued (UpdateClusterQueue with specUpdated).
+#include <catch2/catch.hpp>
+
+#include "engine/controllers.hpp"
+#include "engine/engine.hpp"
+#include "fixtures.hpp"
+
+using namespace kmc::engine;
+using namespace kmc::engine::testing;
+
+namespace {
+QuotaUpdate cpu(std::optional<Amount> nominal,
+                std::optional<std::optional<Amount>> lending = std::nullopt) {
+  return {"default", "cpu", nominal ? std::optional<Amount>{*nominal * 1000} : std::nullopt,
+          std::nullopt,
+          lending ? std::optional<std::optional<Amount>>{**lending * 1000} : std::nullopt};
+}
+}  // namespace
+
+TEST_CASE("a shrunk quota evicts nothing and admits nothing more; raised, it requeues",
+          "[engine][quota-edits]") {
+  Cluster c;
+  c.flavor("default");
+  c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  c.wl("big", "a", 0, {{"cpu", 8}});
+  Engine e(c.m);
+  e.run();
+  REQUIRE(state_of(e, "big") == "Admitted");
+  REQUIRE(update_quotas(e, "a", false, {cpu(4)}));
+  e.create_workload(make_workload("small", "a", 0, {{"cpu", 1}}));
+  e.run();
+  CHECK(state_of(e, "big") == "Admitted");  // above its quota now, and kept
+  CHECK(state_of(e, "small") == "Pending");
+  REQUIRE(update_quotas(e, "a", false, {cpu(10)}));
+  e.run();
+  CHECK(state_of(e, "small") == "Admitted");
+  CHECK_FALSE(update_quotas(e, "nosuch", false, {cpu(1)}));
+  CHECK_FALSE(update_quotas(e, "a", true, {cpu(1)}));  // no Cohort "a"
+}
+
+TEST_CASE("a lending limit set during the run recomputes the cohort's quota and usage",
+          "[engine][quota-edits]") {
+  Cluster c;
+  c.flavor("default");
+  c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  c.cq("b", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  c.wl("borrower", "b", 0, {{"cpu", 15}});
+  Engine e(c.m);
+  e.run();
+  REQUIRE(state_of(e, "borrower") == "Admitted");
+  const int co = e.cohort_nodes.at("co");
+  const FrId fr = e.frs.find("default", "cpu");
+  CHECK(e.tree.subtree_quota(co, fr) == 20'000);
+  CHECK(e.tree.usage(co, fr) == 15'000);
+  // a keeps 8 for itself: the cohort holds 2 + 10, and b's 15 all count there.
+  REQUIRE(update_quotas(e, "a", false, {cpu(std::nullopt, std::optional<Amount>{2})}));
+  CHECK(e.tree.subtree_quota(co, fr) == 12'000);
+  CHECK(e.tree.usage(co, fr) == 15'000);
+  // a's guaranteed 8 less the cohort's debt of 3 (available() adds a negative
+  // parentAvailable): 5 fit, 6 do not.
+  e.create_workload(make_workload("too-big", "a", 0, {{"cpu", 6}}));
+  e.run();
+  CHECK(state_of(e, "too-big") == "Pending");
+  e.create_workload(make_workload("owner", "a", 0, {{"cpu", 5}}));
+  e.run();
+  CHECK(state_of(e, "owner") == "Admitted");
+  CHECK(state_of(e, "borrower") == "Admitted");
+  CHECK(e.tree.usage(co, fr) == 15'000);  // the owner's 5 stay in a's own quota
+  // A Cohort's own quota: raising it by 6 pays the debt and lends 3, which the
+  // parked too-big (a's local 3 and the cohort's 3) takes before the newer `more`.
+  e.create_workload(make_workload("more", "b", 0, {{"cpu", 3}}));
+  e.run();
+  CHECK(state_of(e, "more") == "Pending");
+  REQUIRE(update_quotas(e, "co", true, {cpu(6)}));
+  CHECK(e.tree.subtree_quota(co, fr) == 18'000);
+  CHECK(e.tree.usage(co, fr) == 15'000);
+  e.run();
+  CHECK(state_of(e, "too-big") == "Admitted");  // requeued by the Cohort's update
+  CHECK(state_of(e, "more") == "Pending");
+  CHECK(e.tree.usage(co, fr) == 18'000);
+}

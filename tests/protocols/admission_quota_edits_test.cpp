@@ -1,0 +1,162 @@
+// Edits of quotas during the run in protocol kueue-admission
+// (environment.queueEdits with `quotas`): the cache recomputes the cohort
+// tree, nothing is evicted, the tree's parked workloads are requeued, and the
+// next cycle works with the new quotas. no-over-admission does not blame the
+// scheduler for usage that quotas no longer in force admitted. Exact state
+// counts by hand.
+#include <catch2/catch.hpp>
+
+#include "ka_check.hpp"
+#include "protocols/kueue_admission/rules.hpp"
+#include "protocols/kueue_admission/spec.hpp"
+
+namespace ka = kmc::protocols::ka;
+using ka_check::check;
+using kmc::checker::Verdict;
+using kmc::model::StopPolicy;
+
+namespace {
+
+const ka::Action kSchedule{ka::kSchedule, -1};
+const ka::Action kEdit{ka::kQueueEdited, -1};
+const ka::Action finish(std::int16_t w) {
+  return ka::Action{ka::kFinish, w};
+}
+
+// A ClusterQueue's edit setting cpu's nominal quota (cell 0) to `nominal`.
+ka::QueueEdit cq_nominal(int cq, std::int64_t nominal) {
+  return {false, cq, StopPolicy::None, {ka::QuotaSet{0, nominal, {}, {}}}, false};
+}
+
+// Cohort "co" {cpu: `cohort`} over cq0 {cpu: 0}; n workloads of 1 cpu in cq0.
+ka::AdmissionParams cohort_owns(int n, std::int64_t cohort) {
+  auto p = ka_check::queue_of_one(n, 0);
+  p.cohorts.push_back({"co", -1, {cohort}, {ka::kNoLimit}, {ka::kNoLimit}});
+  p.cqs[0].quota.parent = 0;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("quota edits: exact state counts of one shrink below usage",
+          "[admission][quota-edits][counts]") {
+  // cq0 {cpu: 1}, w0 asking for 1; the operator sets cq0's quota to 0. By hand:
+  // s0 (w0 Pending, the edit left). Schedule: s1 (Admitted); the edit: s2
+  // (Pending, quota 0), whose cycle parks it: s3 (Inadmissible; nothing is
+  // enabled). From s1: Finish: s4; the edit: s5 (Admitted above its quota,
+  // before_edit). s4 and s5 both lead to s6 (Finished, no edit left).
+  // 7 states, 7 edges; the edit evicts nothing, and no-over-admission holds.
+  auto p = ka_check::queue_of_one(1, 1);
+  p.queue_edits.push_back(cq_nominal(0, 0));
+  p.finish();
+  const auto o = check(p, {"no-over-admission", "usage-counted-once"});
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 7);
+  CHECK(o.result.stats.transitions == 7);
+}
+
+TEST_CASE("quota edits: a raised quota requeues the parked and admits them",
+          "[admission][quota-edits]") {
+  auto p = ka_check::queue_of_one(2, 1);
+  p.queue_edits.push_back(cq_nominal(0, 2));
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(kSchedule);
+  CHECK(s.phase[0] == ka::kAdmitted);
+  step(kSchedule);
+  CHECK(s.phase[1] == ka::kInadmissible);
+  step(kEdit);
+  CHECK(s.phase[1] == ka::kPending);  // UpdateClusterQueue with specUpdated
+  step(kSchedule);
+  CHECK(s.phase[1] == ka::kAdmitted);
+  CHECK(s.usage[0] == 2);
+}
+
+TEST_CASE("quota edits: a Cohort's shrink keeps its borrower and parks the next",
+          "[admission][quota-edits]") {
+  auto p = cohort_owns(2, 1);
+  p.queue_edits.push_back({false, 0, StopPolicy::None, {ka::QuotaSet{0, 0, {}, {}}}, true});
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(kSchedule);  // w0 borrows the cohort's one cpu
+  CHECK(s.phase[0] == ka::kAdmitted);
+  step(kEdit);
+  CHECK(s.phase[0] == ka::kAdmitted);  // nothing is evicted
+  CHECK(s.before_edit[0] == 1);
+  step(kSchedule);
+  CHECK(s.phase[1] == ka::kInadmissible);
+  step(finish(0));
+  CHECK(s.before_edit[0] == 0);
+  CHECK(s.phase[1] == ka::kPending);  // quota freed in the tree requeues it
+  step(kSchedule);
+  CHECK(s.phase[1] == ka::kInadmissible);  // the cohort has nothing left to lend
+  // The same fleet is within its limits in every state.
+  CHECK(check(p, {"no-over-admission"}).result.verdict == Verdict::Verified);
+}
+
+TEST_CASE("quota edits: a shrunk borrower is reclaimed under the new quotas",
+          "[admission][quota-edits][preemption]") {
+  // Cohort co over cq0 {cpu: 2} and cq1 {cpu: 0, reclaimWithinCohort Any}; w0
+  // (cq0, 2 cpu) runs within its nominal quota. The operator moves one cpu to
+  // cq1, cq0 first: w0 now borrows, and w1 (cq1, 1 cpu) reclaims it.
+  auto p = ka_check::queue_of_one(2, 2);
+  p.cohorts.push_back({"co", -1, {0}, {ka::kNoLimit}, {ka::kNoLimit}});
+  p.cqs.push_back(p.cqs[0]);
+  p.cqs[1].quota.name = "cq1";
+  p.cqs[1].quota.nominal = {0};
+  p.cqs[0].quota.parent = p.cqs[1].quota.parent = 0;
+  p.cqs[1].reclaim = ka::Reclaim::Any;
+  p.workloads[0].req = {2};
+  p.workloads[1].cq = 1;
+  p.queue_edits = {cq_nominal(0, 1), cq_nominal(1, 1)};
+  p.finish();
+  {
+    ka_check::Walk step(p);
+    auto& s = step.s;
+    step(kSchedule);
+    CHECK(s.phase[0] == ka::kAdmitted);
+    CHECK(s.phase[1] == ka::kPending);  // it borrowed, after w0: skipped
+    step(kSchedule);
+    CHECK(s.phase[1] == ka::kInadmissible);  // cq1 owns nothing, and w0 is within its quota
+    step(kEdit);
+    step(kEdit);
+    CHECK(s.phase[1] == ka::kPending);
+    step(kSchedule);  // w0 borrows now: reclaimed
+    CHECK(s.phase[0] == ka::kPending);
+    step(kSchedule);
+    CHECK(s.phase[1] == ka::kAdmitted);
+  }
+  // Without the edits w1 is never within a guarantee; with them it is, and gets it.
+  // w0's guarantee at the start is withdrawn where cq0's quota shrinks first.
+  CHECK(check(p, {"guarantee-eventually-admitted", "no-over-admission"}).result.verdict ==
+        Verdict::Verified);
+  // If the operator then also holds cq0, w0 is out of the snapshot: w1's new
+  // guarantee stands (that edit does not withdraw it) and is not kept while w0 runs.
+  p.queue_edits.push_back({false, 0, StopPolicy::Hold, {}, false});
+  p.finish();
+  CHECK(check(p, {"guarantee-eventually-admitted"}).result.verdict == Verdict::Violated);
+}
+
+TEST_CASE("quota edits: over-admission after an edit is still caught",
+          "[admission][quota-edits][broken]") {
+  // Cohort co {cpu: 0} over cq0 and cq1 {cpu: 1 each}; w0 (cq0, 2 cpu) borrows
+  // cq1's; w1 (cq1, 1 cpu). An edit raises cq0's quota to 1 (a no-op) at any
+  // time. The deliberately broken variant lets cq1 admit w1 on its own quota
+  // while w0 holds it: the cohort at 3 of 2, before or after the edit.
+  auto p = ka_check::queue_of_one(2, 1);
+  p.cohorts.push_back({"co", -1, {0}, {ka::kNoLimit}, {ka::kNoLimit}});
+  p.cqs.push_back(p.cqs[0]);
+  p.cqs[1].quota.name = "cq1";
+  p.cqs[0].quota.parent = p.cqs[1].quota.parent = 0;
+  p.workloads[0].req = {2};
+  p.workloads[1].cq = 1;
+  p.queue_edits = {cq_nominal(0, 1)};
+  p.broken_skip_cohort_limit = true;
+  p.finish();
+  const auto o = check(p, {"no-over-admission"});
+  CHECK(o.result.verdict == Verdict::Violated);
+  p.broken_skip_cohort_limit = false;
+  CHECK(check(p, {"no-over-admission"}).result.verdict == Verdict::Verified);
+}
