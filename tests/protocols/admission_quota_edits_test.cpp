@@ -36,6 +36,20 @@ ka::AdmissionParams cohort_owns(int n, std::int64_t cohort) {
   return p;
 }
 
+// Cohort "co" {cpu: 0} over cq0 {cpu: q0} and cq1 {cpu: q1}; w0 (cq0, 2 cpu)
+// and w1 (cq1, 1 cpu). p.finish() is the caller's.
+ka::AdmissionParams two_in_cohort(std::int64_t q0, std::int64_t q1) {
+  auto p = ka_check::queue_of_one(2, q0);
+  p.cohorts.push_back({"co", -1, {0}, {ka::kNoLimit}, {ka::kNoLimit}});
+  p.cqs.push_back(p.cqs[0]);
+  p.cqs[1].quota.name = "cq1";
+  p.cqs[1].quota.nominal = {q1};
+  p.cqs[0].quota.parent = p.cqs[1].quota.parent = 0;
+  p.workloads[0].req = {2};
+  p.workloads[1].cq = 1;
+  return p;
+}
+
 }  // namespace
 
 TEST_CASE("quota edits: exact state counts of one shrink below usage",
@@ -101,15 +115,8 @@ TEST_CASE("quota edits: a shrunk borrower is reclaimed under the new quotas",
   // Cohort co over cq0 {cpu: 2} and cq1 {cpu: 0, reclaimWithinCohort Any}; w0
   // (cq0, 2 cpu) runs within its nominal quota. The operator moves one cpu to
   // cq1, cq0 first: w0 now borrows, and w1 (cq1, 1 cpu) reclaims it.
-  auto p = ka_check::queue_of_one(2, 2);
-  p.cohorts.push_back({"co", -1, {0}, {ka::kNoLimit}, {ka::kNoLimit}});
-  p.cqs.push_back(p.cqs[0]);
-  p.cqs[1].quota.name = "cq1";
-  p.cqs[1].quota.nominal = {0};
-  p.cqs[0].quota.parent = p.cqs[1].quota.parent = 0;
+  auto p = two_in_cohort(2, 0);
   p.cqs[1].reclaim = ka::Reclaim::Any;
-  p.workloads[0].req = {2};
-  p.workloads[1].cq = 1;
   p.queue_edits = {cq_nominal(0, 1), cq_nominal(1, 1)};
   p.finish();
   {
@@ -145,13 +152,7 @@ TEST_CASE("quota edits: over-admission after an edit is still caught",
   // cq1's; w1 (cq1, 1 cpu). An edit raises cq0's quota to 1 (a no-op) at any
   // time. The deliberately broken variant lets cq1 admit w1 on its own quota
   // while w0 holds it: the cohort at 3 of 2, before or after the edit.
-  auto p = ka_check::queue_of_one(2, 1);
-  p.cohorts.push_back({"co", -1, {0}, {ka::kNoLimit}, {ka::kNoLimit}});
-  p.cqs.push_back(p.cqs[0]);
-  p.cqs[1].quota.name = "cq1";
-  p.cqs[0].quota.parent = p.cqs[1].quota.parent = 0;
-  p.workloads[0].req = {2};
-  p.workloads[1].cq = 1;
+  auto p = two_in_cohort(1, 1);
   p.queue_edits = {cq_nominal(0, 1)};
   p.broken_skip_cohort_limit = true;
   p.finish();
