@@ -134,6 +134,15 @@ ClusterQueue read_cluster_queue(const YamlNode& object, ReadContext& ctx) {
     cq.admission_checks.push_back(std::move(rule));
   cq.stop_policy = read_stop_policy(spec["stopPolicy"]);
   cq.fair_sharing_weight = read_fair_sharing_weight(spec["fairSharing"], ctx);
+  // The webhook's validateLendingLimit (ClusterQueues only; a Cohort's may exceed it).
+  for (const auto& g : cq.resource_groups)
+    for (const auto& f : g.flavors)
+      for (const auto& r : f.resources)
+        if (r.lending_limit && *r.lending_limit > r.nominal_quota)
+          spec["resourceGroups"].fail(fmt::format(
+              "flavor '{}' resource '{}': lendingLimit {} must be less than or equal to the "
+              "nominalQuota {}",
+              f.name, r.name, r.lending_limit->to_string(), r.nominal_quota.to_string()));
   if (cq.cohort.empty()) {
     // Kueue's CEL rules: limits only make sense with someone to borrow from or lend to.
     for (const auto& g : cq.resource_groups)

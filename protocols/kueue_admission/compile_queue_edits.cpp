@@ -21,10 +21,12 @@ int find(const std::vector<std::string>& names, const std::string& name) {
 // An edit sets the quotas a ClusterQueue or Cohort has: adding a flavor or a
 // resource would change the tree's shape and the flavor assignment, which the
 // model keeps constant, so it is refused rather than half-modelled.
+// `now`: a ClusterQueue's quotas as the edits so far leave them, updated here;
+// null for a Cohort, whose lending limit may exceed its nominal quota.
 std::vector<QuotaSet> compile_quotas(const model::QueueEdit& e, const std::string& field,
                                      const std::vector<model::ResourceGroup>& groups,
                                      bool has_parent, const std::string& owner,
-                                     const AdmissionParams& p) {
+                                     const AdmissionParams& p, QuotaNode* now) {
   std::vector<QuotaSet> out;
   for (std::size_t j = 0; j < e.quotas.size(); ++j) {
     const auto& c = e.quotas[j];
@@ -57,6 +59,17 @@ std::vector<QuotaSet> compile_quotas(const model::QueueEdit& e, const std::strin
                          fmt::format("{} needs a cohort (Kueue rejects it without one)", name));
       *dst = **limit ? value(***limit, name) : kNoLimit;
     }
+    if (now != nullptr) {
+      // The ClusterQueue webhook's validateLendingLimit rejects the edit otherwise.
+      auto& nominal = now->nominal[q.fr];
+      auto& lending = now->lending_limit[q.fr];
+      nominal = q.nominal.value_or(nominal), lending = q.lending_limit.value_or(lending);
+      if (lending != kNoLimit && lending > nominal)
+        throw InputError(c.pos, at,
+                         fmt::format("lendingLimit {} must be less than or equal to the "
+                                     "nominalQuota {} (Kueue's webhook rejects the edit)",
+                                     lending, nominal));
+    }
     out.push_back(q);
   }
   return out;
@@ -66,8 +79,10 @@ std::vector<QuotaSet> compile_quotas(const model::QueueEdit& e, const std::strin
 
 void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
   const auto& edits = sc.fleet.environment.queue_edits;
-  std::vector<model::StopPolicy> cq_now;  // each queue's policy as the edits so far leave it
-  for (const auto& q : p.cqs) cq_now.push_back(q.stop);
+  // Each ClusterQueue's policy and quotas as the edits so far leave them.
+  std::vector<model::StopPolicy> cq_now;
+  std::vector<QuotaNode> quota_now;
+  for (const auto& q : p.cqs) cq_now.push_back(q.stop), quota_now.push_back(q.quota);
   for (std::size_t i = 0; i < edits.size(); ++i) {
     const auto& e = edits[i];
     const std::string field = fmt::format("environment.queueEdits[{}]", i);
@@ -80,7 +95,8 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
                          fmt::format("no ClusterQueue {} in {}/", e.cluster_queue, sc.manager.dir));
       const model::ClusterQueue* cq = sc.manager.find_cluster_queue(e.cluster_queue);
       out.quotas = compile_quotas(e, field, cq->resource_groups, !cq->cohort.empty(),
-                                  "ClusterQueue " + e.cluster_queue, p);
+                                  "ClusterQueue " + e.cluster_queue, p,
+                                  &quota_now[static_cast<std::size_t>(out.queue)]);
       auto& now = cq_now[static_cast<std::size_t>(out.queue)];
       out.policy = now = e.stop_policy.value_or(now);
     } else if (!e.cohort.empty()) {
@@ -95,7 +111,7 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
                                      "no quotas to edit)",
                                      e.cohort, sc.manager.dir));
       out.quotas = compile_quotas(e, field, it->resource_groups, !it->parent.empty(),
-                                  "Cohort " + e.cohort, p);
+                                  "Cohort " + e.cohort, p, nullptr);
     } else {
       out.local = true;
       const auto slash = e.local_queue.find('/');

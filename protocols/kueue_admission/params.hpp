@@ -68,7 +68,6 @@ struct LqParams {
   model::StopPolicy stop = model::StopPolicy::None;  // spec.stopPolicy at the start
 };
 
-// kmc.yaml environment.queueEdits: one queue's stopPolicy set by an operator.
 // One (flavor, resource) quota as an edit sets it; nullopt keeps the value, and
 // a limit set to kNoLimit is removed.
 struct QuotaSet {
@@ -76,6 +75,8 @@ struct QuotaSet {
   std::optional<std::int64_t> nominal, borrowing_limit, lending_limit;
 };
 
+// kmc.yaml environment.queueEdits: an operator's edit of one queue, its
+// stopPolicy, its quotas, or both (compile_queue_edits.cpp).
 struct QueueEdit {
   bool local = false;  // a LocalQueue (index into local_queues); see `cohort`
   int queue = -1;

@@ -63,6 +63,12 @@ TEST_CASE("quota edits: bad edits are exit 3 at their line", "[cli][admission][q
   refused("    - clusterQueue: team-b\n      quotas: [{flavor: h100, nominalQuota: 8}]\n", "quotas",
           "names its flavor and resource");
   refused("    - clusterQueue: team-b\n      quotas: []\n", "quotas", "lists no quota change");
+  // team-b's quota is 0: lending 1 of it is more than it has (validateLendingLimit).
+  refused(
+      "    - clusterQueue: team-b\n      quotas: [{flavor: h100, resource: nvidia.com/gpu, "
+      "lendingLimit: 1}]\n",
+      "environment.queueEdits[0].quotas[0]",
+      "lendingLimit 1 must be less than or equal to the nominalQuota 0");
   refused("    - localQueue: research/team-b\n" + q, "quotas", "a LocalQueue has no quotas");
   refused("    - cohort: gpu-pool\n      stopPolicy: Hold\n", "stopPolicy",
           "a Cohort has no stopPolicy");

@@ -307,6 +307,18 @@ TEST_CASE(
   d = input_error_of([&] { validate_cluster_references(load_cluster_manifests({ac}), warnings); });
   CHECK(d.field == "spec.parameters.name");
   CHECK(d.message == "ProvisioningRequestConfig 'missing' not found");
+
+  // The ClusterQueue webhook's validateLendingLimit (a Cohort's may exceed it).
+  const std::string lend = kmc::test::write_temp(
+      "lend.yaml", header +
+                       "kind: ClusterQueue\nmetadata: {name: gpu}\nspec:\n  cohortName: pool\n"
+                       "  resourceGroups:\n  - coveredResources: [cpu]\n    flavors: [{name: "
+                       "default, resources: [{name: cpu, nominalQuota: 1, lendingLimit: 2}]}]\n");
+  d = input_error_of([&] { load_cluster_manifests({lend}); });
+  CHECK(d.field == "spec.resourceGroups");
+  CHECK(d.message ==
+        "flavor 'default' resource 'cpu': lendingLimit 2 must be less than or equal to the "
+        "nominalQuota 1");
 }
 
 TEST_CASE("objects without a creationTimestamp are ordered by load order") {
