@@ -76,6 +76,14 @@ void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::St
 void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::string& name,
                                  model::StopPolicy policy, bool reconcile = true);
 
+// A ClusterQueue's deletion (cluster_queue_deletion.cpp). Deleting marks it
+// terminating (inactive; nothing requeued, its workloads run on). Finalizing
+// removes the resource-in-use finalizer once no workload holds quota in it:
+// its quota leaves the cohort tree. False: no such ClusterQueue, not
+// terminating, already gone, or (finalize) some workload still holds quota.
+bool delete_cluster_queue(Engine& e, const std::string& name);
+bool finalize_cluster_queue(Engine& e, const std::string& name);
+
 // Admission checks (admission_checks.cpp).
 std::vector<std::string> checks_for_workload(const Engine& e, const WorkloadInfo& w);
 void sync_admission_checks(Engine& e, WorkloadInfo& w);

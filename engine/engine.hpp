@@ -35,6 +35,9 @@ struct ClusterQueueInfo {
   std::map<std::string, int> group_of;  // resource -> group
   bool active = true;
   std::string inactive_reason;
+  // Deleted: a deletionTimestamp, held by the resource-in-use finalizer
+  // (terminating) until no workload holds quota in it; then gone (removed).
+  bool terminating = false, removed = false;
   std::int64_t allocatable_generation = 1;
   double fair_weight = 1.0;
   bool covers(const std::string& resource) const { return group_of.contains(resource); }

@@ -80,6 +80,9 @@ struct QueueEdit {
   std::string cohort;                     // a Cohort's name
   std::optional<StopPolicy> stop_policy;  // nullopt: unchanged
   std::vector<QuotaChange> quotas;
+  // `delete: true`: the ClusterQueue is deleted (it gets a deletionTimestamp and
+  // terminates until Kueue's resource-in-use finalizer lets it go).
+  bool deletes = false;
   SourcePos pos;
 };
 

@@ -84,7 +84,8 @@ void read_workload_list(const YamlNode& node, const char* what, const Fleet& fle
   }
 }
 
-// environment.queueEdits: [{clusterQueue: NAME | localQueue: NAMESPACE/NAME, stopPolicy: X}].
+// environment.queueEdits: [{clusterQueue: NAME | localQueue: NAMESPACE/NAME | cohort: NAME,
+// stopPolicy: X, quotas: [...]} | {clusterQueue: NAME, delete: true}].
 // Whether the queues exist is the protocol's to check, once the manifests are read.
 // A quota limit as an edit writes it: left out, a value, or null (removed).
 std::optional<std::optional<Quantity>> read_limit_change(const YamlNode& node) {
@@ -122,8 +123,9 @@ void read_queue_edits(const YamlNode& node, Warnings& w, Fleet& fleet) {
   auto& out = fleet.environment.queue_edits;
   fleet.environment.queue_edits_pos = node.pos();
   for (const auto& item : node.items()) {
-    check_keys(item, {.modeled = {"clusterQueue", "localQueue", "cohort", "stopPolicy", "quotas"}},
-               w);
+    check_keys(
+        item,
+        {.modeled = {"clusterQueue", "localQueue", "cohort", "stopPolicy", "quotas", "delete"}}, w);
     QueueEdit e;
     e.pos = item.pos();
     const bool cq = item["clusterQueue"].present(), lq = item["localQueue"].present(),
@@ -147,10 +149,23 @@ void read_queue_edits(const YamlNode& node, Warnings& w, Fleet& fleet) {
       e.quotas = read_quota_changes(item["quotas"], w);
       if (e.quotas.empty()) item["quotas"].fail("lists no quota change");
     }
-    if (!e.stop_policy && e.quotas.empty())
+    if (item["delete"].present()) {
+      const YamlNode del = item["delete"];
+      if (!cq)
+        del.fail(
+            "only a ClusterQueue's deletion is modelled (a Cohort's or a LocalQueue's is not)");
+      e.deletes = del.boolean();
+      if (!e.deletes) del.fail("delete: false is not an edit; leave the item out");
+      if (e.stop_policy || !e.quotas.empty())
+        del.fail(
+            "a deletion is an edit of its own: a deleting ClusterQueue's spec updates "
+            "are ignored by Kueue");
+    }
+    if (!e.deletes && !e.stop_policy && e.quotas.empty())
       item.fail(cohort ? "a Cohort's edit sets quotas"
                 : lq   ? "an edit sets stopPolicy (None, Hold or HoldAndDrain)"
-                       : "an edit sets stopPolicy (None, Hold or HoldAndDrain) or quotas");
+                       : "an edit sets stopPolicy (None, Hold or HoldAndDrain) or quotas, or "
+                         "deletes the ClusterQueue (delete: true)");
     out.push_back(std::move(e));
   }
 }

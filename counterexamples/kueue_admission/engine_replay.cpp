@@ -39,7 +39,8 @@ bool follow(engine::Engine& e, const protocols::ka::AdmissionParams& p,
             const std::function<void(const ReplayStep&, const engine::Engine&)>& each = {}) {
   for (std::size_t i = from; i < to; ++i) {
     const ReplayStep& s = t.steps[i];
-    const admission::Outcome o = admission::apply_step(e, p, m, s.kind, s.workload, s.check);
+    const admission::Outcome o =
+        admission::apply_step(e, p, m, s.kind, s.workload, s.check, s.cluster_queue);
     auto diff = admission::cell_differences(e, s.cells);
     if (!o.ok || !diff.empty()) {
       diverge(r, s, o.did, std::move(diff));

@@ -19,12 +19,13 @@
 namespace kmc::cx::admission {
 
 struct ReplayStep {
-  std::size_t index = 0;  // the ITF state the step leads to
-  int kind = -1;          // protocols::ka::Kind; -1 for the initial state
-  int workload = -1;      // the picked workload, -1 for Schedule
-  int check = -1;         // the picked admission check (Provisioned, ProvisioningFailed)
-  std::string name;       // "Finish(research/sweep)", "init"
-  model::Cells cells;     // every typed cell of the state
+  std::size_t index = 0;   // the ITF state the step leads to
+  int kind = -1;           // protocols::ka::Kind; -1 for the initial state
+  int workload = -1;       // the picked workload, -1 for Schedule
+  int check = -1;          // the picked admission check (Provisioned, ProvisioningFailed)
+  int cluster_queue = -1;  // the picked ClusterQueue (ClusterQueueFinalized)
+  std::string name;        // "Finish(research/sweep)", "init"
+  model::Cells cells;      // every typed cell of the state
 };
 
 struct ReplayTrace {
@@ -59,7 +60,13 @@ struct Outcome {
 // Schedule is one cycle, the others environment events; then settle().
 // `m` is the scenario's cluster, where an arriving workload's manifest is.
 Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
-                   const model::ClusterManifests& m, int kind, int workload, int check_index = -1);
+                   const model::ClusterManifests& m, int kind, int workload, int check_index = -1,
+                   int cluster_queue = -1);
+
+// A step's name in reports: the action's, with what it picked, as in
+// "Finish(research/sweep)" or "ClusterQueueFinalized(team-b)".
+std::string step_name(const protocols::ka::AdmissionParams& p, const std::string& action,
+                      int workload, int check, int cluster_queue);
 
 // A workload's phase as the engine's conditions and queues imply it, in the
 // protocol's names (Pending, Inadmissible, Admitted, Evicted,
@@ -85,7 +92,8 @@ struct Move {
   int kind = -1;  // protocols::ka::Kind
   int workload = -1;
   bool fair = false;
-  int check = -1;  // Provisioned, ProvisioningFailed: the admission check
+  int check = -1;          // Provisioned, ProvisioningFailed: the admission check
+  int cluster_queue = -1;  // ClusterQueueFinalized: the ClusterQueue
 };
 struct Environment {
   const model::ClusterManifests* manifests = nullptr;  // the scenario's cluster

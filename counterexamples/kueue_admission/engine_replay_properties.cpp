@@ -201,13 +201,11 @@ bool moved(const Engine& e, const protocols::ka::AdmissionParams& p, const Envir
     if (m.kind == protocols::ka::kKubeletLost || (fair_only && !m.fair)) continue;
     if (probes-- <= 0) return false;
     Engine next = e;
-    if (!apply_step(next, p, *env.manifests, m.kind, m.workload, m.check).ok) continue;
+    if (!apply_step(next, p, *env.manifests, m.kind, m.workload, m.check, m.cluster_queue).ok)
+      continue;
     run_day(next);
-    std::string step = env.kinds.at(m.kind);
-    if (m.workload >= 0 && m.check >= 0)
-      step += fmt::format("({}, {})", p.workloads[m.workload].name, p.checks[m.check].name);
-    else if (m.workload >= 0)
-      step += fmt::format("({})", p.workloads[m.workload].name);
+    const std::string step =
+        step_name(p, env.kinds.at(m.kind), m.workload, m.check, m.cluster_queue);
     const std::string then = engine_phase(next, key);
     if (then != phase) {
       how = fmt::format("after {} it is {}", step, then);

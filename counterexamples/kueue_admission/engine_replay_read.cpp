@@ -59,13 +59,11 @@ ReplayTrace read_trace(const ItfDocument& d, const protocols::ka::AdmissionParam
     if (i > 0) {
       const model::ActionRef ref = check_picks(d, i, raw, layout);
       s.kind = ref.kind;
-      s.workload = ref.args.empty() ? -1 : ref.args.front();
+      // ClusterQueueFinalized picks a ClusterQueue; the others a workload, a check.
+      const bool picks_cq = ref.kind == protocols::ka::kClusterQueueFinalized;
+      (picks_cq ? s.cluster_queue : s.workload) = ref.args.empty() ? -1 : ref.args.front();
       s.check = ref.args.size() > 1 ? ref.args[1] : -1;
-      s.name = layout.actions[ref.kind].name;
-      if (s.workload >= 0 && s.check >= 0)
-        s.name += fmt::format("({}, {})", p.workloads[s.workload].name, p.checks[s.check].name);
-      else if (s.workload >= 0)
-        s.name += "(" + p.workloads[s.workload].name + ")";
+      s.name = step_name(p, layout.actions[ref.kind].name, s.workload, s.check, s.cluster_queue);
       if (!candidates.contains({ref.kind, ref.args}))
         itf_error(d, fmt::format("states[{}].mbt::actionTaken", i),
                   fmt::format("{} is not an action of this scenario (its workloads, gates and "
@@ -88,9 +86,18 @@ Environment environment_of(const model::Scenario& sc, const protocols::ka::Admis
   for (const auto& k : instance.layout().actions) env.kinds.push_back(k.name);
   for (const auto& a : instance.candidates())
     if (a.kind != protocols::ka::kSchedule)
-      env.moves.push_back(
-          {a.kind, a.workload, fairness[instance.family(a)] != checker::Fairness::None, a.check});
+      env.moves.push_back({a.kind, a.workload,
+                           fairness[instance.family(a)] != checker::Fairness::None, a.check, a.cq});
   return env;
+}
+
+std::string step_name(const protocols::ka::AdmissionParams& p, const std::string& action,
+                      int workload, int check, int cluster_queue) {
+  if (cluster_queue >= 0) return fmt::format("{}({})", action, p.cqs[cluster_queue].quota.name);
+  if (workload >= 0 && check >= 0)
+    return fmt::format("{}({}, {})", action, p.workloads[workload].name, p.checks[check].name);
+  if (workload >= 0) return fmt::format("{}({})", action, p.workloads[workload].name);
+  return action;
 }
 
 }  // namespace admission

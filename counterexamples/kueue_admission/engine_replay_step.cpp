@@ -124,7 +124,8 @@ void settle(engine::Engine& e) {
 }
 
 Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
-                   const model::ClusterManifests& m, int kind, int workload, int check_index) {
+                   const model::ClusterManifests& m, int kind, int workload, int check_index,
+                   int cluster_queue) {
   // Each step is its own instant, after every earlier one: an eviction's time
   // (the queue order of a workload a check evicted) and an arrival's creation
   // are then ordered as the trace took them, as the model's timeline has them.
@@ -302,6 +303,14 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
       const std::string queue = edit.local    ? p.local_queues[edit.queue].name
                                 : edit.cohort ? p.cohorts[edit.queue].name
                                               : p.cqs[edit.queue].quota.name;
+      if (edit.deletes) {
+        if (!engine::delete_cluster_queue(e, queue))
+          return {false, fmt::format("the engine cannot delete ClusterQueue {}", queue)};
+        settle(e);
+        return {true, fmt::format("ClusterQueue {} deleted: it terminates, admitting nothing, "
+                                  "until no workload holds quota in it: {}",
+                                  queue, changes(before, e))};
+      }
       std::string quotas;
       if (!edit.quotas.empty()) {
         std::vector<engine::QuotaUpdate> updates;
@@ -344,6 +353,17 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
       return {true, fmt::format("{} {} stopPolicy set to {}: {}",
                                 edit.local ? "LocalQueue" : "ClusterQueue", queue,
                                 model::stop_policy_name(edit.policy), changes(before, e))};
+    }
+    case kClusterQueueFinalized: {
+      const std::string& queue = p.cqs[static_cast<std::size_t>(cluster_queue)].quota.name;
+      if (!engine::finalize_cluster_queue(e, queue))
+        return {false, fmt::format("ClusterQueue {} is not terminating with no workload holding "
+                                   "quota in it",
+                                   queue)};
+      settle(e);
+      return {true, fmt::format("the ClusterQueue controller removed ClusterQueue {}'s finalizer: "
+                                "it is gone, its quota out of its cohort: {}",
+                                queue, changes(before, e))};
     }
     case kQueueStopped: {
       engine::reconcile_stop_policy(e, *const_cast<engine::WorkloadInfo*>(w));
@@ -423,6 +443,9 @@ std::vector<model::Cell> engine_cells(const engine::Engine& e, const model::Cell
     } else if (c.field == "writing") {
       const engine::WorkloadInfo* w = find(e, c.entity.at(0));
       mine.value = std::int64_t{w != nullptr && w->admission_in_flight ? 1 : 0};
+    } else if (c.field == "removed") {
+      const int cq = e.cq_index(c.entity.at(0));
+      mine.value = std::int64_t{cq >= 0 && e.cluster_queues[static_cast<size_t>(cq)].removed};
     } else {
       continue;  // rank, budget, ready, requeued, born, before_edit: nothing to compare with
     }

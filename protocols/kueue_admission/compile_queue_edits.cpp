@@ -1,6 +1,7 @@
 // kmc.yaml's environment.queueEdits for compile_admission: each names a
 // ClusterQueue, a LocalQueue (one no workload uses is kept, so the edit still
-// names it) or a Cohort of the scenario, and sets a stopPolicy, quotas, or both.
+// names it) or a Cohort of the scenario, and sets a stopPolicy, quotas, or both;
+// or deletes a ClusterQueue.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -83,6 +84,7 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
   std::vector<model::StopPolicy> cq_now;
   std::vector<QuotaNode> quota_now;
   for (const auto& q : p.cqs) cq_now.push_back(q.stop), quota_now.push_back(q.quota);
+  std::vector<int> deleted_by(p.cqs.size(), -1);  // the edit that deletes it
   for (std::size_t i = 0; i < edits.size(); ++i) {
     const auto& e = edits[i];
     const std::string field = fmt::format("environment.queueEdits[{}]", i);
@@ -93,6 +95,21 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
       if (out.queue < 0)
         throw InputError(e.pos, field + ".clusterQueue",
                          fmt::format("no ClusterQueue {} in {}/", e.cluster_queue, sc.manager.dir));
+      // Kueue's ClusterQueue controller ignores updates of a deleting
+      // ClusterQueue (Update returns at a deletionTimestamp): refused, not dropped.
+      if (const int by = deleted_by[static_cast<std::size_t>(out.queue)]; by >= 0)
+        throw InputError(e.pos, field + ".clusterQueue",
+                         fmt::format("ClusterQueue {} is deleted by environment.queueEdits[{}]: "
+                                     "Kueue ignores edits of a deleting ClusterQueue",
+                                     e.cluster_queue, by));
+      if (e.deletes) {
+        deleted_by[static_cast<std::size_t>(out.queue)] = static_cast<int>(i);
+        // The model keeps a tree per set of ClusterQueues gone (quota_edits.cpp).
+        if (std::count_if(deleted_by.begin(), deleted_by.end(), [](int b) { return b >= 0; }) > 8)
+          throw InputError(e.pos, field + ".delete",
+                           "kmc models at most 8 ClusterQueue deletions in one run");
+      }
+      out.deletes = e.deletes;
       const model::ClusterQueue* cq = sc.manager.find_cluster_queue(e.cluster_queue);
       out.quotas = compile_quotas(e, field, cq->resource_groups, !cq->cohort.empty(),
                                   "ClusterQueue " + e.cluster_queue, p,

@@ -84,6 +84,7 @@ struct QueueEdit {
   model::StopPolicy policy = model::StopPolicy::None;
   std::vector<QuotaSet> quotas;  // a ClusterQueue's or Cohort's
   bool cohort = false;           // a Cohort (index into cohorts); neither: a ClusterQueue
+  bool deletes = false;          // the ClusterQueue's deletion (cluster_queue_deletion.cpp)
 };
 
 struct WorkloadParams {
@@ -194,12 +195,23 @@ struct AdmissionParams {
   // The cohort tree's constant quantities, derived once from the above by
   // compile_admission (or by finish() for parameters built by hand).
   std::shared_ptr<const QuotaTree> tree;
-  // [k]: the tree after the first k queue edits, where some edit sets quotas (quota_edits.cpp).
+  // [tree_slot(k, removed)]: the tree after the first k queue edits, with the
+  // deleted ClusterQueues of mask `removed` gone, where some edit sets quotas or
+  // deletes a ClusterQueue (quota_edits.cpp).
   std::vector<std::shared_ptr<const QuotaTree>> trees_after;
   bool any_quota_edits() const { return !trees_after.empty(); }
+  std::size_t tree_slot(int edits, int removed) const {
+    return (static_cast<std::size_t>(edits) << deleted_cqs.size()) |
+           static_cast<std::size_t>(removed);
+  }
+  // [cq]: the index of the edit that deletes it, or -1; and the deleted
+  // ClusterQueues in the order of their deletions: bit i of a removal mask is
+  // deleted_cqs[i] (cluster_queue_deletion.cpp).
+  std::vector<int> deleted_at, deleted_cqs;
+  bool any_cq_deletions() const { return !deleted_cqs.empty(); }
   void finish();
   void finish_stops();        // cq_stop_after, lq_stop_after (stop_policy.cpp)
-  void finish_quota_edits();  // trees_after (quota_edits.cpp)
+  void finish_quota_edits();  // deleted_at, deleted_cqs, trees_after (quota_edits.cpp)
 
   int R() const { return static_cast<int>(resources.size()); }
   int F() const { return static_cast<int>(flavors.size()); }

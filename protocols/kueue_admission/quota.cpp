@@ -7,7 +7,8 @@
 
 namespace kmc::protocols::ka {
 
-QuotaTree::QuotaTree(const AdmissionParams& p, int edits) : q_(p.Q()), frs_(p.F() * p.R()) {
+QuotaTree::QuotaTree(const AdmissionParams& p, int edits, int removed)
+    : q_(p.Q()), frs_(p.F() * p.R()) {
   const int n = p.Q() + p.C();
   parent_.assign(n, -1);
   nominal_.assign(n, {});
@@ -32,6 +33,15 @@ QuotaTree::QuotaTree(const AdmissionParams& p, int edits) : q_(p.Q()), frs_(p.F(
       if (c.lending_limit) ll[i][c.fr] = *c.lending_limit;
     }
   }
+  // A ClusterQueue gone from the cache (cache.DeleteClusterQueue) adds nothing
+  // to its cohort's subtree quota: as a leaf without quota, it holds nothing either.
+  for (std::size_t b = 0; b < p.deleted_cqs.size(); ++b)
+    if (removed >> b & 1) {
+      const int i = p.deleted_cqs[b];
+      std::fill(nominal_[i].begin(), nominal_[i].end(), 0);
+      std::fill(bl_[i].begin(), bl_[i].end(), kNoLimit);
+      std::fill(ll[i].begin(), ll[i].end(), kNoLimit);
+    }
   // Heights and subtree quotas bottom-up: a node's children all come before
   // it in an order by depth, deepest first.
   std::vector<int> depth(n, 0), order(n);

@@ -17,7 +17,9 @@ namespace kmc::protocols::ka {
 // edits of environment.queueEdits (an edit may set quotas, never the shape).
 class QuotaTree {
  public:
-  explicit QuotaTree(const AdmissionParams& p, int edits = 0);
+  // The tree after the first `edits` queue edits; the deleted ClusterQueues of
+  // mask `removed` (AdmissionParams::deleted_cqs) are gone from it.
+  explicit QuotaTree(const AdmissionParams& p, int edits = 0, int removed = 0);
 
   int nodes() const { return static_cast<int>(parent_.size()); }
   int parent(int n) const { return parent_[n]; }

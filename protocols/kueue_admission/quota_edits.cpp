@@ -24,14 +24,28 @@ namespace kmc::protocols::ka {
 
 void AdmissionParams::finish_quota_edits() {
   trees_after.clear();
-  const bool any = std::any_of(queue_edits.begin(), queue_edits.end(),
-                               [](const QueueEdit& e) { return !e.quotas.empty(); });
+  deleted_at.assign(cqs.size(), -1);
+  deleted_cqs.clear();
+  for (std::size_t k = 0; k < queue_edits.size(); ++k)
+    if (queue_edits[k].deletes) {
+      deleted_at[static_cast<std::size_t>(queue_edits[k].queue)] = static_cast<int>(k);
+      deleted_cqs.push_back(queue_edits[k].queue);
+    }
+  const bool any =
+      any_cq_deletions() || std::any_of(queue_edits.begin(), queue_edits.end(),
+                                        [](const QueueEdit& e) { return !e.quotas.empty(); });
   if (!any) return;
-  trees_after.push_back(tree);
-  for (std::size_t k = 1; k <= queue_edits.size(); ++k)
-    trees_after.push_back(queue_edits[k - 1].quotas.empty()
-                              ? trees_after.back()
-                              : std::make_shared<const QuotaTree>(*this, static_cast<int>(k)));
+  // Every (edits, removed) pair, the impossible ones too (a ClusterQueue gone
+  // before its deletion): the table stays a plain index, and is small.
+  const int masks = 1 << deleted_cqs.size();
+  for (std::size_t k = 0; k <= queue_edits.size(); ++k)
+    for (int m = 0; m < masks; ++m) {
+      const bool same = k > 0 && queue_edits[k - 1].quotas.empty() && !queue_edits[k - 1].deletes;
+      trees_after.push_back(k == 0 && m == 0 ? tree
+                            : same
+                                ? trees_after[tree_slot(static_cast<int>(k) - 1, m)]
+                                : std::make_shared<const QuotaTree>(*this, static_cast<int>(k), m));
+    }
 }
 
 // What over-admission (observe.cpp) must not blame on the scheduler: usage

@@ -52,6 +52,10 @@ enum Kind : std::int16_t {
   // `check` (a fault; kmc.yaml environment.capacityRevocations): the check is
   // Rejected and the workload controller deactivates it.
   kCapacityRevoked,
+  // The ClusterQueue controller removes the resource-in-use finalizer of
+  // terminating ClusterQueue `cq`, which no workload holds quota in: it is gone
+  // from the cache and its cohort tree (cluster_queue_deletion.cpp).
+  kClusterQueueFinalized,
 };
 
 struct Action {
@@ -59,6 +63,7 @@ struct Action {
   std::int16_t workload = -1;
   int id = -1;
   std::int16_t check = -1;  // kProvisioned, kProvisioningFailed: the admission check
+  std::int16_t cq = -1;     // kClusterQueueFinalized: the ClusterQueue
 };
 
 template <class V>
@@ -124,6 +129,8 @@ class Rules {
         return s.budget[p_.budget_queue_edits()] > 0;
       case kQueueStopped:
         return sched_.stop_acts(s, w);
+      case kClusterQueueFinalized:
+        return sched_.may_finalize(s, a.cq);
       case kCapacityRevoked:
         // Its nodes go; Kueue acts on an active workload that is not finished.
         return s.phase[w] == kAdmitted && !Scheduler::writing(s, w) &&
@@ -301,6 +308,9 @@ class Rules {
         break;
       case kQueueStopped:
         sched_.apply_stop(s, w);
+        break;
+      case kClusterQueueFinalized:
+        sched_.finalize(s, a.cq);
         break;
       case kCapacityRevoked:
         // Rejected: SetDeactivationTarget, spec.active false, evicted; its job

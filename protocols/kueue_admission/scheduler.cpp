@@ -40,7 +40,8 @@ bool try_next(const CqParams& cq, const FlavorMode& m) {
 
 }  // namespace
 
-Scheduler::Scheduler(const AdmissionParams& p) : p_(p), tree_(*p.tree), stops_(p.any_stop()) {}
+Scheduler::Scheduler(const AdmissionParams& p)
+    : p_(p), tree_(*p.tree), stops_(p.any_stop() || p.any_cq_deletions()) {}
 
 // canPreemptWhileBorrowing: borrowWithinCohort, or under fair sharing any reclaim policy.
 bool Scheduler::preempts_while_borrowing(const CqParams& cq) const {

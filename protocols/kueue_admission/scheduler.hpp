@@ -57,10 +57,30 @@ class Scheduler {
                ? static_cast<int>(p_.queue_edits.size() - s.budget[p_.budget_queue_edits()])
                : 0;
   }
-  // The quotas in force in s: those of the manifests, as the edits so far set them.
+  // The quotas in force in s: those of the manifests, as the edits so far set
+  // them, without the deleted ClusterQueues that are gone.
   const QuotaTree& tree_at(const XState& s) const {
-    return p_.any_quota_edits() ? *p_.trees_after[edits_done(s)] : tree_;
+    return p_.any_quota_edits() ? *p_.trees_after[p_.tree_slot(edits_done(s), removed_mask(s))]
+                                : tree_;
   }
+  // Deleted ClusterQueues (kmc.yaml environment.queueEdits `delete: true`;
+  // cluster_queue_deletion.cpp). Bit i: p.deleted_cqs[i] is gone.
+  int removed_mask(const XState& s) const {
+    int m = 0;
+    for (std::size_t i = 0; i < p_.deleted_cqs.size(); ++i)
+      if (s.removed[static_cast<std::size_t>(p_.deleted_cqs[i])] != 0) m |= 1 << i;
+    return m;
+  }
+  // cq has a deletionTimestamp: the cache marks it terminating (inactive).
+  bool terminating(const XState& s, int cq) const {
+    const int at = p_.any_cq_deletions() ? p_.deleted_at[static_cast<std::size_t>(cq)] : -1;
+    return at >= 0 && edits_done(s) > at;
+  }
+  // The ClusterQueue controller may remove cq's resource-in-use finalizer: it
+  // is terminating and no workload holds quota in it (cache.ClusterQueueEmpty).
+  bool may_finalize(const XState& s, int cq) const;
+  // ... and does: the ClusterQueue is gone from the cache and its cohort tree.
+  void finalize(XState& s, int cq) const;
   Snapshot snapshot(const XState& s) const {
     return Snapshot(tree_at(s), s.usage, p_.broken_skip_cohort_limit);
   }
@@ -114,10 +134,10 @@ class Scheduler {
   // The policy of ClusterQueue cq, and of w's LocalQueue, in state s.
   model::StopPolicy cq_stop(const XState& s, int cq) const;
   model::StopPolicy lq_stop(const XState& s, int w) const;
-  // Heads skip a stopped ClusterQueue, and the scheduler's snapshot leaves it
-  // out, so its workloads are no preemption candidates.
+  // Heads skip a stopped or terminating ClusterQueue, and the scheduler's
+  // snapshot leaves it out, so its workloads are no preemption candidates.
   bool cq_active(const XState& s, int cq) const {
-    return !stops_ || cq_stop(s, cq) == model::StopPolicy::None;
+    return !stops_ || (cq_stop(s, cq) == model::StopPolicy::None && !terminating(s, cq));
   }
   // Where w is pushed into its heap outside a requeue (its backoff passed, it
   // arrives, its LocalQueue resumes): PushOrUpdate puts it straight into the
@@ -201,7 +221,8 @@ class Scheduler {
 
   const AdmissionParams& p_;
   const QuotaTree& tree_;
-  bool stops_ = false;  // some queue may be stopped: p_.any_stop()
+  // Some queue may be stopped or deleted: p_.any_stop() || p_.any_cq_deletions().
+  bool stops_ = false;
 };
 
 }  // namespace kmc::protocols::ka

@@ -24,6 +24,7 @@ enum Family : int {
   kPodStartup,
   kQueueEdits,
   kWorkloadController,
+  kClusterQueueController,
 };
 
 model::Field field(const char* name, std::vector<int> axes, FieldKind kind, std::int64_t lo,
@@ -133,6 +134,12 @@ model::Layout Spec::layout(const Params& p) {
                          field("unready", {kAxisWorkload}, FieldKind::Int, 0, kRecovering));
   auto before_edit =
       only_if(p.any_quota_edits(), field("before_edit", {kAxisWorkload}, FieldKind::Int, 0, 1));
+  auto removed = field("removed", {kAxisClusterQueue}, FieldKind::Int, 0, 1);
+  removed.optional = true;
+  removed.present = [deleted = p.deleted_at](const std::vector<int>& at) {
+    const auto q = static_cast<std::size_t>(at[0]);
+    return q < deleted.size() && deleted[q] >= 0;
+  };
   l.fields = {phase,
               flavor,
               rank,
@@ -151,47 +158,60 @@ model::Layout Spec::layout(const Params& p) {
               requeue_count,
               writing,
               unready,
-              before_edit};
+              before_edit,
+              removed};
   // The scheduler and the pods' termination are weakly fair by default; jobs
   // may run forever, faults are the adversary's, and so is when (whether) a workload arrives.
   // The autoscaler answers when it will (kmc.yaml fairness: {autoscaler: ...}, as
   // for MultiKueue); a backoff's requeueAt is a timer, so it passes. The API
   // server answers a write it was sent (whether it fails is the faults'), and a
   // started job's pods become ready unless a PodsReady timeout comes first.
-  l.families = {{"scheduler", 1},   {"pod-termination", 1}, {"completion", 0},
-                {"faults", 0},      {"arrivals", 0},        {"deletions", 0},
-                {"autoscaler", 0},  {"backoff", 1},         {"api-server", 1},
-                {"pod-startup", 1}, {"queue-edits", 0},     {"workload-controller", 1}};
+  l.families = {{"scheduler", 1},
+                {"pod-termination", 1},
+                {"completion", 0},
+                {"faults", 0},
+                {"arrivals", 0},
+                {"deletions", 0},
+                {"autoscaler", 0},
+                {"backoff", 1},
+                {"api-server", 1},
+                {"pod-startup", 1},
+                {"queue-edits", 0},
+                {"workload-controller", 1},
+                {"clusterqueue-controller", 1}};
   const model::ActionKind::Arg workload{"workload", kAxisWorkload};
   const model::ActionKind::Arg check{"admissionCheck", kAxisCheck};
-  l.actions = {{"Schedule", {}, kScheduler, "kueue-scheduler"},
-               {"Finish", {workload}, kCompletion, "workload"},
-               {"PodsTerminated", {workload}, kPodTermination, "kubelet"},
-               {"KubeletLost", {workload}, kFaults, "environment"},
-               {"ForceFailStuckPods", {workload}, kPodTermination, "kueue-controller"},
-               {"ControllerRestart", {}, kFaults, "environment"},
-               {"Arrive", {workload}, kArrivals, "user"},
-               {"Delete", {workload}, kDeletions, "user"},
-               {"Provisioned", {workload, check}, kAutoscaler, "cluster-autoscaler"},
-               {"ProvisioningFailed", {workload, check}, kAutoscaler, "cluster-autoscaler"},
-               {"BackoffExpired", {workload}, kRequeue, "kueue-controller"},
-               {"PodsReadyTimeout", {workload}, kFaults, "kueue-controller"},
-               {"AdmissionWritten", {workload}, kApiServer, "kube-apiserver"},
-               {"AdmissionWriteFailed", {workload}, kFaults, "kube-apiserver"},
-               {"PodsReady", {workload}, kPodStartup, "kubelet"},
-               {"EvictionWriteFailed", {workload}, kFaults, "kube-apiserver"},
-               {"PodFailed", {workload}, kFaults, "kubelet"},
-               {"QueueEdited", {}, kQueueEdits, "user"},
-               {"QueueStopped", {workload}, kWorkloadController, "kueue-controller"},
-               {"CapacityRevoked", {workload, check}, kFaults, "cluster-autoscaler"}};
+  const model::ActionKind::Arg cluster_queue{"clusterQueue", kAxisClusterQueue};
+  l.actions = {
+      {"Schedule", {}, kScheduler, "kueue-scheduler"},
+      {"Finish", {workload}, kCompletion, "workload"},
+      {"PodsTerminated", {workload}, kPodTermination, "kubelet"},
+      {"KubeletLost", {workload}, kFaults, "environment"},
+      {"ForceFailStuckPods", {workload}, kPodTermination, "kueue-controller"},
+      {"ControllerRestart", {}, kFaults, "environment"},
+      {"Arrive", {workload}, kArrivals, "user"},
+      {"Delete", {workload}, kDeletions, "user"},
+      {"Provisioned", {workload, check}, kAutoscaler, "cluster-autoscaler"},
+      {"ProvisioningFailed", {workload, check}, kAutoscaler, "cluster-autoscaler"},
+      {"BackoffExpired", {workload}, kRequeue, "kueue-controller"},
+      {"PodsReadyTimeout", {workload}, kFaults, "kueue-controller"},
+      {"AdmissionWritten", {workload}, kApiServer, "kube-apiserver"},
+      {"AdmissionWriteFailed", {workload}, kFaults, "kube-apiserver"},
+      {"PodsReady", {workload}, kPodStartup, "kubelet"},
+      {"EvictionWriteFailed", {workload}, kFaults, "kube-apiserver"},
+      {"PodFailed", {workload}, kFaults, "kubelet"},
+      {"QueueEdited", {}, kQueueEdits, "user"},
+      {"QueueStopped", {workload}, kWorkloadController, "kueue-controller"},
+      {"CapacityRevoked", {workload, check}, kFaults, "cluster-autoscaler"},
+      {"ClusterQueueFinalized", {cluster_queue}, kClusterQueueController, "kueue-controller"}};
   return l;
 }
 
 std::vector<Action> Spec::candidates(const Params& p) {
   std::vector<Action> out;
-  auto add = [&](Kind k, int w, int check = -1) {
+  auto add = [&](Kind k, int w, int check = -1, int cq = -1) {
     out.push_back(Action{k, static_cast<std::int16_t>(w), static_cast<int>(out.size()),
-                         static_cast<std::int16_t>(check)});
+                         static_cast<std::int16_t>(check), static_cast<std::int16_t>(cq)});
   };
   add(kSchedule, -1);
   for (int w = 0; w < p.W(); ++w) {
@@ -227,6 +247,7 @@ std::vector<Action> Spec::candidates(const Params& p) {
   if (p.any_queue_edits()) add(kQueueEdited, -1);
   if (p.any_stop())
     for (int w = 0; w < p.W(); ++w) add(kQueueStopped, w);
+  for (int cq : p.deleted_cqs) add(kClusterQueueFinalized, -1, -1, cq);
   for (int w = 0; w < p.W(); ++w) {
     if (!p.may_be_revoked(w)) continue;
     std::int64_t any = 0;
@@ -273,6 +294,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   s.writing.assign(p.W(), 0);
   s.unready.assign(p.W(), 0);
   s.before_edit.assign(p.W(), 0);
+  s.removed.assign(p.Q(), 0);
   const Scheduler sched(p);
   for (int w : holders) {
     sched.reserve(s, w, p.workloads[w].initial_flavor);
@@ -294,6 +316,7 @@ model::ActionRef Spec::ref(const Params&, const Action& a) {
   if (a.kind == kSchedule || a.kind == kRestart || a.kind == kQueueEdited) return {a.kind, {}};
   if (a.kind == kProvisioned || a.kind == kProvisioningFailed || a.kind == kCapacityRevoked)
     return {a.kind, {a.workload, a.check}};
+  if (a.kind == kClusterQueueFinalized) return {a.kind, {a.cq}};
   return {a.kind, {a.workload}};
 }
 
@@ -370,6 +393,11 @@ std::uint64_t Spec::identity(const Params& p) {
                                      c.lending_limit.value_or(-2)});
     }
     add(quotas);
+  }
+  if (p.any_cq_deletions()) {
+    std::vector<std::int64_t> deletions{0x64656c65};
+    for (const auto& e : p.queue_edits) deletions.push_back(e.deletes ? e.queue : -1);
+    add(deletions);
   }
   if (p.any_stop()) {
     std::vector<std::int64_t> stops{0x73746f70};

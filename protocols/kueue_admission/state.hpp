@@ -77,8 +77,13 @@ struct State {
       (std::vector<V>, unready),
       // [workload] 1 while it holds quota it reserved before the latest edit of
       // quotas (environment.queueEdits): limits no longer in force admitted it, so
-      // it may leave its queue above them. Only where some edit sets quotas.
-      (std::vector<V>, before_edit));
+      // it may leave its queue above them. Only where some edit sets quotas or
+      // deletes a ClusterQueue.
+      (std::vector<V>, before_edit),
+      // [cq] 1 once a deleted ClusterQueue is gone (its finalizer removed, out of
+      // the cache); 0 while it exists, terminating or not. Only for the
+      // ClusterQueues an edit deletes.
+      (std::vector<V>, removed));
   bool operator==(const State&) const = default;
 };
 

@@ -44,7 +44,8 @@ void AdmissionParams::finish_stops() {
   for (const auto& q : local_queues) lq.push_back(q.stop);
   cq_stop_after = {cq}, lq_stop_after = {lq};
   for (const auto& e : queue_edits) {
-    if (!e.cohort) (e.local ? lq : cq)[static_cast<std::size_t>(e.queue)] = e.policy;
+    // A deletion leaves the policy as it was (the workload controller still reads it).
+    if (!e.cohort && !e.deletes) (e.local ? lq : cq)[static_cast<std::size_t>(e.queue)] = e.policy;
     cq_stop_after.push_back(cq), lq_stop_after.push_back(lq);
   }
 }
@@ -90,6 +91,10 @@ void Scheduler::edit_queue(XState& s) const {
   const int k = edits_done(s);
   const QueueEdit& e = p_.queue_edits[static_cast<std::size_t>(k)];
   --s.budget[p_.budget_queue_edits()];
+  // A deletion only sets the deletionTimestamp: the ClusterQueue controller
+  // marks it terminating in the cache (TerminateClusterQueue), and the queue
+  // manager is not told (Update ignores a deleting ClusterQueue): nothing is requeued.
+  if (e.deletes) return;
   if (!e.quotas.empty()) mark_before_edit(s);
   if (e.cohort) {
     // A Cohort's update requeues its whole tree (AddOrUpdateCohort: notifyCohort of the root).

@@ -33,6 +33,7 @@ struct Followed {
   std::size_t edits = 0;             // of them, QueueEdited
   std::size_t stop_acted = 0;        // of them, QueueStopped
   std::size_t revoked = 0;           // of them, CapacityRevoked
+  std::size_t finalized = 0;         // of them, ClusterQueueFinalized
 };
 
 // The environment's budgets for the walks (kmc.yaml environment.podsReadyTimeouts,
@@ -141,6 +142,7 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
       followed.edits += st.action.starts_with("QueueEdited");
       followed.stop_acted += st.action.starts_with("QueueStopped");
       followed.revoked += st.action.starts_with("CapacityRevoked");
+      followed.finalized += st.action.starts_with("ClusterQueueFinalized");
     }
   }
   return followed;
@@ -353,4 +355,38 @@ TEST_CASE("random walks with quota edits replay step by step in the engine",
     edits += f.edits;
   }
   CHECK(edits > 200);
+}
+
+TEST_CASE("random walks with ClusterQueue deletions replay step by step in the engine",
+          "[replay][admission][cq-deletion]") {
+  // A ClusterQueue deleted while its workloads run and wait: terminating
+  // (inactive, its quota still its cohort's), then gone once nothing holds
+  // quota in it, the cohort left with less; with quota edits, stuck pods and
+  // admission checks around it.
+  const auto del = [](const char* cq) {
+    model::QueueEdit e;
+    e.cluster_queue = cq;
+    e.deletes = true;
+    return e;
+  };
+  const auto gpu = [](const char* cq, std::int64_t q) {
+    return quota_edit(cq, "h100", "nvidia.com/gpu", q);
+  };
+  const Case cases[] = {
+      {"late-arrivals-reclaim", 201, {.quota_edits = {del("batch"), gpu("team-a", 4)}}},
+      {"late-arrivals-reclaim",
+       203,
+       {.stuck = 1, .quota_edits = {gpu("team-b", 0), del("team-b")}}},
+      {"cohort-shared-victim", 207, {.quota_edits = {del("gamma"), del("alpha")}}},
+      {"drs-rounding-fixed", 209, {.quota_edits = {del("research")}}},
+      {"provisioning-accept-then-hang-fixed", 211, {.quota_edits = {del("gpu")}}},
+  };
+  std::size_t finalized = 0;
+  for (const Case& c : cases) {
+    INFO(c.example);
+    const auto f = walk_and_replay(c.example, 80, 18, c.seed, c.budgets);
+    CHECK(f.steps > 300);  // walks end early once the only ClusterQueue is gone
+    finalized += f.finalized;
+  }
+  CHECK(finalized > 100);
 }

@@ -13,6 +13,7 @@
 
 namespace ka = kmc::protocols::ka;
 using ka_check::check;
+using namespace ka_check::steps;
 using kmc::checker::Verdict;
 
 namespace {
@@ -31,7 +32,6 @@ ka::AdmissionParams preemption(int victims, std::int64_t ask, int failures) {
   return p;
 }
 
-const ka::Action kSchedule{ka::kSchedule, -1};
 ka::Action failed(std::int16_t victim) {
   return ka::Action{ka::kEvictionWriteFailed, victim};
 }

@@ -12,16 +12,11 @@
 
 namespace ka = kmc::protocols::ka;
 using ka_check::check;
+using namespace ka_check::steps;
 using kmc::checker::Verdict;
 using kmc::model::StopPolicy;
 
 namespace {
-
-const ka::Action kSchedule{ka::kSchedule, -1};
-const ka::Action kEdit{ka::kQueueEdited, -1};
-const ka::Action finish(std::int16_t w) {
-  return ka::Action{ka::kFinish, w};
-}
 
 // A ClusterQueue's edit setting cpu's nominal quota (cell 0) to `nominal`.
 ka::QueueEdit cq_nominal(int cq, std::int64_t nominal) {
@@ -33,20 +28,6 @@ ka::AdmissionParams cohort_owns(int n, std::int64_t cohort) {
   auto p = ka_check::queue_of_one(n, 0);
   p.cohorts.push_back({"co", -1, {cohort}, {ka::kNoLimit}, {ka::kNoLimit}});
   p.cqs[0].quota.parent = 0;
-  return p;
-}
-
-// Cohort "co" {cpu: 0} over cq0 {cpu: q0} and cq1 {cpu: q1}; w0 (cq0, 2 cpu)
-// and w1 (cq1, 1 cpu). p.finish() is the caller's.
-ka::AdmissionParams two_in_cohort(std::int64_t q0, std::int64_t q1) {
-  auto p = ka_check::queue_of_one(2, q0);
-  p.cohorts.push_back({"co", -1, {0}, {ka::kNoLimit}, {ka::kNoLimit}});
-  p.cqs.push_back(p.cqs[0]);
-  p.cqs[1].quota.name = "cq1";
-  p.cqs[1].quota.nominal = {q1};
-  p.cqs[0].quota.parent = p.cqs[1].quota.parent = 0;
-  p.workloads[0].req = {2};
-  p.workloads[1].cq = 1;
   return p;
 }
 
@@ -115,7 +96,7 @@ TEST_CASE("quota edits: a shrunk borrower is reclaimed under the new quotas",
   // Cohort co over cq0 {cpu: 2} and cq1 {cpu: 0, reclaimWithinCohort Any}; w0
   // (cq0, 2 cpu) runs within its nominal quota. The operator moves one cpu to
   // cq1, cq0 first: w0 now borrows, and w1 (cq1, 1 cpu) reclaims it.
-  auto p = two_in_cohort(2, 0);
+  auto p = ka_check::two_in_cohort(2, 0);
   p.cqs[1].reclaim = ka::Reclaim::Any;
   p.queue_edits = {cq_nominal(0, 1), cq_nominal(1, 1)};
   p.finish();
@@ -152,7 +133,7 @@ TEST_CASE("quota edits: over-admission after an edit is still caught",
   // cq1's; w1 (cq1, 1 cpu). An edit raises cq0's quota to 1 (a no-op) at any
   // time. The deliberately broken variant lets cq1 admit w1 on its own quota
   // while w0 holds it: the cohort at 3 of 2, before or after the edit.
-  auto p = two_in_cohort(1, 1);
+  auto p = ka_check::two_in_cohort(1, 1);
   p.queue_edits = {cq_nominal(0, 1)};
   p.broken_skip_cohort_limit = true;
   p.finish();

@@ -13,6 +13,7 @@
 
 namespace ka = kmc::protocols::ka;
 using ka_check::check;
+using namespace ka_check::steps;
 using kmc::checker::Verdict;
 using kmc::model::StopPolicy;
 
@@ -44,8 +45,6 @@ ka::AdmissionParams borrowed(StopPolicy cq1) {
   return p;
 }
 
-const ka::Action kSchedule{ka::kSchedule, -1};
-const ka::Action kEdit{ka::kQueueEdited, -1};
 ka::Action stopped(std::int16_t w) {
   return ka::Action{ka::kQueueStopped, w};
 }

@@ -11,6 +11,7 @@
 
 namespace ka = kmc::protocols::ka;
 using ka_check::check;
+using namespace ka_check::steps;
 using kmc::checker::Verdict;
 
 namespace {
@@ -23,8 +24,6 @@ ka::AdmissionParams jobs(int n, std::int64_t quota, int failures, bool block = f
   p.finish();
   return p;
 }
-
-const ka::Action kSchedule{ka::kSchedule, -1};
 
 }  // namespace
 

@@ -65,4 +65,28 @@ inline kmc::protocols::ka::AdmissionParams queue_of_one(int n, std::int64_t quot
   return p;
 }
 
+// Cohort "co" {cpu: 0} over cq0 {cpu: q0} and cq1 {cpu: q1}; w0 (cq0, 2 cpu)
+// and w1 (cq1, 1 cpu). p.finish() is the caller's.
+inline kmc::protocols::ka::AdmissionParams two_in_cohort(std::int64_t q0, std::int64_t q1) {
+  namespace ka = kmc::protocols::ka;
+  auto p = queue_of_one(2, q0);
+  p.cohorts.push_back({"co", -1, {0}, {ka::kNoLimit}, {ka::kNoLimit}});
+  p.cqs.push_back(p.cqs[0]);
+  p.cqs[1].quota.name = "cq1";
+  p.cqs[1].quota.nominal = {q1};
+  p.cqs[0].quota.parent = p.cqs[1].quota.parent = 0;
+  p.workloads[0].req = {2};
+  p.workloads[1].cq = 1;
+  return p;
+}
+
+// The steps the hand-stepped tests take most (Walk): `using namespace ka_check::steps;`.
+namespace steps {
+inline const kmc::protocols::ka::Action kSchedule{kmc::protocols::ka::kSchedule, -1};
+inline const kmc::protocols::ka::Action kEdit{kmc::protocols::ka::kQueueEdited, -1};
+inline kmc::protocols::ka::Action finish(std::int16_t w) {
+  return kmc::protocols::ka::Action{kmc::protocols::ka::kFinish, w};
+}
+}  // namespace steps
+
 }  // namespace ka_check

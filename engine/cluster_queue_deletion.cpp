@@ -1,0 +1,46 @@
+// A ClusterQueue deleted while the cluster runs. Kueue's ClusterQueue
+// controller (clusterqueue_controller.go): the resource-in-use finalizer keeps
+// the object, so Reconcile sees its deletionTimestamp and marks it terminating
+// in the cache (TerminateClusterQueue): inactive, so heads() skips it and the
+// snapshot leaves it out, while its usage and quota still count in its cohort.
+// Update ignores a deleting ClusterQueue, so no spec change and no requeue
+// reaches the cache or the queues. Once ClusterQueueEmpty (no workload holds
+// quota in it), Reconcile removes the finalizer, and the Delete event takes it
+// out of the cache (DeleteClusterQueue: the cohort's subtree quota shrinks,
+// usage above it is not evicted) and out of the queue manager.
+#include <fmt/format.h>
+
+#include "engine/controllers.hpp"
+
+namespace kmc::engine {
+
+bool delete_cluster_queue(Engine& e, const std::string& name) {
+  const int idx = e.cq_index(name);
+  if (idx < 0) return false;
+  ClusterQueueInfo& cq = e.cluster_queues[static_cast<size_t>(idx)];
+  if (cq.terminating) return false;
+  cq.terminating = true;
+  cq.active = false;
+  cq.inactive_reason = "terminating";
+  e.log_line(fmt::format("ClusterQueue {} deleted: terminating", name));
+  return true;
+}
+
+bool finalize_cluster_queue(Engine& e, const std::string& name) {
+  const int idx = e.cq_index(name);
+  if (idx < 0) return false;
+  ClusterQueueInfo& cq = e.cluster_queues[static_cast<size_t>(idx)];
+  if (!cq.terminating || cq.removed) return false;
+  if (!e.cq_workloads[static_cast<size_t>(idx)].empty()) return false;  // ClusterQueueEmpty
+  // Out of the tree: a leaf without quota adds nothing to its cohort's.
+  for (FrId fr = 0; fr < e.frs.size(); ++fr) e.tree.set_quota(cq.node, fr, 0, {}, {});
+  e.tree.refresh();
+  const int root = e.tree.root_of(cq.node);
+  for (ClusterQueueInfo& other : e.cluster_queues)
+    if (e.tree.root_of(other.node) == root) other.allocatable_generation++;
+  cq.removed = true;
+  e.log_line(fmt::format("ClusterQueue {} finalized: gone from the cache", name));
+  return true;
+}
+
+}  // namespace kmc::engine

@@ -1,0 +1,38 @@
+// A ClusterQueue deleted during the run (kmc.yaml environment.queueEdits
+// `{clusterQueue: NAME, delete: true}`).
+//
+// Kueue's pieces, each read from its source:
+// - the ClusterQueue keeps the resource-in-use finalizer, so the deletion only
+//   sets its deletionTimestamp; the ClusterQueue controller's Reconcile marks
+//   it terminating in the cache (TerminateClusterQueue). A terminating queue is
+//   inactive: heads() skips it and the snapshot leaves it out
+//   (skipInactiveCQReason), while its usage and quota still count in its
+//   cohort, as for a stopped queue. Its workloads run on: the workload
+//   controller reads its spec.stopPolicy, not its deletion;
+// - the controller's Update ignores a deleting ClusterQueue, so its spec
+//   edits reach neither the cache nor the queue manager (compile refuses them);
+// - once no workload holds quota in it (ClusterQueueEmpty), Reconcile removes
+//   the finalizer; the Delete event takes it out of the cache
+//   (DeleteClusterQueue: its quota leaves the cohort tree) and out of the
+//   queue manager, where its pending workloads wait for a ClusterQueue that
+//   is gone. Nothing is evicted where the cohort now has less quota than its
+//   borrowers use, and nothing is requeued.
+#include "protocols/kueue_admission/scheduler.hpp"
+
+namespace kmc::protocols::ka {
+
+bool Scheduler::may_finalize(const XState& s, int cq) const {
+  if (!terminating(s, cq) || s.removed[static_cast<std::size_t>(cq)] != 0) return false;
+  for (int w = 0; w < p_.W(); ++w)
+    if (p_.workloads[w].cq == cq && holds(s, w)) return false;
+  return true;
+}
+
+void Scheduler::finalize(XState& s, int cq) const {
+  // Borrowers admitted under the cohort's quota as it was may be left above
+  // what it has now: over-admission does not blame the scheduler for that.
+  mark_before_edit(s);
+  s.removed[static_cast<std::size_t>(cq)] = 1;
+}
+
+}  // namespace kmc::protocols::ka

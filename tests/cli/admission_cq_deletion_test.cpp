@@ -1,0 +1,56 @@
+// ClusterQueue deletions as a user meets them: kmc.yaml environment.queueEdits
+// with `delete: true`, the cluster-queue-retire example and its fix with their
+// engine replay, and bad deletions exit 3 naming file, line and field.
+#include <catch2/catch.hpp>
+
+#include "cli/fleet_refused.hpp"
+
+namespace {
+
+const std::string kEdits =
+    "    - clusterQueue: legacy\n"
+    "      delete: true\n";
+
+// cluster-queue-retire with its first edit replaced.
+void refused(const std::string& edit, const std::string& field, const std::string& what) {
+  std::string text = slurp(std::string(KMC_SOURCE_DIR) + "/examples/cluster-queue-retire/kmc.yaml");
+  text.replace(text.find(kEdits), kEdits.size(), edit);
+  fleet_refused("cluster-queue-retire", text, field, what);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "ClusterQueue deletion: retiring the pool's owner overcommits it; a Cohort's quota does not",
+    "[cli][admission][cq-deletion]") {
+  auto r = kmc("check examples/cluster-queue-retire --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "Property within-the-pool is violated"));
+  CHECK(has(r.out, "ClusterQueue legacy deleted: it terminates"));
+  CHECK(has(r.out, "Reproduced in the engine"));
+  r = kmc("check examples/cluster-queue-retire-fixed --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "within-the-pool"));
+  CHECK(has(r.out, "no-over-admission"));
+}
+
+TEST_CASE("ClusterQueue deletion: bad deletions are exit 3 at their line",
+          "[cli][admission][cq-deletion]") {
+  refused("    - cohort: gpu-pool\n      delete: true\n", "delete",
+          "only a ClusterQueue's deletion is modelled");
+  refused("    - localQueue: research/legacy\n      delete: true\n", "delete",
+          "only a ClusterQueue's deletion is modelled");
+  refused("    - clusterQueue: legacy\n      delete: false\n", "delete",
+          "delete: false is not an edit");
+  refused("    - clusterQueue: legacy\n      delete: yes-please\n", "delete", "");
+  refused("    - clusterQueue: legacy\n      delete: true\n      stopPolicy: Hold\n", "delete",
+          "a deletion is an edit of its own");
+  refused("    - clusterQueue: nosuch\n      delete: true\n",
+          "environment.queueEdits[0].clusterQueue", "no ClusterQueue nosuch");
+  // Edits of a deleting ClusterQueue are ignored by Kueue: refused, not dropped.
+  refused(kEdits + "    - clusterQueue: legacy\n      stopPolicy: Hold\n",
+          "environment.queueEdits[1].clusterQueue",
+          "ClusterQueue legacy is deleted by environment.queueEdits[0]");
+}

@@ -1,0 +1,50 @@
+// A ClusterQueue deleted while the cluster runs (clusterqueue_controller.go):
+// terminating while workloads hold quota in it (inactive: no admissions, no
+// spec updates), then gone, its quota out of its cohort; nothing is evicted.
+#include <catch2/catch.hpp>
+
+#include "engine/controllers.hpp"
+#include "engine/engine.hpp"
+#include "fixtures.hpp"
+
+using namespace kmc::engine;
+using namespace kmc::engine::testing;
+
+TEST_CASE("a deleted ClusterQueue terminates until its workloads are gone, then leaves its cohort",
+          "[engine][cq-deletion]") {
+  Cluster c;
+  c.flavor("default");
+  c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 0}}}})});
+  c.cq("b", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  c.wl("job", "b", 0, {{"cpu", 4}}).runtime_s = 10;
+  c.wl("borrower", "a", 0, {{"cpu", 6}});
+  Engine e(c.m);
+  e.run(-1, 5000);
+  REQUIRE(state_of(e, "job") == "Admitted");
+  REQUIRE(state_of(e, "borrower") == "Admitted");  // borrows from b's quota
+  REQUIRE(delete_cluster_queue(e, "b"));
+  CHECK_FALSE(delete_cluster_queue(e, "b"));
+  CHECK_FALSE(delete_cluster_queue(e, "nosuch"));
+  // Terminating: no admissions, though b has quota free, and spec updates ignored.
+  e.create_workload(make_workload("late", "b", 0, {{"cpu", 2}}));
+  e.run(-1, 6000);
+  CHECK(state_of(e, "late") == "Pending");
+  CHECK_FALSE(update_quotas(e, "b", false,
+                            {{"default", "cpu", Amount{20'000}, std::nullopt, std::nullopt}}));
+  CHECK_FALSE(finalize_cluster_queue(e, "b"));  // job holds quota in it
+  CHECK_FALSE(finalize_cluster_queue(e, "a"));  // not deleted
+  const int co = e.cohort_nodes.at("co");
+  const FrId fr = e.frs.find("default", "cpu");
+  CHECK(e.tree.subtree_quota(co, fr) == 10'000);  // still counts while terminating
+  e.run(-1, 20'000);
+  REQUIRE(state_of(e, "job") == "Finished");
+  REQUIRE(finalize_cluster_queue(e, "b"));
+  CHECK_FALSE(finalize_cluster_queue(e, "b"));
+  CHECK(e.tree.subtree_quota(co, fr) == 0);
+  CHECK(e.tree.usage(co, fr) == 6'000);          // above what the cohort has now
+  CHECK(state_of(e, "borrower") == "Admitted");  // and nothing is evicted for it
+  e.create_workload(make_workload("next", "a", 0, {{"cpu", 1}}));
+  e.run(-1, 30'000);
+  CHECK(state_of(e, "next") == "Pending");
+  CHECK(state_of(e, "late") == "Pending");  // its ClusterQueue is gone
+}

@@ -1,0 +1,120 @@
+// A ClusterQueue deleted during the run in protocol kueue-admission
+// (environment.queueEdits `delete: true`): it terminates (inactive: no heads,
+// out of the snapshot, its quota still its cohort's) until no workload holds
+// quota in it, then the ClusterQueue controller's finalizer removal takes it
+// out of the cohort tree. Exact state counts by hand.
+#include <catch2/catch.hpp>
+
+#include "ka_check.hpp"
+#include "protocols/kueue_admission/rules.hpp"
+#include "protocols/kueue_admission/spec.hpp"
+
+namespace ka = kmc::protocols::ka;
+using ka_check::check;
+using namespace ka_check::steps;
+using kmc::checker::Verdict;
+using kmc::model::StopPolicy;
+
+namespace {
+
+ka::Action finalized(std::int16_t cq) {
+  return ka::Action{ka::kClusterQueueFinalized, -1, -1, -1, cq};
+}
+ka::QueueEdit deletion(int cq) {
+  ka::QueueEdit e;
+  e.queue = cq;
+  e.deletes = true;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("ClusterQueue deletion: exact state counts", "[admission][cq-deletion][counts]") {
+  // cq0 {cpu: 1}, w0 asking for 1; the operator deletes cq0. By hand: s0 (w0
+  // Pending, the deletion to come). Schedule: s1 (Admitted); the deletion: s2
+  // (Pending in a terminating queue: no head), whose finalizer goes: s3 (cq0
+  // gone; nothing is enabled). From s1: Finish: s4; the deletion: s5 (Admitted
+  // in a terminating queue: it runs on, and holds the finalizer). s4 and s5
+  // lead to s6 (Finished, terminating), then s7 (gone). 8 states, 8 edges.
+  auto p = ka_check::queue_of_one(1, 1);
+  p.queue_edits.push_back(deletion(0));
+  p.finish();
+  const auto o = check(p, {"guarantee-not-stuck", "no-over-admission", "usage-counted-once"});
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 8);
+  CHECK(o.result.stats.transitions == 8);
+}
+
+TEST_CASE("ClusterQueue deletion: its workloads run on, its pending ones never start",
+          "[admission][cq-deletion]") {
+  auto p = ka_check::queue_of_one(2, 1);
+  p.queue_edits.push_back(deletion(0));
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(kSchedule);
+  CHECK(s.phase[0] == ka::kAdmitted);
+  step(kSchedule);  // one head per ClusterQueue and cycle
+  CHECK(s.phase[1] == ka::kInadmissible);
+  step(kEdit);
+  CHECK(s.phase[0] == ka::kAdmitted);  // nothing is evicted or requeued
+  CHECK(s.phase[1] == ka::kInadmissible);
+  CHECK_FALSE(step.rules.enabled(s, finalized(0)));  // w0 holds quota in it
+  step(finish(0));
+  CHECK(s.phase[1] == ka::kPending);              // the freed quota requeues it
+  CHECK_FALSE(step.rules.enabled(s, kSchedule));  // but heads() skips cq0
+  step(finalized(0));
+  CHECK(s.removed[0] == 1);
+  CHECK_FALSE(step.rules.enabled(s, kSchedule));
+}
+
+TEST_CASE("ClusterQueue deletion: its quota lends until it is gone, then the cohort has less",
+          "[admission][cq-deletion]") {
+  // Cohort co {cpu: 0} over cq0 {cpu: 0} and cq1 {cpu: 2}; w0 and w1 (cq0, 2
+  // cpu each) borrow what cq1 lends. The operator deletes cq1.
+  auto p = ka_check::two_in_cohort(0, 2);
+  p.workloads[1].cq = 0;
+  p.workloads[1].req = {2};
+  p.queue_edits.push_back(deletion(1));
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(kEdit);
+  step(kSchedule);  // a terminating queue's quota still counts in its cohort
+  CHECK(s.phase[0] == ka::kAdmitted);
+  step(kSchedule);
+  CHECK(s.phase[1] == ka::kInadmissible);
+  step(finalized(1));  // nothing holds quota in cq1: it is gone
+  CHECK(s.before_edit[0] == 1);
+  const ka::Scheduler sched(p);
+  CHECK(sched.tree_at(s).subtree_quota(p.Q(), 0) == 0);
+  step(finish(0));
+  CHECK(s.phase[1] == ka::kPending);
+  step(kSchedule);
+  CHECK(s.phase[1] == ka::kInadmissible);  // the cohort has nothing left to lend
+  // w0 borrowing what is gone is the deletion's doing, not an over-admission.
+  CHECK(check(p, {"no-over-admission", "usage-counted-once"}).result.verdict == Verdict::Verified);
+}
+
+TEST_CASE("ClusterQueue deletion: a stopPolicy on the terminating queue still drains it",
+          "[admission][cq-deletion][stop-policy]") {
+  // The workload controller reads spec.stopPolicy, not the deletion: a queue
+  // stopped with HoldAndDrain and then deleted evicts its admitted workload,
+  // which lets the finalizer go.
+  auto p = ka_check::queue_of_one(1, 1);
+  ka::QueueEdit drain;
+  drain.queue = 0;
+  drain.policy = StopPolicy::HoldAndDrain;
+  p.queue_edits = {drain, deletion(0)};
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(kSchedule);
+  step(kEdit);
+  step(kEdit);
+  CHECK_FALSE(step.rules.enabled(s, finalized(0)));
+  step(ka::Action{ka::kQueueStopped, 0});
+  CHECK(s.phase[0] == ka::kPending);
+  step(finalized(0));
+  CHECK(s.removed[0] == 1);
+}
