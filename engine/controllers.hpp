@@ -76,13 +76,18 @@ void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::St
 void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::string& name,
                                  model::StopPolicy policy, bool reconcile = true);
 
-// A ClusterQueue's deletion (cluster_queue_deletion.cpp). Deleting marks it
+// A ClusterQueue's deletion (queue_deletion.cpp). Deleting marks it
 // terminating (inactive; nothing requeued, its workloads run on). Finalizing
 // removes the resource-in-use finalizer once no workload holds quota in it:
 // its quota leaves the cohort tree. False: no such ClusterQueue, not
 // terminating, already gone, or (finalize) some workload still holds quota.
 bool delete_cluster_queue(Engine& e, const std::string& name);
 bool finalize_cluster_queue(Engine& e, const std::string& name);
+// A Cohort's deletion (it has no finalizer): its ClusterQueues and child
+// Cohorts keep it as an implicit cohort, without quota, limits or parent;
+// nothing is requeued or evicted. False: no such Cohort, or one with both a
+// parent and children (the engine's tree keeps its shape).
+bool delete_cohort(Engine& e, const std::string& name);
 
 // Admission checks (admission_checks.cpp).
 std::vector<std::string> checks_for_workload(const Engine& e, const WorkloadInfo& w);

@@ -81,7 +81,8 @@ struct QueueEdit {
   std::optional<StopPolicy> stop_policy;  // nullopt: unchanged
   std::vector<QuotaChange> quotas;
   // `delete: true`: the ClusterQueue is deleted (it gets a deletionTimestamp and
-  // terminates until Kueue's resource-in-use finalizer lets it go).
+  // terminates until Kueue's resource-in-use finalizer lets it go), or the Cohort
+  // (at once: it has no finalizer).
   bool deletes = false;
   SourcePos pos;
 };

@@ -85,7 +85,7 @@ void read_workload_list(const YamlNode& node, const char* what, const Fleet& fle
 }
 
 // environment.queueEdits: [{clusterQueue: NAME | localQueue: NAMESPACE/NAME | cohort: NAME,
-// stopPolicy: X, quotas: [...]} | {clusterQueue: NAME, delete: true}].
+// stopPolicy: X, quotas: [...]} | {clusterQueue|cohort: NAME, delete: true}].
 // Whether the queues exist is the protocol's to check, once the manifests are read.
 // A quota limit as an edit writes it: left out, a value, or null (removed).
 std::optional<std::optional<Quantity>> read_limit_change(const YamlNode& node) {
@@ -151,18 +151,14 @@ void read_queue_edits(const YamlNode& node, Warnings& w, Fleet& fleet) {
     }
     if (item["delete"].present()) {
       const YamlNode del = item["delete"];
-      if (!cq)
-        del.fail(
-            "only a ClusterQueue's deletion is modelled (a Cohort's or a LocalQueue's is not)");
+      if (lq)
+        del.fail("a LocalQueue's deletion is not modelled (a ClusterQueue's or a Cohort's is)");
       e.deletes = del.boolean();
       if (!e.deletes) del.fail("delete: false is not an edit; leave the item out");
-      if (e.stop_policy || !e.quotas.empty())
-        del.fail(
-            "a deletion is an edit of its own: a deleting ClusterQueue's spec updates "
-            "are ignored by Kueue");
+      if (e.stop_policy || !e.quotas.empty()) del.fail("a deletion is an edit of its own");
     }
     if (!e.deletes && !e.stop_policy && e.quotas.empty())
-      item.fail(cohort ? "a Cohort's edit sets quotas"
+      item.fail(cohort ? "a Cohort's edit sets quotas or deletes it (delete: true)"
                 : lq   ? "an edit sets stopPolicy (None, Hold or HoldAndDrain)"
                        : "an edit sets stopPolicy (None, Hold or HoldAndDrain) or quotas, or "
                          "deletes the ClusterQueue (delete: true)");

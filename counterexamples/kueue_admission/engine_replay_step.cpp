@@ -303,6 +303,14 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
       const std::string queue = edit.local    ? p.local_queues[edit.queue].name
                                 : edit.cohort ? p.cohorts[edit.queue].name
                                               : p.cqs[edit.queue].quota.name;
+      if (edit.deletes && edit.cohort) {
+        if (!engine::delete_cohort(e, queue))
+          return {false, fmt::format("the engine cannot delete Cohort {}", queue)};
+        settle(e);
+        return {true, fmt::format("Cohort {} deleted: its ClusterQueues keep an implicit cohort "
+                                  "without quota: {}",
+                                  queue, changes(before, e))};
+      }
       if (edit.deletes) {
         if (!engine::delete_cluster_queue(e, queue))
           return {false, fmt::format("the engine cannot delete ClusterQueue {}", queue)};

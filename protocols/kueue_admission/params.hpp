@@ -84,7 +84,9 @@ struct QueueEdit {
   model::StopPolicy policy = model::StopPolicy::None;
   std::vector<QuotaSet> quotas;  // a ClusterQueue's or Cohort's
   bool cohort = false;           // a Cohort (index into cohorts); neither: a ClusterQueue
-  bool deletes = false;          // the ClusterQueue's deletion (cluster_queue_deletion.cpp)
+  // The queue's deletion: a ClusterQueue's (cluster_queue_deletion.cpp), or a
+  // Cohort's, whose `quotas` are then all 0 without limits (compile_queue_edits.cpp).
+  bool deletes = false;
 };
 
 struct WorkloadParams {

@@ -27,7 +27,7 @@ void AdmissionParams::finish_quota_edits() {
   deleted_at.assign(cqs.size(), -1);
   deleted_cqs.clear();
   for (std::size_t k = 0; k < queue_edits.size(); ++k)
-    if (queue_edits[k].deletes) {
+    if (queue_edits[k].deletes && !queue_edits[k].cohort) {
       deleted_at[static_cast<std::size_t>(queue_edits[k].queue)] = static_cast<int>(k);
       deleted_cqs.push_back(queue_edits[k].queue);
     }

@@ -388,6 +388,7 @@ std::uint64_t Spec::identity(const Params& p) {
     for (const auto& e : p.queue_edits) {
       quotas.insert(quotas.end(), {e.local, e.cohort, e.queue, static_cast<std::int64_t>(e.policy),
                                    static_cast<std::int64_t>(e.quotas.size())});
+      if (e.deletes && e.cohort) quotas.push_back(0x64656c);  // a Cohort's deletion: no requeue
       for (const auto& c : e.quotas)
         quotas.insert(quotas.end(), {c.fr, c.nominal.value_or(-2), c.borrowing_limit.value_or(-2),
                                      c.lending_limit.value_or(-2)});

@@ -91,11 +91,13 @@ void Scheduler::edit_queue(XState& s) const {
   const int k = edits_done(s);
   const QueueEdit& e = p_.queue_edits[static_cast<std::size_t>(k)];
   --s.budget[p_.budget_queue_edits()];
-  // A deletion only sets the deletionTimestamp: the ClusterQueue controller
+  // A ClusterQueue's deletion only sets the deletionTimestamp: the ClusterQueue controller
   // marks it terminating in the cache (TerminateClusterQueue), and the queue
   // manager is not told (Update ignores a deleting ClusterQueue): nothing is requeued.
-  if (e.deletes) return;
+  // A Cohort's deletion drops its quota from the cache (DeleteCohort) and
+  // requeues nothing either.
   if (!e.quotas.empty()) mark_before_edit(s);
+  if (e.deletes) return;
   if (e.cohort) {
     // A Cohort's update requeues its whole tree (AddOrUpdateCohort: notifyCohort of the root).
     return requeue_tree(s, p_.Q() + e.queue);

@@ -38,10 +38,14 @@ TEST_CASE(
 
 TEST_CASE("ClusterQueue deletion: bad deletions are exit 3 at their line",
           "[cli][admission][cq-deletion]") {
-  refused("    - cohort: gpu-pool\n      delete: true\n", "delete",
-          "only a ClusterQueue's deletion is modelled");
   refused("    - localQueue: research/legacy\n      delete: true\n", "delete",
-          "only a ClusterQueue's deletion is modelled");
+          "a LocalQueue's deletion is not modelled");
+  // A Cohort is gone at once; applying it again is not modelled.
+  refused(
+      "    - cohort: gpu-pool\n      delete: true\n    - cohort: gpu-pool\n      quotas: "
+      "[{flavor: h100, resource: nvidia.com/gpu, nominalQuota: 8}]\n",
+      "environment.queueEdits[1].cohort",
+      "Cohort gpu-pool is deleted by environment.queueEdits[0]");
   refused("    - clusterQueue: legacy\n      delete: false\n", "delete",
           "delete: false is not an edit");
   refused("    - clusterQueue: legacy\n      delete: yes-please\n", "delete", "");

@@ -357,7 +357,7 @@ TEST_CASE("random walks with quota edits replay step by step in the engine",
   CHECK(edits > 200);
 }
 
-TEST_CASE("random walks with ClusterQueue deletions replay step by step in the engine",
+TEST_CASE("random walks with ClusterQueue and Cohort deletions replay step by step in the engine",
           "[replay][admission][cq-deletion]") {
   // A ClusterQueue deleted while its workloads run and wait: terminating
   // (inactive, its quota still its cohort's), then gone once nothing holds
@@ -372,6 +372,12 @@ TEST_CASE("random walks with ClusterQueue deletions replay step by step in the e
   const auto gpu = [](const char* cq, std::int64_t q) {
     return quota_edit(cq, "h100", "nvidia.com/gpu", q);
   };
+  const auto del_cohort = [](const char* cohort) {
+    model::QueueEdit e;
+    e.cohort = cohort;
+    e.deletes = true;
+    return e;
+  };
   const Case cases[] = {
       {"late-arrivals-reclaim", 201, {.quota_edits = {del("batch"), gpu("team-a", 4)}}},
       {"late-arrivals-reclaim",
@@ -380,6 +386,9 @@ TEST_CASE("random walks with ClusterQueue deletions replay step by step in the e
       {"cohort-shared-victim", 207, {.quota_edits = {del("gamma"), del("alpha")}}},
       {"drs-rounding-fixed", 209, {.quota_edits = {del("research")}}},
       {"provisioning-accept-then-hang-fixed", 211, {.quota_edits = {del("gpu")}}},
+      // Cohorts (at once, no finalizer): their quota gone, nothing requeued.
+      {"late-arrivals-reclaim", 213, {.quota_edits = {del_cohort("gpu-pool"), del("batch")}}},
+      {"drs-rounding-fixed", 217, {.quota_edits = {gpu("production", 500), del_cohort("fleet")}}},
   };
   std::size_t finalized = 0;
   for (const Case& c : cases) {

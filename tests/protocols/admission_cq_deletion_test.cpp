@@ -118,3 +118,53 @@ TEST_CASE("ClusterQueue deletion: a stopPolicy on the terminating queue still dr
   step(finalized(0));
   CHECK(s.removed[0] == 1);
 }
+
+namespace {
+
+// Cohort "co" {cpu: 1} over cq0 {cpu: 0}, n workloads of 1 cpu in cq0 that
+// borrow from it; the operator deletes co.
+ka::AdmissionParams cohort_deleted(int n) {
+  auto p = ka_check::queue_of_one(n, 0);
+  p.cohorts.push_back({"co", -1, {1}, {ka::kNoLimit}, {ka::kNoLimit}});
+  p.cqs[0].quota.parent = 0;
+  ka::QueueEdit e;
+  e.cohort = true;
+  e.queue = 0;
+  e.deletes = true;
+  e.quotas = {ka::QuotaSet{0, 0, ka::kNoLimit, ka::kNoLimit}};
+  p.queue_edits.push_back(e);
+  p.finish();
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("Cohort deletion: exact state counts", "[admission][cq-deletion][counts]") {
+  // By hand, as for a quota shrunk to 0: s0 (w0 Pending); Schedule: s1 (w0
+  // borrows the cohort's cpu); the deletion: s2 (Pending), whose cycle parks it:
+  // s3. From s1: Finish: s4; the deletion: s5 (Admitted, before_edit). s4 and
+  // s5 lead to s6. 7 states, 7 edges; nothing is evicted.
+  const auto o = check(cohort_deleted(1), {"no-over-admission", "usage-counted-once"});
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 7);
+  CHECK(o.result.stats.transitions == 7);
+}
+
+TEST_CASE("Cohort deletion: its borrowers keep their quota and nothing is requeued",
+          "[admission][cq-deletion]") {
+  const auto p = cohort_deleted(2);
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(kSchedule);
+  CHECK(s.phase[0] == ka::kAdmitted);
+  step(kSchedule);
+  CHECK(s.phase[1] == ka::kInadmissible);
+  step(kEdit);
+  CHECK(s.phase[0] == ka::kAdmitted);
+  CHECK(s.before_edit[0] == 1);
+  CHECK(s.phase[1] == ka::kInadmissible);  // DeleteCohort notifies no queue
+  step(finish(0));
+  CHECK(s.phase[1] == ka::kPending);
+  step(kSchedule);
+  CHECK(s.phase[1] == ka::kInadmissible);  // the implicit cohort has nothing to lend
+}

@@ -48,3 +48,28 @@ TEST_CASE("a deleted ClusterQueue terminates until its workloads are gone, then 
   CHECK(state_of(e, "next") == "Pending");
   CHECK(state_of(e, "late") == "Pending");  // its ClusterQueue is gone
 }
+
+TEST_CASE("a deleted Cohort leaves an implicit cohort without quota; nothing is evicted",
+          "[engine][cq-deletion]") {
+  Cluster c;
+  c.flavor("default");
+  c.cohort("root");
+  c.cohort("co", "root").resource_groups = {group({"cpu"}, {{"default", {{"cpu", 10}}}})};
+  c.cohort("leaf", "root").resource_groups = {group({"cpu"}, {{"default", {{"cpu", 4}}}})};
+  c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 0}}}})});
+  c.wl("borrower", "a", 0, {{"cpu", 6}});
+  Engine e(c.m);
+  e.run(-1, 5000);
+  REQUIRE(state_of(e, "borrower") == "Admitted");
+  CHECK_FALSE(delete_cohort(e, "co"));  // a parent and a child: the tree's shape would change
+  CHECK_FALSE(delete_cohort(e, "nosuch"));
+  const int root = e.cohort_nodes.at("root");
+  const FrId fr = e.frs.find("default", "cpu");
+  CHECK(e.tree.subtree_quota(root, fr) == 14'000);
+  REQUIRE(delete_cohort(e, "leaf"));  // no children: its 4 leave root's
+  CHECK(e.tree.subtree_quota(root, fr) == 10'000);
+  CHECK(state_of(e, "borrower") == "Admitted");
+  e.create_workload(make_workload("next", "a", 0, {{"cpu", 5}}));
+  e.run(-1, 10'000);
+  CHECK(state_of(e, "next") == "Pending");  // 6 + 5 > 10
+}

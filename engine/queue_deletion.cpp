@@ -1,4 +1,4 @@
-// A ClusterQueue deleted while the cluster runs. Kueue's ClusterQueue
+// A ClusterQueue or a Cohort deleted while the cluster runs. Kueue's ClusterQueue
 // controller (clusterqueue_controller.go): the resource-in-use finalizer keeps
 // the object, so Reconcile sees its deletionTimestamp and marks it terminating
 // in the cache (TerminateClusterQueue): inactive, so heads() skips it and the
@@ -40,6 +40,24 @@ bool finalize_cluster_queue(Engine& e, const std::string& name) {
     if (e.tree.root_of(other.node) == root) other.allocatable_generation++;
   cq.removed = true;
   e.log_line(fmt::format("ClusterQueue {} finalized: gone from the cache", name));
+  return true;
+}
+
+// The cohort controller's Reconcile on NotFound: cache.DeleteCohort and the
+// queue manager's. The hierarchy keeps an implicit cohort of the same name for
+// its children (Manager.DeleteCohort: transferChildren), detached from the
+// parent, and recomputes its resource node (updateCohortResourceNode): no
+// quota of its own. The ClusterQueues' allocatable generations stay, and the
+// queue manager requeues nothing.
+bool delete_cohort(Engine& e, const std::string& name) {
+  const auto it = e.cohort_nodes.find(name);
+  if (it == e.cohort_nodes.end()) return false;
+  const int node = it->second;
+  if (e.tree.has_parent(node) && !e.tree.node(node).children.empty()) return false;
+  for (FrId fr = 0; fr < e.frs.size(); ++fr) e.tree.set_quota(node, fr, 0, {}, {});
+  e.tree.refresh();
+  e.fair_weights[static_cast<size_t>(node)] = 1.0;  // an implicit cohort's
+  e.log_line(fmt::format("Cohort {} deleted: an implicit cohort without quota", name));
   return true;
 }
 
