@@ -76,13 +76,19 @@ void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::St
 void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::string& name,
                                  model::StopPolicy policy, bool reconcile = true);
 
-// A ClusterQueue's deletion (queue_deletion.cpp). Deleting marks it
-// terminating (inactive; nothing requeued, its workloads run on). Finalizing
+// A ClusterQueue's deletion (queue_deletion.cpp). Deleting sets its
+// deletionTimestamp (spec updates ignored from then on); the controller's
+// reconcile marks it terminating (inactive; nothing requeued, its workloads
+// run on). Finalizing
 // removes the resource-in-use finalizer once no workload holds quota in it:
 // its quota leaves the cohort tree. False: no such ClusterQueue, not
 // terminating, already gone, or (finalize) some workload still holds quota.
 bool delete_cluster_queue(Engine& e, const std::string& name);
+// The controller's Reconcile of a deleting ClusterQueue (TerminateClusterQueue).
+bool terminate_cluster_queue(Engine& e, const std::string& name);
 bool finalize_cluster_queue(Engine& e, const std::string& name);
+// A restart's cache adds a terminating ClusterQueue as its spec says.
+void restart_cluster_queue(ClusterQueueInfo& cq);
 // A Cohort's deletion (it has no finalizer): its ClusterQueues and child
 // Cohorts keep it as an implicit cohort, without quota, limits or parent;
 // nothing is requeued or evicted. False: no such Cohort, or one with both a

@@ -35,9 +35,10 @@ struct ClusterQueueInfo {
   std::map<std::string, int> group_of;  // resource -> group
   bool active = true;
   std::string inactive_reason;
-  // Deleted: a deletionTimestamp, held by the resource-in-use finalizer
-  // (terminating) until no workload holds quota in it; then gone (removed).
-  bool terminating = false, removed = false;
+  // Deleted: a deletionTimestamp (deleting), held by the resource-in-use
+  // finalizer until no workload holds quota in it; the cache has it
+  // terminating once the controller reconciles that; then gone (removed).
+  bool deleting = false, terminating = false, removed = false;
   std::int64_t allocatable_generation = 1;
   double fair_weight = 1.0;
   bool covers(const std::string& resource) const { return group_of.contains(resource); }

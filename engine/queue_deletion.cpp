@@ -1,7 +1,8 @@
 // A ClusterQueue or a Cohort deleted while the cluster runs. Kueue's ClusterQueue
 // controller (clusterqueue_controller.go): the resource-in-use finalizer keeps
 // the object, so Reconcile sees its deletionTimestamp and marks it terminating
-// in the cache (TerminateClusterQueue): inactive, so heads() skips it and the
+// in the cache (TerminateClusterQueue; until then it admits as before, and a
+// restart's cache adds it active again): inactive, so heads() skips it and the
 // snapshot leaves it out, while its usage and quota still count in its cohort.
 // Update ignores a deleting ClusterQueue, so no spec change and no requeue
 // reaches the cache or the queues. Once ClusterQueueEmpty (no workload holds
@@ -18,12 +19,31 @@ bool delete_cluster_queue(Engine& e, const std::string& name) {
   const int idx = e.cq_index(name);
   if (idx < 0) return false;
   ClusterQueueInfo& cq = e.cluster_queues[static_cast<size_t>(idx)];
-  if (cq.terminating) return false;
+  if (cq.deleting) return false;
+  cq.deleting = true;
+  e.log_line(fmt::format("ClusterQueue {} deleted: a deletionTimestamp", name));
+  return true;
+}
+
+bool terminate_cluster_queue(Engine& e, const std::string& name) {
+  const int idx = e.cq_index(name);
+  if (idx < 0) return false;
+  ClusterQueueInfo& cq = e.cluster_queues[static_cast<size_t>(idx)];
+  if (!cq.deleting || cq.terminating || cq.removed) return false;
   cq.terminating = true;
   cq.active = false;
   cq.inactive_reason = "terminating";
-  e.log_line(fmt::format("ClusterQueue {} deleted: terminating", name));
+  e.log_line(fmt::format("ClusterQueue {} terminating", name));
   return true;
+}
+
+void restart_cluster_queue(ClusterQueueInfo& cq) {
+  if (!cq.terminating || cq.removed) return;
+  // AddClusterQueue: the status its spec gives, whatever its deletionTimestamp.
+  cq.terminating = false;
+  const bool stopped = cq.spec.stop_policy != model::StopPolicy::None;
+  cq.active = !stopped;
+  cq.inactive_reason = stopped ? "stopped" : "";
 }
 
 bool finalize_cluster_queue(Engine& e, const std::string& name) {

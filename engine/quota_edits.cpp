@@ -20,7 +20,7 @@ bool update_quotas(Engine& e, const std::string& name, bool cohort,
     if (it != e.cohort_nodes.end()) node = it->second;
   } else if (const int idx = e.cq_index(name); idx >= 0) {
     // The controller's Update ignores a deleting ClusterQueue.
-    if (e.cluster_queues[static_cast<size_t>(idx)].terminating) return false;
+    if (e.cluster_queues[static_cast<size_t>(idx)].deleting) return false;
     node = e.cluster_queues[static_cast<size_t>(idx)].node;
   }
   if (node < 0) return false;

@@ -50,6 +50,7 @@ void restart_kueue(Engine& e) {
   for (const auto& cq : e.cluster_queues)
     fresh.add_cluster_queue(cq.spec.queueing_strategy == model::QueueingStrategy::StrictFIFO);
   e.queues = std::move(fresh);
+  for (auto& cq : e.cluster_queues) restart_cluster_queue(cq);
   e.pods_ready_blocked = false;
   for (const auto& w : e.workloads)
     if (w.admissible() && w.cluster_queue >= 0) e.enqueue(w);

@@ -62,7 +62,7 @@ void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::St
   const int idx = e.cq_index(name);
   if (idx < 0) return;
   ClusterQueueInfo& cq = e.cluster_queues[static_cast<size_t>(idx)];
-  if (cq.terminating) return;  // the controller's Update ignores a deleting ClusterQueue
+  if (cq.deleting) return;  // the controller's Update ignores a deleting ClusterQueue
   const bool changed = cq.spec.stop_policy != policy;
   cq.spec.stop_policy = policy;
   if (policy != model::StopPolicy::None && cq.active) {

@@ -60,7 +60,8 @@ ReplayTrace read_trace(const ItfDocument& d, const protocols::ka::AdmissionParam
       const model::ActionRef ref = check_picks(d, i, raw, layout);
       s.kind = ref.kind;
       // ClusterQueueFinalized picks a ClusterQueue; the others a workload, a check.
-      const bool picks_cq = ref.kind == protocols::ka::kClusterQueueFinalized;
+      const bool picks_cq = ref.kind == protocols::ka::kClusterQueueFinalized ||
+                            ref.kind == protocols::ka::kClusterQueueTerminating;
       (picks_cq ? s.cluster_queue : s.workload) = ref.args.empty() ? -1 : ref.args.front();
       s.check = ref.args.size() > 1 ? ref.args[1] : -1;
       s.name = step_name(p, layout.actions[ref.kind].name, s.workload, s.check, s.cluster_queue);

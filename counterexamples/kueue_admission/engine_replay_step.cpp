@@ -315,8 +315,8 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
         if (!engine::delete_cluster_queue(e, queue))
           return {false, fmt::format("the engine cannot delete ClusterQueue {}", queue)};
         settle(e);
-        return {true, fmt::format("ClusterQueue {} deleted: it terminates, admitting nothing, "
-                                  "until no workload holds quota in it: {}",
+        return {true, fmt::format("ClusterQueue {} deleted: a deletionTimestamp, held by its "
+                                  "finalizer: {}",
                                   queue, changes(before, e))};
       }
       std::string quotas;
@@ -371,6 +371,16 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
       settle(e);
       return {true, fmt::format("the ClusterQueue controller removed ClusterQueue {}'s finalizer: "
                                 "it is gone, its quota out of its cohort: {}",
+                                queue, changes(before, e))};
+    }
+    case kClusterQueueTerminating: {
+      const std::string& queue = p.cqs[static_cast<std::size_t>(cluster_queue)].quota.name;
+      if (!engine::terminate_cluster_queue(e, queue))
+        return {false,
+                fmt::format("ClusterQueue {} is not deleted, or terminating already", queue)};
+      settle(e);
+      return {true, fmt::format("the ClusterQueue controller marked ClusterQueue {} terminating: "
+                                "it admits nothing more: {}",
                                 queue, changes(before, e))};
     }
     case kQueueStopped: {
@@ -451,9 +461,13 @@ std::vector<model::Cell> engine_cells(const engine::Engine& e, const model::Cell
     } else if (c.field == "writing") {
       const engine::WorkloadInfo* w = find(e, c.entity.at(0));
       mine.value = std::int64_t{w != nullptr && w->admission_in_flight ? 1 : 0};
-    } else if (c.field == "removed") {
+    } else if (c.field == "deletion") {
       const int cq = e.cq_index(c.entity.at(0));
-      mine.value = std::int64_t{cq >= 0 && e.cluster_queues[static_cast<size_t>(cq)].removed};
+      const engine::ClusterQueueInfo* q =
+          cq < 0 ? nullptr : &e.cluster_queues[static_cast<size_t>(cq)];
+      mine.value = std::string(q != nullptr && q->removed       ? "Gone"
+                               : q != nullptr && q->terminating ? "Terminating"
+                                                                : "InCache");
     } else {
       continue;  // rank, budget, ready, requeued, born, before_edit: nothing to compare with
     }

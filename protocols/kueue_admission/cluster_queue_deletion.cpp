@@ -4,7 +4,10 @@
 // Kueue's pieces, each read from its source:
 // - the ClusterQueue keeps the resource-in-use finalizer, so the deletion only
 //   sets its deletionTimestamp; the ClusterQueue controller's Reconcile marks
-//   it terminating in the cache (TerminateClusterQueue). A terminating queue is
+//   it terminating in the cache (TerminateClusterQueue), a step of its own
+//   (ClusterQueueTerminating): until then the queue admits as before. A
+//   restart's cache adds it active again (AddClusterQueue reads no
+//   deletionTimestamp) until the next Reconcile. A terminating queue is
 //   inactive: heads() skips it and the snapshot leaves it out
 //   (skipInactiveCQReason), while its usage and quota still count in its
 //   cohort, as for a stopped queue. Its workloads run on: the workload
@@ -22,7 +25,7 @@
 namespace kmc::protocols::ka {
 
 bool Scheduler::may_finalize(const XState& s, int cq) const {
-  if (!terminating(s, cq) || s.removed[static_cast<std::size_t>(cq)] != 0) return false;
+  if (s.deletion[static_cast<std::size_t>(cq)] != kCqTerminating) return false;
   for (int w = 0; w < p_.W(); ++w)
     if (p_.workloads[w].cq == cq && holds(s, w)) return false;
   return true;
@@ -32,7 +35,7 @@ void Scheduler::finalize(XState& s, int cq) const {
   // Borrowers admitted under the cohort's quota as it was may be left above
   // what it has now: over-admission does not blame the scheduler for that.
   mark_before_edit(s);
-  s.removed[static_cast<std::size_t>(cq)] = 1;
+  s.deletion[static_cast<std::size_t>(cq)] = kCqGone;
 }
 
 }  // namespace kmc::protocols::ka

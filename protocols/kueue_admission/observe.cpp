@@ -19,8 +19,10 @@ bool guaranteed(const Scheduler& sched, const XState& s, int w) {
   const auto& tree = sched.tree();
   const auto& wl = p.workloads[w];
   const auto& cq = p.cqs[wl.cq];
-  // A stopped queue admits nothing by its operator's choice: no guarantee holds there.
-  if (!sched.queued(s, w)) return false;
+  // A stopped or deleted queue admits nothing by its operator's choice: no
+  // guarantee holds there (a deleted one's heads may pop until the cache
+  // marks it terminating; nothing is owed from the deletion on).
+  if (!sched.queued(s, w) || sched.deleted(s, wl.cq)) return false;
   Snapshot snap = sched.snapshot(s);
   if (s.phase[w] == kReserved) {
     // It holds its reservation, and its queue is within nominal quota: only its

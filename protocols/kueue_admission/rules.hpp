@@ -56,6 +56,9 @@ enum Kind : std::int16_t {
   // terminating ClusterQueue `cq`, which no workload holds quota in: it is gone
   // from the cache and its cohort tree (cluster_queue_deletion.cpp).
   kClusterQueueFinalized,
+  // The ClusterQueue controller reconciles the deletion of ClusterQueue `cq`:
+  // the cache marks it terminating (again, after a restart rebuilt it active).
+  kClusterQueueTerminating,
 };
 
 struct Action {
@@ -63,7 +66,7 @@ struct Action {
   std::int16_t workload = -1;
   int id = -1;
   std::int16_t check = -1;  // kProvisioned, kProvisioningFailed: the admission check
-  std::int16_t cq = -1;     // kClusterQueueFinalized: the ClusterQueue
+  std::int16_t cq = -1;     // kClusterQueueTerminating, kClusterQueueFinalized: the ClusterQueue
 };
 
 template <class V>
@@ -95,6 +98,8 @@ class Rules {
           if (v >= 0) return true;
         for (int v = 0; v < p_.W(); ++v)
           if (s.phase[v] == kInadmissible || readopted_on_restart(s, v)) return true;
+        for (int q : p_.deleted_cqs)
+          if (s.deletion[q] == kCqTerminating) return true;
         return false;
       case kArrive: {
         const int before = p_.workloads[w].arrives_after;
@@ -131,6 +136,8 @@ class Rules {
         return sched_.stop_acts(s, w);
       case kClusterQueueFinalized:
         return sched_.may_finalize(s, a.cq);
+      case kClusterQueueTerminating:
+        return sched_.may_terminate(s, a.cq);
       case kCapacityRevoked:
         // Its nodes go; Kueue acts on an active workload that is not finished.
         return s.phase[w] == kAdmitted && !Scheduler::writing(s, w) &&
@@ -211,6 +218,10 @@ class Rules {
         // heap, no preemptor kept at a head. Reservations are in status, kept.
         for (auto& v : s.sticky) v = -1;
         s.blocked[0] = 0;  // the goroutine starts over
+        // The cache adds a deleted ClusterQueue as its spec says (AddClusterQueue
+        // reads no deletionTimestamp): active until the controller reconciles it.
+        for (int q : p_.deleted_cqs)
+          if (s.deletion[q] == kCqTerminating) s.deletion[q] = kCqInCache;
         for (int v = 0; v < p_.W(); ++v) {
           if (readopted_on_restart(s, v)) s.phase[p_.readoption_of(v)] = kPending;
           if (s.phase[v] == kInadmissible) s.phase[v] = kPending;
@@ -311,6 +322,9 @@ class Rules {
         break;
       case kClusterQueueFinalized:
         sched_.finalize(s, a.cq);
+        break;
+      case kClusterQueueTerminating:
+        s.deletion[a.cq] = kCqTerminating;
         break;
       case kCapacityRevoked:
         // Rejected: SetDeactivationTarget, spec.active false, evicted; its job

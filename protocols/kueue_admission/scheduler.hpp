@@ -68,16 +68,24 @@ class Scheduler {
   int removed_mask(const XState& s) const {
     int m = 0;
     for (std::size_t i = 0; i < p_.deleted_cqs.size(); ++i)
-      if (s.removed[static_cast<std::size_t>(p_.deleted_cqs[i])] != 0) m |= 1 << i;
+      if (s.deletion[static_cast<std::size_t>(p_.deleted_cqs[i])] == kCqGone) m |= 1 << i;
     return m;
   }
-  // cq has a deletionTimestamp: the cache marks it terminating (inactive).
-  bool terminating(const XState& s, int cq) const {
+  // cq has a deletionTimestamp in the API: the operator's edit is applied.
+  bool deleted(const XState& s, int cq) const {
     const int at = p_.any_cq_deletions() ? p_.deleted_at[static_cast<std::size_t>(cq)] : -1;
     return at >= 0 && edits_done(s) > at;
   }
-  // The ClusterQueue controller may remove cq's resource-in-use finalizer: it
-  // is terminating and no workload holds quota in it (cache.ClusterQueueEmpty).
+  // The cache has cq terminating (inactive), or gone.
+  bool terminating(const XState& s, int cq) const {
+    return p_.any_cq_deletions() && s.deletion[static_cast<std::size_t>(cq)] != kCqInCache;
+  }
+  // The ClusterQueue controller may mark the deleted cq terminating in the cache.
+  bool may_terminate(const XState& s, int cq) const {
+    return deleted(s, cq) && s.deletion[static_cast<std::size_t>(cq)] == kCqInCache;
+  }
+  // It may remove cq's resource-in-use finalizer: terminating, and no workload
+  // holds quota in it (cache.ClusterQueueEmpty).
   bool may_finalize(const XState& s, int cq) const;
   // ... and does: the ClusterQueue is gone from the cache and its cohort tree.
   void finalize(XState& s, int cq) const;

@@ -134,9 +134,10 @@ model::Layout Spec::layout(const Params& p) {
                          field("unready", {kAxisWorkload}, FieldKind::Int, 0, kRecovering));
   auto before_edit =
       only_if(p.any_quota_edits(), field("before_edit", {kAxisWorkload}, FieldKind::Int, 0, 1));
-  auto removed = field("removed", {kAxisClusterQueue}, FieldKind::Int, 0, 1);
-  removed.optional = true;
-  removed.present = [deleted = p.deleted_at](const std::vector<int>& at) {
+  auto deletion = field("deletion", {kAxisClusterQueue}, FieldKind::Enum, kCqInCache, kCqGone);
+  deletion.names = {"InCache", "Terminating", "Gone"};
+  deletion.optional = true;
+  deletion.present = [deleted = p.deleted_at](const std::vector<int>& at) {
     const auto q = static_cast<std::size_t>(at[0]);
     return q < deleted.size() && deleted[q] >= 0;
   };
@@ -159,7 +160,7 @@ model::Layout Spec::layout(const Params& p) {
               writing,
               unready,
               before_edit,
-              removed};
+              deletion};
   // The scheduler and the pods' termination are weakly fair by default; jobs
   // may run forever, faults are the adversary's, and so is when (whether) a workload arrives.
   // The autoscaler answers when it will (kmc.yaml fairness: {autoscaler: ...}, as
@@ -203,7 +204,8 @@ model::Layout Spec::layout(const Params& p) {
       {"QueueEdited", {}, kQueueEdits, "user"},
       {"QueueStopped", {workload}, kWorkloadController, "kueue-controller"},
       {"CapacityRevoked", {workload, check}, kFaults, "cluster-autoscaler"},
-      {"ClusterQueueFinalized", {cluster_queue}, kClusterQueueController, "kueue-controller"}};
+      {"ClusterQueueFinalized", {cluster_queue}, kClusterQueueController, "kueue-controller"},
+      {"ClusterQueueTerminating", {cluster_queue}, kClusterQueueController, "kueue-controller"}};
   return l;
 }
 
@@ -247,7 +249,8 @@ std::vector<Action> Spec::candidates(const Params& p) {
   if (p.any_queue_edits()) add(kQueueEdited, -1);
   if (p.any_stop())
     for (int w = 0; w < p.W(); ++w) add(kQueueStopped, w);
-  for (int cq : p.deleted_cqs) add(kClusterQueueFinalized, -1, -1, cq);
+  for (int cq : p.deleted_cqs)
+    add(kClusterQueueTerminating, -1, -1, cq), add(kClusterQueueFinalized, -1, -1, cq);
   for (int w = 0; w < p.W(); ++w) {
     if (!p.may_be_revoked(w)) continue;
     std::int64_t any = 0;
@@ -294,7 +297,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   s.writing.assign(p.W(), 0);
   s.unready.assign(p.W(), 0);
   s.before_edit.assign(p.W(), 0);
-  s.removed.assign(p.Q(), 0);
+  s.deletion.assign(p.Q(), kCqInCache);
   const Scheduler sched(p);
   for (int w : holders) {
     sched.reserve(s, w, p.workloads[w].initial_flavor);
@@ -316,7 +319,8 @@ model::ActionRef Spec::ref(const Params&, const Action& a) {
   if (a.kind == kSchedule || a.kind == kRestart || a.kind == kQueueEdited) return {a.kind, {}};
   if (a.kind == kProvisioned || a.kind == kProvisioningFailed || a.kind == kCapacityRevoked)
     return {a.kind, {a.workload, a.check}};
-  if (a.kind == kClusterQueueFinalized) return {a.kind, {a.cq}};
+  if (a.kind == kClusterQueueTerminating || a.kind == kClusterQueueFinalized)
+    return {a.kind, {a.cq}};
   return {a.kind, {a.workload}};
 }
 

@@ -80,16 +80,20 @@ struct State {
       // it may leave its queue above them. Only where some edit sets quotas or
       // deletes a ClusterQueue.
       (std::vector<V>, before_edit),
-      // [cq] 1 once a deleted ClusterQueue is gone (its finalizer removed, out of
-      // the cache); 0 while it exists, terminating or not. Only for the
-      // ClusterQueues an edit deletes.
-      (std::vector<V>, removed));
+      // [cq] CqDeletion: how far the cache has got with a deleted ClusterQueue.
+      // Only for the ClusterQueues an edit deletes.
+      (std::vector<V>, deletion));
   bool operator==(const State&) const = default;
 };
 
 // The values of cell `unready`: PodsReady False since the job started
 // (WaitForStart), or since a pod failed after they were all ready (WaitForRecovery).
 enum Unready : std::int64_t { kNotStarted = 1, kRecovering = 2 };
+
+// The values of cell `deletion` (cluster_queue_deletion.cpp): the cache has the
+// ClusterQueue as its spec says (deleted in the API or not, until the
+// ClusterQueue controller reconciles the deletion), terminating, or gone.
+enum CqDeletion : std::int64_t { kCqInCache = 0, kCqTerminating = 1, kCqGone = 2 };
 
 // kBudgetRestart is there only where restarts are allowed (Spec::layout).
 enum Budget : int { kBudgetStuck, kBudgetRestart };

@@ -52,6 +52,7 @@ struct Budgets {
   int revocations = 0;  // environment.capacityRevocations
   // environment.queueEdits of quotas, after the stopPolicy ones.
   std::vector<model::QueueEdit> quota_edits = {};
+  int restarts = 0;  // environment.controllerRestarts, where not 0
 };
 
 // An edit of ClusterQueue cq's quota of `resource` in `flavor`: its nominal quota, and
@@ -102,6 +103,7 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
   if (b.stuck >= 0) params.stuck_terminating = b.stuck;
   params.pod_failures = b.pod_failures;
   params.capacity_revocations = b.revocations;
+  if (b.restarts != 0) params.controller_restarts = b.restarts;
   const protocols::ka::Instance inst(params);
   std::mt19937 rng(seed);
   Followed followed;
@@ -389,6 +391,8 @@ TEST_CASE("random walks with ClusterQueue and Cohort deletions replay step by st
       // Cohorts (at once, no finalizer): their quota gone, nothing requeued.
       {"late-arrivals-reclaim", 213, {.quota_edits = {del_cohort("gpu-pool"), del("batch")}}},
       {"drs-rounding-fixed", 217, {.quota_edits = {gpu("production", 500), del_cohort("fleet")}}},
+      // A restart's cache has a terminating ClusterQueue active until it is reconciled again.
+      {"late-arrivals-reclaim", 219, {.quota_edits = {del("team-a"), del("batch")}, .restarts = 2}},
   };
   std::size_t finalized = 0;
   for (const Case& c : cases) {

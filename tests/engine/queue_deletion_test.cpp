@@ -25,6 +25,10 @@ TEST_CASE("a deleted ClusterQueue terminates until its workloads are gone, then 
   REQUIRE(delete_cluster_queue(e, "b"));
   CHECK_FALSE(delete_cluster_queue(e, "b"));
   CHECK_FALSE(delete_cluster_queue(e, "nosuch"));
+  CHECK_FALSE(finalize_cluster_queue(e, "b"));  // not terminating in the cache yet
+  REQUIRE(terminate_cluster_queue(e, "b"));
+  CHECK_FALSE(terminate_cluster_queue(e, "b"));
+  CHECK_FALSE(terminate_cluster_queue(e, "a"));  // not deleted
   // Terminating: no admissions, though b has quota free, and spec updates ignored.
   e.create_workload(make_workload("late", "b", 0, {{"cpu", 2}}));
   e.run(-1, 6000);
@@ -47,6 +51,25 @@ TEST_CASE("a deleted ClusterQueue terminates until its workloads are gone, then 
   e.run(-1, 30'000);
   CHECK(state_of(e, "next") == "Pending");
   CHECK(state_of(e, "late") == "Pending");  // its ClusterQueue is gone
+}
+
+TEST_CASE("a restart's cache has a terminating ClusterQueue active until it is reconciled again",
+          "[engine][cq-deletion][restart]") {
+  Cluster c;
+  c.flavor("default");
+  c.cq("b", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  c.wl("job", "b", 0, {{"cpu", 4}}).runtime_s = 10;
+  Engine e(c.m);
+  e.run(-1, 1000);
+  REQUIRE(delete_cluster_queue(e, "b"));
+  REQUIRE(terminate_cluster_queue(e, "b"));
+  e.create_workload(make_workload("late", "b", 0, {{"cpu", 2}}));
+  e.run(-1, 2000);
+  CHECK(state_of(e, "late") == "Pending");
+  restart_kueue(e);
+  e.run(-1, 3000);
+  CHECK(state_of(e, "late") == "Admitted");  // before the controller's reconcile
+  REQUIRE(terminate_cluster_queue(e, "b"));
 }
 
 TEST_CASE("a deleted Cohort leaves an implicit cohort without quota; nothing is evicted",

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "ka_check.hpp"
+#include "protocols/kueue_admission/observe.hpp"
 #include "protocols/kueue_admission/rules.hpp"
 #include "protocols/kueue_admission/spec.hpp"
 
@@ -20,6 +21,9 @@ namespace {
 ka::Action finalized(std::int16_t cq) {
   return ka::Action{ka::kClusterQueueFinalized, -1, -1, -1, cq};
 }
+ka::Action terminating(std::int16_t cq) {
+  return ka::Action{ka::kClusterQueueTerminating, -1, -1, -1, cq};
+}
 ka::QueueEdit deletion(int cq) {
   ka::QueueEdit e;
   e.queue = cq;
@@ -30,19 +34,22 @@ ka::QueueEdit deletion(int cq) {
 }  // namespace
 
 TEST_CASE("ClusterQueue deletion: exact state counts", "[admission][cq-deletion][counts]") {
-  // cq0 {cpu: 1}, w0 asking for 1; the operator deletes cq0. By hand: s0 (w0
-  // Pending, the deletion to come). Schedule: s1 (Admitted); the deletion: s2
-  // (Pending in a terminating queue: no head), whose finalizer goes: s3 (cq0
-  // gone; nothing is enabled). From s1: Finish: s4; the deletion: s5 (Admitted
-  // in a terminating queue: it runs on, and holds the finalizer). s4 and s5
-  // lead to s6 (Finished, terminating), then s7 (gone). 8 states, 8 edges.
+  // cq0 {cpu: 1}, w0 asking for 1; the operator deletes cq0. A state is (w0's
+  // phase, edits left, cq0's deletion): Pending/Admitted/Finished, 1/0,
+  // InCache/Terminating/Gone. By hand: (P,1,I) -Schedule-> (A,1,I) and
+  // -QueueEdited-> (P,0,I), where cq0 still admits: -Schedule-> (A,0,I).
+  // (A,1,I) -Finish-> (F,1,I) -QueueEdited-> (F,0,I); (A,1,I) -QueueEdited->
+  // (A,0,I) -Finish-> (F,0,I). The controller's reconcile: (P,0,I) ->
+  // (P,0,T), (A,0,I) -> (A,0,T), (F,0,I) -> (F,0,T); (A,0,T) -Finish->
+  // (F,0,T). The finalizer goes where nothing holds quota: (P,0,T) -> (P,0,G),
+  // where nothing is enabled, and (F,0,T) -> (F,0,G). 11 states, 13 edges.
   auto p = ka_check::queue_of_one(1, 1);
   p.queue_edits.push_back(deletion(0));
   p.finish();
   const auto o = check(p, {"guarantee-not-stuck", "no-over-admission", "usage-counted-once"});
   CHECK(o.result.verdict == Verdict::Verified);
-  CHECK(o.result.stats.states == 8);
-  CHECK(o.result.stats.transitions == 8);
+  CHECK(o.result.stats.states == 11);
+  CHECK(o.result.stats.transitions == 13);
 }
 
 TEST_CASE("ClusterQueue deletion: its workloads run on, its pending ones never start",
@@ -57,6 +64,8 @@ TEST_CASE("ClusterQueue deletion: its workloads run on, its pending ones never s
   step(kSchedule);  // one head per ClusterQueue and cycle
   CHECK(s.phase[1] == ka::kInadmissible);
   step(kEdit);
+  CHECK_FALSE(step.rules.enabled(s, finalized(0)));  // not terminating in the cache yet
+  step(terminating(0));
   CHECK(s.phase[0] == ka::kAdmitted);  // nothing is evicted or requeued
   CHECK(s.phase[1] == ka::kInadmissible);
   CHECK_FALSE(step.rules.enabled(s, finalized(0)));  // w0 holds quota in it
@@ -64,7 +73,7 @@ TEST_CASE("ClusterQueue deletion: its workloads run on, its pending ones never s
   CHECK(s.phase[1] == ka::kPending);              // the freed quota requeues it
   CHECK_FALSE(step.rules.enabled(s, kSchedule));  // but heads() skips cq0
   step(finalized(0));
-  CHECK(s.removed[0] == 1);
+  CHECK(s.deletion[0] == ka::kCqGone);
   CHECK_FALSE(step.rules.enabled(s, kSchedule));
 }
 
@@ -80,6 +89,7 @@ TEST_CASE("ClusterQueue deletion: its quota lends until it is gone, then the coh
   ka_check::Walk step(p);
   auto& s = step.s;
   step(kEdit);
+  step(terminating(1));
   step(kSchedule);  // a terminating queue's quota still counts in its cohort
   CHECK(s.phase[0] == ka::kAdmitted);
   step(kSchedule);
@@ -112,11 +122,39 @@ TEST_CASE("ClusterQueue deletion: a stopPolicy on the terminating queue still dr
   step(kSchedule);
   step(kEdit);
   step(kEdit);
+  step(terminating(0));
   CHECK_FALSE(step.rules.enabled(s, finalized(0)));
   step(ka::Action{ka::kQueueStopped, 0});
   CHECK(s.phase[0] == ka::kPending);
   step(finalized(0));
-  CHECK(s.removed[0] == 1);
+  CHECK(s.deletion[0] == ka::kCqGone);
+}
+
+TEST_CASE(
+    "ClusterQueue deletion: until the controller reconciles it, and after a restart, it admits",
+    "[admission][cq-deletion][restart]") {
+  // The deletion only sets a deletionTimestamp; the cache marks the queue
+  // terminating when the ClusterQueue controller reconciles it, and a
+  // restarted Kueue's cache adds it active again (AddClusterQueue).
+  auto p = ka_check::queue_of_one(2, 2);
+  p.queue_edits.push_back(deletion(0));
+  p.controller_restarts = 1;
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(kEdit);
+  step(kSchedule);
+  CHECK(s.phase[0] == ka::kAdmitted);  // a deleting queue admits until it is terminating
+  step(terminating(0));
+  CHECK_FALSE(step.rules.enabled(s, kSchedule));
+  step(ka::Action{ka::kRestart, -1});
+  CHECK(s.deletion[0] == ka::kCqInCache);
+  step(kSchedule);
+  CHECK(s.phase[1] == ka::kAdmitted);
+  step(terminating(0));
+  CHECK(s.deletion[0] == ka::kCqTerminating);
+  // The guarantee was withdrawn at the deletion: nothing is owed to w1 after it.
+  CHECK_FALSE(ka::guaranteed(ka::Scheduler(p), s, 1));
 }
 
 namespace {
