@@ -15,7 +15,8 @@ std::string render_timeline(const Trace& t) {
   for (const auto& [k, v] : t.steps.front().state)
     out += fmt::format("  {:<{}}  {}\n", k, width, v);
   for (std::size_t i = 1; i < t.steps.size(); ++i) {
-    out += fmt::format("State {}: <{}>\n", i, t.steps[i].action);
+    out += fmt::format("State {}: <{}>{}\n", i, t.steps[i].action,
+                       t.steps[i].note.empty() ? "" : " " + t.steps[i].note);
     const auto& before = t.steps[i - 1].state;
     const auto& after = t.steps[i].state;
     std::map<std::string, std::string> old(before.begin(), before.end());

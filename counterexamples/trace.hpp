@@ -25,6 +25,9 @@ struct Step {
   Pairs picks;             // the choices the action made: job, cluster, flavor
   Pairs state;             // every variable in people's words, in a stable order
   std::vector<model::Cell> cells;  // every variable typed, when the protocol has cells()
+  // What the step did, in words, where its name and picks do not say it (which
+  // of an operator's edits it applied); empty for most.
+  std::string note = {};
 };
 
 struct Trace {
@@ -83,8 +86,11 @@ Trace make_trace(const P& p, const checker::Path& path) {
     const std::string name = p.action_name(actions[i]);
     std::string controller;
     if constexpr (HasActionTable<P>) controller = p.controller(actions[i]);
+    std::string note;
+    if constexpr (requires { p.step_note(states[i], actions[i]); })
+      note = p.step_note(states[i], actions[i]);
     t.steps.push_back(Step{name, kind_of(p, actions[i]), std::move(controller), p.picks(actions[i]),
-                           p.describe(states[i + 1]), cells(states[i + 1])});
+                           p.describe(states[i + 1]), cells(states[i + 1]), std::move(note)});
   }
   return t;
 }

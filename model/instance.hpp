@@ -101,6 +101,14 @@ class Instance {
     return out;
   }
   std::string kind_name(const Action& a) const { return layout_.actions[S::ref(p_, a).kind].name; }
+  // What action a does from state `before`, in words, where its name and picks
+  // do not say it: the spec's note(params, before, a), where it has one.
+  std::string step_note(const State& before, const Action& a) const {
+    if constexpr (requires { S::note(p_, before, a); })
+      return S::note(p_, before, a);
+    else
+      return {};
+  }
   // Who takes the action (the action table's controller group): a lane of a sequence diagram.
   std::string controller(const Action& a) const {
     return layout_.actions[S::ref(p_, a).kind].controller;

@@ -1,7 +1,7 @@
 // kmc.yaml's environment.queueEdits for compile_admission: each names a
 // ClusterQueue, a LocalQueue (one no workload uses is kept, so the edit still
 // names it) or a Cohort of the scenario, and sets a stopPolicy, quotas, or both;
-// or deletes a ClusterQueue.
+// or deletes a ClusterQueue or a Cohort.
 #include <fmt/format.h>
 
 #include <algorithm>

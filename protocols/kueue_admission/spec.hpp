@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "model/instance.hpp"
@@ -41,6 +42,9 @@ struct Spec {
   static State<std::int64_t> initial(const Params& p);
   static model::ActionRef ref(const Params& p, const Action& a);
   static std::uint64_t identity(const Params& p);
+  // Which edit of environment.queueEdits a QueueEdited step applies, in words
+  // ("ClusterQueue legacy deleted"); empty for the other actions (queue_edit_note.cpp).
+  static std::string note(const Params& p, const State<std::int64_t>& before, const Action& a);
 };
 
 using Instance = model::Instance<Spec>;

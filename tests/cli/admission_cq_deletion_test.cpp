@@ -27,6 +27,7 @@ TEST_CASE(
   INFO(r.out << r.err);
   CHECK(r.code == 1);
   CHECK(has(r.out, "Property within-the-pool is violated"));
+  CHECK(has(r.out, "<QueueEdited> ClusterQueue legacy deleted\n"));
   CHECK(has(r.out, "ClusterQueue legacy deleted: a deletionTimestamp"));
   CHECK(has(r.out, "Reproduced in the engine"));
   r = kmc("check examples/cluster-queue-retire-fixed --replay-engine");

@@ -32,7 +32,8 @@ TEST_CASE(
   INFO(r.out << r.err);
   CHECK(r.code == 1);
   CHECK(has(r.out, "Property within-the-pool is violated"));
-  CHECK(has(r.out, "<QueueEdited>"));
+  // The trace names the edit each QueueEdited step applies.
+  CHECK(has(r.out, "<QueueEdited> ClusterQueue team-b: h100 nvidia.com/gpu nominalQuota 8\n"));
   CHECK(has(r.out, "ClusterQueue team-b quotas of h100 nvidia.com/gpu edited"));
   CHECK(has(r.out, "Reproduced in the engine"));
   r = kmc("check examples/quota-move-order-fixed --replay-engine");
