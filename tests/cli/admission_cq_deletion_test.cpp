@@ -37,6 +37,21 @@ TEST_CASE(
   CHECK(has(r.out, "no-over-admission"));
 }
 
+TEST_CASE(
+    "ClusterQueue deletion: a deleted borrower's quota is not reclaimed; drained first, it is",
+    "[cli][admission][cq-deletion]") {
+  auto r = kmc("check examples/cluster-queue-delete-borrower --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "Property guarantee-eventually-admitted is violated"));
+  CHECK(has(r.out, "<ClusterQueueTerminating(batch)>"));
+  CHECK(has(r.out, "Reproduced in the engine"));
+  r = kmc("check examples/cluster-queue-delete-borrower-fixed --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "guarantee-eventually-admitted  Verified"));
+}
+
 TEST_CASE("ClusterQueue deletion: bad deletions are exit 3 at their line",
           "[cli][admission][cq-deletion]") {
   refused("    - localQueue: research/legacy\n      delete: true\n", "delete",
