@@ -165,11 +165,27 @@ void Cycle::issue_preemptions(Entry& en) {
     WorkloadInfo& v = wl(t.workload);
     ++count;
     if (v.is_evicted()) continue;  // preemption already in flight: re-chosen, not re-issued
+    // "Preemption already issued, waiting for observation": an expectation
+    // whose eviction a late admission patch overwrote (before #11502).
+    if (v.preemption_expected) continue;
     if (e.fail_next_eviction == v.id) {
       // The patch failed: the API object, and so the victim, is unchanged.
       e.fail_next_eviction = -1;
       --count, ++errors;
       e.log_line(fmt::format("{} fails to preempt {}: the eviction patch failed", p.key, v.key));
+      continue;
+    }
+    if (e.overwrite_next_eviction == v.id && v.admission_in_flight &&
+        e.options.late_admission_writes > 0) {
+      // The eviction's patch lands; the admission goroutine's patch, built
+      // from the object before it, lands after and drops the Evicted
+      // condition: the victim is Admitted and its job starts.
+      e.overwrite_next_eviction = -1;
+      e.options.late_admission_writes--;
+      e.log_line(fmt::format("{} preempts {}, whose late admission patch overwrites the eviction",
+                             p.key, v.key));
+      land_admission_write(e, v);
+      v.preemption_expected = !e.options.satisfy_expectation_on_admission;
       continue;
     }
     const std::string msg = fmt::format(

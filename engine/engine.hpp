@@ -84,6 +84,14 @@ struct EngineOptions {
   // is in flight (WorkloadInfo::admission_in_flight) until land_admission_write()
   // or fail_admission_write() says how it ended; 0: every patch lands with the cycle.
   int admission_write_failures = 0;
+  // Admission patches that may still land late, after a later cycle's eviction
+  // of the workload, overwriting its Evicted condition (kueue#11480); while some
+  // may, an admission's patch is in flight as above.
+  int late_admission_writes = 0;
+  // #11502: the admission goroutine satisfies the workload's preemption
+  // expectation once its patch landed. False: Kueue before it, where the
+  // expectation an overwritten eviction left waits forever.
+  bool satisfy_expectation_on_admission = true;
   // PodsReady timeouts a trace may still force (time_out_pods_ready); -1: no
   // bound. At 0 a job that starts has its pods ready at once, whatever
   // pods_ready_on_start says: late pods that no timeout can evict only delay.
@@ -154,6 +162,10 @@ class Engine {
   // workload (by id) fails, as IssuePreemptions' error path has it; the
   // victim keeps running. Reset to -1 once it failed.
   int fail_next_eviction = -1;
+  // The same for a late admission patch: the scheduler's next eviction of this
+  // workload, whose admission patch is in flight, is overwritten by that patch
+  // (kueue#11480). Reset to -1 once it was.
+  int overwrite_next_eviction = -1;
   // Replay of kmc.yaml's environment.queueEdits: how many the trace has applied
   // (the next is the operator's next edit).
   int queue_edits_applied = 0;

@@ -44,7 +44,10 @@ void readopt_terminating_pod_groups(Engine& e) {
 
 void restart_kueue(Engine& e) {
   // A patch in flight reached the API server before the new manager reads it.
-  for (auto& w : e.workloads) land_admission_write(e, w);
+  for (auto& w : e.workloads) {
+    land_admission_write(e, w);
+    w.preemption_expected = false;  // preemptionExpectations live in memory
+  }
   QueueManager fresh;
   fresh.set_sticky_head(e.options.sticky_preemptor_head);
   for (const auto& cq : e.cluster_queues)

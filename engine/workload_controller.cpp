@@ -103,7 +103,7 @@ bool time_out_pods_ready(Engine& e, WorkloadInfo& w) {
 }
 
 void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a) {
-  if (e.options.admission_write_failures > 0)
+  if (e.options.admission_write_failures > 0 || e.options.late_admission_writes > 0)
     w.admission_in_flight = WorkloadInfo::ApiObject{w.obj, w.condition_ms};
   model::Admission adm;
   adm.cluster_queue = e.cluster_queues[static_cast<size_t>(w.cluster_queue)].name;
@@ -180,6 +180,7 @@ void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
   // The eviction's patch follows the admission's, which lands first; the job
   // never started.
   w.admission_in_flight.reset();
+  w.preemption_expected = false;  // the scheduler observes it evicted
   w.set_condition("Evicted", true, reason, message, e.now());
   w.obj.cluster_name.clear();
   w.obj.nominated_cluster_names.clear();

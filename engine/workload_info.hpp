@@ -60,6 +60,10 @@ struct WorkloadInfo {
                                            // the job runs once started; 0: until told
   std::optional<TimeMs> requeue_at_ms;
   std::int32_t requeue_count = 0;
+  // The scheduler's preemptionExpectations wait to observe an eviction of it
+  // that its late admission patch overwrote (before #11502): preemptors count
+  // it preempted and issue nothing, until a restart forgets it.
+  bool preemption_expected = false;
   bool preempted_ever = false;  // for reports: a cycle chose it as a victim
   bool job_active = false;      // the job's pods run (started and not stopped)
   // The Job object exists in this cluster. A MultiKueue remote Workload has

@@ -104,6 +104,10 @@ struct EnvironmentBudgets {
   // kueue-admission: times the scheduler's eviction patch of a preemption victim fails
   // (IssuePreemptions' error path): the victim keeps running, the preemptor retries.
   std::int32_t eviction_write_failures = 0;
+  // kueue-admission: times the scheduler's asynchronous admission patch of a workload is still
+  // in flight when a later cycle preempts that workload, and lands after the eviction's patch,
+  // overwriting its Evicted condition (kubernetes-sigs/kueue#11480).
+  std::int32_t late_admission_writes = 0;
   // kueue-admission, with waitForPodsReady.blockAdmission: times a pod of a running job whose
   // pods were all ready fails (PodsReady False, WaitForRecovery) until it recovers or its
   // recoveryTimeout evicts it.

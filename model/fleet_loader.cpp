@@ -167,13 +167,13 @@ void read_queue_edits(const YamlNode& node, Warnings& w, Fleet& fleet) {
 }
 
 void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
-  check_keys(
-      node,
-      {.modeled = {"spotReclaims", "capacityLosses", "snapshotRefreshes", "stuckTerminating",
-                   "controllerRestarts", "podsReadyTimeouts", "admissionWriteFailures",
-                   "evictionWriteFailures", "podFailures", "workerDisconnects", "capacityReturns",
-                   "capacityRevocations", "arrivals", "deletions", "queueEdits"}},
-      w);
+  check_keys(node,
+             {.modeled = {"spotReclaims", "capacityLosses", "snapshotRefreshes", "stuckTerminating",
+                          "controllerRestarts", "podsReadyTimeouts", "admissionWriteFailures",
+                          "evictionWriteFailures", "lateAdmissionWrites", "podFailures",
+                          "workerDisconnects", "capacityReturns", "capacityRevocations", "arrivals",
+                          "deletions", "queueEdits"}},
+             w);
   // A budget only its own protocol reads: elsewhere it would be silently
   // ignored, and the fleet reported checked against faults it never saw.
   static const std::vector<std::pair<std::string_view, std::string_view>> owner = {
@@ -189,6 +189,7 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
       {"podsReadyTimeouts", "kueue-admission"},
       {"admissionWriteFailures", "kueue-admission"},
       {"evictionWriteFailures", "kueue-admission"},
+      {"lateAdmissionWrites", "kueue-admission"},
       {"podFailures", "kueue-admission"}};
   // An unknown protocol is left to the CLI, whose error lists the known ones.
   const bool known = fleet.protocol == "multikueue" || fleet.protocol == "kueue-admission" ||
@@ -218,6 +219,8 @@ void read_environment(const YamlNode& node, Warnings& w, Fleet& fleet) {
     e.admission_write_failures = node["admissionWriteFailures"].int32(0);
   if (node["evictionWriteFailures"].present())
     e.eviction_write_failures = node["evictionWriteFailures"].int32(0);
+  if (node["lateAdmissionWrites"].present())
+    e.late_admission_writes = node["lateAdmissionWrites"].int32(0);
   if (node["podFailures"].present()) {
     e.pod_failures = node["podFailures"].int32(0);
     e.pod_failures_pos = node["podFailures"].pos();

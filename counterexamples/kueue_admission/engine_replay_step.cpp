@@ -104,6 +104,8 @@ engine::Engine make_engine(const model::Scenario& sc, const protocols::ka::Admis
   o.multiple_preemptions = p.multiple_preemptions;
   o.readopt_terminating_pod_groups = p.readopt_terminating_groups;
   o.admission_write_failures = p.admission_write_failures;
+  o.late_admission_writes = p.late_admission_writes;
+  o.satisfy_expectation_on_admission = p.satisfy_expectation_on_admission;
   // Late pods where blockAdmission waits on them and a timeout may evict them.
   o.pods_ready_on_start = !p.pods_may_be_late();
   if (p.pods_may_be_late()) o.pods_ready_timeouts_left = p.pods_ready_timeouts;
@@ -193,6 +195,19 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
       if (!failed) return refuse(e, key, "was not evicted by the engine's cycle");
       return {true, fmt::format("one cycle, whose eviction patch of {} failed: {}", key,
                                 changes(before, e))};
+    }
+    case kEvictionOverwritten: {
+      e.overwrite_next_eviction = w->id;
+      settle(e);
+      e.schedule();
+      settle(e);
+      const bool overwritten = e.overwrite_next_eviction < 0;
+      e.overwrite_next_eviction = -1;
+      if (!overwritten)
+        return refuse(e, key, "was not evicted by the engine's cycle with its admission in flight");
+      return {true, fmt::format("one cycle, whose eviction of {} its late admission patch "
+                                "overwrote: {}",
+                                key, changes(before, e))};
     }
     case kFinish:
       // An evicted job is being stopped: its pods are terminating, not completing.
@@ -461,6 +476,13 @@ std::vector<model::Cell> engine_cells(const engine::Engine& e, const model::Cell
     } else if (c.field == "writing") {
       const engine::WorkloadInfo* w = find(e, c.entity.at(0));
       mine.value = std::int64_t{w != nullptr && w->admission_in_flight ? 1 : 0};
+    } else if (c.field == "expecting") {
+      // An expectation the preemptors read: of a workload holding quota, unevicted.
+      const engine::WorkloadInfo* w = find(e, c.entity.at(0));
+      mine.value = std::int64_t{w != nullptr && w->preemption_expected && in_cache(e, *w) &&
+                                        !w->is_evicted() && !w->is_finished()
+                                    ? 1
+                                    : 0};
     } else if (c.field == "deletion") {
       const int cq = e.cq_index(c.entity.at(0));
       const engine::ClusterQueueInfo* q =

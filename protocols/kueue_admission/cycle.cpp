@@ -161,7 +161,8 @@ std::vector<std::int64_t> Scheduler::reserve_cells(const Snapshot& snap, int w,
   return keep;
 }
 
-void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction) const {
+void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
+                      int overwritten_eviction) const {
   const int W = p_.W();
   const std::vector<bool> none(W, false);
   // The cycle plans on the state it started from (Kueue's snapshot and its
@@ -257,6 +258,11 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction) const {
         // preemptor is requeued pending preemption (sticky) all the same.
         ++preempting;
         if (!reserved(s, t)) continue;
+        // Before #11502: an eviction it issued was overwritten, and its
+        // preemptionExpectation still waits to observe it. IssuePreemptions
+        // counts it preempted ("Preemption already issued, waiting for
+        // observation") and issues nothing.
+        if (p_.tracks_expectations() && s.expecting[t] != 0) continue;
         if (out != nullptr) out->evicted.push_back(t);
         // The patch failed: nothing changes for the victim. The cycle has
         // counted it preempted all the same (preemptedWorkloads, the snapshot).
@@ -269,6 +275,17 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction) const {
         }
         if (out != nullptr && (out->acted.empty() || out->acted.back() != w))
           out->acted.push_back(w);
+        // The eviction's patch landed first; the admission goroutine's patch,
+        // built from the object before the eviction, is applied over it and
+        // drops the Evicted condition: the victim is Admitted and its job
+        // starts. Since #11502 the goroutine then satisfies the expectation,
+        // so a later cycle evicts it again; before, it waits forever.
+        if (t == overwritten_eviction) {
+          overwritten_eviction = -1;
+          land(s, t);
+          if (p_.tracks_expectations()) s.expecting[t] = 1;
+          continue;
+        }
         // One still waiting for its checks never started: its job is suspended,
         // its pods gated, so its quota goes at once. Eviction resets its checks.
         // Nor did one whose admission patch is still in flight; the eviction's
@@ -297,8 +314,9 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction) const {
       return;
     }
     // assumeWorkload, then the admission patch, asynchronously: while faults
-    // may fail it, it is in flight until AdmissionWritten or AdmissionWriteFailed.
-    reserve(s, w, a.flavor, !p_.writes_may_fail() || s.budget[p_.budget_write_failures()] <= 0);
+    // may fail it or land it late, it is in flight until AdmissionWritten or
+    // AdmissionWriteFailed (or a preemptor's cycle lands it, EvictionOverwritten).
+    reserve(s, w, a.flavor, !patch_in_flight(s));
     legacy.acted(wl.cq);
     if (out != nullptr) out->acted.push_back(w);
   };

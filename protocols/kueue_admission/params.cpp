@@ -27,6 +27,7 @@ const std::vector<std::string> kVariants = {
     "pre-7157",   // no sticky head: a preemptor may lose its freed quota (K14)
     "pre-7312",   // pods stuck terminating hold their quota forever (K13)
     "pre-15154",  // a restart re-adopts a deleted pod group's terminating pods (K12)
+    "pre-11502",  // a late admission patch's lost eviction is never issued again (#11480)
     "broken-skip-cohort-limit",  // deliberately broken: borrowing ignores the cohort
 };
 
@@ -351,6 +352,7 @@ struct Compiler {
     p.sticky_head = v != "pre-7157";
     p.force_fail_stuck_pods = v != "pre-7312";
     p.readopt_terminating_groups = v == "pre-15154";
+    p.satisfy_expectation_on_admission = v != "pre-11502";
     p.broken_skip_cohort_limit = v == "broken-skip-cohort-limit";
     p.answer = fleet.autoscaler;
     p.stuck_terminating = fleet.environment.stuck_terminating;
@@ -358,6 +360,7 @@ struct Compiler {
     p.pods_ready_timeouts = fleet.environment.pods_ready_timeouts;
     p.admission_write_failures = fleet.environment.admission_write_failures;
     p.eviction_write_failures = fleet.environment.eviction_write_failures;
+    p.late_admission_writes = fleet.environment.late_admission_writes;
     p.pod_failures = fleet.environment.pod_failures;
     p.recovery_times_out = wfpr.recovery_timeout_s > 0;
     if (p.pod_failures > 0 && !p.block_admission)
@@ -483,6 +486,10 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
                            p.workloads.begin());
     }
   p.user_properties = sc.fleet.properties;
+  if (p.late_writes() && !p.preemption_configured())
+    p.warnings.push_back({sc.fleet.pos, "environment.lateAdmissionWrites",
+                          "no ClusterQueue may preempt, so no eviction can race an admission "
+                          "patch: the budget only makes the patches asynchronous"});
   if (p.preemption_configured() && !p.preemption_observable())
     p.warnings.push_back({sc.fleet.pos, "properties",
                           "some-preemption is not checked: a Job victim admitted during the run "

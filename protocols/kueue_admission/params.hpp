@@ -165,6 +165,15 @@ struct AdmissionParams {
   // environment.evictionWriteFailures: the eviction patches of preemption victims
   // that may fail (IssuePreemptions' error path): the victim keeps running.
   int eviction_write_failures = 0;
+  // environment.lateAdmissionWrites: times an admission patch still in flight
+  // lands after a later cycle's eviction of the workload, overwriting its
+  // Evicted condition (kubernetes-sigs/kueue#11480): the victim runs on.
+  int late_admission_writes = 0;
+  // #11502: the admission goroutine satisfies the workload's preemption
+  // expectation once its patch landed, so a lost eviction is issued again.
+  // The variant pre-11502 turns it off: the expectation waits for an eviction
+  // the scheduler will never see (cell `expecting`).
+  bool satisfy_expectation_on_admission = true;
   // environment.podFailures (blockAdmission only): a running job's ready pods
   // may fail that many times (PodsReady False, WaitForRecovery).
   int pod_failures = 0;
@@ -249,6 +258,14 @@ struct AdmissionParams {
   // The budget cell of capacityRevocations (after the seven above, where present).
   int budget_revocations() const { return budget_queue_edits() + (any_queue_edits() ? 1 : 0); }
   bool revocations() const { return capacity_revocations > 0; }
+  // The budget cell of lateAdmissionWrites (after the eight above, where present).
+  int budget_late_writes() const { return budget_revocations() + (revocations() ? 1 : 0); }
+  bool late_writes() const { return late_admission_writes > 0; }
+  // An admission patch may be in flight (cell `writing`): it may fail, or land late.
+  bool patches_in_flight() const { return writes_may_fail() || late_writes(); }
+  // The state keeps the preemption expectations an overwritten eviction left
+  // unsatisfied (cell `expecting`): only before #11502.
+  bool tracks_expectations() const { return late_writes() && !satisfy_expectation_on_admission; }
   // CapacityRevoked may happen to w: it needs some check's ProvisioningRequest, and its quota
   // goes at eviction (a pod group's deactivation while its pods terminate is not modelled).
   bool may_be_revoked(int w) const;

@@ -59,6 +59,11 @@ enum Kind : std::int16_t {
   // The ClusterQueue controller reconciles the deletion of ClusterQueue `cq`:
   // the cache marks it terminating (again, after a restart rebuilt it active).
   kClusterQueueTerminating,
+  // A scheduling cycle in which victim `workload`, whose admission patch is
+  // still in flight, is evicted, and the late admission patch lands after the
+  // eviction's and overwrites its Evicted condition (a fault; kmc.yaml
+  // environment.lateAdmissionWrites; kubernetes-sigs/kueue#11480): it runs on.
+  kEvictionOverwritten,
 };
 
 struct Action {
@@ -156,6 +161,17 @@ class Rules {
         sched_.cycle(t, &out);
         return std::find(out.evicted.begin(), out.evicted.end(), w) != out.evicted.end();
       }
+      case kEvictionOverwritten: {
+        // Only where this state's cycle would issue a new eviction of w while
+        // w's own admission patch is in flight.
+        if (s.budget[p_.budget_late_writes()] <= 0 || s.blocked[0] != 0 ||
+            !Scheduler::writing(s, w))
+          return false;
+        State<V> t = s;
+        CycleOutcome out;
+        sched_.cycle(t, &out);
+        return std::find(out.evicted.begin(), out.evicted.end(), w) != out.evicted.end();
+      }
     }
     return false;
   }
@@ -169,6 +185,10 @@ class Rules {
       case kEvictionWriteFailed:
         sched_.cycle(s, nullptr, w);
         --s.budget[p_.budget_eviction_failures()];
+        break;
+      case kEvictionOverwritten:
+        sched_.cycle(s, nullptr, -1, w);
+        --s.budget[p_.budget_late_writes()];
         break;
       case kPodFailed:
         // generatePodsReadyCondition: True before, so WaitForRecovery.
@@ -350,6 +370,14 @@ class Rules {
     // The goroutine wakes once every workload in the cache is PodsReady or gone
     // from it; the entry it held goes back to its heap, as the engine does.
     if (s.blocked[0] != 0 && !Scheduler::any_not_ready(s)) s.blocked[0] = 0;
+    // preemptionExpectations live in memory: a restart loses them. Otherwise
+    // Kueue observes the expected workload once it is deleted, evicted or back
+    // in a queue; only a workload still holding quota unevicted is a target
+    // whose expectation a preemptor reads, so the cell is kept for those alone.
+    if (p_.tracks_expectations())
+      for (int v = 0; v < p_.W(); ++v)
+        if (s.expecting[v] != 0 && (a.kind == kRestart || !Scheduler::reserved(s, v)))
+          s.expecting[v] = 0;
   }
 
   // w holds quota waiting for its checks, and check k is one of them.

@@ -95,8 +95,17 @@ class Scheduler {
 
   // One scheduling cycle, in place; `out`, if given, says what it did.
   // `failed_eviction` >= 0: the eviction patch of that victim fails (it keeps
-  // running), as IssuePreemptions' error path has it.
-  void cycle(XState& s, CycleOutcome* out = nullptr, int failed_eviction = -1) const;
+  // running), as IssuePreemptions' error path has it. `overwritten_eviction`
+  // >= 0: that victim's eviction lands before its in-flight admission patch,
+  // which then overwrites it (kubernetes-sigs/kueue#11480).
+  void cycle(XState& s, CycleOutcome* out = nullptr, int failed_eviction = -1,
+             int overwritten_eviction = -1) const;
+  // An admission made now is patched asynchronously with an outcome still
+  // open: the patch may fail, or land after a later cycle's eviction.
+  bool patch_in_flight(const XState& s) const {
+    return (p_.writes_may_fail() && s.budget[p_.budget_write_failures()] > 0) ||
+           (p_.late_writes() && s.budget[p_.budget_late_writes()] > 0);
+  }
   // The workload cq's heap would pop now; -1: none.
   int head(const XState& s, int cq) const;
   bool any_head(const XState& s) const;
@@ -170,7 +179,8 @@ class Scheduler {
   // After an edit of quotas: every workload holding quota got it under limits no
   // longer in force (cell `before_edit`, quota_edits.cpp).
   void mark_before_edit(XState& s) const;
-  // w's admission patch is in flight (environment.admissionWriteFailures).
+  // w's admission patch is in flight (environment.admissionWriteFailures,
+  // lateAdmissionWrites).
   static bool writing(const XState& s, int w) { return s.writing[w] != 0; }
 
   // The heap's order between two waiting workloads (kueue-semantics.md §2.1)

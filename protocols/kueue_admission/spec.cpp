@@ -67,6 +67,7 @@ model::Layout Spec::layout(const Params& p) {
   if (p.pods_may_fail()) l.axes[kAxisBudget].labels.push_back("podFailures");
   if (p.any_queue_edits()) l.axes[kAxisBudget].labels.push_back("queueEdits");
   if (p.revocations()) l.axes[kAxisBudget].labels.push_back("capacityRevocations");
+  if (p.late_writes()) l.axes[kAxisBudget].labels.push_back("lateAdmissionWrites");
   // Absent is in the range only where some workload arrives during the run,
   // the deleted phases (and Absent, for re-adoption slots) where one may be deleted.
   const Phase last = p.any_requeue()     ? kDeactivated
@@ -129,7 +130,9 @@ model::Layout Spec::layout(const Params& p) {
       p.counts_requeues(),
       field("requeues", {kAxisWorkload}, FieldKind::Int, 0, std::max(p.pods_ready_limit + 1, 0)));
   auto writing =
-      only_if(p.writes_may_fail(), field("writing", {kAxisWorkload}, FieldKind::Int, 0, 1));
+      only_if(p.patches_in_flight(), field("writing", {kAxisWorkload}, FieldKind::Int, 0, 1));
+  auto expecting =
+      only_if(p.tracks_expectations(), field("expecting", {kAxisWorkload}, FieldKind::Int, 0, 1));
   auto unready = only_if(p.tracks_unready(),
                          field("unready", {kAxisWorkload}, FieldKind::Int, 0, kRecovering));
   auto before_edit =
@@ -150,7 +153,8 @@ model::Layout Spec::layout(const Params& p) {
                     std::max({p.stuck_terminating, p.controller_restarts, p.pods_ready_timeouts,
                               p.admission_write_failures, p.eviction_write_failures,
                               p.pods_may_fail() ? p.pod_failures : 0,
-                              static_cast<int>(p.queue_edits.size()), p.capacity_revocations, 0})),
+                              static_cast<int>(p.queue_edits.size()), p.capacity_revocations,
+                              p.late_admission_writes, 0})),
               ready,
               retries,
               requeued,
@@ -160,7 +164,8 @@ model::Layout Spec::layout(const Params& p) {
               writing,
               unready,
               before_edit,
-              deletion};
+              deletion,
+              expecting};
   // The scheduler and the pods' termination are weakly fair by default; jobs
   // may run forever, faults are the adversary's, and so is when (whether) a workload arrives.
   // The autoscaler answers when it will (kmc.yaml fairness: {autoscaler: ...}, as
@@ -205,7 +210,8 @@ model::Layout Spec::layout(const Params& p) {
       {"QueueStopped", {workload}, kWorkloadController, "kueue-controller"},
       {"CapacityRevoked", {workload, check}, kFaults, "cluster-autoscaler"},
       {"ClusterQueueFinalized", {cluster_queue}, kClusterQueueController, "kueue-controller"},
-      {"ClusterQueueTerminating", {cluster_queue}, kClusterQueueController, "kueue-controller"}};
+      {"ClusterQueueTerminating", {cluster_queue}, kClusterQueueController, "kueue-controller"},
+      {"EvictionOverwritten", {workload}, kFaults, "kueue-scheduler"}};
   return l;
 }
 
@@ -242,8 +248,10 @@ std::vector<Action> Spec::candidates(const Params& p) {
     if (p.pods_may_fail()) add(kPodFailed, w);
     if (any != 0 || p.may_time_out(w)) add(kBackoffExpired, w);
   }
-  if (p.writes_may_fail())
-    for (int w = 0; w < p.W(); ++w) add(kAdmissionWritten, w), add(kAdmissionWriteFailed, w);
+  for (int w = 0; w < p.W() && p.patches_in_flight(); ++w) {
+    add(kAdmissionWritten, w);
+    if (p.writes_may_fail()) add(kAdmissionWriteFailed, w);
+  }
   if (p.evictions_may_fail())
     for (int w = 0; w < p.W(); ++w) add(kEvictionWriteFailed, w);
   if (p.any_queue_edits()) add(kQueueEdited, -1);
@@ -258,6 +266,8 @@ std::vector<Action> Spec::candidates(const Params& p) {
     for (int k = 0; k < p.K(); ++k)
       if (any >> k & 1) add(kCapacityRevoked, w, k);
   }
+  if (p.late_writes())
+    for (int w = 0; w < p.W(); ++w) add(kEvictionOverwritten, w);
   return out;
 }
 
@@ -278,6 +288,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   if (p.pods_may_fail()) s.budget.push_back(p.pod_failures);
   if (p.any_queue_edits()) s.budget.push_back(static_cast<std::int64_t>(p.queue_edits.size()));
   if (p.revocations()) s.budget.push_back(p.capacity_revocations);
+  if (p.late_writes()) s.budget.push_back(p.late_admission_writes);
   // Workloads the manifests show holding quota, in the order they got it.
   std::vector<int> holders;
   for (int w = 0; w < p.W(); ++w)
@@ -298,6 +309,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   s.unready.assign(p.W(), 0);
   s.before_edit.assign(p.W(), 0);
   s.deletion.assign(p.Q(), kCqInCache);
+  s.expecting.assign(p.W(), 0);
   const Scheduler sched(p);
   for (int w : holders) {
     sched.reserve(s, w, p.workloads[w].initial_flavor);
@@ -387,6 +399,9 @@ std::uint64_t Spec::identity(const Params& p) {
     add(std::vector<std::int64_t>{p.pod_failures, p.recovery_times_out, std::int64_t{0x706f64}});
   if (p.revocations())
     add(std::vector<std::int64_t>{p.capacity_revocations, std::int64_t{0x7265766f}});
+  if (p.late_writes())
+    add(std::vector<std::int64_t>{p.late_admission_writes, p.satisfy_expectation_on_admission,
+                                  std::int64_t{0x6c617465}});
   if (p.any_quota_edits()) {
     std::vector<std::int64_t> quotas{0x71756f74};
     for (const auto& e : p.queue_edits) {

@@ -82,7 +82,12 @@ struct State {
       (std::vector<V>, before_edit),
       // [cq] CqDeletion: how far the cache has got with a deleted ClusterQueue.
       // Only for the ClusterQueues an edit deletes.
-      (std::vector<V>, deletion));
+      (std::vector<V>, deletion),
+      // [workload] 1 while the scheduler's preemptionExpectations wait for an
+      // eviction of it that a late admission patch overwrote: every preemptor
+      // counts it preempted and issues nothing. Only before #11502 (variant
+      // pre-11502), where environment.lateAdmissionWrites may overwrite one.
+      (std::vector<V>, expecting));
   bool operator==(const State&) const = default;
 };
 
