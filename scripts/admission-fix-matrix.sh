@@ -17,6 +17,7 @@ rows=(
   "K12 #15154|examples/zombie-pod-readopted|guarantee-not-stuck|options: {variant: pre-15154}|options: {}"
   "K13 #7312|examples/zombie-pod|guarantee-not-stuck|options: {variant: pre-7312}|options: {}"
   "K14 #7157|examples/preemption-livelock|no-preemption-livelock|options: {variant: pre-7157}|options: {}"
+  "#11480 #11502|examples/admission-patch-race|guarantee-eventually-admitted|options: {variant: pre-11502}|options: {}"
   "K22 #3245, autoscaler#9490|examples/provisioning-accept-then-hang|guarantee-not-stuck|-|-"
   "§8.6 blockAdmission|examples/provisioning-block-admission|guarantee-not-stuck|-|-"
   "gang (seeds 2, 4)|examples/plain-scheduler-gang-deadlock|no-gang-deadlock|-|-"
