@@ -13,10 +13,7 @@ std::vector<AdmissionProperty> admission_properties(const AdmissionInstance& p) 
   const auto& w = p.params().workloads;
   if (std::any_of(w.begin(), w.end(), [](const auto& x) { return x.readopts >= 0; }))
     out.push_back(no_workload_for_terminating_pods(p));
-  // HoldAndDrain's evictions would witness it falsely.
-  if (p.params().preemption_configured() && p.params().preemption_observable() &&
-      !p.params().any_drain())
-    out.push_back(some_preemption(p));
+  if (p.params().some_preemption_unchecked().empty()) out.push_back(some_preemption(p));
   out.push_back(guarantee_eventually_admitted(p));
   out.push_back(no_preemption_livelock(p));
   return model::with_user_properties(std::move(out), p, p.params().user_properties);

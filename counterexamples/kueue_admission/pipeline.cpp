@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "counterexamples/kueue_admission/engine_replay.hpp"
 #include "counterexamples/kueue_engine/why_unwitnessed.hpp"
 #include "counterexamples/pipeline_core.hpp"
@@ -25,6 +27,22 @@ CheckOutcome check_kueue_admission(const model::Scenario& sc, const CheckRequest
   if (req.warn) req.warn(sc.warnings);  // before compiling, which may refuse the scenario
   const protocols::ka::Instance ka(protocols::ka::compile_admission(sc));
   if (req.warn) req.warn(ka.params().warnings);
+  model::Warnings left_out;
+  // The guard some-preemption where the scenario cannot decide it: named, it
+  // is refused with the reason; among the defaults, a warning says it is left out.
+  if (const std::string why = ka.params().some_preemption_unchecked(); !why.empty()) {
+    auto named = [](const std::vector<std::string>& v) {
+      return std::find(v.begin(), v.end(), "some-preemption") != v.end();
+    };
+    const std::string what = "some-preemption cannot be checked in this scenario: " + why;
+    if (named(req.properties)) throw model::InputError({}, "--property", what);
+    if (req.properties.empty() && named(sc.fleet.check.properties))
+      throw model::InputError(sc.fleet.check.pos, "check.properties", what);
+    if (req.properties.empty() && sc.fleet.check.properties.empty() &&
+        ka.params().preemption_configured())
+      left_out.push_back({sc.fleet.pos, "properties", "some-preemption is not checked: " + why});
+  }
+  if (req.warn) req.warn(left_out);
   Hooks hooks;
   hooks.summary = summarize(ka.params());
   hooks.no_smt =
@@ -40,6 +58,7 @@ CheckOutcome check_kueue_admission(const model::Scenario& sc, const CheckRequest
   auto o = check_instance(ka, invariants::admission_properties(ka), sc, req, hooks);
   o.warnings = sc.warnings;
   o.warnings.insert(o.warnings.end(), ka.params().warnings.begin(), ka.params().warnings.end());
+  o.warnings.insert(o.warnings.end(), left_out.begin(), left_out.end());
   return o;
 }
 

@@ -388,6 +388,17 @@ bool AdmissionParams::preemption_configured() const {
   });
 }
 
+std::string AdmissionParams::some_preemption_unchecked() const {
+  if (!preemption_configured()) return "no ClusterQueue of this cluster may preempt";
+  if (!preemption_observable())
+    return "a Job victim admitted during the run leaves no mark in kmc's state under StrictFIFO "
+           "or before #7157, so no state could witness its preemption";
+  if (any_drain())
+    return "a queue's stopPolicy HoldAndDrain evicts workloads as a preemption would, so a "
+           "state could not tell the two apart";
+  return "";
+}
+
 bool AdmissionParams::preemption_observable() const {
   const bool sticks =
       sticky_head && std::none_of(cqs.begin(), cqs.end(), [](const CqParams& c) {
@@ -490,16 +501,6 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
     p.warnings.push_back({sc.fleet.pos, "environment.lateAdmissionWrites",
                           "no ClusterQueue may preempt, so no eviction can race an admission "
                           "patch: the budget only makes the patches asynchronous"});
-  if (p.preemption_configured() && !p.preemption_observable())
-    p.warnings.push_back({sc.fleet.pos, "properties",
-                          "some-preemption is not checked: a Job victim admitted during the run "
-                          "leaves no mark in kmc's state under StrictFIFO or before #7157, so "
-                          "no state could witness its preemption"});
-  else if (p.preemption_configured() && p.any_drain())
-    p.warnings.push_back({sc.fleet.pos, "properties",
-                          "some-preemption is not checked: a queue's stopPolicy HoldAndDrain "
-                          "evicts workloads as a preemption would, so a state could not tell "
-                          "the two apart"});
   p.finish();
   return p;
 }

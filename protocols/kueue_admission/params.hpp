@@ -301,6 +301,8 @@ struct AdmissionParams {
   // every Job workload held its quota from the start (and shows preempted
   // back in its queue).
   bool preemption_observable() const;
+  // Why the guard some-preemption cannot be checked here; empty where it can.
+  std::string some_preemption_unchecked() const;
 };
 
 // Named variants (kmc.yaml options.variant): historical Kueue behaviours and

@@ -40,7 +40,15 @@ TEST_CASE("stopPolicy: a held queue keeps its borrowed quota; HoldAndDrain gives
   CHECK(r.code == 0);
   CHECK(has(r.out, "guarantee-eventually-admitted  Verified"));
   CHECK(has(r.out, "Stats: 96 states, 205 transitions"));
-  CHECK(has(r.err, "some-preemption is not checked: a queue's stopPolicy HoldAndDrain"));
+  // Its kmc.yaml names the properties it checks, some-preemption not among them: no warning.
+  CHECK_FALSE(has(r.err, "some-preemption"));
+  // Named, it is refused with the reason: a drain's evictions would witness it.
+  r = kmc("check examples/held-queue-borrowed-quota-fixed --property some-preemption");
+  INFO(r.out << r.err);
+  CHECK(r.code == 3);
+  CHECK(has(r.err,
+            "--property: some-preemption cannot be checked in this scenario: a queue's "
+            "stopPolicy HoldAndDrain"));
   // Without the edit the teams reclaim their quota, as in late-arrivals-reclaim.
   r = kmc("check " + example_with("held-queue-borrowed-quota", "kmc.yaml",
                                   with_edit("    - {clusterQueue: team-b, stopPolicy: None}\n")));
