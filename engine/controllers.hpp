@@ -75,6 +75,10 @@ void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::St
                                    bool reconcile = true);
 void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::string& name,
                                  model::StopPolicy policy, bool reconcile = true);
+// A LocalQueue's deletion (stop_policy.cpp): gone at once (no finalizer).
+// False: no such LocalQueue, or deleted already.
+bool delete_local_queue(Engine& e, const std::string& ns, const std::string& name,
+                        bool reconcile = true);
 
 // A ClusterQueue's deletion (queue_deletion.cpp). Deleting sets its
 // deletionTimestamp (spec updates ignored from then on); the controller's

@@ -90,7 +90,7 @@ void Engine::enqueue(const WorkloadInfo& w) {
 bool Engine::local_queue_stopped(const WorkloadInfo& w) const {
   const model::LocalQueue* lq =
       find_local_queue(manifests, w.obj.meta.namespace_, w.obj.queue_name);
-  return lq != nullptr && lq->stop_policy != model::StopPolicy::None;
+  return local_queue_deleted(w) || (lq != nullptr && lq->stop_policy != model::StopPolicy::None);
 }
 
 // Kueue's gate defaults are vocabulary, kept once in model/ (FeatureGates);

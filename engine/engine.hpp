@@ -185,6 +185,12 @@ class Engine {
   // stopped LocalQueue from the queue manager, so its workloads are not queued).
   void enqueue(const WorkloadInfo& w);
   bool local_queue_stopped(const WorkloadInfo& w) const;
+  // The LocalQueues deleted during the run ("namespace/name"): their workloads
+  // are in no queue, and the workload controller finds the queue missing.
+  std::set<std::string> deleted_local_queues;
+  bool local_queue_deleted(const WorkloadInfo& w) const {
+    return deleted_local_queues.contains(w.obj.meta.namespace_ + "/" + w.obj.queue_name);
+  }
   // blockAdmission is on and some workload holding quota is not PodsReady.
   bool waiting_for_pods_ready() const;
 

@@ -11,6 +11,7 @@ namespace kmc::engine {
 namespace {
 
 model::StopPolicy local_queue_policy(const Engine& e, const WorkloadInfo& w) {
+  if (e.local_queue_deleted(w)) return model::StopPolicy::None;  // what a missing queue reads
   const model::LocalQueue* lq =
       find_local_queue(e.manifests, w.obj.meta.namespace_, w.obj.queue_name);
   return lq != nullptr ? lq->stop_policy : model::StopPolicy::None;
@@ -46,7 +47,10 @@ void reconcile_stop_policy(Engine& e, WorkloadInfo& w) {
     }
     return;
   }
-  if (lq != model::StopPolicy::None) {
+  if (e.local_queue_deleted(w)) {
+    unset_reservation(e, w,
+                      fmt::format("LocalQueue {} is terminating or missing", w.obj.queue_name));
+  } else if (lq != model::StopPolicy::None) {
     unset_reservation(e, w, fmt::format("LocalQueue {} is stopped", w.obj.queue_name));
   } else if (cq.spec.stop_policy != model::StopPolicy::None) {
     unset_reservation(e, w, fmt::format("ClusterQueue {} is stopped", cq.name));
@@ -99,6 +103,24 @@ void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::st
       e.enqueue(w);
     if (reconcile) reconcile_stop_policy(e, w);
   }
+}
+
+// LocalQueueReconciler.Delete: the queue manager drops the LocalQueue and its
+// pending workloads (DeleteLocalQueue); nothing requeues them until it exists
+// again. The workload controller's reconcileOnLocalQueueActiveState finds it
+// missing: a reservation not yet Admitted is unset, an Admitted workload runs on.
+bool delete_local_queue(Engine& e, const std::string& ns, const std::string& name, bool reconcile) {
+  const std::string key = ns + "/" + name;
+  if (find_local_queue(e.manifests, ns, name) == nullptr || e.deleted_local_queues.contains(key))
+    return false;
+  e.deleted_local_queues.insert(key);
+  e.log_line(fmt::format("LocalQueue {} deleted", key));
+  for (WorkloadInfo& w : e.workloads) {
+    if (w.obj.meta.namespace_ != ns || w.obj.queue_name != name) continue;
+    e.queues.forget(w);
+    if (reconcile) reconcile_stop_policy(e, w);
+  }
+  return true;
 }
 
 }  // namespace kmc::engine

@@ -82,7 +82,7 @@ struct QueueEdit {
   std::vector<QuotaChange> quotas;
   // `delete: true`: the ClusterQueue is deleted (it gets a deletionTimestamp and
   // terminates until Kueue's resource-in-use finalizer lets it go), or the Cohort
-  // (at once: it has no finalizer).
+  // or the LocalQueue (at once: neither has a finalizer).
   bool deletes = false;
   SourcePos pos;
 };

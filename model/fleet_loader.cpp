@@ -151,8 +151,6 @@ void read_queue_edits(const YamlNode& node, Warnings& w, Fleet& fleet) {
     }
     if (item["delete"].present()) {
       const YamlNode del = item["delete"];
-      if (lq)
-        del.fail("a LocalQueue's deletion is not modelled (a ClusterQueue's or a Cohort's is)");
       e.deletes = del.boolean();
       if (!e.deletes) del.fail("delete: false is not an edit; leave the item out");
       if (e.stop_policy || !e.quotas.empty()) del.fail("a deletion is an edit of its own");

@@ -365,6 +365,15 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
                 fmt::format("ClusterQueue {} quotas of {} edited, stopPolicy {}: {}", queue, quotas,
                             model::stop_policy_name(edit.policy), changes(before, e))};
       }
+      if (edit.deletes_local) {
+        const auto slash = queue.find('/');
+        if (!engine::delete_local_queue(e, queue.substr(0, slash), queue.substr(slash + 1), false))
+          return {false, fmt::format("the engine cannot delete LocalQueue {}", queue)};
+        settle(e);
+        return {true,
+                fmt::format("LocalQueue {} deleted: its pending workloads left the queues: {}",
+                            queue, changes(before, e))};
+      }
       if (edit.local) {
         const auto slash = queue.find('/');
         engine::set_local_queue_stop_policy(e, queue.substr(0, slash), queue.substr(slash + 1),

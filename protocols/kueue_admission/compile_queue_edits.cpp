@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "protocols/kueue_admission/compile_parts.hpp"
 
@@ -110,6 +111,7 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
   for (const auto& q : p.cqs) cq_now.push_back(q.stop), quota_now.push_back(q.quota);
   std::vector<int> deleted_by(p.cqs.size(), -1);  // the edit that deletes it
   std::vector<int> deleted_cohort_by(p.cohorts.size(), -1);
+  std::map<std::string, int> deleted_local_by;
   for (std::size_t i = 0; i < edits.size(); ++i) {
     const auto& e = edits[i];
     const std::string field = fmt::format("environment.queueEdits[{}]", i);
@@ -179,7 +181,24 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
         p.local_queues.push_back({e.local_queue, lq->stop_policy});
         out.queue = static_cast<int>(p.local_queues.size()) - 1;
       }
-      out.policy = *e.stop_policy;  // the loader requires it of a LocalQueue's edit
+      if (const auto by = deleted_local_by.find(e.local_queue); by != deleted_local_by.end())
+        throw InputError(e.pos, field + ".localQueue",
+                         fmt::format("LocalQueue {} is deleted by environment.queueEdits[{}]: "
+                                     "creating it again is not modelled",
+                                     e.local_queue, by->second));
+      if (e.deletes) {
+        // A LocalQueue has no finalizer: it is gone at once. The LocalQueue
+        // controller's Delete takes its pending workloads out of the queue
+        // manager; the workload controller finds it missing and unsets what
+        // its workloads reserved without being Admitted ("terminating or
+        // missing"); Admitted ones keep running, as a missing queue's
+        // stopPolicy reads None. That is stopPolicy Hold, for good.
+        deleted_local_by[e.local_queue] = static_cast<int>(i);
+        out.deletes_local = true;
+        out.policy = model::StopPolicy::Hold;
+      } else {
+        out.policy = *e.stop_policy;  // the loader requires it of a LocalQueue's edit
+      }
     }
     p.queue_edits.push_back(out);
   }

@@ -87,6 +87,9 @@ struct QueueEdit {
   // The queue's deletion: a ClusterQueue's (cluster_queue_deletion.cpp), or a
   // Cohort's, whose `quotas` are then all 0 without limits (compile_queue_edits.cpp).
   bool deletes = false;
+  // A LocalQueue's deletion: `policy` is Hold from then on, which is what Kueue
+  // does to the workloads of a missing LocalQueue (compile_queue_edits.cpp).
+  bool deletes_local = false;
 };
 
 struct WorkloadParams {

@@ -423,8 +423,10 @@ std::uint64_t Spec::identity(const Params& p) {
     std::vector<std::int64_t> stops{0x73746f70};
     for (const auto& q : p.cqs) stops.push_back(static_cast<std::int64_t>(q.stop));
     for (const auto& q : p.local_queues) stops.push_back(static_cast<std::int64_t>(q.stop));
-    for (const auto& e : p.queue_edits)
+    for (const auto& e : p.queue_edits) {
       stops.insert(stops.end(), {e.local, e.queue, static_cast<std::int64_t>(e.policy)});
+      if (e.deletes_local) stops.push_back(0x6c71);  // a LocalQueue's deletion: replayed as one
+    }
     for (const auto& w : p.workloads) stops.push_back(w.lq);
     add(stops);
   }

@@ -54,8 +54,6 @@ TEST_CASE(
 
 TEST_CASE("ClusterQueue deletion: bad deletions are exit 3 at their line",
           "[cli][admission][cq-deletion]") {
-  refused("    - localQueue: research/legacy\n      delete: true\n", "delete",
-          "a LocalQueue's deletion is not modelled");
   // A Cohort is gone at once; applying it again is not modelled.
   refused(
       "    - cohort: gpu-pool\n      delete: true\n    - cohort: gpu-pool\n      quotas: "

@@ -1,0 +1,69 @@
+// LocalQueue deletions as a user meets them: kmc.yaml environment.queueEdits
+// with `{localQueue: NS/NAME, delete: true}`. A LocalQueue has no finalizer:
+// its pending workloads leave the queues at once, a reservation not yet
+// Admitted is unset, an Admitted workload runs on (reconcileOnLocalQueueActiveState
+// reads a missing queue's stopPolicy as None).
+#include <catch2/catch.hpp>
+
+#include "cli/fleet_refused.hpp"
+
+namespace {
+
+const std::string kEdits =
+    "    - clusterQueue: batch\n"
+    "      delete: true\n";
+
+// cluster-queue-delete-borrower with its edit replaced, and `extra` appended.
+std::string with_edit(const std::string& edit, const std::string& extra = "") {
+  std::string text =
+      slurp(std::string(KMC_SOURCE_DIR) + "/examples/cluster-queue-delete-borrower/kmc.yaml");
+  text.replace(text.find(kEdits), kEdits.size(), edit);
+  return text + extra;
+}
+
+const std::string kDeleteBatch =
+    "    - localQueue: research/batch\n"
+    "      delete: true\n";
+
+}  // namespace
+
+TEST_CASE("LocalQueue deletion: the sweep's ClusterQueue stays active, so the teams reclaim",
+          "[cli][admission][lq-deletion]") {
+  // Deleting the batch ClusterQueue strands what its sweep borrows
+  // (examples/cluster-queue-delete-borrower); deleting its LocalQueue does not.
+  auto r = kmc("check " +
+               example_with("cluster-queue-delete-borrower", "kmc.yaml", with_edit(kDeleteBatch)));
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "guarantee-eventually-admitted  Verified"));
+  // Once its queue is gone and the teams reclaimed its GPUs, the sweep is out
+  // of every queue: the engine replays the deletion and agrees.
+  const std::string property =
+      "properties:\n"
+      "  - name: sweep-requeued\n"
+      "    always: \"!(budget[queueEdits] == 0 && phase[\\\"research/sweep\\\"] == Pending && "
+      "phase[\\\"research/train-a\\\"] == Admitted)\"\n";
+  r = kmc(
+      "check " +
+      example_with("cluster-queue-delete-borrower", "kmc.yaml", with_edit(kDeleteBatch, property)) +
+      " --property sweep-requeued --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "<QueueEdited> LocalQueue research/batch deleted"));
+  CHECK(has(r.out, "LocalQueue research/batch deleted: its pending workloads left the queues"));
+  CHECK(has(r.out, "Reproduced in the engine"));
+}
+
+TEST_CASE("LocalQueue deletion: bad deletions are exit 3 at their line",
+          "[cli][admission][lq-deletion]") {
+  auto refused = [](const std::string& edit, const std::string& field, const std::string& what) {
+    fleet_refused("cluster-queue-delete-borrower", with_edit(edit), field, what);
+  };
+  refused(kDeleteBatch + "    - localQueue: research/batch\n      stopPolicy: None\n",
+          "environment.queueEdits[1].localQueue",
+          "LocalQueue research/batch is deleted by environment.queueEdits[0]");
+  refused("    - localQueue: research/batch\n      delete: true\n      stopPolicy: Hold\n",
+          "delete", "a deletion is an edit of its own");
+  refused("    - localQueue: research/nosuch\n      delete: true\n",
+          "environment.queueEdits[0].localQueue", "no LocalQueue research/nosuch");
+}
