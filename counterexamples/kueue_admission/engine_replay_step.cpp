@@ -43,6 +43,18 @@ const engine::WorkloadInfo* resolve(const engine::Engine& e, const std::string& 
   return out;
 }
 
+// One cycle with a fault picked for the eviction of workload `id` (the
+// engine's `pick`, reset to -1 by the cycle once it struck): whether it struck.
+bool cycle_with_pick(engine::Engine& e, int& pick, int id) {
+  pick = id;
+  settle(e);
+  e.schedule();
+  settle(e);
+  const bool struck = pick < 0;
+  pick = -1;
+  return struck;
+}
+
 // The same, while it exists.
 const engine::WorkloadInfo* find(const engine::Engine& e, const std::string& name) {
   const engine::WorkloadInfo* w = resolve(e, name);
@@ -185,30 +197,17 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
       return {true, fmt::format("one cycle, {} head{}: {}", s.heads, s.heads == 1 ? "" : "s",
                                 changes(before, e))};
     }
-    case kEvictionWriteFailed: {
-      e.fail_next_eviction = w->id;
-      settle(e);
-      e.schedule();
-      settle(e);
-      const bool failed = e.fail_next_eviction < 0;
-      e.fail_next_eviction = -1;
-      if (!failed) return refuse(e, key, "was not evicted by the engine's cycle");
+    case kEvictionWriteFailed:
+      if (!cycle_with_pick(e, e.fail_next_eviction, w->id))
+        return refuse(e, key, "was not evicted by the engine's cycle");
       return {true, fmt::format("one cycle, whose eviction patch of {} failed: {}", key,
                                 changes(before, e))};
-    }
-    case kEvictionOverwritten: {
-      e.overwrite_next_eviction = w->id;
-      settle(e);
-      e.schedule();
-      settle(e);
-      const bool overwritten = e.overwrite_next_eviction < 0;
-      e.overwrite_next_eviction = -1;
-      if (!overwritten)
+    case kEvictionOverwritten:
+      if (!cycle_with_pick(e, e.overwrite_next_eviction, w->id))
         return refuse(e, key, "was not evicted by the engine's cycle with its admission in flight");
       return {true, fmt::format("one cycle, whose eviction of {} its late admission patch "
                                 "overwrote: {}",
                                 key, changes(before, e))};
-    }
     case kFinish:
       // An evicted job is being stopped: its pods are terminating, not completing.
       if (!w->job_active || !w->is_admitted() || w->is_evicted())

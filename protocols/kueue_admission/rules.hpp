@@ -151,27 +151,13 @@ class Rules {
         return Scheduler::writing(s, w);
       case kAdmissionWriteFailed:
         return Scheduler::writing(s, w) && s.budget[p_.budget_write_failures()] > 0;
-      case kEvictionWriteFailed: {
-        // Only where this state's cycle would issue a new eviction of w.
-        if (s.budget[p_.budget_eviction_failures()] <= 0 || s.blocked[0] != 0 ||
-            !Scheduler::reserved(s, w))
-          return false;
-        State<V> t = s;
-        CycleOutcome out;
-        sched_.cycle(t, &out);
-        return std::find(out.evicted.begin(), out.evicted.end(), w) != out.evicted.end();
-      }
-      case kEvictionOverwritten: {
-        // Only where this state's cycle would issue a new eviction of w while
-        // w's own admission patch is in flight.
-        if (s.budget[p_.budget_late_writes()] <= 0 || s.blocked[0] != 0 ||
-            !Scheduler::writing(s, w))
-          return false;
-        State<V> t = s;
-        CycleOutcome out;
-        sched_.cycle(t, &out);
-        return std::find(out.evicted.begin(), out.evicted.end(), w) != out.evicted.end();
-      }
+      case kEvictionWriteFailed:
+        return s.budget[p_.budget_eviction_failures()] > 0 && Scheduler::reserved(s, w) &&
+               cycle_evicts(s, w);
+      case kEvictionOverwritten:
+        // ... while w's own admission patch is in flight.
+        return s.budget[p_.budget_late_writes()] > 0 && Scheduler::writing(s, w) &&
+               cycle_evicts(s, w);
     }
     return false;
   }
@@ -378,6 +364,16 @@ class Rules {
       for (int v = 0; v < p_.W(); ++v)
         if (s.expecting[v] != 0 && (a.kind == kRestart || !Scheduler::reserved(s, v)))
           s.expecting[v] = 0;
+  }
+
+  // This state's cycle would issue a new eviction of w: where a fault may
+  // befall that eviction (EvictionWriteFailed, EvictionOverwritten).
+  bool cycle_evicts(const State<V>& s, int w) const {
+    if (s.blocked[0] != 0) return false;
+    State<V> t = s;
+    CycleOutcome out;
+    sched_.cycle(t, &out);
+    return std::find(out.evicted.begin(), out.evicted.end(), w) != out.evicted.end();
   }
 
   // w holds quota waiting for its checks, and check k is one of them.
