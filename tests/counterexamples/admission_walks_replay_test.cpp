@@ -3,7 +3,7 @@
 // blockAdmission) replayed in the reference engine, which must follow every step and reach the same
 // cells. The autoscaler may say anything (answer: Any), so the walks cover Provisioned, Failed and
 // BookingExpired. With failed admission writes, the walks cover patches in flight meeting
-// preemption, deletions, restarts and blockAdmission.
+// preemption, deletions, restarts and blockAdmission; with late ones, evictions they overwrite.
 #include <catch2/catch.hpp>
 #include <optional>
 #include <random>
@@ -34,6 +34,7 @@ struct Followed {
   std::size_t stop_acted = 0;        // of them, QueueStopped
   std::size_t revoked = 0;           // of them, CapacityRevoked
   std::size_t finalized = 0;         // of them, ClusterQueueFinalized
+  std::size_t overwritten = 0;       // of them, EvictionOverwritten
 };
 
 // The environment's budgets for the walks (kmc.yaml environment.podsReadyTimeouts,
@@ -52,7 +53,9 @@ struct Budgets {
   int revocations = 0;  // environment.capacityRevocations
   // environment.queueEdits of quotas, after the stopPolicy ones.
   std::vector<model::QueueEdit> quota_edits = {};
-  int restarts = 0;  // environment.controllerRestarts, where not 0
+  int restarts = 0;        // environment.controllerRestarts, where not 0
+  int late_writes = 0;     // environment.lateAdmissionWrites
+  bool pre_11502 = false;  // the variant: an overwritten eviction's expectation stays
 };
 
 // An edit of ClusterQueue cq's quota of `resource` in `flavor`: its nominal quota, and
@@ -104,6 +107,8 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
   params.pod_failures = b.pod_failures;
   params.capacity_revocations = b.revocations;
   if (b.restarts != 0) params.controller_restarts = b.restarts;
+  params.late_admission_writes = b.late_writes;
+  params.satisfy_expectation_on_admission = !b.pre_11502;
   const protocols::ka::Instance inst(params);
   std::mt19937 rng(seed);
   Followed followed;
@@ -145,6 +150,7 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
       followed.stop_acted += st.action.starts_with("QueueStopped");
       followed.revoked += st.action.starts_with("CapacityRevoked");
       followed.finalized += st.action.starts_with("ClusterQueueFinalized");
+      followed.overwritten += st.action.starts_with("EvictionOverwritten");
     }
   }
   return followed;
@@ -402,4 +408,23 @@ TEST_CASE("random walks with ClusterQueue and Cohort deletions replay step by st
     finalized += f.finalized;
   }
   CHECK(finalized > 100);
+}
+
+TEST_CASE("random walks with late admission writes replay step by step in the engine",
+          "[replay][admission][late-writes]") {
+  // Evictions overwritten by a late admission patch (kueue#11480), before and
+  // after #11502, meeting restarts, failed writes and other preemptions.
+  for (const auto& c :
+       {Case{"admission-patch-race", 59u, {.restarts = 1, .late_writes = 2, .pre_11502 = true}},
+        Case{"admission-patch-race-fixed", 61u, {.write_failures = 1, .late_writes = 2}},
+        Case{"late-arrivals-reclaim", 67u, {.timeouts = 1, .late_writes = 2, .pre_11502 = true}},
+        Case{"preemption-livelock", 71u, {.late_writes = 2}}}) {
+    INFO(c.example);
+    // An overwrite needs a cycle to preempt the one workload whose patch is
+    // in flight: rarer than other faults, hence more walks.
+    const auto f = walk_and_replay(c.example, 150, 16, c.seed, c.budgets);
+    CHECK(f.steps > 700);
+    CHECK(f.landed > 50);
+    CHECK(f.overwritten > 3);
+  }
 }
