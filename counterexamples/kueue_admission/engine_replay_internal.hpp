@@ -5,6 +5,7 @@
 // engine's own objects (engine_replay_properties.cpp).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -62,6 +63,14 @@ struct Outcome {
 Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
                    const model::ClusterManifests& m, int kind, int workload, int check_index = -1,
                    int cluster_queue = -1);
+
+// The QueueEdited step (engine_replay_queue_edit.cpp): the next edit applied.
+Outcome apply_queue_edit(engine::Engine& e, const protocols::ka::AdmissionParams& p);
+
+// Every engine workload's phase by its protocol name, and what changed since
+// `before` ("research/sweep Admitted -> Evicted; ..."), for the steps' reports.
+std::map<std::string, std::string> all_phases(const engine::Engine& e);
+std::string changes(const std::map<std::string, std::string>& before, const engine::Engine& e);
 
 // A step's name in reports: the action's, with what it picked, as in
 // "Finish(research/sweep)" or "ClusterQueueFinalized(team-b)".

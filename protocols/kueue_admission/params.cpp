@@ -388,27 +388,6 @@ bool AdmissionParams::preemption_configured() const {
   });
 }
 
-std::string AdmissionParams::some_preemption_unchecked() const {
-  if (!preemption_configured()) return "no ClusterQueue of this cluster may preempt";
-  if (!preemption_observable())
-    return "a Job victim admitted during the run leaves no mark in kmc's state under StrictFIFO "
-           "or before #7157, so no state could witness its preemption";
-  if (any_drain())
-    return "a queue's stopPolicy HoldAndDrain evicts workloads as a preemption would, so a "
-           "state could not tell the two apart";
-  return "";
-}
-
-bool AdmissionParams::preemption_observable() const {
-  const bool sticks =
-      sticky_head && std::none_of(cqs.begin(), cqs.end(), [](const CqParams& c) {
-        return c.strict_fifo && (c.within != WithinCq::Never || c.reclaim != Reclaim::Never);
-      });
-  return sticks || std::none_of(workloads.begin(), workloads.end(), [&](const WorkloadParams& w) {
-           return (!w.pods || fast_quota_release) && w.initial_flavor < 0;
-         });
-}
-
 bool AdmissionParams::may_provision(int k) const {
   return checks[k].check_capacity || answer != model::AutoscalerAnswer::AcceptsThenHangs;
 }
