@@ -47,6 +47,11 @@ int run(const std::string& config, int threads, bool symmetry) {
                                            : " (" + r.incomplete_reason + ")");
   fmt::print("deadlock checked: yes\n");
   for (const auto& line : r.reductions) fmt::print("reduction: {}\n", line);
+  const auto& ph = r.stats.phases;
+  fmt::print(
+      "wall seconds: {:.2f} (expand {:.2f}, insert {:.2f}, number {:.2f}, record {:.2f}, "
+      "graph {:.2f}, analyses {:.2f})\n",
+      r.stats.seconds, ph.expand, ph.insert, ph.number, ph.record, ph.graph, ph.analyses);
   fmt::print("cpu seconds: {:.2f}\n", cpu_s);
   fmt::print("peak rss MiB: {:.1f}\n", static_cast<double>(ru.ru_maxrss) / 1024.0);  // KiB on Linux
   return r.verdict == kmc::checker::Verdict::Incomplete ? 1 : 0;

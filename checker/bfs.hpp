@@ -26,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -154,6 +155,16 @@ class Bfs {
     std::uint64_t reduced = 0, proviso = 0;     // states expanded by a stubborn set; fully, by S
     std::vector<std::uint64_t> local_fp;        // fingerprint -> candidate, for this block
     std::vector<std::uint32_t> local_id;
+    // The merge (bfs_merge.hpp). Candidates grouped by the worker that owns their seen-set
+    // shard, frontier order within: by_owner[owner_begin[w] .. owner_begin[w + 1]).
+    std::vector<std::uint32_t> by_owner, owner_begin;
+    std::vector<std::uint32_t> owner_out;    // per worker: where its answers for this share begin
+    std::vector<std::uint32_t> owner_fresh;  // per worker: how many of its candidates were new
+    std::uint32_t first = 0, numbered = 0;   // the indices its new states take: [first, +numbered)
+    std::vector<std::uint32_t> notable;      // numbered candidates that record() must see
+    std::uint32_t lo = 0, hi = 0;            // the level positions it expanded
+    std::vector<std::uint32_t> marked;       // its edges with recurrence marks
+    std::uint64_t edge_base = 0;             // where its edges begin in the explored graph
   };
   // A worker's scratch space, reused for every block.
   struct alignas(64) Scratch {
@@ -168,6 +179,9 @@ class Bfs {
     std::vector<std::uint32_t> ids, keep, choice_of;
     std::vector<Action> all;
     std::vector<std::int64_t> flat;
+    std::vector<std::uint32_t> cursor;  // grouping a share's candidates by owner
+    std::vector<std::uint8_t>
+        inserted;  // the merge: per candidate this worker inserted, new or not
   };
 
   static model::Packing packing_of(const P& p) {
@@ -217,12 +231,17 @@ class Bfs {
   void reset(Share& part) const;
   void expand(Scratch& scratch, Share& part, std::size_t lo, std::size_t hi) const;
   void build_successors(Scratch& scratch, const std::uint64_t* parent) const;
-  void insert_shards(int worker);
-  bool number(std::string& bound);
-  void place(int worker);
-  void resolve(int worker);
-  void append_edges();
-  bool chunk(std::size_t lo, std::size_t hi, std::string& bound);
+  int owner_of(std::uint64_t fp) const { return SeenSet::shard_of(fp) % pool_->size(); }
+  void group_by_owner(Scratch& scratch, Share& part) const;
+  void insert_shards(int worker, std::span<Share> parts);
+  std::string allot_indices(std::span<Share> parts);
+  std::uint64_t witnessed_mask() const;
+  void number(Share& part, std::uint64_t witnessed);
+  bool record_chunk(std::span<Share> parts);
+  void append_edges(std::span<Share> parts);
+  void write_edges(Share& part);
+  bool round(std::size_t lo, std::size_t hi, std::string& bound);
+  bool merge(std::size_t lo, std::size_t hi, std::span<Share> parts, std::string& bound);
   bool add_initial(const State& s, std::uint32_t init_index);
   bool depth_bound();
   bool record(std::uint32_t index, const Candidate& c);
@@ -243,7 +262,23 @@ class Bfs {
   static constexpr std::size_t kBlockMin = 128;
   std::size_t block() const {
     const auto workers = static_cast<std::size_t>(pool_->size());
-    return workers == 1 ? kChunk : std::max(kBlockMin, kChunk / (4 * workers));
+    if (workers == 1) return kChunk;
+    // Rounds of several chunks have room for more, smaller shares per worker.
+    const std::size_t per_worker = round_chunks() > 1 ? 8 : 4;
+    return std::max(kBlockMin, kChunk * round_chunks() / (per_worker * workers));
+  }
+  std::size_t shares_per_chunk() const { return (kChunk + block() - 1) / block(); }
+  // Chunks expanded together, as one round: with many workers the tail of a
+  // chunk's expansion (its last shares) leaves most of them idle, and a round
+  // of several chunks has that tail once. The chunks are still merged one by
+  // one, in order, and what a merge decides never depends on what the
+  // expansion read from the seen-set (a successor stored by an earlier chunk
+  // of the round is found at insertion instead), so every count and verdict
+  // stays the same. Partial-order reduction reads the seen-set (its cycle
+  // proviso), so it expands chunk by chunk.
+  std::size_t round_chunks() const {
+    const auto workers = static_cast<std::size_t>(pool_->size());
+    return stubborn_ || workers < 4 ? 1 : std::min<std::size_t>(8, workers / 2);
   }
 
   const P& p_;
@@ -267,6 +302,7 @@ class Bfs {
   std::uint8_t family_of(const Action& a) const {
     return static_cast<std::uint8_t>(fairness_unit(p_, a, opt_.per_instance));
   }
+  void grow_state_columns();
   void add_state(const Candidate& c);
   void check_liveness();
   void check_leads_to();
@@ -283,10 +319,10 @@ class Bfs {
 
   std::optional<SeenSet> seen_;
   std::optional<WorkerPool> pool_;
-  std::vector<Share> shares_;     // per block of the chunk
+  std::vector<Share> shares_;     // per block of the round's chunks, chunk by chunk
   std::vector<Scratch> scratch_;  // per worker
   Rows level_, next_;             // packed states of this level and the next
-  std::uint32_t level_base_ = 0, next_base_ = 0, chunk_lo_ = 0;  // first index of each
+  std::uint32_t level_base_ = 0, next_base_ = 0, chunk_lo_ = 0;  // first index of each; a round's
   std::uint32_t stored_ = 0;                                     // states numbered so far
   Column<std::uint32_t> parent_;  // per state; the root's parent is itself
   Column<std::uint16_t> choice_;  // per state: action index in the parent, or init index
@@ -303,6 +339,13 @@ class Bfs {
   std::size_t base_rss_ = 0;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point last_progress_ = start_;
+  Stats::Phases phases_;
+  // Adds the wall time since `since` to `phase`, and restarts the clock.
+  static void lap(double& phase, std::chrono::steady_clock::time_point& since) {
+    const auto now = std::chrono::steady_clock::now();
+    phase += std::chrono::duration<double>(now - since).count();
+    since = now;
+  }
 };
 
 template <model::Protocol P>
@@ -410,12 +453,21 @@ std::uint64_t Bfs<P>::enabled_families(const std::vector<Action>& actions) const
   return mask;
 }
 
+// The graph's per-state columns hold every state numbered so far (new ones
+// unexpanded), so that add_state() can fill them from any worker.
+template <model::Protocol P>
+void Bfs<P>::grow_state_columns() {
+  if (!keep_graph()) return;
+  graph_.expanded.resize(stored_, false);
+  if (!stuck_.empty()) graph_.should_move.grow_to(stored_);
+  if (live()) graph_.enabled.grow_to(stored_), graph_.holds.grow_to(stored_);
+}
+
+// A numbered state's graph columns; distinct states write distinct bytes.
 template <model::Protocol P>
 void Bfs<P>::add_state(const Candidate& c) {
-  if (!keep_graph()) return;
-  graph_.expanded.push_back(false);
-  if (!stuck_.empty()) graph_.should_move.push_back(c.should_move);
-  if (live()) graph_.enabled.push_back(0), graph_.holds.push_back(c.holds);
+  if (!stuck_.empty()) graph_.should_move.set(c.index, c.should_move);
+  if (live()) graph_.enabled[c.index] = 0, graph_.holds[c.index] = c.holds;
 }
 
 // Every stuck subject's key, in bit order; computed once per state, not per edge.
@@ -462,10 +514,11 @@ bool Bfs<P>::add_initial(const State& init, std::uint32_t init_index) {
   if (seen_->insert(fp, stored_) != SeenSet::kAbsent) return false;
   Candidate c{0, init_index};
   evaluate(s, c);
-  const std::uint32_t index = stored_++;
+  const std::uint32_t index = c.index = stored_++;
   parent_.push_back(index);
   choice_.push_back(static_cast<std::uint16_t>(init_index));
-  add_state(c);
+  grow_state_columns();
+  if (keep_graph()) add_state(c);
   next_.push_back(words.data());
   return record(index, c);
 }
@@ -507,5 +560,6 @@ Path Bfs<P>::path_to(std::uint32_t index) const {
 
 #include "checker/bfs_finish.hpp"
 #include "checker/bfs_level.hpp"
+#include "checker/bfs_merge.hpp"
 #include "checker/bfs_por.hpp"
 #include "checker/bfs_symmetry.hpp"

@@ -95,6 +95,7 @@ Result Bfs<P>::finish(std::string bound) {
       r.assumptions.push_back(
           names[f] + " " + to_string(f < opt_.fairness.size() ? opt_.fairness[f] : Fairness::None));
   }
+  auto clock = std::chrono::steady_clock::now();
   if (!violation_ && !stuck_.empty() && analyses_) {
     const auto found = find_stuck(graph_, stuck_subjects_);
     // No stuck subject of any property: each is decided. One found: only its property is.
@@ -128,6 +129,7 @@ Result Bfs<P>::finish(std::string bound) {
     if (violation_) liveness_violated_ = violation_->property;
     if (stuck) violation_ = std::move(stuck);
   }
+  lap(phases_.analyses, clock);
   auto verdict_of = [&](const std::string& name, bool violated, bool settled) {
     if (violation_ && violation_->property == name) return Verdict::Violated;
     if (violated || name == liveness_violated_) return Verdict::Violated;
@@ -209,6 +211,7 @@ Result Bfs<P>::finish(std::string bound) {
   st.states = stored_;
   st.transitions = transitions_;
   st.depth = depth_;
+  st.phases = phases_;
   r.explored_depth = initial_stored_ ? depth_ : -1;
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   st.states_per_s = st.seconds > 0 ? st.states / st.seconds : 0;

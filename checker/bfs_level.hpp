@@ -1,6 +1,7 @@
-// The level loop, and one chunk of a BFS level: expand in parallel, insert
-// by seen-set shard in parallel, number the new states in frontier order,
-// place them in the next level, and record the explored graph. Between
+// The level loop, and one chunk of a BFS level: expand in parallel, then
+// merge (bfs_merge.hpp): insert by seen-set shard in parallel, number the new
+// states in frontier order and place them in the next level in parallel,
+// record them, and record the explored graph. Between
 // chunks, and only there, the search asks whether a bound is reached (time,
 // memory, a stop request): a chunk's work is whole, so what is stored is a
 // consistent graph. Included by bfs.hpp only.
@@ -77,7 +78,7 @@ std::string Bfs<P>::search() {
   next_.set_width(packing_.words());
   pool_.emplace(std::max(1, opt_.threads));
   scratch_.resize(pool_->size());
-  shares_.resize((kChunk + block() - 1) / block());
+  shares_.resize(round_chunks() * shares_per_chunk());
   bool stop = false;
   std::uint32_t init_index = 0;
   for (const auto& s : p_.init_states()) {
@@ -98,9 +99,10 @@ std::string Bfs<P>::search() {
       if (depth_bound()) bound = "max-depth " + std::to_string(opt_.max_depth);
       break;
     }
-    for (std::size_t lo = 0; lo < n && !stop; lo += kChunk) {
+    const std::size_t step = kChunk * round_chunks();
+    for (std::size_t lo = 0; lo < n && !stop; lo += step) {
       if (bound = bound_reached(); !bound.empty()) break;
-      stop = chunk(lo, std::min(n, lo + kChunk), bound);
+      stop = round(lo, std::min(n, lo + step), bound);
       if (!bound.empty()) break;
       report_progress(depth_, false);
     }
@@ -140,6 +142,9 @@ template <model::Protocol P>
 void Bfs<P>::reset(Share& part) const {
   part.cands.clear(), part.fps.clear(), part.fresh.clear(), part.words.clear();
   part.edges.clear();
+  part.notable.clear();
+  part.marked.clear();
+  part.lo = part.hi = 0;
   part.transitions = 0;
   part.reduced = part.proviso = 0;
   part.deadlock = SeenSet::kAbsent;
@@ -150,6 +155,7 @@ template <model::Protocol P>
 void Bfs<P>::expand(Scratch& scratch, Share& part, std::size_t lo, std::size_t hi) const {
   const std::size_t words = packing_.words();
   reset(part);
+  part.lo = static_cast<std::uint32_t>(lo), part.hi = static_cast<std::uint32_t>(hi);
   for (std::size_t pos = lo; pos < hi; ++pos) {
     packing_.unpack(level_.row(pos), scratch.cur);
     scratch.actions.clear();
@@ -204,12 +210,14 @@ void Bfs<P>::expand(Scratch& scratch, Share& part, std::size_t lo, std::size_t h
         }
       }
       if (!keep_graph()) continue;
+      if (scratch.marks[c]) part.marked.push_back(static_cast<std::uint32_t>(part.edges.size()));
       part.edges.push_back(Edge{static_cast<std::uint32_t>(pos), choice, target, local,
                                 family_of(scratch.actions[c]), scratch.changes[c],
                                 scratch.marks[c]});
     }
   }
   part.fresh.assign(part.cands.size(), 0);
+  group_by_owner(scratch, part);
 }
 
 // Every successor of scratch.cur through scratch.actions, each built in a reused scratch state,
@@ -244,128 +252,69 @@ void Bfs<P>::build_successors(Scratch& scratch, const std::uint64_t* parent) con
   }
 }
 
-// Worker w owns the shards s with s % workers == w; it inserts their
-// fingerprints in frontier order (shares in order, candidates in order), so
-// the first copy of each new state is the one serial search would keep.
+// Expands level positions [lo, hi), a round of chunks, then merges its
+// chunks in order; true when a property is violated. The search stops after
+// the chunk that violates one, as if the round had been that chunk alone.
 template <model::Protocol P>
-void Bfs<P>::insert_shards(int worker) {
-  const int workers = pool_->size();
-  for (auto& part : shares_)
-    for (std::size_t i = 0; i < part.fps.size(); ++i)
-      if (SeenSet::shard_of(part.fps[i] == 0 ? 1 : part.fps[i]) % workers == worker)
-        part.fresh[i] = seen_->insert(part.fps[i], SeenSet::kPresent) == SeenSet::kAbsent;
-}
-
-// Serial and cheap: new states get the next indices in frontier order, and
-// the first of them to break a property stops the search after this chunk.
-// Stores at most max_states states: a new state beyond the bound is a bound hit.
-template <model::Protocol P>
-bool Bfs<P>::number(std::string& bound) {
-  bool stop = false;
-  for (auto& part : shares_)
-    for (std::size_t i = 0; i < part.cands.size(); ++i) {
-      if (!part.fresh[i]) continue;
-      if (stored_ >= opt_.max_states) {
-        bound = "max-states " + std::to_string(opt_.max_states);
-        part.fresh[i] = 0;
-        continue;
-      }
-      Candidate& c = part.cands[i];
-      if (c.choice > 0xFFFF)
-        throw std::length_error("checker: more than 65536 actions enabled in one state");
-      c.index = stored_++;
-      parent_.push_back(level_base_ + c.parent_pos);
-      choice_.push_back(static_cast<std::uint16_t>(c.choice));
-      add_state(c);
-      stop = record(c.index, c) || stop;
+bool Bfs<P>::round(std::size_t lo, std::size_t hi, std::string& bound) {
+  chunk_lo_ = static_cast<std::uint32_t>(lo);
+  if (live()) chunk_enabled_.assign(hi - lo, 0);
+  const std::size_t size = block(), per_chunk = shares_per_chunk();
+  auto clock = std::chrono::steady_clock::now();
+  std::atomic<std::size_t> next{0};
+  pool_->run([&](int w) {
+    for (std::size_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < shares_.size();) {
+      // Share b is block b % per_chunk of chunk b / per_chunk.
+      const std::size_t chunk = lo + b / per_chunk * kChunk, end = std::min(hi, chunk + kChunk);
+      const std::size_t from = chunk + b % per_chunk * size;
+      if (from >= end)
+        reset(shares_[b]);
+      else
+        expand(scratch_[w], shares_[b], from, std::min(end, from + size));
     }
-  next_.resize(stored_ - next_base_);
+  });
+  lap(phases_.expand, clock);
+  bool stop = false;
+  for (std::size_t c = lo; c < hi && !stop && bound.empty(); c += kChunk) {
+    const std::span<Share> parts(shares_.data() + (c - lo) / kChunk * per_chunk, per_chunk);
+    stop = merge(c, std::min(hi, c + kChunk), parts, bound);
+  }
   return stop;
 }
 
-// Each worker copies its shares' new states into the next level and, when
-// the graph is kept, sets the index of its shards' new fingerprints.
+// The merge of chunk [lo, hi), whose shares are expanded (bfs_merge.hpp).
 template <model::Protocol P>
-void Bfs<P>::place(int worker) {
-  const std::size_t words = packing_.words();
-  const int workers = pool_->size();
-  for (std::size_t b = worker; b < shares_.size(); b += workers) {
-    const Share& part = shares_[b];
-    for (std::size_t i = 0; i < part.cands.size(); ++i)
-      if (part.fresh[i])
-        std::memcpy(next_.row(part.cands[i].index - next_base_), part.words.data() + i * words,
-                    words * sizeof(std::uint64_t));
-  }
-  if (!keep_graph()) return;
-  for (auto& p : shares_)
-    for (std::size_t i = 0; i < p.fps.size(); ++i)
-      if (p.fresh[i] && SeenSet::shard_of(p.fps[i] == 0 ? 1 : p.fps[i]) % workers == worker)
-        seen_->set(p.fps[i], p.cands[i].index);
-}
-
-// A later copy of a new state takes its first copy's index, read back from
-// the seen-set once every first copy has one.
-template <model::Protocol P>
-void Bfs<P>::resolve(int worker) {
-  for (std::size_t b = worker; b < shares_.size(); b += pool_->size()) {
-    Share& part = shares_[b];
-    for (std::size_t i = 0; i < part.cands.size(); ++i)
-      if (!part.fresh[i]) part.cands[i].index = seen_->find(part.fps[i]);
-  }
-}
-
-template <model::Protocol P>
-void Bfs<P>::append_edges() {
-  for (auto& part : shares_)
-    for (const auto& e : part.edges) {
-      const std::uint32_t from = level_base_ + e.parent_pos;
-      const std::uint32_t to = e.local ? part.cands[e.target].index : e.target;
-      KMC_ASSERT_MSG(to < stored_, "every edge ends in a numbered state");
-      if (graph_.to.size() >= 0xFFFFFFFF)
-        throw std::length_error("checker: more than 2^32 edges in the explored graph");
-      graph_.open(from);
-      if (e.marks) {
-        graph_.marked_edge.push_back(static_cast<std::uint32_t>(graph_.to.size()));
-        graph_.marked_subjects.push_back(e.marks);
-      }
-      graph_.to.push_back(to);
-      if (!stuck_.empty()) graph_.changes.push_back(e.changes);
-      if (live()) graph_.choice.push_back(e.choice), graph_.family.push_back(e.family);
-    }
-}
-
-// Expands level positions [lo, hi); true when a property is violated.
-template <model::Protocol P>
-bool Bfs<P>::chunk(std::size_t lo, std::size_t hi, std::string& bound) {
-  chunk_lo_ = static_cast<std::uint32_t>(lo);
-  if (live()) chunk_enabled_.assign(hi - lo, 0);
-  const std::size_t size = block(), blocks = (hi - lo + size - 1) / size;
-  for (std::size_t b = blocks; b < shares_.size(); ++b) reset(shares_[b]);
-  std::atomic<std::size_t> next{0};
-  pool_->run([&](int w) {
-    for (std::size_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < blocks;)
-      expand(scratch_[w], shares_[b], lo + b * size, std::min(hi, lo + (b + 1) * size));
-  });
+bool Bfs<P>::merge(std::size_t lo, std::size_t hi, std::span<Share> parts, std::string& bound) {
+  auto clock = std::chrono::steady_clock::now();
   bool stop = false;
-  for (auto& part : shares_) {
+  for (auto& part : parts) {
     transitions_ += part.transitions;
     por_reduced_ += part.reduced, por_proviso_ += part.proviso;
     // The shallowest stuck state is a parent of this chunk: it precedes every new state.
     if (part.deadlock != SeenSet::kAbsent && !stop) stop = deadlock_at(level_base_ + part.deadlock);
   }
-  pool_->run([&](int w) { insert_shards(w); });
-  stop = number(bound) || stop;
-  pool_->run([&](int w) { place(w); });
+  pool_->run([&](int w) { insert_shards(w, parts); });
+  lap(phases_.insert, clock);
+  if (std::string cut = allot_indices(parts); !cut.empty()) bound = cut;
+  const std::uint64_t witnessed = witnessed_mask();
+  std::atomic<std::size_t> next{0};
+  pool_->run([&](int) {
+    for (std::size_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < parts.size();)
+      number(parts[b], witnessed);
+  });
+  lap(phases_.number, clock);
+  stop = record_chunk(parts) || stop;
+  lap(phases_.record, clock);
   if (!keep_graph()) return stop;
   // A bound hit in this chunk leaves some successors unnumbered: its parents
   // stay unexpanded (they may move), and their edges are not recorded.
   if (!bound.empty()) return stop;
-  pool_->run([&](int w) { resolve(w); });
-  append_edges();
+  append_edges(parts);
   for (std::size_t pos = lo; pos < hi; ++pos) {
     graph_.expanded[level_base_ + pos] = true;
-    if (live()) graph_.enabled[level_base_ + pos] = chunk_enabled_[pos - lo];
+    if (live()) graph_.enabled[level_base_ + pos] = chunk_enabled_[pos - chunk_lo_];
   }
+  lap(phases_.graph, clock);
   return stop;
 }
 

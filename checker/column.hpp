@@ -24,6 +24,12 @@ class Column {
       blocks_.push_back(std::make_unique<T[]>(kBlock));
     (*this)[size_++] = v;
   }
+  // Grows to n elements, their storage allocated here so that several threads can then write
+  // distinct elements in place; never shrinks.
+  void grow_to(std::size_t n) {
+    while (blocks_.size() << kBlockBits < n) blocks_.push_back(std::make_unique<T[]>(kBlock));
+    if (n > size_) size_ = n;
+  }
   T& operator[](std::size_t i) { return blocks_[i >> kBlockBits][i & (kBlock - 1)]; }
   const T& operator[](std::size_t i) const { return blocks_[i >> kBlockBits][i & (kBlock - 1)]; }
   std::size_t size() const { return size_; }
@@ -100,6 +106,12 @@ class BitsColumn {
   }
   std::size_t size() const { return bytes_.size() / width_; }
   bool empty() const { return bytes_.empty(); }
+  // As Column::grow_to: then set() may write distinct elements from several threads.
+  void grow_to(std::size_t n) { bytes_.grow_to(n * width_); }
+  void set(std::size_t i, std::uint64_t v) {
+    for (std::size_t b = 0; b < width_; ++b)
+      bytes_[i * width_ + b] = static_cast<std::uint8_t>(v >> 8 * b);
+  }
 
  private:
   std::size_t width_ = 8;

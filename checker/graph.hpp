@@ -38,6 +38,11 @@ struct ExploredGraph {
     return s < first_edge.size() ? first_edge[s] : static_cast<std::uint32_t>(to.size());
   }
   std::uint32_t edges_end(std::size_t s) const { return edges_begin(s + 1); }
+  // Building a graph by hand (tests): state s's edges come next, in index order. The search
+  // sets first_edge per chunk instead (bfs_merge.hpp).
+  void open(std::uint32_t s) {
+    while (first_edge.size() <= s) first_edge.push_back(static_cast<std::uint32_t>(to.size()));
+  }
   // The source of edge e (a binary search: for paths, not for sweeps over every edge).
   std::uint32_t from(std::uint32_t e) const {
     std::size_t lo = 0, hi = first_edge.size();  // the answer lies in [lo, hi)
@@ -46,10 +51,6 @@ struct ExploredGraph {
       (first_edge[mid] <= e ? lo : hi) = mid;
     }
     return static_cast<std::uint32_t>(lo);
-  }
-  // The search: state s's edges come next (called in index order).
-  void open(std::uint32_t s) {
-    while (first_edge.size() <= s) first_edge.push_back(static_cast<std::uint32_t>(to.size()));
   }
 };
 

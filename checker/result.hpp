@@ -33,6 +33,13 @@ struct Stats {
   double bytes_per_state = 0;
   std::size_t peak_rss_bytes = 0;    // the process's peak resident memory
   double collision_probability = 0;  // that a 64-bit fingerprint collision hid a state
+  // Wall seconds the explicit search spent in each part of its chunks, summed: expanding,
+  // inserting into the seen-set, numbering new states (parallel), recording them (serial,
+  // short) and recording the explored graph (parallel); then the analyses of the whole graph
+  // (stuck subjects, liveness: serial). Where threads stop scaling shows here.
+  struct Phases {
+    double expand = 0, insert = 0, number = 0, record = 0, graph = 0, analyses = 0;
+  } phases;
 };
 
 struct PropertyResult {

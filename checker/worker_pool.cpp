@@ -5,7 +5,26 @@
 
 namespace kmc::checker {
 
-WorkerPool::WorkerPool(int threads) : size_(std::max(1, threads)) {
+namespace {
+
+// Spins until done() holds or `limit` has passed; true when done() holds.
+template <class Done>
+bool spin(Done done, std::chrono::microseconds limit) {
+  if (limit.count() == 0) return done();
+  const auto until = std::chrono::steady_clock::now() + limit;
+  for (int i = 0;; ++i) {
+    if (done()) return true;
+    __builtin_ia32_pause();
+    // The clock costs more than a pause: read it once every 64.
+    if ((i & 63) == 63 && std::chrono::steady_clock::now() > until) return done();
+  }
+}
+
+}  // namespace
+
+WorkerPool::WorkerPool(int threads)
+    : size_(std::max(1, threads)),
+      spin_(static_cast<unsigned>(size_) <= std::thread::hardware_concurrency() ? 200 : 0) {
   for (int t = 1; t < size_; ++t) threads_.emplace_back([this, t] { loop(t); });
 }
 
@@ -32,13 +51,17 @@ void WorkerPool::run(const std::function<void(int)>& fn) {
   {
     std::lock_guard lock(mu_);
     job_ = &fn;
-    running_ = size_ - 1;
-    ++generation_;
+    running_.store(size_ - 1, std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
   }
   start_.notify_all();
   call(0);
-  std::unique_lock lock(mu_);
-  done_.wait(lock, [&] { return running_ == 0; });
+  const auto finished = [&] { return running_.load(std::memory_order_acquire) == 0; };
+  if (!spin(finished, spin_)) {
+    std::unique_lock lock(mu_);
+    done_.wait(lock, finished);
+  }
+  std::lock_guard lock(mu_);
   job_ = nullptr;
   if (auto e = std::exchange(error_, nullptr)) std::rethrow_exception(e);
 }
@@ -46,16 +69,22 @@ void WorkerPool::run(const std::function<void(int)>& fn) {
 void WorkerPool::loop(int t) {
   std::uint64_t seen = 0;
   for (;;) {
-    {
+    const auto started = [&] {
+      return stop_.load(std::memory_order_acquire) ||
+             generation_.load(std::memory_order_acquire) != seen;
+    };
+    if (!spin(started, spin_)) {
       std::unique_lock lock(mu_);
-      start_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
+      start_.wait(lock, started);
     }
+    if (stop_.load(std::memory_order_acquire)) return;
+    seen = generation_.load(std::memory_order_acquire);
     call(t);
-    {
+    // The last worker out wakes the caller, under the lock so that a caller
+    // about to sleep cannot miss it.
+    if (running_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       std::lock_guard lock(mu_);
-      if (--running_ == 0) done_.notify_one();
+      done_.notify_one();
     }
   }
 }

@@ -3,8 +3,21 @@
 // caller is worker 0; run() returns when every worker is done, and
 // rethrows the first exception a worker threw (a protocol's logic_error
 // must end the run, not the process).
+//
+// A search calls run() several times per chunk of 8192 states, so a wake-up
+// through the condition variable (tens of microseconds on a virtual machine,
+// for each of 16 threads) would cost more than the chunk's merge. Idle
+// workers and the waiting caller therefore spin a while (200 us) before they
+// sleep, so that between the phases of a chunk nobody sleeps. (Spinning for
+// 2 ms, longer than the tail of a round's expansion, measured the same wall
+// time on 16 cores, for 7% more CPU time.) A pool left idle (a search that
+// ended) still costs nothing, and a pool of more threads than the machine
+// has cores never spins: there a spinning thread would only take a core
+// from one with work.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -32,12 +45,14 @@ class WorkerPool {
 
   int size_;
   std::vector<std::thread> threads_;
+  std::chrono::microseconds spin_;
+
   std::mutex mu_;
   std::condition_variable start_, done_;
   const std::function<void(int)>* job_ = nullptr;
-  std::uint64_t generation_ = 0;
-  int running_ = 0;
-  bool stop_ = false;
+  std::atomic<std::uint64_t> generation_{0};  // written under mu_, read while spinning
+  std::atomic<int> running_{0};
+  std::atomic<bool> stop_{false};
   std::exception_ptr error_;
 };
 

@@ -348,7 +348,14 @@ nlohmann::json render_json(const CheckOutcome& o) {
                 {"statesPerSecond", s.states_per_s},
                 {"bytesPerState", s.bytes_per_state},
                 {"peakRssBytes", s.peak_rss_bytes},
-                {"collisionProbability", s.collision_probability}};
+                {"collisionProbability", s.collision_probability},
+                {"phaseSeconds",
+                 {{"expand", s.phases.expand},
+                  {"insert", s.phases.insert},
+                  {"number", s.phases.number},
+                  {"record", s.phases.record},
+                  {"graph", s.phases.graph},
+                  {"analyses", s.phases.analyses}}}};
   // With --replay-engine: Reproduced or Diverged beside the verdict, the replay itself below.
   j["why"] = o.why;  // a "sometimes" property never witnessed: what stops the jobs, per cluster
   j["engineVerdict"] = nlohmann::json(nullptr);

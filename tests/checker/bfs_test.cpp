@@ -55,6 +55,42 @@ TEST_CASE("the verdict, counts and counterexample do not depend on the thread co
   CHECK(Bfs(clean, four).run().stats.states == 2401);  // 7^4
 }
 
+// Levels of ~18,600 states: several chunks of 8192, which 4 and more threads
+// expand together as one round and merge one by one. The violation (sum 22)
+// first appears in the first chunk of level 21: the search stops after that
+// chunk, whatever the round expanded beyond it.
+TEST_CASE("rounds of chunks: counts, bounds and counterexample do not depend on the thread count",
+          "[checker]") {
+  fixtures::Counters p{6, 7, 22};  // 8^6 = 262,144 states
+  fixtures::Counters clean{6, 7, -1};
+  CheckOptions cut;
+  cut.max_states = 100'003;  // inside a level, inside a chunk
+  const auto base = Bfs(p, CheckOptions{}).run();
+  const auto base_cut = Bfs(clean, cut).run();
+  REQUIRE(base.violation);
+  CHECK(base.stats.states < 262'144);
+  CHECK(base_cut.stats.states == 100'003);
+  for (int threads : {2, 4, 8, 16}) {
+    INFO(threads << " threads");
+    CheckOptions many;
+    many.threads = threads;
+    const auto r = Bfs(p, many).run();
+    CHECK(r.stats.states == base.stats.states);
+    CHECK(r.stats.transitions == base.stats.transitions);
+    REQUIRE(r.violation);
+    CHECK(r.violation->path.choices == base.violation->path.choices);
+    cut.threads = threads;
+    const auto c = Bfs(clean, cut).run();
+    CHECK(c.verdict == kmc::checker::Verdict::Incomplete);
+    CHECK(c.stats.states == base_cut.stats.states);
+    CHECK(c.stats.transitions == base_cut.stats.transitions);
+    CHECK(c.stats.depth == base_cut.stats.depth);
+  }
+  CheckOptions sixteen;
+  sixteen.threads = 16;
+  CHECK(Bfs(clean, sixteen).run().stats.states == 262'144);
+}
+
 TEST_CASE("bounds end in Incomplete, never Verified", "[checker]") {
   fixtures::Counters p{2, 3, -1};
   CheckOptions depth;

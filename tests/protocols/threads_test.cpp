@@ -47,6 +47,19 @@ void same(const Result& a, const Result& b) {
 
 }  // namespace
 
+// Levels of more than 8192 states: 8 and 16 threads expand several chunks as
+// one round (checker/bfs_level.hpp), and merge them one by one.
+TEST_CASE("multikueue: answers are the same for 8 and 16 threads, rounds of chunks, graph kept",
+          "[protocols]") {
+  const MultiKueue p(grown(4, 2));
+  const Result one = check(p, 1, false);
+  CHECK(one.stats.states == 260'611);
+  for (int threads : {8, 16}) {
+    INFO(threads << " threads");
+    same(one, check(p, threads, false));
+  }
+}
+
 TEST_CASE("multikueue: answers are the same for 1 to 4 threads, graph kept", "[protocols]") {
   for (auto [workers, jobs, liveness] :
        {std::tuple{3, 2, false}, std::tuple{2, 3, false}, std::tuple{3, 2, true}}) {
