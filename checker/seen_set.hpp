@@ -43,7 +43,8 @@ class SeenSet {
   std::size_t size() const;
 
  private:
-  struct Shard {
+  // Its own cache line: shards side by side have different owners, and each insert writes size.
+  struct alignas(64) Shard {
     std::vector<std::uint64_t> fp;     // 0 marks empty; fingerprint 0 is remapped
     std::vector<std::uint32_t> index;  // beside fp, when indices are kept
     std::size_t size = 0;
