@@ -40,6 +40,7 @@
 #include "checker/replay.hpp"
 #include "checker/result.hpp"
 #include "checker/seen_set.hpp"
+#include "checker/share_schedule.hpp"
 #include "checker/stubborn.hpp"
 #include "checker/stuck.hpp"
 #include "checker/worker_pool.hpp"
@@ -141,9 +142,10 @@ class Bfs {
     std::uint64_t changes;  // StuckFree subjects this edge changes
     std::uint64_t marks;    // RecurrenceFree subjects whose step this edge is
   };
-  // What one block of a chunk's states produced, in frontier order. Blocks
-  // are small and taken by whichever worker is free, so uneven states do not
-  // leave a thread idle; the merge reads them in order, so it stays serial order.
+  // What one share of a chunk's states produced, in frontier order. Shares
+  // are taken by whichever worker is free, smaller towards the end of a round
+  // (share_schedule.hpp), so uneven states do not leave a thread idle; the
+  // merge reads them in order, so it stays serial order.
   struct alignas(64) Share {  // its own cache lines: workers fill shares side by side
     std::vector<Candidate> cands;
     std::vector<std::uint64_t> fps;    // per candidate
@@ -254,20 +256,9 @@ class Bfs {
   void report_progress(int depth, bool force);
 
   static constexpr std::size_t kChunk = 8192;  // states per chunk, for every thread count
-  // States per share of a chunk: about four shares per worker, so none waits
-  // long on another, and no smaller than this, so duplicates within a share
-  // are still dropped before they are copied or checked. Shares change no
-  // result (the merge reads them in frontier order), so their size may
-  // follow the thread count; the chunk's may not.
-  static constexpr std::size_t kBlockMin = 128;
-  std::size_t block() const {
-    const auto workers = static_cast<std::size_t>(pool_->size());
-    if (workers == 1) return kChunk;
-    // Rounds of several chunks have room for more, smaller shares per worker.
-    const std::size_t per_worker = round_chunks() > 1 ? 8 : 4;
-    return std::max(kBlockMin, kChunk * round_chunks() / (per_worker * workers));
-  }
-  std::size_t shares_per_chunk() const { return (kChunk + block() - 1) / block(); }
+  // The smallest share: below it, duplicates within a share are rarely dropped before they are
+  // copied or checked (share_schedule.hpp cuts a round into shares).
+  static constexpr std::size_t kShareMin = 128;
   // Chunks expanded together, as one round: with many workers the tail of a
   // chunk's expansion (its last shares) leaves most of them idle, and a round
   // of several chunks has that tail once. The chunks are still merged one by
@@ -319,7 +310,8 @@ class Bfs {
 
   std::optional<SeenSet> seen_;
   std::optional<WorkerPool> pool_;
-  std::vector<Share> shares_;     // per block of the round's chunks, chunk by chunk
+  std::vector<Share> shares_;     // per share of the round, chunk by chunk (schedule_)
+  ShareSchedule schedule_;        // the round's shares
   std::vector<Scratch> scratch_;  // per worker
   Rows level_, next_;             // packed states of this level and the next
   std::uint32_t level_base_ = 0, next_base_ = 0, chunk_lo_ = 0;  // first index of each; a round's

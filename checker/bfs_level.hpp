@@ -78,7 +78,6 @@ std::string Bfs<P>::search() {
   next_.set_width(packing_.words());
   pool_.emplace(std::max(1, opt_.threads));
   scratch_.resize(pool_->size());
-  shares_.resize(round_chunks() * shares_per_chunk());
   bool stop = false;
   std::uint32_t init_index = 0;
   for (const auto& s : p_.init_states()) {
@@ -259,24 +258,20 @@ template <model::Protocol P>
 bool Bfs<P>::round(std::size_t lo, std::size_t hi, std::string& bound) {
   chunk_lo_ = static_cast<std::uint32_t>(lo);
   if (live()) chunk_enabled_.assign(hi - lo, 0);
-  const std::size_t size = block(), per_chunk = shares_per_chunk();
+  schedule_ = guided_schedule(hi - lo, kChunk, static_cast<std::size_t>(pool_->size()), kShareMin);
+  if (shares_.size() < schedule_.shares()) shares_.resize(schedule_.shares());
   auto clock = std::chrono::steady_clock::now();
   std::atomic<std::size_t> next{0};
   pool_->run([&](int w) {
-    for (std::size_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < shares_.size();) {
-      // Share b is block b % per_chunk of chunk b / per_chunk.
-      const std::size_t chunk = lo + b / per_chunk * kChunk, end = std::min(hi, chunk + kChunk);
-      const std::size_t from = chunk + b % per_chunk * size;
-      if (from >= end)
-        reset(shares_[b]);
-      else
-        expand(scratch_[w], shares_[b], from, std::min(end, from + size));
-    }
+    for (std::size_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < schedule_.shares();)
+      expand(scratch_[w], shares_[b], lo + schedule_.begin[b], lo + schedule_.begin[b + 1]);
   });
   lap(phases_.expand, clock);
   bool stop = false;
-  for (std::size_t c = lo; c < hi && !stop && bound.empty(); c += kChunk) {
-    const std::span<Share> parts(shares_.data() + (c - lo) / kChunk * per_chunk, per_chunk);
+  for (std::size_t k = 0; k + 1 < schedule_.first.size() && !stop && bound.empty(); ++k) {
+    const std::size_t c = lo + k * kChunk;
+    const std::span<Share> parts(shares_.data() + schedule_.first[k],
+                                 schedule_.first[k + 1] - schedule_.first[k]);
     stop = merge(c, std::min(hi, c + kChunk), parts, bound);
   }
   return stop;
