@@ -22,8 +22,9 @@ using protocols::MultiKueue;
 // A job's fields are small integers (phases, worker and flavor indices with
 // -1 for none, attempts under the retry limit), so four of them share each
 // hashed word as 16-bit lanes. The key is computed for every job on every
-// edge; one hashed word per field cost 8% of a whole search
-// (examples/three-workers), four fields per word a third of that.
+// edge: with one hashed word per field it took 8.9% of a search of
+// examples/three-workers, with four fields per word 7.4% (the rest is
+// reading the fields).
 class LaneHasher {
  public:
   void add(std::int64_t v) {
