@@ -3,7 +3,10 @@
 // As stuck-freedom: no state from which nothing ever changes such a
 // workload's phase (a victim that never stops, K13). As liveness, under the
 // run's fairness: every such workload is eventually admitted, unless an
-// operator's edit withdraws the guarantee.
+// operator's edit withdraws the guarantee, or workloads its own queue orders
+// ahead of it take the quota first (Kueue guarantees the queue its nominal
+// quota, not each workload: two of one priority that each want all of it
+// are admitted one after the other, and the first may run forever).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -82,11 +85,13 @@ AdmissionProperty guarantee_eventually_admitted(const AdmissionInstance& p) {
            [params](const AdmissionInstance::State& s, int w) {
              // Admitted, or gone from the queue for good: finished, deleted by
              // its user, or deactivated by a Rejected check (not starved of
-             // quota); or an operator's edit withdrew the guarantee.
+             // quota); or an operator's edit withdrew the guarantee; or
+             // workloads its own queue orders ahead of it took the quota first.
              using namespace protocols::ka;
              return s.phase[w] == kAdmitted || s.phase[w] == kFinished || s.phase[w] == kDeleted ||
                     s.phase[w] == kOrphanedPods || s.phase[w] == kOrphanedStuck ||
-                    s.phase[w] == kDeactivated || withdrawn(*params, s, w);
+                    s.phase[w] == kDeactivated || withdrawn(*params, s, w) ||
+                    overtaken(Scheduler(*params), s, w);
            }},
       [params](const AdmissionInstance::State& s, int w) { return explain(*params, s, w); });
 }

@@ -12,9 +12,10 @@ bool evicted(const XState& s, int w) {
   return s.phase[w] == kEvicted || s.phase[w] == kStuck;
 }
 
-}  // namespace
-
-bool guaranteed(const Scheduler& sched, const XState& s, int w) {
+// w fits its ClusterQueue's nominal quota once the workloads it may preempt
+// are gone, and, with `ahead_too`, those of its own queue that Kueue's queue
+// order puts ahead of it (higher priority, or one priority and queued before).
+bool fits_nominal_after(const Scheduler& sched, const XState& s, int w, bool ahead_too) {
   const auto& p = sched.params();
   const auto& tree = sched.tree();
   const auto& wl = p.workloads[w];
@@ -51,6 +52,10 @@ bool guaranteed(const Scheduler& sched, const XState& s, int w) {
                         (cq.reclaim == Reclaim::LowerPriority && wl.priority > c.priority));
     }
     may = may || evicted(s, v);  // on its way out anyway
+    may =
+        may ||
+        (ahead_too && c.cq == wl.cq &&
+         (c.priority > wl.priority || (c.priority == wl.priority && sched.queued_before(s, v, w))));
     if (may) snap.add(c.cq, static_cast<int>(s.flavor[v]), c.req, -1);
   }
   for (int f : cq.flavors) {
@@ -67,6 +72,18 @@ bool guaranteed(const Scheduler& sched, const XState& s, int w) {
     if (fits) return true;
   }
   return false;
+}
+
+}  // namespace
+
+bool guaranteed(const Scheduler& sched, const XState& s, int w) {
+  return fits_nominal_after(sched, s, w, false);
+}
+
+bool overtaken(const Scheduler& sched, const XState& s, int w) {
+  const auto phase = s.phase[w];
+  if (phase != kPending && phase != kInadmissible && phase != kBackoff) return false;
+  return !fits_nominal_after(sched, s, w, false) && fits_nominal_after(sched, s, w, true);
 }
 
 std::string over_admission(const Scheduler& sched, const XState& s) {

@@ -16,6 +16,13 @@ namespace kmc::protocols::ka {
 // may preempt under the queue's policies were gone.
 bool guaranteed(const Scheduler& sched, const XState& s, int w);
 
+// w waits, is not within its guarantee, and would be were the quota of the
+// workloads its own ClusterQueue orders ahead of it (higher priority, or one
+// priority and queued before) given back. Kueue guarantees a queue its
+// nominal quota, not each workload: these took it first by Kueue's order,
+// so w's guarantee is not owed while they hold it.
+bool overtaken(const Scheduler& sched, const XState& s, int w);
+
 // The quota held by workloads not being evicted stays within every limit
 // of the cohort tree; empty when it does, else the first cell over, in words.
 std::string over_admission(const Scheduler& sched, const XState& s);

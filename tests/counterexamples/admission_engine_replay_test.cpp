@@ -418,10 +418,22 @@ TEST_CASE(
 // inadmissible set with it (cluster_queue.go: handleInadmissibleHash). The
 // model used to park one per cycle, and the engine parked batch-2 a step
 // earlier; now both park the batch groups together.
+// The trace: preemption-grace-hol-fixed up to where two evicted batch jobs
+// are parked together, asked for by a property of the scenario's own.
 TEST_CASE("the model and the engine park equivalent workloads in the same cycle",
           "[replay][admission]") {
-  const Made m = trace_of("examples/preemption-grace-hol-fixed", "guarantee-eventually-admitted");
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("kmc-parked-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::copy("examples/preemption-grace-hol-fixed", dir,
+                        std::filesystem::copy_options::recursive);
+  std::ofstream(dir / "kmc.yaml", std::ios::app)
+      << "properties:\n  - name: never-parked-together\n    always: '!(phase[\"serving/batch-1\"] "
+         "== Inadmissible && phase[\"serving/batch-2\"] == Inadmissible)'\n";
+  const Made m = trace_of(dir.string(), "never-parked-together");
   const auto r = replay(m);
   INFO(cx::to_text(r));
   CHECK(r.verdict == cx::EngineReplay::Verdict::Reproduced);
+  CHECK(m.itf.doc["states"].size() == 6);  // five cycles: the two parked in the last
+  std::filesystem::remove_all(dir);
 }
