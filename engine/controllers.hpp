@@ -99,6 +99,17 @@ void restart_cluster_queue(ClusterQueueInfo& cq);
 // parent and children (the engine's tree keeps its shape).
 bool delete_cohort(Engine& e, const std::string& name);
 
+// Queues created during the run (queue_creation.cpp). Before: absent, set
+// right after the engine is built: a ClusterQueue in no cache (no quota in its
+// cohort, no heads), a LocalQueue missing (its workloads in no queue).
+// Creating one: AddClusterQueue (its quota joins the cohort, its LocalQueues'
+// workloads are pushed, the tree's parked workloads requeued) or
+// AddLocalQueue (its pending workloads pushed). False: no such queue, or not absent.
+bool cluster_queue_absent(Engine& e, const std::string& name);
+bool local_queue_absent(Engine& e, const std::string& ns, const std::string& name);
+bool create_cluster_queue(Engine& e, const std::string& name);
+bool create_local_queue(Engine& e, const std::string& ns, const std::string& name);
+
 // Admission checks (admission_checks.cpp).
 std::vector<std::string> checks_for_workload(const Engine& e, const WorkloadInfo& w);
 void sync_admission_checks(Engine& e, WorkloadInfo& w);

@@ -132,6 +132,17 @@ void Engine::build_cluster_queue(const model::ClusterQueue& spec) {
   cluster_queues.push_back(std::move(cq));
 }
 
+void Engine::set_spec_quotas(const ClusterQueueInfo& cq) {
+  for (const auto& rg : cq.spec.resource_groups) {
+    for (const auto& f : rg.flavors) {
+      for (const auto& r : f.resources) {
+        tree.set_quota(cq.node, frs.find(f.name, r.name), resource_value(r.name, r.nominal_quota),
+                       opt_value(r.name, r.borrowing_limit), opt_value(r.name, r.lending_limit));
+      }
+    }
+  }
+}
+
 void Engine::build_quota_tree() {
   for (const auto& c : manifests.cohorts) {
     for (const auto& rg : c.resource_groups) {
@@ -176,14 +187,7 @@ void Engine::build_quota_tree() {
     tree.set_parent(cq.node, cohort_node(cq.spec.cohort));
   }
   for (auto& cq : cluster_queues) {
-    for (const auto& rg : cq.spec.resource_groups) {
-      for (const auto& f : rg.flavors) {
-        for (const auto& r : f.resources) {
-          tree.set_quota(cq.node, frs.find(f.name, r.name), resource_value(r.name, r.nominal_quota),
-                         opt_value(r.name, r.borrowing_limit), opt_value(r.name, r.lending_limit));
-        }
-      }
-    }
+    set_spec_quotas(cq);
     for (int n = cq.node; n >= 0; n = tree.node(n).parent) {
       if (cyclic.contains(tree.node(n).name) && !tree.node(n).is_cluster_queue && cq.active) {
         cq.active = false;

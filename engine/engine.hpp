@@ -39,6 +39,10 @@ struct ClusterQueueInfo {
   // finalizer until no workload holds quota in it; the cache has it
   // terminating once the controller reconciles that; then gone (removed).
   bool deleting = false, terminating = false, removed = false;
+  // Not created yet (queue_creation.cpp): in no cache and no queue manager.
+  // `created_active` and `created_reason`: its status once it is.
+  bool absent = false, created_active = true;
+  std::string created_reason;
   std::int64_t allocatable_generation = 1;
   double fair_weight = 1.0;
   bool covers(const std::string& resource) const { return group_of.contains(resource); }
@@ -185,14 +189,17 @@ class Engine {
   // stopped LocalQueue from the queue manager, so its workloads are not queued).
   void enqueue(const WorkloadInfo& w);
   bool local_queue_stopped(const WorkloadInfo& w) const;
-  // The LocalQueues deleted during the run ("namespace/name"): their workloads
-  // are in no queue, and the workload controller finds the queue missing.
+  // The LocalQueues that do not exist ("namespace/name"): deleted during the
+  // run, or not created yet (queue_creation.cpp). Their workloads are in no
+  // queue, and the workload controller finds the queue missing.
   std::set<std::string> deleted_local_queues;
   bool local_queue_deleted(const WorkloadInfo& w) const {
     return deleted_local_queues.contains(w.obj.meta.namespace_ + "/" + w.obj.queue_name);
   }
   // blockAdmission is on and some workload holding quota is not PodsReady.
   bool waiting_for_pods_ready() const;
+  // The quotas cq's spec gives, into the tree (refresh() is the caller's).
+  void set_spec_quotas(const ClusterQueueInfo& cq);
 
  private:
   void build_quota_tree();

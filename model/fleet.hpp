@@ -84,6 +84,9 @@ struct QueueEdit {
   // terminates until Kueue's resource-in-use finalizer lets it go), or the Cohort
   // or the LocalQueue (at once: neither has a finalizer).
   bool deletes = false;
+  // `create: true`: the ClusterQueue or LocalQueue of the manifests is absent
+  // until this edit creates it, as the manifests give it.
+  bool creates = false;
   SourcePos pos;
 };
 

@@ -123,9 +123,10 @@ void read_queue_edits(const YamlNode& node, Warnings& w, Fleet& fleet) {
   auto& out = fleet.environment.queue_edits;
   fleet.environment.queue_edits_pos = node.pos();
   for (const auto& item : node.items()) {
-    check_keys(
-        item,
-        {.modeled = {"clusterQueue", "localQueue", "cohort", "stopPolicy", "quotas", "delete"}}, w);
+    check_keys(item,
+               {.modeled = {"clusterQueue", "localQueue", "cohort", "stopPolicy", "quotas",
+                            "delete", "create"}},
+               w);
     QueueEdit e;
     e.pos = item.pos();
     const bool cq = item["clusterQueue"].present(), lq = item["localQueue"].present(),
@@ -155,11 +156,22 @@ void read_queue_edits(const YamlNode& node, Warnings& w, Fleet& fleet) {
       if (!e.deletes) del.fail("delete: false is not an edit; leave the item out");
       if (e.stop_policy || !e.quotas.empty()) del.fail("a deletion is an edit of its own");
     }
-    if (!e.deletes && !e.stop_policy && e.quotas.empty())
+    if (item["create"].present()) {
+      const YamlNode create = item["create"];
+      e.creates = create.boolean();
+      if (!e.creates) create.fail("create: false is not an edit; leave the item out");
+      if (cohort)
+        create.fail(
+            "creating a Cohort during the run is not modelled (a ClusterQueue or a LocalQueue may "
+            "be created)");
+      if (e.stop_policy || !e.quotas.empty() || e.deletes)
+        create.fail("a creation is an edit of its own: the queue is created as its manifest says");
+    }
+    if (!e.deletes && !e.creates && !e.stop_policy && e.quotas.empty())
       item.fail(cohort ? "a Cohort's edit sets quotas or deletes it (delete: true)"
                 : lq   ? "an edit sets stopPolicy (None, Hold or HoldAndDrain)"
                        : "an edit sets stopPolicy (None, Hold or HoldAndDrain) or quotas, or "
-                         "deletes the ClusterQueue (delete: true)");
+                         "deletes the ClusterQueue (delete: true), or creates it (create: true)");
     out.push_back(std::move(e));
   }
 }

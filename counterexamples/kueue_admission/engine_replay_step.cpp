@@ -122,6 +122,19 @@ engine::Engine make_engine(const model::Scenario& sc, const protocols::ka::Admis
   o.pods_ready_on_start = !p.pods_may_be_late();
   if (p.pods_may_be_late()) o.pods_ready_timeouts_left = p.pods_ready_timeouts;
   engine::Engine e(m, o);
+  // The queues the run creates do not exist yet (compile_queue_creations
+  // refuses a workload holding quota through one).
+  for (const auto& edit : p.queue_edits) {
+    if (!edit.creates) continue;
+    if (edit.local) {
+      const auto& name = p.local_queues[static_cast<std::size_t>(edit.queue)].name;
+      const auto slash = name.find('/');
+      KMC_ASSERT(engine::local_queue_absent(e, name.substr(0, slash), name.substr(slash + 1)));
+    } else {
+      KMC_ASSERT(
+          engine::cluster_queue_absent(e, p.cqs[static_cast<std::size_t>(edit.queue)].quota.name));
+    }
+  }
   settle(e);
   engine::reconcile_all_workloads(e);
   settle(e);

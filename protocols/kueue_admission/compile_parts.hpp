@@ -30,5 +30,7 @@ void compile_arrivals(const model::Scenario& sc, AdmissionParams& p);
 void compile_revocations(const model::Scenario& sc, AdmissionParams& p);
 // environment.queueEdits, once every workload's LocalQueue is known.
 void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p);
+// The queues those edits create (queue_creation.cpp): absent until then.
+void compile_queue_creations(const model::Scenario& sc, AdmissionParams& p);
 
 }  // namespace kmc::protocols::ka

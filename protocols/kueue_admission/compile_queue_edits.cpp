@@ -1,7 +1,7 @@
 // kmc.yaml's environment.queueEdits for compile_admission: each names a
 // ClusterQueue, a LocalQueue (one no workload uses is kept, so the edit still
 // names it) or a Cohort of the scenario, and sets a stopPolicy, quotas, or both;
-// or deletes a ClusterQueue or a Cohort.
+// or deletes a ClusterQueue or a Cohort; or creates a queue (queue_creation.cpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -197,9 +197,11 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
         out.deletes_local = true;
         out.policy = model::StopPolicy::Hold;
       } else {
-        out.policy = *e.stop_policy;  // the loader requires it of a LocalQueue's edit
+        // The loader requires a policy of a LocalQueue's edit that does not create it.
+        out.policy = e.creates ? lq->stop_policy : *e.stop_policy;
       }
     }
+    out.creates = e.creates;  // the rest is compile_queue_creations'
     p.queue_edits.push_back(out);
   }
 }

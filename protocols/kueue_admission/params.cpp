@@ -466,6 +466,7 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
   }
   compile_arrivals(sc, p);
   compile_queue_edits(sc, p);
+  compile_queue_creations(sc, p);
   for (auto& w : p.workloads)  // re-adoption slots to their originals, now in queue order
     if (w.readopts == -2) {
       const std::string name =

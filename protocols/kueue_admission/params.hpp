@@ -90,6 +90,10 @@ struct QueueEdit {
   // A LocalQueue's deletion: `policy` is Hold from then on, which is what Kueue
   // does to the workloads of a missing LocalQueue (compile_queue_edits.cpp).
   bool deletes_local = false;
+  // The queue's creation: absent until now (stopPolicy Hold, and a
+  // ClusterQueue without quota), it gets its manifest's policy and quotas
+  // (queue_creation.cpp).
+  bool creates = false;
 };
 
 struct WorkloadParams {

@@ -25,6 +25,7 @@ std::string Spec::note(const Params& p, const State<std::int64_t>& before, const
                             : e.cohort ? "Cohort " + p.cohorts[q].name
                                        : "ClusterQueue " + p.cqs[q].quota.name;
   if (e.deletes || e.deletes_local) return queue + " deleted";
+  if (e.creates) return queue + " created";
   std::vector<std::string> parts;
   const auto& was = e.local ? p.lq_stop_after[k] : p.cq_stop_after[k];
   if (!e.cohort && (e.quotas.empty() || was[q] != e.policy))

@@ -408,6 +408,7 @@ std::uint64_t Spec::identity(const Params& p) {
       quotas.insert(quotas.end(), {e.local, e.cohort, e.queue, static_cast<std::int64_t>(e.policy),
                                    static_cast<std::int64_t>(e.quotas.size())});
       if (e.deletes && e.cohort) quotas.push_back(0x64656c);  // a Cohort's deletion: no requeue
+      if (e.creates) quotas.push_back(0x637265);              // a creation: replayed as one
       for (const auto& c : e.quotas)
         quotas.insert(quotas.end(), {c.fr, c.nominal.value_or(-2), c.borrowing_limit.value_or(-2),
                                      c.lending_limit.value_or(-2)});
@@ -426,6 +427,7 @@ std::uint64_t Spec::identity(const Params& p) {
     for (const auto& e : p.queue_edits) {
       stops.insert(stops.end(), {e.local, e.queue, static_cast<std::int64_t>(e.policy)});
       if (e.deletes_local) stops.push_back(0x6c71);  // a LocalQueue's deletion: replayed as one
+      if (e.creates) stops.push_back(0x637265);
     }
     for (const auto& w : p.workloads) stops.push_back(w.lq);
     add(stops);

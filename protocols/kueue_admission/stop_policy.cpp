@@ -96,7 +96,8 @@ void Scheduler::edit_queue(XState& s) const {
   // manager is not told (Update ignores a deleting ClusterQueue): nothing is requeued.
   // A Cohort's deletion drops its quota from the cache (DeleteCohort) and
   // requeues nothing either.
-  if (!e.quotas.empty()) mark_before_edit(s);
+  // A creation only adds quota: nothing admitted so far is above a limit it sets.
+  if (!e.quotas.empty() && !e.creates) mark_before_edit(s);
   if (e.deletes) return;
   if (e.cohort) {
     // A Cohort's update requeues its whole tree (AddOrUpdateCohort: notifyCohort of the root).

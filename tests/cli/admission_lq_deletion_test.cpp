@@ -9,16 +9,11 @@
 
 namespace {
 
-const std::string kEdits =
-    "    - clusterQueue: batch\n"
-    "      delete: true\n";
-
 // cluster-queue-delete-borrower with its edit replaced, and `extra` appended.
 std::string with_edit(const std::string& edit, const std::string& extra = "") {
-  std::string text =
-      slurp(std::string(KMC_SOURCE_DIR) + "/examples/cluster-queue-delete-borrower/kmc.yaml");
-  text.replace(text.find(kEdits), kEdits.size(), edit);
-  return text + extra;
+  return example_text_replacing("cluster-queue-delete-borrower", "kmc.yaml",
+                                "    - clusterQueue: batch\n      delete: true\n", edit) +
+         extra;
 }
 
 const std::string kDeleteBatch =

@@ -82,12 +82,19 @@ inline std::string example_with(const std::string& example, const std::string& r
   return dir.string();
 }
 
-// The same with `from` replaced by `to` in that file; throws when `from` is not there.
-inline std::string example_replacing(const std::string& example, const std::string& rel,
-                                     const std::string& from, const std::string& to) {
+// The text of examples/<example>/<rel> with `from` replaced by `to`; throws
+// when `from` is not there.
+inline std::string example_text_replacing(const std::string& example, const std::string& rel,
+                                          const std::string& from, const std::string& to) {
   std::string text = slurp(std::string(KMC_SOURCE_DIR) + "/examples/" + example + "/" + rel);
   const auto at = text.find(from);
   if (at == std::string::npos) throw std::runtime_error(rel + " holds no '" + from + "'");
   text.replace(at, from.size(), to);
-  return example_with(example, rel, text);
+  return text;
+}
+
+// example_with, that file's text with `from` replaced by `to`.
+inline std::string example_replacing(const std::string& example, const std::string& rel,
+                                     const std::string& from, const std::string& to) {
+  return example_with(example, rel, example_text_replacing(example, rel, from, to));
 }

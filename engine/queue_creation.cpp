@@ -1,0 +1,75 @@
+// ClusterQueues and LocalQueues created while the cluster runs. Before its
+// creation a ClusterQueue is in neither the cache nor the queue manager: its
+// quota is in no cohort, and the workloads of its LocalQueues wait in the
+// LocalQueues' items, in no heap (queue manager AddOrUpdateWorkload:
+// ErrClusterQueueDoesNotExist). AddClusterQueue pushes them into its heap and
+// requeues the parked workloads of its cohort tree (notifyRetryInadmissible);
+// the cache adds it to its cohort, whose subtree quota grows. The engine keeps
+// such a ClusterQueue built but absent: inactive, without quota, its
+// workloads in a heap nothing pops. A missing LocalQueue's workloads are in no
+// queue; AddLocalQueue pushes its pending ones.
+#include <fmt/format.h>
+
+#include "engine/controllers.hpp"
+#include "engine/lookup.hpp"
+
+namespace kmc::engine {
+
+bool cluster_queue_absent(Engine& e, const std::string& name) {
+  const int idx = e.cq_index(name);
+  if (idx < 0) return false;
+  ClusterQueueInfo& cq = e.cluster_queues[static_cast<size_t>(idx)];
+  if (cq.absent || !e.cq_workloads[static_cast<size_t>(idx)].empty()) return false;
+  cq.absent = true;
+  cq.created_active = cq.active;
+  cq.created_reason = cq.inactive_reason;
+  cq.active = false;
+  cq.inactive_reason = "not created";
+  for (FrId fr = 0; fr < e.frs.size(); ++fr) e.tree.set_quota(cq.node, fr, 0, {}, {});
+  e.tree.refresh();
+  return true;
+}
+
+bool local_queue_absent(Engine& e, const std::string& ns, const std::string& name) {
+  const std::string key = ns + "/" + name;
+  if (find_local_queue(e.manifests, ns, name) == nullptr ||
+      !e.deleted_local_queues.insert(key).second)
+    return false;
+  for (WorkloadInfo& w : e.workloads) {
+    if (w.obj.meta.namespace_ != ns || w.obj.queue_name != name) continue;
+    if (w.has_quota_reservation()) return false;  // no start Kueue's cache could have
+    e.queues.forget(w);
+  }
+  return true;
+}
+
+bool create_cluster_queue(Engine& e, const std::string& name) {
+  const int idx = e.cq_index(name);
+  if (idx < 0) return false;
+  ClusterQueueInfo& cq = e.cluster_queues[static_cast<size_t>(idx)];
+  if (!cq.absent) return false;
+  cq.absent = false;
+  cq.active = cq.created_active;
+  cq.inactive_reason = cq.created_reason;
+  e.set_spec_quotas(cq);
+  e.tree.refresh();
+  const int root = e.tree.root_of(cq.node);
+  for (ClusterQueueInfo& other : e.cluster_queues)
+    if (e.tree.root_of(other.node) == root) other.allocatable_generation++;
+  e.notify_requeue_inadmissible(idx);
+  e.log_line(fmt::format("ClusterQueue {} created", name));
+  return true;
+}
+
+bool create_local_queue(Engine& e, const std::string& ns, const std::string& name) {
+  const std::string key = ns + "/" + name;
+  if (find_local_queue(e.manifests, ns, name) == nullptr || e.deleted_local_queues.erase(key) == 0)
+    return false;
+  for (WorkloadInfo& w : e.workloads) {
+    if (w.obj.meta.namespace_ == ns && w.obj.queue_name == name) e.enqueue(w);
+  }
+  e.log_line(fmt::format("LocalQueue {} created", key));
+  return true;
+}
+
+}  // namespace kmc::engine
