@@ -94,9 +94,8 @@ bool finalize_cluster_queue(Engine& e, const std::string& name);
 // A restart's cache adds a terminating ClusterQueue as its spec says.
 void restart_cluster_queue(ClusterQueueInfo& cq);
 // A Cohort's deletion (it has no finalizer): its ClusterQueues and child
-// Cohorts keep it as an implicit cohort, without quota, limits or parent;
-// nothing is requeued or evicted. False: no such Cohort, or one with both a
-// parent and children (the engine's tree keeps its shape).
+// Cohorts keep it as an implicit cohort, without quota, limits or parent (a
+// subtree of its own); nothing is requeued or evicted. False: no such Cohort.
 bool delete_cohort(Engine& e, const std::string& name);
 
 // Queues created during the run (queue_creation.cpp). Before: absent, set

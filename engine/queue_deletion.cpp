@@ -67,15 +67,18 @@ bool finalize_cluster_queue(Engine& e, const std::string& name) {
 // queue manager's. The hierarchy keeps an implicit cohort of the same name for
 // its children (Manager.DeleteCohort: transferChildren), detached from the
 // parent, and recomputes its resource node (updateCohortResourceNode): no
-// quota of its own. The ClusterQueues' allocatable generations stay, and the
-// queue manager requeues nothing.
+// quota of its own; its old tree loses the subtree's quota
+// (updateCohortTreeAndInfoMetricsIfNoCycle of the old parent). The
+// ClusterQueues' allocatable generations stay, and the queue manager
+// requeues nothing.
 bool delete_cohort(Engine& e, const std::string& name) {
   const auto it = e.cohort_nodes.find(name);
   if (it == e.cohort_nodes.end()) return false;
   const int node = it->second;
-  if (e.tree.has_parent(node) && !e.tree.node(node).children.empty()) return false;
   for (FrId fr = 0; fr < e.frs.size(); ++fr) e.tree.set_quota(node, fr, 0, {}, {});
   e.tree.refresh();
+  // Detached from its parent: with children, the implicit cohort roots a tree of its own.
+  e.tree.detach(node);
   e.fair_weights[static_cast<size_t>(node)] = 1.0;  // an implicit cohort's
   e.log_line(fmt::format("Cohort {} deleted: an implicit cohort without quota", name));
   return true;

@@ -90,6 +90,17 @@ void QuotaTree::refresh() {
   }
 }
 
+void QuotaTree::detach(int child) {
+  const int parent = node(child).parent;
+  if (parent < 0) return;
+  std::erase(mut(parent).children, child);
+  mut(child).parent = -1;
+  refresh();
+  for (int n = 0; n < node_count(); ++n) {
+    if (!has_parent(n)) compute_height(n);
+  }
+}
+
 // A cohort with only ClusterQueue children has height 1; a CQ has height 0.
 int QuotaTree::compute_height(int n) {
   QuotaNode& q = mut(n);

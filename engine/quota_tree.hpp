@@ -52,6 +52,9 @@ class QuotaTree {
   // After set_quota on a finalized tree: SubtreeQuota and the cohorts' usage
   // again, from the quotas and the ClusterQueues' usage (updateCohortResourceNode).
   void refresh();
+  // After a finalized tree's Cohort is deleted: child leaves its parent and
+  // roots a tree of its own; quotas, usage and heights computed again.
+  void detach(int child);
   // The quotas of node n on fr as set: nominal, borrowing limit, lending limit.
   const std::optional<Amount>& borrowing_limit(int n, FrId fr) const {
     return node(n).borrowing_limit[idx(fr)];

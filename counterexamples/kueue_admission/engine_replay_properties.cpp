@@ -303,6 +303,9 @@ bool guaranteed_in_engine(const Engine& e0, const std::string& key) {
   for (auto& v : e.workloads)
     if (v.id != w0->id && !v.deleted && v.admissible()) engine::delete_workload(e, v);
   const WorkloadInfo& w = e.workloads[static_cast<std::size_t>(w0->id)];
+  // Were it the only workload waiting, the scheduler would look at it: a parked
+  // one is requeued for the probe (the guarantee is quota, not the queue's timing).
+  e.notify_requeue_inadmissible(w.cluster_queue);
   // Each round lets the victims' pods go, then a day of scheduling, which may
   // preempt again; it ends once no victim is left terminating.
   for (std::size_t round = 0; round <= e.workloads.size() && !holds(w); ++round) {

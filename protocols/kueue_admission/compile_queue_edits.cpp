@@ -80,22 +80,11 @@ std::vector<QuotaSet> compile_quotas(const model::QueueEdit& e, const std::strin
 // A Cohort's deletion (the cohort controller's Reconcile on NotFound: the
 // cache's and the queue manager's DeleteCohort). It has no finalizer, so it
 // goes at once. Its ClusterQueues and child Cohorts keep their cohort, now an
-// implicit one: no quota of its own, no limits, and no parent (it is
-// detached). The model keeps the tree's shape, so a Cohort with both a parent
-// and children is refused; without children it only stops adding its quota
-// to its parent's, and without a parent it only loses its quota. Either is
-// all quotas set to 0 and no limits.
-std::vector<QuotaSet> cohort_deletion(const AdmissionParams& p, int cohort,
-                                      const model::QueueEdit& e, const std::string& field) {
-  const QuotaNode& c = p.cohorts[static_cast<std::size_t>(cohort)];
-  bool children = false;
-  for (const auto& q : p.cqs) children = children || q.quota.parent == cohort;
-  for (const auto& other : p.cohorts) children = children || other.parent == cohort;
-  if (c.parent >= 0 && children)
-    throw InputError(e.pos, field + ".delete",
-                     fmt::format("Cohort {} has a parent and children: deleting it moves its "
-                                 "children to a new root, which is not modelled",
-                                 c.name));
+// implicit one: no quota of its own, no limits, and no parent. All quotas
+// set to 0 without limits; the tree after the edit detaches it from its
+// parent (QuotaTree), so a Cohort with both a parent and children leaves its
+// subtree a tree of its own.
+std::vector<QuotaSet> cohort_deletion(const AdmissionParams& p) {
   std::vector<QuotaSet> out;
   for (int fr = 0; fr < p.F() * p.R(); ++fr) out.push_back({fr, 0, kNoLimit, kNoLimit});
   return out;
@@ -162,7 +151,7 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
       if (e.deletes) {
         deleted_cohort_by[static_cast<std::size_t>(out.queue)] = static_cast<int>(i);
         out.deletes = true;
-        out.quotas = cohort_deletion(p, out.queue, e, field);
+        out.quotas = cohort_deletion(p);
       } else {
         out.quotas = compile_quotas(e, field, it->resource_groups, !it->parent.empty(),
                                     "Cohort " + e.cohort, p, nullptr);

@@ -113,18 +113,18 @@ int Scheduler::tournament(const XState& s, const Snapshot& snap, const std::vect
   int first = -1;
   for (std::size_t i = 0; i < heads.size() && first < 0; ++i)
     if (remaining[i]) first = static_cast<int>(i);
-  const int root = tree_.root(p_.workloads[heads[first]].cq);
+  const int root = snap.tree().root(p_.workloads[heads[first]].cq);
   int best = -1;
   bool best_lends = false;
   Drs best_share;
   for (std::size_t i = 0; i < heads.size(); ++i) {
     const int w = heads[i], cq = p_.workloads[w].cq;
-    if (!remaining[i] || tree_.root(cq) != root) continue;
+    if (!remaining[i] || snap.tree().root(cq) != root) continue;
     const auto cells = plans[i].flavor >= 0 ? usage_cells(w, plans[i].flavor)
-                                            : std::vector<std::int64_t>(tree_.frs(), 0);
+                                            : std::vector<std::int64_t>(snap.tree().frs(), 0);
     const Drs d = drs(p_, snap, cq, cells);
     bool lends = true;  // not borrowing on any cell it requests
-    for (int fr = 0; fr < tree_.frs(); ++fr)
+    for (int fr = 0; fr < snap.tree().frs(); ++fr)
       if (cells[fr] > 0 && snap.usage(cq, fr) + cells[fr] > snap.tree().subtree_quota(cq, fr))
         lends = false;
     bool wins = best < 0;
@@ -148,7 +148,7 @@ int Scheduler::tournament(const XState& s, const Snapshot& snap, const std::vect
 std::vector<std::int64_t> Scheduler::reserve_cells(const Snapshot& snap, int w,
                                                    const Assignment& a) const {
   const auto& wl = p_.workloads[w];
-  std::vector<std::int64_t> keep(tree_.frs(), 0);
+  std::vector<std::int64_t> keep(snap.tree().frs(), 0);
   for (int r = 0; r < p_.R(); ++r) {
     const int fr = p_.fr(a.flavor, r);
     const std::int64_t q = snap.tree().nominal(wl.cq, fr), u = snap.usage(wl.cq, fr);
@@ -170,7 +170,7 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
   const XState at = s;
   Snapshot snap = snapshot(at);
   const Snapshot start = snap;
-  OnePreemptionPerCohort legacy(tree_, start);
+  OnePreemptionPerCohort legacy(start.tree(), start);
   std::vector<Entry> entries;
   for (int cq = 0; cq < p_.Q(); ++cq) {
     const int w = head(at, cq);

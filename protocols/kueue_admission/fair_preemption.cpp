@@ -37,8 +37,8 @@ std::vector<int> Scheduler::fair_targets(const XState& s, const Snapshot& snap, 
       ok = (cq.within != WithinCq::Never && pre.priority > c.priority) ||
            (cq.within == WithinCq::LowerOrNewerEqualPriority && pre.priority == c.priority &&
             older(s, w, v));
-    } else if (cq.reclaim != Reclaim::Never && tree_.root(c.cq) == tree_.root(home) &&
-               tree_.parent(home) >= 0) {
+    } else if (cq.reclaim != Reclaim::Never && snap.tree().root(c.cq) == snap.tree().root(home) &&
+               snap.tree().parent(home) >= 0) {
       bool borrowing = false;
       for (int fr : need) borrowing = borrowing || !snap.within_nominal(c.cq, fr);
       ok = borrowing && (cq.reclaim == Reclaim::Any || pre.priority > c.priority);

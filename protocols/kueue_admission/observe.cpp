@@ -17,7 +17,7 @@ bool evicted(const XState& s, int w) {
 // order puts ahead of it (higher priority, or one priority and queued before).
 bool fits_nominal_after(const Scheduler& sched, const XState& s, int w, bool ahead_too) {
   const auto& p = sched.params();
-  const auto& tree = sched.tree();
+  const auto& tree = sched.tree_at(s);
   const auto& wl = p.workloads[w];
   const auto& cq = p.cqs[wl.cq];
   // A stopped or deleted queue admits nothing by its operator's choice: no
@@ -177,7 +177,7 @@ int blocked_behind_head(const Scheduler& sched, const XState& s, int cq) {
 
 int held_back_in_cohort(const Scheduler& sched, const XState& s, int cq) {
   const auto& p = sched.params();
-  const auto& tree = sched.tree();
+  const auto& tree = sched.tree_at(s);
   if (tree.parent(cq) < 0) return -1;
   const Waiting wait = waiting_head(sched, s, cq);
   if (wait.head < 0) return -1;

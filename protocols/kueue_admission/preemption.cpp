@@ -53,6 +53,8 @@ std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w
                                     const std::vector<int>& need,
                                     const std::vector<std::int64_t>& usage,
                                     const std::vector<bool>& gone) const {
+  // The tree in force where the snapshot was taken: an edit may have reshaped it.
+  const QuotaTree& tree = snap.tree();
   if (p_.fair_sharing) return fair_targets(s, snap, w, need, usage, gone);
   const auto& pre = p_.workloads[w];
   const int home = pre.cq;
@@ -83,25 +85,25 @@ std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w
       if (lower || (cq.within == WithinCq::LowerOrNewerEqualPriority && newer_equal))
         same.push_back({v, kSameQueue});
     }
-  if (tree_.parent(home) >= 0 && cq.reclaim != Reclaim::Never) {
+  if (tree.parent(home) >= 0 && cq.reclaim != Reclaim::Never) {
     // collectCandidatesForHierarchicalReclaim: level by level up the tree.
     bool advantage = true;
     std::vector<std::int64_t> remaining = usage;
-    for (int fr = 0; fr < tree_.frs(); ++fr) {
+    for (int fr = 0; fr < tree.frs(); ++fr) {
       if (usage[fr] == 0) continue;
       if (snap.tree().subtree_quota(home, fr) < snap.usage(home, fr) + usage[fr]) advantage = false;
       remaining[fr] = std::max<std::int64_t>(0, usage[fr] - snap.local_available(home, fr));
     }
     int prev = home;
-    for (int cur : tree_.ancestors(home)) {
+    for (int cur : tree.ancestors(home)) {
       // ClusterQueues in cur's subtree, outside prev's, reached through
       // cohorts above their nominal quota, and themselves above theirs.
       for (int v = 0; v < p_.W(); ++v) {
         if (!candidate(v)) continue;
         const int vcq = p_.workloads[v].cq;
-        if (vcq == home || !tree_.contains(cur, vcq) || tree_.contains(prev, vcq)) continue;
+        if (vcq == home || !tree.contains(cur, vcq) || tree.contains(prev, vcq)) continue;
         bool reachable = !within_nominal(snap, vcq);
-        for (int a = tree_.parent(vcq); reachable && a != cur; a = tree_.parent(a))
+        for (int a = tree.parent(vcq); reachable && a != cur; a = tree.parent(a))
           reachable = !within_nominal(snap, a);
         if (!reachable) continue;
         const auto& c = p_.workloads[v];
@@ -115,7 +117,7 @@ std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w
         (advantage ? hierarchy : priority).push_back({v, variant});
       }
       bool fits = true;
-      for (int fr = 0; fr < tree_.frs(); ++fr) {
+      for (int fr = 0; fr < tree.frs(); ++fr) {
         if (remaining[fr] == 0) continue;
         if (snap.tree().subtree_quota(cur, fr) < snap.usage(cur, fr) + remaining[fr]) fits = false;
         remaining[fr] = std::max<std::int64_t>(0, remaining[fr] - snap.local_available(cur, fr));
@@ -158,8 +160,8 @@ std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w
         if (allow && c.variant == kWithoutBorrowing) continue;
         if (within_nominal(sim, vcq)) continue;
         bool valid = true;
-        for (int a = tree_.parent(vcq); valid && a >= 0 && !tree_.contains(a, home);
-             a = tree_.parent(a))
+        for (int a = tree.parent(vcq); valid && a >= 0 && !tree.contains(a, home);
+             a = tree.parent(a))
           valid = !within_nominal(sim, a);
         if (!valid) continue;
       }

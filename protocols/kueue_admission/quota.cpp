@@ -27,6 +27,9 @@ QuotaTree::QuotaTree(const AdmissionParams& p, int edits, int removed)
     const QueueEdit& e = p.queue_edits[static_cast<std::size_t>(k)];
     if (e.local) continue;
     const int i = e.cohort ? q_ + e.queue : e.queue;
+    // A deleted Cohort leaves an implicit one of its name for its children,
+    // detached from its parent (hierarchy Manager.DeleteCohort): a root now.
+    if (e.cohort && e.deletes) parent_[i] = -1;
     for (const QuotaSet& c : e.quotas) {
       if (c.nominal) nominal_[i][c.fr] = *c.nominal;
       if (c.borrowing_limit) bl_[i][c.fr] = *c.borrowing_limit;

@@ -138,10 +138,10 @@ void Scheduler::release(XState& s, int w, bool requeue) const {
 // Quota freed in a tree moves every inadmissible workload of that tree back
 // to its heap (QueueAssociatedInadmissibleWorkloadsAfter, §2.1).
 void Scheduler::requeue_tree(XState& s, int node) const {
-  const int root = tree_.root(node);
+  const QuotaTree& tree = tree_at(s);
+  const int root = tree.root(node);
   for (int w = 0; w < p_.W(); ++w)
-    if (s.phase[w] == kInadmissible && tree_.root(p_.workloads[w].cq) == root)
-      s.phase[w] = kPending;
+    if (s.phase[w] == kInadmissible && tree.root(p_.workloads[w].cq) == root) s.phase[w] = kPending;
 }
 
 bool Scheduler::fits_in(const Snapshot& snap, int cq, const std::vector<std::int64_t>& usage,

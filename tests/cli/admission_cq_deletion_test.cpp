@@ -72,3 +72,25 @@ TEST_CASE("ClusterQueue deletion: bad deletions are exit 3 at their line",
           "environment.queueEdits[1].clusterQueue",
           "ClusterQueue legacy is deleted by environment.queueEdits[0]");
 }
+
+TEST_CASE("Cohort deletion: a subtree leaves with what it borrowed, and nothing is requeued",
+          "[cli][admission][cq-deletion]") {
+  // examples/cohort-delete-parked: the serving team's server, parked while the
+  // research sweep borrows the pool, fits once the research Cohort is deleted,
+  // and waits forever: nothing requeues it. The engine agrees.
+  auto r = kmc("check examples/cohort-delete-parked --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "Property guarantee-not-stuck is violated"));
+  CHECK(has(r.out, "State 1: <Schedule>"));
+  CHECK(has(r.out, "State 2: <QueueEdited> Cohort research deleted"));
+  CHECK(has(r.out, "guarantee-eventually-admitted  Violated"));
+  CHECK(has(r.out, "Stats: 14 states"));
+  CHECK(has(r.out, "Reproduced in the engine"));
+  // Serving reclaims what it lends: nothing waits for a requeue.
+  r = kmc("check examples/cohort-delete-parked-fixed");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "some-preemption                Verified"));
+  CHECK(has(r.out, "Stats: 22 states"));
+}

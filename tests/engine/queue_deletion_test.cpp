@@ -84,7 +84,6 @@ TEST_CASE("a deleted Cohort leaves an implicit cohort without quota; nothing is 
   Engine e(c.m);
   e.run(-1, 5000);
   REQUIRE(state_of(e, "borrower") == "Admitted");
-  CHECK_FALSE(delete_cohort(e, "co"));  // a parent and a child: the tree's shape would change
   CHECK_FALSE(delete_cohort(e, "nosuch"));
   const int root = e.cohort_nodes.at("root");
   const FrId fr = e.frs.find("default", "cpu");
@@ -95,4 +94,41 @@ TEST_CASE("a deleted Cohort leaves an implicit cohort without quota; nothing is 
   e.create_workload(make_workload("next", "a", 0, {{"cpu", 5}}));
   e.run(-1, 10'000);
   CHECK(state_of(e, "next") == "Pending");  // 6 + 5 > 10
+}
+
+TEST_CASE("a deleted Cohort with a parent and children leaves its subtree a tree of its own",
+          "[engine][cq-deletion]") {
+  // root {} over co {} over a {cpu: 2}, and b {cpu: 8} under root. The sweep in
+  // a holds 6 cpu, 4 borrowed from b through root, so b's 8-cpu job does not fit.
+  Cluster c;
+  c.flavor("default");
+  c.cohort("root");
+  c.cohort("co", "root");
+  c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 2}}}})});
+  c.cq("b", "root", {group({"cpu"}, {{"default", {{"cpu", 8}}}})});
+  c.wl("sweep", "a", 0, {{"cpu", 6}});
+  Engine e(c.m);
+  e.run(-1, 1000);
+  REQUIRE(state_of(e, "sweep") == "Admitted");
+  e.create_workload(make_workload("job", "b", 0, {{"cpu", 8}}));
+  e.run(-1, 2000);
+  REQUIRE(state_of(e, "job") == "Pending");
+  const int root = e.cohort_nodes.at("root"), co = e.cohort_nodes.at("co");
+  const FrId fr = e.frs.find("default", "cpu");
+  REQUIRE(delete_cohort(e, "co"));
+  CHECK_FALSE(e.tree.has_parent(co));
+  CHECK(e.tree.root_of(e.cluster_queues[0].node) == co);
+  // root keeps b's 8 and none of the sweep's usage; co's tree has a's 2, used 6.
+  CHECK(e.tree.subtree_quota(root, fr) == 8'000);
+  CHECK(e.tree.usage(root, fr) == 0);
+  CHECK(e.tree.subtree_quota(co, fr) == 2'000);
+  CHECK(state_of(e, "sweep") == "Admitted");  // above its tree's quota now, and kept
+  // Nothing requeued the parked job (DeleteCohort notifies no one); a new one,
+  // of another shape (an equal one would be parked with it: equivalence
+  // hashing), is looked at and fits.
+  e.run(-1, 3000);
+  CHECK(state_of(e, "job") == "Pending");
+  e.create_workload(make_workload("next", "b", 0, {{"cpu", 7}}));
+  e.run(-1, 4000);
+  CHECK(state_of(e, "next") == "Admitted");
 }
