@@ -159,20 +159,26 @@ TEST_CASE(
 
 namespace {
 
+// p, finished, with the one edit that deletes Cohort c (all quotas 0, no
+// limits, as compile_queue_edits sets a deletion).
+ka::AdmissionParams with_cohort_deleted(ka::AdmissionParams p, int c) {
+  ka::QueueEdit e;
+  e.cohort = true;
+  e.queue = c;
+  e.deletes = true;
+  e.quotas = {ka::QuotaSet{0, 0, ka::kNoLimit, ka::kNoLimit}};
+  p.queue_edits.push_back(e);
+  p.finish();
+  return p;
+}
+
 // Cohort "co" {cpu: 1} over cq0 {cpu: 0}, n workloads of 1 cpu in cq0 that
 // borrow from it; the operator deletes co.
 ka::AdmissionParams cohort_deleted(int n) {
   auto p = ka_check::queue_of_one(n, 0);
   p.cohorts.push_back({"co", -1, {1}, {ka::kNoLimit}, {ka::kNoLimit}});
   p.cqs[0].quota.parent = 0;
-  ka::QueueEdit e;
-  e.cohort = true;
-  e.queue = 0;
-  e.deletes = true;
-  e.quotas = {ka::QuotaSet{0, 0, ka::kNoLimit, ka::kNoLimit}};
-  p.queue_edits.push_back(e);
-  p.finish();
-  return p;
+  return with_cohort_deleted(p, 0);
 }
 
 }  // namespace
@@ -226,14 +232,7 @@ ka::AdmissionParams subtree_detached() {
   p.workloads[0].initial_flavor = 0;
   p.workloads[1].cq = 1;
   p.workloads[1].req = {8};
-  ka::QueueEdit e;
-  e.cohort = true;
-  e.queue = 1;
-  e.deletes = true;
-  e.quotas = {ka::QuotaSet{0, 0, ka::kNoLimit, ka::kNoLimit}};
-  p.queue_edits.push_back(e);
-  p.finish();
-  return p;
+  return with_cohort_deleted(p, 1);
 }
 
 }  // namespace
