@@ -24,12 +24,24 @@ bool update_quotas(Engine& e, const std::string& name, bool cohort,
     node = e.cluster_queues[static_cast<size_t>(idx)].node;
   }
   if (node < 0) return false;
+  bool changed = false;
   for (const QuotaUpdate& q : quotas) {
     const FrId fr = e.frs.find(q.flavor, q.resource);
     if (fr < 0) return false;
-    e.tree.set_quota(node, fr, q.nominal.value_or(e.tree.nominal(node, fr)),
-                     q.borrowing_limit.value_or(e.tree.borrowing_limit(node, fr)),
-                     q.lending_limit.value_or(e.tree.lending_limit(node, fr)));
+    const Amount nominal = q.nominal.value_or(e.tree.nominal(node, fr));
+    const auto borrowing = q.borrowing_limit.value_or(e.tree.borrowing_limit(node, fr));
+    const auto lending = q.lending_limit.value_or(e.tree.lending_limit(node, fr));
+    if (nominal == e.tree.nominal(node, fr) && borrowing == e.tree.borrowing_limit(node, fr) &&
+        lending == e.tree.lending_limit(node, fr))
+      continue;
+    e.tree.set_quota(node, fr, nominal, borrowing, lending);
+    changed = true;
+  }
+  // The same spec again: the API server writes nothing and Kueue hears
+  // nothing (the controllers act on a changed spec only).
+  if (!changed) {
+    e.log_line(fmt::format("{} {} quotas unchanged", cohort ? "Cohort" : "ClusterQueue", name));
+    return true;
   }
   e.tree.refresh();
   const int root = e.tree.root_of(node);

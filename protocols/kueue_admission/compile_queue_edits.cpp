@@ -23,12 +23,15 @@ int find(const std::vector<std::string>& names, const std::string& name) {
 // An edit sets the quotas a ClusterQueue or Cohort has: adding a flavor or a
 // resource would change the tree's shape and the flavor assignment, which the
 // model keeps constant, so it is refused rather than half-modelled.
-// `now`: a ClusterQueue's quotas as the edits so far leave them, updated here;
-// null for a Cohort, whose lending limit may exceed its nominal quota.
+// `now`: the queue's quotas as the edits so far leave them, updated here;
+// `changed` is set where this edit changes one. `lending_within_nominal`: a
+// ClusterQueue's, whose lending limit may not exceed its nominal quota (a
+// Cohort's may).
 std::vector<QuotaSet> compile_quotas(const model::QueueEdit& e, const std::string& field,
                                      const std::vector<model::ResourceGroup>& groups,
                                      bool has_parent, const std::string& owner,
-                                     const AdmissionParams& p, QuotaNode* now) {
+                                     const AdmissionParams& p, QuotaNode& now,
+                                     bool lending_within_nominal, bool& changed) {
   std::vector<QuotaSet> out;
   for (std::size_t j = 0; j < e.quotas.size(); ++j) {
     const auto& c = e.quotas[j];
@@ -61,17 +64,18 @@ std::vector<QuotaSet> compile_quotas(const model::QueueEdit& e, const std::strin
                          fmt::format("{} needs a cohort (Kueue rejects it without one)", name));
       *dst = **limit ? value(***limit, name) : kNoLimit;
     }
-    if (now != nullptr) {
-      // The ClusterQueue webhook's validateLendingLimit rejects the edit otherwise.
-      auto& nominal = now->nominal[q.fr];
-      auto& lending = now->lending_limit[q.fr];
-      nominal = q.nominal.value_or(nominal), lending = q.lending_limit.value_or(lending);
-      if (lending != kNoLimit && lending > nominal)
-        throw InputError(c.pos, at,
-                         fmt::format("lendingLimit {} must be less than or equal to the "
-                                     "nominalQuota {} (Kueue's webhook rejects the edit)",
-                                     lending, nominal));
-    }
+    const auto fr = static_cast<std::size_t>(q.fr);
+    for (const auto& [set, cur] : {std::pair{q.nominal, &now.nominal[fr]},
+                                   std::pair{q.borrowing_limit, &now.borrowing_limit[fr]},
+                                   std::pair{q.lending_limit, &now.lending_limit[fr]}})
+      if (set && *set != *cur) *cur = *set, changed = true;
+    // The ClusterQueue webhook's validateLendingLimit rejects the edit otherwise.
+    const std::int64_t nominal = now.nominal[fr], lending = now.lending_limit[fr];
+    if (lending_within_nominal && lending != kNoLimit && lending > nominal)
+      throw InputError(c.pos, at,
+                       fmt::format("lendingLimit {} must be less than or equal to the "
+                                   "nominalQuota {} (Kueue's webhook rejects the edit)",
+                                   lending, nominal));
     out.push_back(q);
   }
   return out;
@@ -98,6 +102,7 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
   std::vector<model::StopPolicy> cq_now;
   std::vector<QuotaNode> quota_now;
   for (const auto& q : p.cqs) cq_now.push_back(q.stop), quota_now.push_back(q.quota);
+  std::vector<QuotaNode> cohort_now = p.cohorts;
   std::vector<int> deleted_by(p.cqs.size(), -1);  // the edit that deletes it
   std::vector<int> deleted_cohort_by(p.cohorts.size(), -1);
   std::map<std::string, int> deleted_local_by;
@@ -127,11 +132,14 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
       }
       out.deletes = e.deletes;
       const model::ClusterQueue* cq = sc.manager.find_cluster_queue(e.cluster_queue);
+      bool changed = e.deletes || e.creates;
       out.quotas = compile_quotas(e, field, cq->resource_groups, !cq->cohort.empty(),
                                   "ClusterQueue " + e.cluster_queue, p,
-                                  &quota_now[static_cast<std::size_t>(out.queue)]);
+                                  quota_now[static_cast<std::size_t>(out.queue)], true, changed);
       auto& now = cq_now[static_cast<std::size_t>(out.queue)];
-      out.policy = now = e.stop_policy.value_or(now);
+      const model::StopPolicy policy = e.stop_policy.value_or(now);
+      out.spec_updated = changed || policy != now;
+      out.policy = now = policy;
     } else if (!e.cohort.empty()) {
       out.cohort = true;
       for (int c = 0; c < p.C(); ++c)
@@ -153,8 +161,11 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
         out.deletes = true;
         out.quotas = cohort_deletion(p);
       } else {
-        out.quotas = compile_quotas(e, field, it->resource_groups, !it->parent.empty(),
-                                    "Cohort " + e.cohort, p, nullptr);
+        bool changed = false;
+        out.quotas =
+            compile_quotas(e, field, it->resource_groups, !it->parent.empty(), "Cohort " + e.cohort,
+                           p, cohort_now[static_cast<std::size_t>(out.queue)], false, changed);
+        out.spec_updated = changed;
       }
     } else {
       out.local = true;

@@ -94,6 +94,12 @@ struct QueueEdit {
   // ClusterQueue without quota), it gets its manifest's policy and quotas
   // (queue_creation.cpp).
   bool creates = false;
+  // False for an edit of a ClusterQueue or Cohort that sets what the spec
+  // already says: the API server writes nothing, so Kueue gets no update
+  // event (and its controllers act only on a changed spec: the ClusterQueue
+  // controller's specUpdated, the Cohort controller's DeepEqual predicate).
+  // Nothing is requeued (compile_queue_edits.cpp).
+  bool spec_updated = true;
 };
 
 struct WorkloadParams {

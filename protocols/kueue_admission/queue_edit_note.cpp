@@ -40,6 +40,7 @@ std::string Spec::note(const Params& p, const State<std::int64_t>& before, const
   }
   std::string out = queue + ":";
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : " ") + parts[i];
+  if (!e.spec_updated) out += " (unchanged: no spec update, nothing is requeued)";
   return out;
 }
 

@@ -40,7 +40,8 @@ void AdmissionParams::finish_quota_edits() {
   const int masks = 1 << deleted_cqs.size();
   for (std::size_t k = 0; k <= queue_edits.size(); ++k)
     for (int m = 0; m < masks; ++m) {
-      const bool same = k > 0 && queue_edits[k - 1].quotas.empty() && !queue_edits[k - 1].deletes;
+      const QueueEdit* e = k > 0 ? &queue_edits[k - 1] : nullptr;
+      const bool same = e != nullptr && (e->quotas.empty() || !e->spec_updated) && !e->deletes;
       trees_after.push_back(k == 0 && m == 0 ? tree
                             : same
                                 ? trees_after[tree_slot(static_cast<int>(k) - 1, m)]

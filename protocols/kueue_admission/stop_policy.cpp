@@ -91,6 +91,8 @@ void Scheduler::edit_queue(XState& s) const {
   const int k = edits_done(s);
   const QueueEdit& e = p_.queue_edits[static_cast<std::size_t>(k)];
   --s.budget[p_.budget_queue_edits()];
+  // An edit that sets what the spec says already: Kueue hears nothing.
+  if (!e.spec_updated) return;
   // A ClusterQueue's deletion only sets the deletionTimestamp: the ClusterQueue controller
   // marks it terminating in the cache (TerminateClusterQueue), and the queue
   // manager is not told (Update ignores a deleting ClusterQueue): nothing is requeued.
@@ -106,8 +108,7 @@ void Scheduler::edit_queue(XState& s) const {
   if (!e.local) {
     // Any change of the spec requeues the cohort tree's parked workloads
     // (UpdateClusterQueue with specUpdated).
-    if (p_.cq_stop_after[k][e.queue] != e.policy || !e.quotas.empty()) requeue_tree(s, e.queue);
-    return;
+    return requeue_tree(s, e.queue);
   }
   // A stopped LocalQueue's workloads leave the queues (DeleteLocalQueue), the
   // inadmissible set too, and a preemptor kept at its ClusterQueue's head is

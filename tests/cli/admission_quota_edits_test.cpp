@@ -111,3 +111,32 @@ TEST_CASE("quota edits: a Cohort's quota and a removed limit, replayed in the en
   CHECK(r.code == 1);
   CHECK(has(r.out, "Reproduced in the engine"));
 }
+
+TEST_CASE("quota edits: an edit that sets what is already set requeues nothing",
+          "[cli][admission][quota-edits]") {
+  // examples/cohort-delete-parked, and then the operator applies serving's
+  // quota again, unchanged. Kueue gets no update event for it (the API server
+  // writes nothing; the controller's specUpdated is false anyway), so the
+  // parked server stays parked: still Violated, and the engine agrees.
+  const auto dir = example_replacing(
+      "cohort-delete-parked", "kmc.yaml", "    - {cohort: research, delete: true}\n",
+      "    - {cohort: research, delete: true}\n"
+      "    - {clusterQueue: serving, quotas: [{flavor: h100, resource: nvidia.com/gpu, "
+      "nominalQuota: 8}]}\n");
+  auto r = kmc("check " + dir + " --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "Property guarantee-not-stuck is violated"));
+  CHECK(has(r.out, "Reproduced in the engine"));
+  // A trace through both edits names the second one unchanged.
+  std::ofstream(dir + "/kmc.yaml", std::ios::app)
+      << "properties:\n  - name: parked-after-both-edits\n"
+         "    always: \"budget[queueEdits] == 0 => phase[ml/inference] != Inadmissible\"\n";
+  r = kmc("check " + dir + " --property parked-after-both-edits --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out,
+            "<QueueEdited> ClusterQueue serving: h100 nvidia.com/gpu nominalQuota 8 "
+            "(unchanged: no spec update, nothing is requeued)"));
+  CHECK(has(r.out, "Reproduced in the engine"));
+}

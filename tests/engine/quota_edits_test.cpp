@@ -82,3 +82,30 @@ TEST_CASE("a lending limit set during the run recomputes the cohort's quota and 
   CHECK(state_of(e, "more") == "Pending");
   CHECK(e.tree.usage(co, fr) == 18'000);
 }
+
+TEST_CASE("a quota edit that sets what is already set requeues nothing", "[engine][quota-edits]") {
+  // Kueue's ClusterQueue and Cohort controllers act on a spec that changed
+  // (Update: specUpdated, the Cohort predicate's DeepEqual); an apply of the
+  // same spec gets no update event at all. b's job parked, then the Cohort
+  // whose sweep borrowed from b is deleted: the job fits now, and only a real
+  // change of b's spec requeues it.
+  Cluster c;
+  c.flavor("default");
+  c.cohort("root");
+  c.cohort("co", "root");
+  c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 2}}}})});
+  c.cq("b", "root", {group({"cpu"}, {{"default", {{"cpu", 8}}}})});
+  c.wl("sweep", "a", 0, {{"cpu", 6}});
+  Engine e(c.m);
+  e.run(-1, 1000);
+  e.create_workload(make_workload("job", "b", 0, {{"cpu", 8}}));
+  e.run(-1, 2000);
+  REQUIRE(state_of(e, "job") == "Pending");
+  REQUIRE(delete_cohort(e, "co"));
+  REQUIRE(update_quotas(e, "b", false, {cpu(8)}));
+  e.run(-1, 3000);
+  CHECK(state_of(e, "job") == "Pending");
+  REQUIRE(update_quotas(e, "b", false, {cpu(9)}));
+  e.run(-1, 4000);
+  CHECK(state_of(e, "job") == "Admitted");
+}

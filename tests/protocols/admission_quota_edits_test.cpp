@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "ka_check.hpp"
+#include "model/scenario.hpp"
 #include "protocols/kueue_admission/rules.hpp"
 #include "protocols/kueue_admission/spec.hpp"
 
@@ -141,4 +142,64 @@ TEST_CASE("quota edits: over-admission after an edit is still caught",
   CHECK(o.result.verdict == Verdict::Violated);
   p.broken_skip_cohort_limit = false;
   CHECK(check(p, {"no-over-admission"}).result.verdict == Verdict::Verified);
+}
+
+TEST_CASE("quota edits: an edit that sets what is already set is no spec update",
+          "[admission][quota-edits]") {
+  // Kueue's ClusterQueue controller requeues on a spec that changed
+  // (Update: specUpdated), the Cohort controller's predicate drops an update
+  // whose spec is DeepEqual, and an apply of the same spec writes nothing, so
+  // no event comes at all. Each edit is compared with the spec the edits
+  // before it leave. cluster-queue-retire-fixed: Cohort gpu-pool {gpu: 16}
+  // over legacy {gpu: 16} and platform {gpu: 0}.
+  auto sc = kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/cluster-queue-retire-fixed");
+  using kmc::model::Quantity;
+  auto gpus = [](std::optional<std::int64_t> nominal,
+                 std::optional<std::optional<Quantity>> borrowing = std::nullopt) {
+    kmc::model::QuotaChange c{"h100", "nvidia.com/gpu", {}, borrowing, {}, {}};
+    if (nominal) c.nominal_quota = Quantity::from_units(*nominal);
+    return std::vector{c};
+  };
+  auto cq = [](const char* name, std::vector<kmc::model::QuotaChange> q,
+               std::optional<StopPolicy> stop = std::nullopt) {
+    kmc::model::QueueEdit e;
+    e.cluster_queue = name, e.quotas = std::move(q), e.stop_policy = stop;
+    return e;
+  };
+  kmc::model::QueueEdit pool;
+  pool.cohort = "gpu-pool", pool.quotas = gpus(16);
+  auto& edits = sc.fleet.environment.queue_edits;
+  edits = {pool,                                                 // 0: the pool's 16 again
+           cq("platform", gpus(0), StopPolicy::None),            // 1: as the manifest says
+           cq("platform", gpus(4)),                              // 2: a change
+           cq("platform", gpus(4)),                              // 3: as edit 2 left it
+           cq("platform", gpus({}, std::optional<Quantity>{})),  // 4: no limit, as before
+           cq("platform", gpus({}, Quantity::from_units(2))),    // 5: a limit
+           cq("platform", {}, StopPolicy::Hold),                 // 6: a change
+           cq("platform", gpus(4), StopPolicy::None)};           // 7: the policy changes
+  pool.quotas = gpus(8);
+  edits.push_back(pool);  // 8: a change
+  const auto p = ka::compile_admission(sc);
+  REQUIRE(p.queue_edits.size() == 9);
+  std::vector<bool> updated;
+  for (const auto& e : p.queue_edits) updated.push_back(e.spec_updated);
+  CHECK(updated == std::vector<bool>{false, false, true, false, false, true, true, true, true});
+}
+
+TEST_CASE("quota edits: an edit that is no spec update requeues nothing",
+          "[admission][quota-edits]") {
+  // As "a raised quota requeues the parked" above, but the edit sets the quota
+  // cq0 has: w1 stays parked where a real change would requeue it.
+  auto p = ka_check::queue_of_one(2, 1);
+  p.queue_edits.push_back(cq_nominal(0, 1));
+  p.queue_edits.back().spec_updated = false;
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(kSchedule);
+  step(kSchedule);
+  REQUIRE(s.phase[1] == ka::kInadmissible);
+  step(kEdit);
+  CHECK(s.phase[1] == ka::kInadmissible);
+  CHECK(s.before_edit[0] == 0);  // the limits in force did not change
 }
