@@ -95,7 +95,8 @@ bool finalize_cluster_queue(Engine& e, const std::string& name);
 void restart_cluster_queue(ClusterQueueInfo& cq);
 // A Cohort's deletion (it has no finalizer): its ClusterQueues and child
 // Cohorts keep it as an implicit cohort, without quota, limits or parent (a
-// subtree of its own); nothing is requeued or evicted. False: no such Cohort.
+// subtree of its own); nothing is requeued or evicted. False: no such Cohort,
+// or absent already.
 bool delete_cohort(Engine& e, const std::string& name);
 
 // Queues created during the run (queue_creation.cpp). Before: absent, set
@@ -108,6 +109,12 @@ bool cluster_queue_absent(Engine& e, const std::string& name);
 bool local_queue_absent(Engine& e, const std::string& ns, const std::string& name);
 bool create_cluster_queue(Engine& e, const std::string& name);
 bool create_local_queue(Engine& e, const std::string& ns, const std::string& name);
+// A Cohort of the manifests absent from the start is an implicit one, as
+// after its deletion. Creating it (AddOrUpdateCohort) gives it its manifest's
+// quotas, weight and parent, and requeues the parked workloads of the tree it
+// is in now. False: no such Cohort in the manifests, or not absent.
+bool cohort_absent(Engine& e, const std::string& name);
+bool create_cohort(Engine& e, const std::string& name);
 
 // Admission checks (admission_checks.cpp).
 std::vector<std::string> checks_for_workload(const Engine& e, const WorkloadInfo& w);

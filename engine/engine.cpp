@@ -132,11 +132,11 @@ void Engine::build_cluster_queue(const model::ClusterQueue& spec) {
   cluster_queues.push_back(std::move(cq));
 }
 
-void Engine::set_spec_quotas(const ClusterQueueInfo& cq) {
-  for (const auto& rg : cq.spec.resource_groups) {
+void Engine::set_spec_quotas(int node, const std::vector<model::ResourceGroup>& groups) {
+  for (const auto& rg : groups) {
     for (const auto& f : rg.flavors) {
       for (const auto& r : f.resources) {
-        tree.set_quota(cq.node, frs.find(f.name, r.name), resource_value(r.name, r.nominal_quota),
+        tree.set_quota(node, frs.find(f.name, r.name), resource_value(r.name, r.nominal_quota),
                        opt_value(r.name, r.borrowing_limit), opt_value(r.name, r.lending_limit));
       }
     }
@@ -200,17 +200,8 @@ void Engine::build_quota_tree() {
       }
     }
   }
-  for (const auto& c : manifests.cohorts) {
-    for (const auto& rg : c.resource_groups) {
-      for (const auto& f : rg.flavors) {
-        for (const auto& r : f.resources) {
-          tree.set_quota(cohort_nodes.at(c.meta.name), frs.find(f.name, r.name),
-                         resource_value(r.name, r.nominal_quota),
-                         opt_value(r.name, r.borrowing_limit), opt_value(r.name, r.lending_limit));
-        }
-      }
-    }
-  }
+  for (const auto& c : manifests.cohorts)
+    set_spec_quotas(cohort_nodes.at(c.meta.name), c.resource_groups);
   tree.finalize(frs.size());
   // Fair-sharing weights per tree node; an implicit cohort (no object) weighs 1.
   fair_weights.assign(static_cast<size_t>(tree.node_count()), 1.0);

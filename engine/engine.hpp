@@ -198,8 +198,15 @@ class Engine {
   }
   // blockAdmission is on and some workload holding quota is not PodsReady.
   bool waiting_for_pods_ready() const;
-  // The quotas cq's spec gives, into the tree (refresh() is the caller's).
-  void set_spec_quotas(const ClusterQueueInfo& cq);
+  // Cohorts of the manifests that do not exist: deleted during the run, or
+  // not created yet (queue_creation.cpp). Each is an implicit cohort.
+  std::set<std::string> absent_cohorts;
+  // The quotas a spec's resource groups give tree node `node` (a ClusterQueue
+  // or a Cohort), into the tree (refresh() is the caller's).
+  void set_spec_quotas(int node, const std::vector<model::ResourceGroup>& groups);
+  void set_spec_quotas(const ClusterQueueInfo& cq) {
+    set_spec_quotas(cq.node, cq.spec.resource_groups);
+  }
 
  private:
   void build_quota_tree();

@@ -25,6 +25,10 @@ const model::LocalQueue* find_local_queue(const model::ClusterManifests& m, cons
   return nullptr;
 }
 
+const model::Cohort* find_cohort(const model::ClusterManifests& m, const std::string& name) {
+  return by_name(m.cohorts, name);
+}
+
 const model::AdmissionCheck* find_admission_check(const model::ClusterManifests& m,
                                                   const std::string& name) {
   return by_name(m.admission_checks, name);

@@ -16,5 +16,6 @@ const model::AdmissionCheck* find_admission_check(const model::ClusterManifests&
 const model::ProvisioningRequestConfig* find_provisioning_config(const model::ClusterManifests& m,
                                                                  const std::string& name);
 const model::Namespace* find_namespace(const model::ClusterManifests& m, const std::string& name);
+const model::Cohort* find_cohort(const model::ClusterManifests& m, const std::string& name);
 
 }  // namespace kmc::engine

@@ -72,4 +72,28 @@ bool create_local_queue(Engine& e, const std::string& ns, const std::string& nam
   return true;
 }
 
+bool cohort_absent(Engine& e, const std::string& name) {
+  // An absent Cohort is what a deleted one is: an implicit cohort of its name.
+  return find_cohort(e.manifests, name) != nullptr && delete_cohort(e, name);
+}
+
+bool create_cohort(Engine& e, const std::string& name) {
+  const model::Cohort* spec = find_cohort(e.manifests, name);
+  if (spec == nullptr || e.absent_cohorts.erase(name) == 0) return false;
+  const int node = e.cohort_nodes.at(name);
+  e.set_spec_quotas(node, spec->resource_groups);
+  e.fair_weights[static_cast<size_t>(node)] =
+      static_cast<double>(spec->fair_sharing_weight.milli) / 1000.0;
+  if (spec->parent.empty())
+    e.tree.refresh();
+  else
+    e.tree.attach(node, e.cohort_nodes.at(spec->parent));
+  const int root = e.tree.root_of(node);
+  for (ClusterQueueInfo& cq : e.cluster_queues)
+    if (e.tree.root_of(cq.node) == root) cq.allocatable_generation++;
+  e.notify_requeue_tree(node);
+  e.log_line(fmt::format("Cohort {} created", name));
+  return true;
+}
+
 }  // namespace kmc::engine

@@ -74,6 +74,7 @@ bool finalize_cluster_queue(Engine& e, const std::string& name) {
 bool delete_cohort(Engine& e, const std::string& name) {
   const auto it = e.cohort_nodes.find(name);
   if (it == e.cohort_nodes.end()) return false;
+  if (!e.absent_cohorts.insert(name).second) return false;
   const int node = it->second;
   for (FrId fr = 0; fr < e.frs.size(); ++fr) e.tree.set_quota(node, fr, 0, {}, {});
   e.tree.refresh();

@@ -95,6 +95,17 @@ void QuotaTree::detach(int child) {
   if (parent < 0) return;
   std::erase(mut(parent).children, child);
   mut(child).parent = -1;
+  reshaped();
+}
+
+void QuotaTree::attach(int child, int parent) {
+  detach(child);
+  mut(child).parent = parent;
+  mut(parent).children.push_back(child);
+  reshaped();
+}
+
+void QuotaTree::reshaped() {
   refresh();
   for (int n = 0; n < node_count(); ++n) {
     if (!has_parent(n)) compute_height(n);

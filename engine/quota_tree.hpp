@@ -55,6 +55,8 @@ class QuotaTree {
   // After a finalized tree's Cohort is deleted: child leaves its parent and
   // roots a tree of its own; quotas, usage and heights computed again.
   void detach(int child);
+  // The inverse, for a Cohort created with a parent: child, a root, joins parent.
+  void attach(int child, int parent);
   // The quotas of node n on fr as set: nominal, borrowing limit, lending limit.
   const std::optional<Amount>& borrowing_limit(int n, FrId fr) const {
     return node(n).borrowing_limit[idx(fr)];
@@ -98,6 +100,7 @@ class QuotaTree {
   QuotaNode& mut(int n) { return nodes_[static_cast<size_t>(n)]; }
   void accumulate(int n, bool with_usage = false);
   int compute_height(int n);
+  void reshaped();  // after a parent changed: quotas, usage and heights again
 
   std::vector<QuotaNode> nodes_;
   int fr_count_ = 0;

@@ -160,15 +160,12 @@ void read_queue_edits(const YamlNode& node, Warnings& w, Fleet& fleet) {
       const YamlNode create = item["create"];
       e.creates = create.boolean();
       if (!e.creates) create.fail("create: false is not an edit; leave the item out");
-      if (cohort)
-        create.fail(
-            "creating a Cohort during the run is not modelled (a ClusterQueue or a LocalQueue may "
-            "be created)");
       if (e.stop_policy || !e.quotas.empty() || e.deletes)
         create.fail("a creation is an edit of its own: the queue is created as its manifest says");
     }
     if (!e.deletes && !e.creates && !e.stop_policy && e.quotas.empty())
-      item.fail(cohort ? "a Cohort's edit sets quotas or deletes it (delete: true)"
+      item.fail(cohort ? "a Cohort's edit sets quotas, deletes it (delete: true) or creates it "
+                         "(create: true)"
                 : lq   ? "an edit sets stopPolicy (None, Hold or HoldAndDrain)"
                        : "an edit sets stopPolicy (None, Hold or HoldAndDrain) or quotas, or "
                          "deletes the ClusterQueue (delete: true), or creates it (create: true)");

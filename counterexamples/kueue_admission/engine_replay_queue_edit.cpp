@@ -1,7 +1,7 @@
 // The QueueEdited step of a kueue-admission trace in the engine: the next
 // edit of kmc.yaml environment.queueEdits, whichever it is (stopPolicy,
-// quotas, the deletion of a ClusterQueue, Cohort or LocalQueue, or the
-// creation of a ClusterQueue or LocalQueue).
+// quotas, the deletion or the creation of a ClusterQueue, Cohort or
+// LocalQueue).
 #include <fmt/format.h>
 
 #include "counterexamples/kueue_admission/engine_replay_internal.hpp"
@@ -24,15 +24,14 @@ Outcome apply_queue_edit(engine::Engine& e, const AdmissionParams& p) {
                                           : p.cqs[edit.queue].quota.name;
   if (edit.creates) {
     const auto slash = queue.find('/');
+    const char* kind = edit.local ? "LocalQueue" : edit.cohort ? "Cohort" : "ClusterQueue";
     const bool made =
         edit.local ? engine::create_local_queue(e, queue.substr(0, slash), queue.substr(slash + 1))
-                   : engine::create_cluster_queue(e, queue);
-    if (!made)
-      return {false, fmt::format("the engine cannot create {} {}",
-                                 edit.local ? "LocalQueue" : "ClusterQueue", queue)};
+        : edit.cohort ? engine::create_cohort(e, queue)
+                      : engine::create_cluster_queue(e, queue);
+    if (!made) return {false, fmt::format("the engine cannot create {} {}", kind, queue)};
     settle(e);
-    return {true, fmt::format("{} {} created: {}", edit.local ? "LocalQueue" : "ClusterQueue",
-                              queue, changes(before, e))};
+    return {true, fmt::format("{} {} created: {}", kind, queue, changes(before, e))};
   }
   if (edit.deletes && edit.cohort) {
     if (!engine::delete_cohort(e, queue))

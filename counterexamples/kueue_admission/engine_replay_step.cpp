@@ -122,17 +122,23 @@ engine::Engine make_engine(const model::Scenario& sc, const protocols::ka::Admis
   o.pods_ready_on_start = !p.pods_may_be_late();
   if (p.pods_may_be_late()) o.pods_ready_timeouts_left = p.pods_ready_timeouts;
   engine::Engine e(m, o);
-  // The queues the run creates do not exist yet (compile_queue_creations
-  // refuses a workload holding quota through one).
+  // A queue whose first edit creates it does not exist yet
+  // (compile_queue_creations refuses a workload holding quota through a
+  // ClusterQueue or LocalQueue of such an edit). One created again after its
+  // deletion exists until then.
+  std::set<std::pair<int, int>> named;  // (kind: 0 ClusterQueue, 1 LocalQueue, 2 Cohort, queue)
   for (const auto& edit : p.queue_edits) {
-    if (!edit.creates) continue;
-    if (edit.local) {
-      const auto& name = p.local_queues[static_cast<std::size_t>(edit.queue)].name;
+    const int kind = edit.local ? 1 : edit.cohort ? 2 : 0;
+    if (!named.insert({kind, edit.queue}).second || !edit.creates) continue;
+    const auto q = static_cast<std::size_t>(edit.queue);
+    if (edit.cohort) {
+      KMC_ASSERT(engine::cohort_absent(e, p.cohorts[q].name));
+    } else if (edit.local) {
+      const auto& name = p.local_queues[q].name;
       const auto slash = name.find('/');
       KMC_ASSERT(engine::local_queue_absent(e, name.substr(0, slash), name.substr(slash + 1)));
     } else {
-      KMC_ASSERT(
-          engine::cluster_queue_absent(e, p.cqs[static_cast<std::size_t>(edit.queue)].quota.name));
+      KMC_ASSERT(engine::cluster_queue_absent(e, p.cqs[q].quota.name));
     }
   }
   settle(e);

@@ -103,6 +103,14 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
   std::vector<QuotaNode> quota_now;
   for (const auto& q : p.cqs) cq_now.push_back(q.stop), quota_now.push_back(q.quota);
   std::vector<QuotaNode> cohort_now = p.cohorts;
+  // Whether each Cohort exists before the next edit: from the start, unless
+  // the first edit naming it creates it.
+  std::vector<bool> cohort_exists(p.cohorts.size(), true), cohort_named(p.cohorts.size(), false);
+  std::vector<int> created_by(p.cohorts.size(), -1);
+  for (const auto& e : edits)
+    for (std::size_t c = 0; c < p.cohorts.size(); ++c)
+      if (e.cohort == p.cohorts[c].name && !cohort_named[c])
+        cohort_named[c] = true, cohort_exists[c] = !e.creates;
   std::vector<int> deleted_by(p.cqs.size(), -1);  // the edit that deletes it
   std::vector<int> deleted_cohort_by(p.cohorts.size(), -1);
   std::map<std::string, int> deleted_local_by;
@@ -149,22 +157,41 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
       if (out.queue < 0 || it == sc.manager.cohorts.end())
         throw InputError(e.pos, field + ".cohort",
                          fmt::format("no Cohort {} in {}/ (a cohort only ClusterQueues name has "
-                                     "no quotas to edit)",
+                                     "no object to edit)",
                                      e.cohort, sc.manager.dir));
-      if (const int by = deleted_cohort_by[static_cast<std::size_t>(out.queue)]; by >= 0)
+      const auto c = static_cast<std::size_t>(out.queue);
+      if (e.creates) {
+        // A Cohort is absent from the start where its first edit creates it
+        // (cohort_exists), and after its deletion: an implicit cohort of its
+        // name (compile_queue_creations).
+        if (cohort_exists[c])
+          throw InputError(e.pos, field + ".create",
+                           created_by[c] >= 0
+                               ? fmt::format("Cohort {} exists (created by "
+                                             "environment.queueEdits[{}]): delete it first",
+                                             e.cohort, created_by[c])
+                               : fmt::format("Cohort {} exists: delete it first (a Cohort is "
+                                             "absent from the start only where its first edit "
+                                             "creates it)",
+                                             e.cohort));
+        cohort_exists[c] = true;
+        created_by[c] = static_cast<int>(i);
+        cohort_now[c] = p.cohorts[c];  // its manifest's quotas, which the creation sets
+      } else if (!cohort_exists[c]) {
+        // Only a deletion gets here: a Cohort absent from the start is first named by its creation.
         throw InputError(e.pos, field + ".cohort",
-                         fmt::format("Cohort {} is deleted by environment.queueEdits[{}]: "
-                                     "creating it again is not modelled",
-                                     e.cohort, by));
-      if (e.deletes) {
-        deleted_cohort_by[static_cast<std::size_t>(out.queue)] = static_cast<int>(i);
+                         fmt::format("Cohort {} does not exist (deleted by "
+                                     "environment.queueEdits[{}]): create it first",
+                                     e.cohort, deleted_cohort_by[c]));
+      } else if (e.deletes) {
+        deleted_cohort_by[c] = static_cast<int>(i);
+        cohort_exists[c] = false;
         out.deletes = true;
         out.quotas = cohort_deletion(p);
       } else {
         bool changed = false;
-        out.quotas =
-            compile_quotas(e, field, it->resource_groups, !it->parent.empty(), "Cohort " + e.cohort,
-                           p, cohort_now[static_cast<std::size_t>(out.queue)], false, changed);
+        out.quotas = compile_quotas(e, field, it->resource_groups, !it->parent.empty(),
+                                    "Cohort " + e.cohort, p, cohort_now[c], false, changed);
         out.spec_updated = changed;
       }
     } else {
@@ -181,18 +208,24 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
         p.local_queues.push_back({e.local_queue, lq->stop_policy});
         out.queue = static_cast<int>(p.local_queues.size()) - 1;
       }
-      if (const auto by = deleted_local_by.find(e.local_queue); by != deleted_local_by.end())
-        throw InputError(e.pos, field + ".localQueue",
-                         fmt::format("LocalQueue {} is deleted by environment.queueEdits[{}]: "
-                                     "creating it again is not modelled",
-                                     e.local_queue, by->second));
+      if (const auto by = deleted_local_by.find(e.local_queue); by != deleted_local_by.end()) {
+        if (!e.creates)
+          throw InputError(e.pos, field + ".localQueue",
+                           fmt::format("LocalQueue {} does not exist (deleted by "
+                                       "environment.queueEdits[{}]): create it first",
+                                       e.local_queue, by->second));
+        // Created again: AddLocalQueue pushes its pending workloads, as for a
+        // LocalQueue absent from the start (compile_queue_creations).
+        deleted_local_by.erase(by);
+      }
       if (e.deletes) {
         // A LocalQueue has no finalizer: it is gone at once. The LocalQueue
         // controller's Delete takes its pending workloads out of the queue
         // manager; the workload controller finds it missing and unsets what
         // its workloads reserved without being Admitted ("terminating or
         // missing"); Admitted ones keep running, as a missing queue's
-        // stopPolicy reads None. That is stopPolicy Hold, for good.
+        // stopPolicy reads None. That is stopPolicy Hold, until it is
+        // created again.
         deleted_local_by[e.local_queue] = static_cast<int>(i);
         out.deletes_local = true;
         out.policy = model::StopPolicy::Hold;

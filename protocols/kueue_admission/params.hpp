@@ -91,9 +91,10 @@ struct QueueEdit {
   // does to the workloads of a missing LocalQueue (compile_queue_edits.cpp).
   bool deletes_local = false;
   // The queue's creation: absent until now (stopPolicy Hold, and a
-  // ClusterQueue without quota), it gets its manifest's policy and quotas
-  // (queue_creation.cpp).
+  // ClusterQueue without quota; a Cohort implicit: no quota, no limits, no
+  // parent), it gets its manifest's policy and quotas (queue_creation.cpp).
   bool creates = false;
+  int cohort_parent = -1;  // a Cohort's creation: its manifest's parent (index into cohorts)
   // False for an edit of a ClusterQueue or Cohort that sets what the spec
   // already says: the API server writes nothing, so Kueue gets no update
   // event (and its controllers act only on a changed spec: the ClusterQueue

@@ -1,7 +1,7 @@
 // Queues created during the run (kmc.yaml environment.queueEdits with
-// `create: true`): a ClusterQueue or a LocalQueue of the manifests that is
-// absent until its edit, for an operator onboarding a team while the cluster
-// runs.
+// `create: true`): a ClusterQueue, LocalQueue or Cohort of the manifests
+// that is absent until its edit, for an operator onboarding a team while the
+// cluster runs.
 //
 // Kueue's pieces, each read from its source:
 // - a workload whose LocalQueue is missing is in no queue (queue manager
@@ -23,12 +23,23 @@
 // quota_edits.cpp). A LocalQueue starts on Hold, and its creation sets its
 // manifest's stopPolicy.
 //
+// A Cohort whose first edit creates it is absent until then: the
+// ClusterQueues and Cohorts that name it are in an implicit cohort of its
+// name, without quota, limits or parent (the hierarchy manager's implicit
+// cohorts), as after a Cohort's deletion. Its creation (cohort controller
+// Reconcile: the cache's and the queue manager's AddOrUpdateCohort) sets its
+// manifest's quotas and parent, and requeues the parked workloads of the
+// tree it is in now (notifyCohort of its root). A deleted Cohort may be
+// created again the same way, and a deleted LocalQueue.
+//
 // A workload holding quota through a queue that does not exist yet has no
 // such start in Kueue's cache (the cache counts it once its ClusterQueue is
 // added); it is refused rather than modelled loosely.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "protocols/kueue_admission/compile_parts.hpp"
 
@@ -38,18 +49,14 @@ using model::InputError;
 
 namespace {
 
-// The manifest's quotas of the flavors and resources of ClusterQueue q's
-// resource group, which its creation sets.
-std::vector<QuotaSet> manifest_quotas(const AdmissionParams& p, int q) {
-  const CqParams& cq = p.cqs[static_cast<std::size_t>(q)];
+// The manifest's quotas of a ClusterQueue or Cohort, every flavor and
+// resource (a node's quota maps lack the others: nominal 0, no limits).
+std::vector<QuotaSet> manifest_quotas(const QuotaNode& node, const AdmissionParams& p) {
   std::vector<QuotaSet> out;
-  for (int f : cq.flavors)
-    for (int r : cq.covered) {
-      const int fr = p.fr(f, r);
-      out.push_back({fr, cq.quota.nominal[static_cast<std::size_t>(fr)],
-                     cq.quota.borrowing_limit[static_cast<std::size_t>(fr)],
-                     cq.quota.lending_limit[static_cast<std::size_t>(fr)]});
-    }
+  for (int fr = 0; fr < p.F() * p.R(); ++fr) {
+    const auto i = static_cast<std::size_t>(fr);
+    out.push_back({fr, node.nominal[i], node.borrowing_limit[i], node.lending_limit[i]});
+  }
   return out;
 }
 
@@ -59,19 +66,39 @@ void compile_queue_creations(const model::Scenario& sc, AdmissionParams& p) {
   const auto& edits = sc.fleet.environment.queue_edits;
   std::map<std::pair<bool, int>, std::size_t> first;  // (local, queue) -> its first edit
   std::vector<int> created_cqs;
+  std::set<int> deleted_lqs;  // LocalQueues deleted by the edits so far
+  std::vector<bool> cohort_named(p.cohorts.size(), false);
+  std::vector<int> absent_cohorts;
   for (std::size_t k = 0; k < p.queue_edits.size(); ++k) {
     QueueEdit& e = p.queue_edits[k];
-    if (e.cohort) continue;
+    if (e.cohort) {
+      // compile_queue_edits checked that it is absent: from the start where
+      // no edit named it before, else deleted since.
+      const auto c = static_cast<std::size_t>(e.queue);
+      if (e.creates) {
+        if (!cohort_named[c]) absent_cohorts.push_back(e.queue);
+        e.quotas = manifest_quotas(p.cohorts[c], p);
+        e.cohort_parent = p.cohorts[c].parent;
+      }
+      cohort_named[c] = true;
+      continue;
+    }
     const auto [it, fresh] = first.try_emplace({e.local, e.queue}, k);
+    if (e.deletes_local) deleted_lqs.insert(e.queue);
     if (!e.creates) continue;
+    // A LocalQueue created again after its deletion: compile_queue_edits gave
+    // it its manifest's policy, which the edit machinery sets.
+    if (e.local && deleted_lqs.erase(e.queue) > 0) continue;
     const std::string field = fmt::format("environment.queueEdits[{}].create", k);
     const std::string queue = e.local ? "LocalQueue " + p.local_queues[e.queue].name
                                       : "ClusterQueue " + p.cqs[e.queue].quota.name;
     if (!fresh)
-      throw InputError(edits[k].pos, field,
-                       fmt::format("{} is edited by environment.queueEdits[{}] before it is "
-                                   "created: a queue's creation is the first edit naming it",
-                                   queue, it->second));
+      throw InputError(
+          edits[k].pos, field,
+          fmt::format("{} is edited by environment.queueEdits[{}] before it is "
+                      "created: a queue's creation is the first edit naming it (or, for a "
+                      "LocalQueue or Cohort, follows its deletion)",
+                      queue, it->second));
     for (const auto& w : p.workloads) {
       if (w.initial_flavor < 0 || (e.local ? w.lq != e.queue : w.cq != e.queue)) continue;
       throw InputError(edits[k].pos, field,
@@ -82,9 +109,21 @@ void compile_queue_creations(const model::Scenario& sc, AdmissionParams& p) {
     if (e.local) {
       p.local_queues[static_cast<std::size_t>(e.queue)].stop = model::StopPolicy::Hold;
     } else {
-      e.quotas = manifest_quotas(p, e.queue);
+      const CqParams& cq = p.cqs[static_cast<std::size_t>(e.queue)];
+      for (const QuotaSet& q : manifest_quotas(cq.quota, p))
+        if (std::find(cq.flavors.begin(), cq.flavors.end(), q.fr / p.R()) != cq.flavors.end() &&
+            std::find(cq.covered.begin(), cq.covered.end(), q.fr % p.R()) != cq.covered.end())
+          e.quotas.push_back(q);
       created_cqs.push_back(e.queue);
     }
+  }
+  // An absent Cohort is an implicit one: no quota, no limits, no parent.
+  for (int c : absent_cohorts) {
+    QuotaNode& node = p.cohorts[static_cast<std::size_t>(c)];
+    node.parent = -1;
+    std::fill(node.nominal.begin(), node.nominal.end(), 0);
+    std::fill(node.borrowing_limit.begin(), node.borrowing_limit.end(), kNoLimit);
+    std::fill(node.lending_limit.begin(), node.lending_limit.end(), kNoLimit);
   }
   // Absent until created: on Hold, and no quota in any cohort. Done after the
   // loop, as every creation's quotas are read from the manifest first.

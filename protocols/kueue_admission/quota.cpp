@@ -30,6 +30,8 @@ QuotaTree::QuotaTree(const AdmissionParams& p, int edits, int removed)
     // A deleted Cohort leaves an implicit one of its name for its children,
     // detached from its parent (hierarchy Manager.DeleteCohort): a root now.
     if (e.cohort && e.deletes) parent_[i] = -1;
+    // A created Cohort joins the parent its manifest names (AddOrUpdateCohort).
+    if (e.cohort && e.creates) parent_[i] = e.cohort_parent < 0 ? -1 : q_ + e.cohort_parent;
     for (const QuotaSet& c : e.quotas) {
       if (c.nominal) nominal_[i][c.fr] = *c.nominal;
       if (c.borrowing_limit) bl_[i][c.fr] = *c.borrowing_limit;

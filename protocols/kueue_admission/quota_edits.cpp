@@ -31,9 +31,10 @@ void AdmissionParams::finish_quota_edits() {
       deleted_at[static_cast<std::size_t>(queue_edits[k].queue)] = static_cast<int>(k);
       deleted_cqs.push_back(queue_edits[k].queue);
     }
-  const bool any =
-      any_cq_deletions() || std::any_of(queue_edits.begin(), queue_edits.end(),
-                                        [](const QueueEdit& e) { return !e.quotas.empty(); });
+  const bool any = any_cq_deletions() ||
+                   std::any_of(queue_edits.begin(), queue_edits.end(), [](const QueueEdit& e) {
+                     return !e.quotas.empty() || (e.cohort && e.creates);
+                   });
   if (!any) return;
   // Every (edits, removed) pair, the impossible ones too (a ClusterQueue gone
   // before its deletion): the table stays a plain index, and is small.
@@ -41,7 +42,8 @@ void AdmissionParams::finish_quota_edits() {
   for (std::size_t k = 0; k <= queue_edits.size(); ++k)
     for (int m = 0; m < masks; ++m) {
       const QueueEdit* e = k > 0 ? &queue_edits[k - 1] : nullptr;
-      const bool same = e != nullptr && (e->quotas.empty() || !e->spec_updated) && !e->deletes;
+      const bool same = e != nullptr && (e->quotas.empty() || !e->spec_updated) && !e->deletes &&
+                        !(e->cohort && e->creates);
       trees_after.push_back(k == 0 && m == 0 ? tree
                             : same
                                 ? trees_after[tree_slot(static_cast<int>(k) - 1, m)]

@@ -409,6 +409,8 @@ std::uint64_t Spec::identity(const Params& p) {
                                    static_cast<std::int64_t>(e.quotas.size())});
       if (e.deletes && e.cohort) quotas.push_back(0x64656c);  // a Cohort's deletion: no requeue
       if (e.creates) quotas.push_back(0x637265);              // a creation: replayed as one
+      if (e.cohort && e.creates) quotas.push_back(e.cohort_parent);
+      if (!e.spec_updated) quotas.push_back(0x6e6f70);  // unchanged: no requeue
       for (const auto& c : e.quotas)
         quotas.insert(quotas.end(), {c.fr, c.nominal.value_or(-2), c.borrowing_limit.value_or(-2),
                                      c.lending_limit.value_or(-2)});

@@ -59,7 +59,7 @@ TEST_CASE("ClusterQueue deletion: bad deletions are exit 3 at their line",
       "    - cohort: gpu-pool\n      delete: true\n    - cohort: gpu-pool\n      quotas: "
       "[{flavor: h100, resource: nvidia.com/gpu, nominalQuota: 8}]\n",
       "environment.queueEdits[1].cohort",
-      "Cohort gpu-pool is deleted by environment.queueEdits[0]");
+      "Cohort gpu-pool does not exist (deleted by environment.queueEdits[0]): create it first");
   refused("    - clusterQueue: legacy\n      delete: false\n", "delete",
           "delete: false is not an edit");
   refused("    - clusterQueue: legacy\n      delete: yes-please\n", "delete", "");

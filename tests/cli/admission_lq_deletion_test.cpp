@@ -56,9 +56,35 @@ TEST_CASE("LocalQueue deletion: bad deletions are exit 3 at their line",
   };
   refused(kDeleteBatch + "    - localQueue: research/batch\n      stopPolicy: None\n",
           "environment.queueEdits[1].localQueue",
-          "LocalQueue research/batch is deleted by environment.queueEdits[0]");
+          "LocalQueue research/batch does not exist (deleted by environment.queueEdits[0]): "
+          "create it first");
+  refused(kDeleteBatch + "    - {localQueue: research/batch, create: true}\n" +
+              "    - {localQueue: research/batch, create: true}\n",
+          "environment.queueEdits[2].create",
+          "LocalQueue research/batch is edited by environment.queueEdits[0] before it is created");
   refused("    - localQueue: research/batch\n      delete: true\n      stopPolicy: Hold\n",
           "delete", "a deletion is an edit of its own");
   refused("    - localQueue: research/nosuch\n      delete: true\n",
           "environment.queueEdits[0].localQueue", "no LocalQueue research/nosuch");
+}
+
+TEST_CASE("LocalQueue deletion: created again, its pending workloads are queued again",
+          "[cli][admission][lq-deletion]") {
+  // The sweep's LocalQueue deleted and created again (AddLocalQueue pushes its
+  // pending workloads): the sweep can be admitted after both edits, which it
+  // cannot while the queue is gone. The engine replays both.
+  const std::string property =
+      "properties:\n"
+      "  - name: sweep-not-admitted-after-both\n"
+      "    always: '!(budget[queueEdits] == 0 && phase[\"research/sweep\"] == Admitted)'\n";
+  const auto r = kmc(
+      "check " +
+      example_with("cluster-queue-delete-borrower", "kmc.yaml",
+                   with_edit(kDeleteBatch + "    - {localQueue: research/batch, create: true}\n",
+                             property)) +
+      " --property sweep-not-admitted-after-both --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "<QueueEdited> LocalQueue research/batch created"));
+  CHECK(has(r.out, "Reproduced in the engine"));
 }

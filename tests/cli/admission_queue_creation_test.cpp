@@ -4,6 +4,7 @@
 // ClusterQueue's quota is in no cohort, and the workloads of a missing queue
 // are in no heap; its creation brings its manifest's quotas and stopPolicy.
 #include <catch2/catch.hpp>
+#include <fstream>
 
 #include "cli/fleet_refused.hpp"
 
@@ -76,8 +77,21 @@ TEST_CASE("queue creation: bad creations are exit 3 at their line",
   };
   refused("    - {clusterQueue: team-b, create: true, stopPolicy: Hold}\n", "create",
           "a creation is an edit of its own");
-  refused("    - {cohort: gpu-pool, create: true}\n", "create",
-          "creating a Cohort during the run is not modelled");
+  refused(
+      "    - {cohort: gpu-pool, create: true, quotas: [{flavor: h100, resource: "
+      "nvidia.com/gpu, nominalQuota: 8}]}\n",
+      "create", "a creation is an edit of its own");
+  refused("    - {cohort: nosuch, create: true}\n", "environment.queueEdits[0].cohort",
+          "no Cohort nosuch");
+  refused(
+      "    - {cohort: gpu-pool, delete: true}\n    - {cohort: gpu-pool, create: true}\n"
+      "    - {cohort: gpu-pool, create: true}\n",
+      "environment.queueEdits[2].create",
+      "Cohort gpu-pool exists (created by environment.queueEdits[1]): delete it first");
+  refused(
+      "    - {cohort: gpu-pool, delete: true}\n    - {clusterQueue: team-b, stopPolicy: Hold}\n"
+      "    - {cohort: gpu-pool, create: true}\n    - {cohort: gpu-pool, create: true}\n",
+      "environment.queueEdits[3].create", "Cohort gpu-pool exists");
   refused("    - {clusterQueue: team-b, create: false}\n", "create",
           "create: false is not an edit");
   refused(
@@ -95,4 +109,50 @@ TEST_CASE("queue creation: bad creations are exit 3 at their line",
                 "environment.queueEdits[0].create",
                 "research/sweep holds quota through ClusterQueue research, which this edit "
                 "creates");
+}
+
+TEST_CASE("queue creation: a Cohort created during the run, and one deleted and created again",
+          "[cli][admission][queue-creation]") {
+  // examples/cohort-delete-parked with the research Cohort created again after
+  // its deletion: it rejoins the pool, the sweep's borrowing counts there
+  // again, and the creation requeues the pool's tree (AddOrUpdateCohort), so
+  // the server is parked only until the sweep ends: not stuck.
+  const std::string recreate =
+      "    - {cohort: research, delete: true}\n    - {cohort: research, create: true}\n";
+  auto text = example_text_replacing("cohort-delete-parked", "kmc.yaml",
+                                     "    - {cohort: research, delete: true}\n", recreate);
+  auto r = kmc("check " + example_with("cohort-delete-parked", "kmc.yaml", text) +
+               " --property guarantee-not-stuck");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  // A trace through both edits replays in the engine.
+  text +=
+      "properties:\n  - name: served-after-both-edits\n"
+      "    always: \"budget[queueEdits] == 0 => phase[ml/inference] != Admitted\"\n";
+  r = kmc("check " + example_with("cohort-delete-parked", "kmc.yaml", text) +
+          " --property served-after-both-edits --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "<QueueEdited> Cohort research created"));
+  CHECK(has(r.out, "Cohort research created: "));
+  CHECK(has(r.out, "Reproduced in the engine"));
+  // Absent from the start, and the sweep not yet admitted: the research
+  // ClusterQueue is alone in an implicit cohort without quota, and the sweep
+  // (10 GPUs on a quota of 4) waits until research joins the pool and the
+  // server frees serving's 8.
+  std::string workloads =
+      slurp(std::string(KMC_SOURCE_DIR) + "/examples/cohort-delete-parked/cluster/workloads.yaml");
+  workloads.erase(workloads.find("status:"), workloads.find("---") - workloads.find("status:"));
+  const auto dir = example_with("cohort-delete-parked", "cluster/workloads.yaml", workloads);
+  std::ofstream(dir + "/kmc.yaml") << "apiVersion: kmc.dev/v1alpha1\nkind: Fleet\n"
+                                      "protocol: kueue-admission\ncluster: cluster\n"
+                                      "environment:\n  queueEdits:\n"
+                                      "    - {cohort: research, create: true}\n"
+                                      "properties:\n  - name: sweep-never-admitted\n"
+                                      "    always: \"phase[ml/sweep] != Admitted\"\n";
+  r = kmc("check " + dir + " --property sweep-never-admitted --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "State 3: <QueueEdited> Cohort research created"));
+  CHECK(has(r.out, "Reproduced in the engine"));
 }

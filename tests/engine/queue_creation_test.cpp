@@ -48,3 +48,53 @@ TEST_CASE("a created LocalQueue's pending workloads are queued", "[engine][queue
   e.run(-1, 15'000);
   CHECK(state_of(e, "waiting") == "Admitted");
 }
+
+TEST_CASE("a created Cohort gets its quota and parent, and requeues its new tree",
+          "[engine][queue-creation]") {
+  // root {} over b {cpu: 4}; team (parent root, cpu: 1 of its own) over a
+  // {cpu: 0}, absent until created: an implicit cohort without quota or parent.
+  Cluster c;
+  c.flavor("default");
+  c.cohort("root");
+  c.cohort("team", "root").resource_groups = {group({"cpu"}, {{"default", {{"cpu", 1}}}})};
+  c.cq("a", "team", {group({"cpu"}, {{"default", {{"cpu", 0}}}})});
+  c.cq("b", "root", {group({"cpu"}, {{"default", {{"cpu", 4}}}})});
+  c.wl("borrower", "a", 0, {{"cpu", 3}});
+  Engine e(c.m);
+  const int root = e.cohort_nodes.at("root"), team = e.cohort_nodes.at("team");
+  const FrId fr = e.frs.find("default", "cpu");
+  REQUIRE(cohort_absent(e, "team"));
+  CHECK_FALSE(cohort_absent(e, "team"));  // absent already
+  CHECK_FALSE(cohort_absent(e, "nosuch"));
+  CHECK_FALSE(e.tree.has_parent(team));
+  CHECK(e.tree.subtree_quota(team, fr) == 0);
+  e.run(-1, 5000);
+  CHECK(state_of(e, "borrower") == "Pending");  // team has nothing to lend: parked
+  REQUIRE(create_cohort(e, "team"));
+  CHECK_FALSE(create_cohort(e, "team"));  // created already
+  CHECK(e.tree.node(team).parent == root);
+  CHECK(e.tree.subtree_quota(team, fr) == 1'000);
+  CHECK(e.tree.subtree_quota(root, fr) == 5'000);
+  e.run(-1, 10'000);
+  // Requeued (AddOrUpdateCohort notifies the new tree's root), it borrows
+  // team's 1 cpu and 2 of b's through root.
+  CHECK(state_of(e, "borrower") == "Admitted");
+  CHECK(e.tree.usage(root, fr) == 3'000);
+}
+
+TEST_CASE("a deleted Cohort created again is grafted back", "[engine][queue-creation]") {
+  Cluster c;
+  c.flavor("default");
+  c.cohort("root");
+  c.cohort("team", "root");
+  c.cq("a", "team", {group({"cpu"}, {{"default", {{"cpu", 0}}}})});
+  c.cq("b", "root", {group({"cpu"}, {{"default", {{"cpu", 4}}}})});
+  c.wl("borrower", "a", 0, {{"cpu", 3}});
+  Engine e(c.m);
+  REQUIRE(delete_cohort(e, "team"));
+  e.run(-1, 5000);
+  CHECK(state_of(e, "borrower") == "Pending");
+  REQUIRE(create_cohort(e, "team"));
+  e.run(-1, 10'000);
+  CHECK(state_of(e, "borrower") == "Admitted");
+}

@@ -81,3 +81,61 @@ TEST_CASE("queue creation: a missing ClusterQueue's workloads wait in no heap, o
   CHECK(o.result.stats.states == 4);
   CHECK(o.result.stats.transitions == 3);
 }
+
+namespace {
+
+// A Cohort's creation: absent until then (an implicit cohort of its name: no
+// quota, no limits, no parent), it gets its manifest's quotas and parent.
+ka::QueueEdit cohort_created(int cohort, std::int64_t nominal, int parent) {
+  ka::QueueEdit e{
+      false, cohort, StopPolicy::None, {{0, nominal, ka::kNoLimit, ka::kNoLimit}}, true};
+  e.creates = true;
+  e.cohort_parent = parent;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("queue creation: exact state counts of a Cohort created with quota",
+          "[admission][queue-creation][counts]") {
+  // Cohort "co" {cpu: 2} over cq0 {cpu: 0}, absent until the edit; w0 (cq0)
+  // asks for 1 cpu. By hand, as for a ClusterQueue above: s0 (w0 Pending);
+  // Schedule: s1 (Inadmissible: the implicit cohort has nothing); the creation
+  // from s0: s2; from s1 it requeues w0 (AddOrUpdateCohort's notifyCohort): s2
+  // again; Schedule: s3 (w0 borrows the cohort's cpu); Finish: s4. 5 states,
+  // 5 edges.
+  auto p = ka_check::queue_of_one(1, 0);
+  p.cohorts.push_back({"co", -1, {0}, {ka::kNoLimit}, {ka::kNoLimit}});
+  p.cqs[0].quota.parent = 0;
+  p.queue_edits.push_back(cohort_created(0, 2, -1));
+  p.finish();
+  const auto o = check(p, {"no-over-admission", "usage-counted-once", "guarantee-not-stuck"});
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 5);
+  CHECK(o.result.stats.transitions == 5);
+}
+
+TEST_CASE("queue creation: a Cohort created with a parent grafts its subtree and requeues it",
+          "[admission][queue-creation]") {
+  // Cohort "root" {cpu: 2} over cq1 {cpu: 0}; Cohort "team" (its manifest's
+  // parent is root) over cq0 {cpu: 0}, absent until the edit. w0 (cq0, 1 cpu)
+  // borrows root's cpu once team joins it.
+  auto p = ka_check::queue_of_one(1, 0);
+  p.cqs.push_back(p.cqs[0]);
+  p.cqs[1].quota.name = "cq1";
+  p.cohorts.push_back({"root", -1, {2}, {ka::kNoLimit}, {ka::kNoLimit}});
+  p.cohorts.push_back({"team", -1, {0}, {ka::kNoLimit}, {ka::kNoLimit}});
+  p.cqs[0].quota.parent = 1;
+  p.cqs[1].quota.parent = 0;
+  p.queue_edits.push_back(cohort_created(1, 0, 0));
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(kSchedule);
+  CHECK(s.phase[0] == ka::kInadmissible);
+  step(kEdit);
+  CHECK(s.phase[0] == ka::kPending);  // the root of its new tree is notified
+  step(kSchedule);
+  CHECK(s.phase[0] == ka::kAdmitted);
+  CHECK(check(p, {"no-over-admission", "usage-counted-once"}).result.verdict == Verdict::Verified);
+}
