@@ -104,6 +104,19 @@ struct Cluster {
   }
 };
 
+// root {} over co {} over a {cpu: 2}, and b {cpu: 8} under root; the sweep in
+// a asks for 6 cpu, 4 of them borrowed from b through root.
+inline Cluster subtree_borrowing_from_root() {
+  Cluster c;
+  c.flavor("default");
+  c.cohort("root");
+  c.cohort("co", "root");
+  c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 2}}}})});
+  c.cq("b", "root", {group({"cpu"}, {{"default", {{"cpu", 8}}}})});
+  c.wl("sweep", "a", 0, {{"cpu", 6}});
+  return c;
+}
+
 // A workload created now, through the engine (as the API server would).
 inline model::Workload make_workload(const std::string& name, const std::string& cq,
                                      std::int32_t priority,

@@ -98,15 +98,8 @@ TEST_CASE("a deleted Cohort leaves an implicit cohort without quota; nothing is 
 
 TEST_CASE("a deleted Cohort with a parent and children leaves its subtree a tree of its own",
           "[engine][cq-deletion]") {
-  // root {} over co {} over a {cpu: 2}, and b {cpu: 8} under root. The sweep in
-  // a holds 6 cpu, 4 borrowed from b through root, so b's 8-cpu job does not fit.
-  Cluster c;
-  c.flavor("default");
-  c.cohort("root");
-  c.cohort("co", "root");
-  c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 2}}}})});
-  c.cq("b", "root", {group({"cpu"}, {{"default", {{"cpu", 8}}}})});
-  c.wl("sweep", "a", 0, {{"cpu", 6}});
+  // The sweep holds 6 cpu, 4 borrowed from b through root, so b's 8-cpu job does not fit.
+  Cluster c = subtree_borrowing_from_root();
   Engine e(c.m);
   e.run(-1, 1000);
   REQUIRE(state_of(e, "sweep") == "Admitted");

@@ -89,13 +89,7 @@ TEST_CASE("a quota edit that sets what is already set requeues nothing", "[engin
   // same spec gets no update event at all. b's job parked, then the Cohort
   // whose sweep borrowed from b is deleted: the job fits now, and only a real
   // change of b's spec requeues it.
-  Cluster c;
-  c.flavor("default");
-  c.cohort("root");
-  c.cohort("co", "root");
-  c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 2}}}})});
-  c.cq("b", "root", {group({"cpu"}, {{"default", {{"cpu", 8}}}})});
-  c.wl("sweep", "a", 0, {{"cpu", 6}});
+  Cluster c = subtree_borrowing_from_root();
   Engine e(c.m);
   e.run(-1, 1000);
   e.create_workload(make_workload("job", "b", 0, {{"cpu", 8}}));
