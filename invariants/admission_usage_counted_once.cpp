@@ -16,7 +16,8 @@ AdmissionProperty usage_counted_once(const AdmissionInstance& p) {
         for (int w = 0; w < q.W(); ++w)
           if (protocols::ka::Scheduler::holds(s, w))
             for (int r = 0; r < q.R(); ++r)
-              expected[q.workloads[w].cq * k + q.fr(static_cast<int>(s.flavor[w]), r)] +=
+              expected[q.workloads[w].cq * k +
+                       q.cell(q.workloads[w].cq, static_cast<int>(s.flavor[w]), r)] +=
                   q.workloads[w].req[r];
         return expected == s.usage;
       }});

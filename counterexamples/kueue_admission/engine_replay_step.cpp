@@ -68,11 +68,26 @@ bool in_cache(const engine::Engine& e, const engine::WorkloadInfo& w) {
 
 // The flavor the workload holds quota in: its admission's flavors, one name
 // per distinct flavor ("a+b" when its pod sets or resources got several).
+// Where its ClusterQueue has several resource groups, the model's `flavor` is
+// that of the group with several flavors (or of the first): the flavors of the
+// other groups, one each, are left out.
 std::string held_flavor(const engine::Engine& e, const engine::WorkloadInfo& w) {
   if (!in_cache(e, w) || !w.obj.admission) return "";
+  const auto& groups =
+      e.cluster_queues[static_cast<std::size_t>(w.cluster_queue)].spec.resource_groups;
+  std::set<std::string> fixed;
+  if (groups.size() > 1) {
+    std::size_t chosen = 0;
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      if (groups[g].flavors.size() > 1) chosen = g;
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      if (g != chosen)
+        for (const auto& fq : groups[g].flavors) fixed.insert(fq.name);
+  }
   std::set<std::string> flavors;
   for (const auto& psa : w.obj.admission->pod_set_assignments)
-    for (const auto& [r, f] : psa.flavors) flavors.insert(f);
+    for (const auto& [r, f] : psa.flavors)
+      if (!fixed.contains(f)) flavors.insert(f);
   return fmt::format("{}", fmt::join(flavors, "+"));
 }
 

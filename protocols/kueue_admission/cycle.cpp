@@ -150,7 +150,7 @@ std::vector<std::int64_t> Scheduler::reserve_cells(const Snapshot& snap, int w,
   const auto& wl = p_.workloads[w];
   std::vector<std::int64_t> keep(snap.tree().frs(), 0);
   for (int r = 0; r < p_.R(); ++r) {
-    const int fr = p_.fr(a.flavor, r);
+    const int fr = p_.cell(wl.cq, a.flavor, r);
     const std::int64_t q = snap.tree().nominal(wl.cq, fr), u = snap.usage(wl.cq, fr);
     const std::int64_t bl = snap.tree().borrowing_limit(wl.cq, fr);
     const std::int64_t v = a.borrow > 0

@@ -29,7 +29,8 @@ bool fits_nominal_after(const Scheduler& sched, const XState& s, int w, bool ahe
     // It holds its reservation, and its queue is within nominal quota: only its
     // checks stand between it and admission (accept-then-hang, K22).
     for (int r = 0; r < p.R(); ++r)
-      if (wl.req[r] > 0 && !snap.within_nominal(wl.cq, p.fr(static_cast<int>(s.flavor[w]), r)))
+      if (wl.req[r] > 0 &&
+          !snap.within_nominal(wl.cq, p.cell(wl.cq, static_cast<int>(s.flavor[w]), r)))
         return false;
     return true;
   }
@@ -47,7 +48,8 @@ bool fits_nominal_after(const Scheduler& sched, const XState& s, int w, bool ahe
     } else if (tree.root(c.cq) == tree.root(wl.cq) && tree.parent(wl.cq) >= 0) {
       bool borrows = false;
       for (int r = 0; r < p.R(); ++r)
-        borrows = borrows || !snap.within_nominal(c.cq, p.fr(static_cast<int>(s.flavor[v]), r));
+        borrows =
+            borrows || !snap.within_nominal(c.cq, p.cell(c.cq, static_cast<int>(s.flavor[v]), r));
       may = borrows && (cq.reclaim == Reclaim::Any ||
                         (cq.reclaim == Reclaim::LowerPriority && wl.priority > c.priority));
     }
@@ -64,7 +66,7 @@ bool fits_nominal_after(const Scheduler& sched, const XState& s, int w, bool ahe
     for (int r = 0; r < p.R() && fits; ++r) {
       const std::int64_t v = wl.req[r];
       if (v == 0) continue;
-      const int fr = p.fr(f, r);
+      const int fr = p.cell(wl.cq, f, r);
       fits = std::find(cq.covered.begin(), cq.covered.end(), r) != cq.covered.end() &&
              snap.usage(wl.cq, fr) + v <= snap.tree().nominal(wl.cq, fr) &&
              v <= snap.available(wl.cq, fr);
@@ -99,7 +101,8 @@ std::string over_admission(const Scheduler& sched, const XState& s) {
   for (int w = 0; w < p.W(); ++w)
     if (Scheduler::reserved(s, w))
       for (int r = 0; r < p.R(); ++r) {
-        const std::size_t cell = p.workloads[w].cq * k + p.fr(static_cast<int>(s.flavor[w]), r);
+        const std::size_t cell =
+            p.workloads[w].cq * k + p.cell(p.workloads[w].cq, static_cast<int>(s.flavor[w]), r);
         usage[cell] += p.workloads[w].req[r];
         if (s.before_edit[w] != 0) earlier[cell] += p.workloads[w].req[r];
       }

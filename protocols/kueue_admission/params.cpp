@@ -93,6 +93,47 @@ struct Compiler {
     return flavors;
   }
 
+  // Kueue assigns each resource group a flavor of its own. The model chooses
+  // one flavor per workload: that of the group with several flavors (or of
+  // the first group); every other group must have one flavor, which its
+  // resources always take (CqParams::fixed_flavor). Two groups with several
+  // flavors would need a choice per group: refused, not half-modelled.
+  void compile_flavor_choice(const model::ClusterQueue& q, CqParams& c) {
+    const auto& groups = q.resource_groups;
+    std::size_t chosen = 0;
+    bool several = false;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (groups[g].flavors.size() < 2) continue;
+      if (several)
+        throw InputError(q.meta.pos, fmt::format("spec.resourceGroups[{}]", g),
+                         fmt::format("kueue-admission models one resource group with several "
+                                     "flavors per ClusterQueue; resourceGroups[{}] has {} too "
+                                     "(a group of one flavor each is fine)",
+                                     chosen, groups[chosen].flavors.size()));
+      chosen = g, several = true;
+    }
+    if (groups.empty()) return;
+    for (const auto& fq : groups[chosen].flavors) c.flavors.push_back(index_of(p.flavors, fq.name));
+    if (groups.size() == 1) return;
+    c.fixed_flavor.assign(p.R(), -1);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (g == chosen || groups[g].flavors.empty()) continue;
+      const int f = index_of(p.flavors, groups[g].flavors[0].name);
+      for (const auto& r : groups[g].covered_resources)
+        c.fixed_flavor[static_cast<std::size_t>(index_of(p.resources, r))] = f;
+    }
+    // An admission check on the flavor of a one-flavor group would apply
+    // whatever the choice; compile_checks reads the chosen group's flavors.
+    for (const auto& rule : q.admission_checks)
+      for (const auto& name : rule.on_flavors)
+        if (std::none_of(c.flavors.begin(), c.flavors.end(),
+                         [&](int f) { return p.flavors[static_cast<std::size_t>(f)] == name; }))
+          throw InputError(q.meta.pos, "spec.admissionChecksStrategy",
+                           fmt::format("admission check {} on flavor {} of a resource group "
+                                       "other than resourceGroups[{}] is not modelled",
+                                       rule.name, name, chosen));
+  }
+
   // Names first, so that every quota vector has its final size.
   void collect_names() {
     for (const auto& cq : m.cluster_queues)
@@ -149,10 +190,8 @@ struct Compiler {
     CqParams c;
     c.quota = empty_node(q.meta.name);
     if (!q.cohort.empty()) c.quota.parent = cohort(q.cohort);
-    if (q.resource_groups.size() > 1)
-      throw InputError(pos, "spec.resourceGroups",
-                       "kueue-admission models one resource group per ClusterQueue");
-    c.flavors = read_groups(q.resource_groups, pos, !q.cohort.empty(), c.quota, &c.covered);
+    read_groups(q.resource_groups, pos, !q.cohort.empty(), c.quota, &c.covered);
+    compile_flavor_choice(q, c);
     c.checks_on = compile_checks(m, p, q, c.flavors);
     c.stop = q.stop_policy;
     c.strict_fifo = q.queueing_strategy == model::QueueingStrategy::StrictFIFO;
@@ -262,6 +301,13 @@ struct Compiler {
     w.eligible.assign(p.F(), true);
     for (int f = 0; f < p.F(); ++f)
       if (const auto* rf = m.find_flavor(p.flavors[f])) w.eligible[f] = eligible(wl, *rf);
+    // A resource of a one-flavor group in a flavor the workload may not use
+    // (taints, selectors): that group has no flavor for it, so no choice fits.
+    const CqParams& home = p.cqs[w.cq];
+    for (int r = 0; r < p.R(); ++r)
+      if (!home.fixed_flavor.empty() && home.fixed_flavor[r] >= 0 && w.req[r] > 0 &&
+          !w.eligible[home.fixed_flavor[r]])
+        for (int f : home.flavors) w.eligible[f] = false;
     // A pod group (Kueue annotates its Workload is-group-workload; kubectl users
     // label it with the group's name). (*Pod).IsActive counts a group's pods only,
     // so a lone plain Pod's quota goes at eviction, as a Job's does.
@@ -272,7 +318,12 @@ struct Compiler {
       if (c.type == "QuotaReserved" && c.status == "True" && wl.admission &&
           !wl.admission->pod_set_assignments.empty() &&
           !wl.admission->pod_set_assignments[0].flavors.empty()) {
-        const auto& name = wl.admission->pod_set_assignments[0].flavors.begin()->second;
+        // The chosen group's flavor (compile_flavor_choice), where it has one.
+        const auto& assigned = wl.admission->pod_set_assignments[0].flavors;
+        std::string name = assigned.begin()->second;
+        for (const auto& [r, f] : assigned)
+          for (int c : home.flavors)
+            if (p.flavors[static_cast<std::size_t>(c)] == f) name = f;
         auto it = std::find(p.flavors.begin(), p.flavors.end(), name);
         if (it == p.flavors.end())
           throw InputError(wl.meta.pos, "status.admission.podSetAssignments[0].flavors",

@@ -45,8 +45,13 @@ struct CheckParams {
 
 struct CqParams {
   QuotaNode quota;
-  std::vector<int> flavors;  // the resource group's flavors, in preference order
-  std::vector<int> covered;  // resources the group covers
+  // The flavors of the resource group whose flavor the scheduler chooses (the
+  // one group with several, else the first), in preference order.
+  std::vector<int> flavors;
+  std::vector<int> covered;  // resources the resource groups cover
+  // [r]: a resource of another resource group, each of one flavor, always
+  // takes that flavor; -1: the chosen flavor (the workload's `flavor`).
+  std::vector<int> fixed_flavor;
   bool strict_fifo = false;
   WithinCq within = WithinCq::Never;
   Reclaim reclaim = Reclaim::Never;
@@ -244,6 +249,12 @@ struct AdmissionParams {
   int C() const { return static_cast<int>(cohorts.size()); }
   int W() const { return static_cast<int>(workloads.size()); }
   int fr(int f, int r) const { return f * R() + r; }
+  // The cell that resource r of a workload of ClusterQueue cq with flavor f uses.
+  int cell(int cq, int f, int r) const {
+    const auto& fixed = cqs[static_cast<std::size_t>(cq)].fixed_flavor;
+    const int x = fixed.empty() ? -1 : fixed[static_cast<std::size_t>(r)];
+    return fr(x >= 0 ? x : f, r);
+  }
   bool any_arrivals() const;
   bool any_checks() const { return !checks.empty(); }
   // Some workload can be evicted for a retry after a backoff (a check, a PodsReady timeout).

@@ -8,7 +8,8 @@
 namespace kmc::protocols::ka {
 
 QuotaTree::QuotaTree(const AdmissionParams& p, int edits, int removed)
-    : q_(p.Q()), frs_(p.F() * p.R()) {
+    : q_(p.Q()), frs_(p.F() * p.R()), r_(p.R()) {
+  for (const CqParams& cq : p.cqs) fixed_.push_back(cq.fixed_flavor);
   const int n = p.Q() + p.C();
   parent_.assign(n, -1);
   nominal_.assign(n, {});
@@ -116,7 +117,7 @@ void Snapshot::refresh() {
 void Snapshot::add(int cq, int f, const std::vector<std::int64_t>& req, int sign) {
   const int R = static_cast<int>(req.size()), k = tree_->frs();
   KMC_ASSERT_MSG(tree_->is_cq(cq) && f >= 0 && (f + 1) * R <= k, "usage of a flavor the cell has");
-  for (int r = 0; r < R; ++r) u_[cq * k + f * R + r] += sign * req[r];
+  for (int r = 0; r < R; ++r) u_[cq * k + tree_->cell(cq, f, r)] += sign * req[r];
   refresh();
 }
 

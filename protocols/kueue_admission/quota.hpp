@@ -39,9 +39,15 @@ class QuotaTree {
   // The largest request that could ever fit in ClusterQueue cq (potentialAvailable).
   std::int64_t potential_available(int n, int fr) const;
   int frs() const { return frs_; }
+  // AdmissionParams::cell: the cell resource r of ClusterQueue cq's workload of flavor f uses.
+  int cell(int cq, int f, int r) const {
+    const int x = fixed_[cq].empty() ? -1 : fixed_[cq][r];
+    return (x >= 0 ? x : f) * r_ + r;
+  }
 
  private:
-  int q_ = 0, frs_ = 0;
+  int q_ = 0, frs_ = 0, r_ = 0;
+  std::vector<std::vector<int>> fixed_;  // [cq]: CqParams::fixed_flavor
   std::vector<int> parent_, height_;
   std::vector<std::vector<std::int64_t>> nominal_, st_, lq_, bl_;
 };

@@ -78,7 +78,7 @@ bool Scheduler::any_head(const XState& s) const {
 
 std::vector<std::int64_t> Scheduler::usage_cells(int w, int f) const {
   std::vector<std::int64_t> out(static_cast<std::size_t>(p_.F()) * p_.R(), 0);
-  for (int r = 0; r < p_.R(); ++r) out[p_.fr(f, r)] = p_.workloads[w].req[r];
+  for (int r = 0; r < p_.R(); ++r) out[p_.cell(p_.workloads[w].cq, f, r)] = p_.workloads[w].req[r];
   return out;
 }
 
@@ -105,7 +105,7 @@ void Scheduler::reserve(XState& s, int w, int f, bool landed) const {
     s.rank[w] = holders;
   }
   const int k = p_.F() * p_.R();
-  for (int r = 0; r < p_.R(); ++r) s.usage[wl.cq * k + p_.fr(f, r)] += wl.req[r];
+  for (int r = 0; r < p_.R(); ++r) s.usage[wl.cq * k + p_.cell(wl.cq, f, r)] += wl.req[r];
   if (s.sticky[wl.cq] == w) s.sticky[wl.cq] = -1;  // it left the queue
 }
 
@@ -124,7 +124,8 @@ void Scheduler::release(XState& s, int w, bool requeue) const {
   const auto f = s.flavor[w];
   KMC_ASSERT_MSG(f >= 0, "only a holder releases quota");
   const int k = p_.F() * p_.R();
-  for (int r = 0; r < p_.R(); ++r) s.usage[wl.cq * k + p_.fr(static_cast<int>(f), r)] -= wl.req[r];
+  for (int r = 0; r < p_.R(); ++r)
+    s.usage[wl.cq * k + p_.cell(wl.cq, static_cast<int>(f), r)] -= wl.req[r];
   if (s.rank[w] >= 0)
     for (int v = 0; v < p_.W(); ++v)
       if (p_.workloads[v].priority == wl.priority && s.rank[v] > s.rank[w]) --s.rank[v];
@@ -157,7 +158,10 @@ bool Scheduler::fits_in(const Snapshot& snap, int cq, const std::vector<std::int
 
 // assignFlavors with one pod-set group (§2.4): the flavors of the CQ's
 // resource group in order, each resource's fitsResourceQuota, the
-// fungibility rule deciding whether to stop.
+// fungibility rule deciding whether to stop. Resources of the ClusterQueue's
+// other resource groups, each of one flavor (CqParams::fixed_flavor), are
+// assigned that flavor on their own, as Kueue assigns each group: they take
+// no part in the choice, and the assignment's mode is the worse of the two.
 Assignment Scheduler::assign(const XState& s, const Snapshot& snap, int w,
                              const std::vector<bool>& gone, int only) const {
   const auto& wl = p_.workloads[w];
@@ -166,6 +170,43 @@ Assignment Scheduler::assign(const XState& s, const Snapshot& snap, int w,
   for (int r = 0; r < p_.R(); ++r)
     if (wl.req[r] > 0 && std::find(cq.covered.begin(), cq.covered.end(), r) == cq.covered.end())
       return best;  // a requested resource no resource group covers: NoFit
+  auto fixed = [&](int r) { return !cq.fixed_flavor.empty() && cq.fixed_flavor[r] >= 0; };
+  // fitsResourceQuota of resource r in flavor f, into the flavor's mode and
+  // the cells that need preemption.
+  auto fit = [&](int f, int r, FlavorMode& mode, std::vector<int>& need) {
+    const std::int64_t v = wl.req[r];
+    const int fr = p_.cell(wl.cq, f, r);
+    FlavorMode m{kNoFit, 0};
+    const auto [borrow, may_reclaim] = snap.lowest_fitting_height(wl.cq, fr, v);
+    if (v > snap.tree().potential_available(wl.cq, fr)) {
+      m = {kNoFit, borrow};
+    } else if (v <= snap.available(wl.cq, fr)) {
+      m = {kFitMode, borrow};
+    } else if (snap.tree().nominal(wl.cq, fr) >= v || may_reclaim || preempts_while_borrowing(cq)) {
+      // The preemption oracle: GetTargets on this cell alone.
+      std::vector<std::int64_t> one(tree_.frs(), 0);
+      one[fr] = v;
+      const auto victims = targets(s, snap, w, f, {fr}, one, gone);
+      if (victims.empty()) {
+        m = {kNoCandidates, borrow};
+      } else {
+        Snapshot after = snap;
+        bool own = false;
+        for (int t : victims) {
+          after.add(p_.workloads[t].cq, static_cast<int>(s.flavor[t]), p_.workloads[t].req, -1);
+          own = own || p_.workloads[t].cq == wl.cq;
+        }
+        m = {own ? kPreemptMode : kReclaim, after.lowest_fitting_height(wl.cq, fr, v).first};
+      }
+      need.push_back(fr);
+    } else {
+      m = {kNoFit, borrow};
+    }
+    mode.pm = std::min(mode.pm, m.pm);
+    mode.borrow = std::max(mode.borrow, m.borrow);
+    if (m.pm != kFitMode && m.pm != kNoFit && std::find(need.begin(), need.end(), fr) == need.end())
+      need.push_back(fr);
+  };
   FlavorMode best_mode{kNoFit, 0};
   std::vector<int> best_need;
   for (int f : cq.flavors) {
@@ -173,43 +214,8 @@ Assignment Scheduler::assign(const XState& s, const Snapshot& snap, int w,
     if (!wl.eligible[f]) continue;
     FlavorMode mode;
     std::vector<int> need;
-    for (int r = 0; r < p_.R() && mode.pm != kNoFit; ++r) {
-      const std::int64_t v = wl.req[r];
-      if (v == 0) continue;
-      const int fr = p_.fr(f, r);
-      FlavorMode m{kNoFit, 0};
-      const auto [borrow, may_reclaim] = snap.lowest_fitting_height(wl.cq, fr, v);
-      if (v > snap.tree().potential_available(wl.cq, fr)) {
-        m = {kNoFit, borrow};
-      } else if (v <= snap.available(wl.cq, fr)) {
-        m = {kFitMode, borrow};
-      } else if (snap.tree().nominal(wl.cq, fr) >= v || may_reclaim ||
-                 preempts_while_borrowing(cq)) {
-        // The preemption oracle: GetTargets on this cell alone.
-        std::vector<std::int64_t> one(tree_.frs(), 0);
-        one[fr] = v;
-        const auto victims = targets(s, snap, w, f, {fr}, one, gone);
-        if (victims.empty()) {
-          m = {kNoCandidates, borrow};
-        } else {
-          Snapshot after = snap;
-          bool own = false;
-          for (int t : victims) {
-            after.add(p_.workloads[t].cq, static_cast<int>(s.flavor[t]), p_.workloads[t].req, -1);
-            own = own || p_.workloads[t].cq == wl.cq;
-          }
-          m = {own ? kPreemptMode : kReclaim, after.lowest_fitting_height(wl.cq, fr, v).first};
-        }
-        need.push_back(fr);
-      } else {
-        m = {kNoFit, borrow};
-      }
-      mode.pm = std::min(mode.pm, m.pm);
-      mode.borrow = std::max(mode.borrow, m.borrow);
-      if (m.pm != kFitMode && m.pm != kNoFit &&
-          std::find(need.begin(), need.end(), fr) == need.end())
-        need.push_back(fr);
-    }
+    for (int r = 0; r < p_.R() && mode.pm != kNoFit; ++r)
+      if (wl.req[r] > 0 && !fixed(r)) fit(f, r, mode, need);
     if (!try_next(cq, mode)) {
       best.flavor = f, best_mode = mode, best_need = need;
       break;
@@ -217,6 +223,9 @@ Assignment Scheduler::assign(const XState& s, const Snapshot& snap, int w,
     if (preferred(cq, mode, best_mode)) best.flavor = f, best_mode = mode, best_need = need;
   }
   if (best.flavor < 0 || best_mode.pm == kNoFit) return Assignment{};
+  for (int r = 0; r < p_.R() && best_mode.pm != kNoFit; ++r)
+    if (wl.req[r] > 0 && fixed(r)) fit(best.flavor, r, best_mode, best_need);
+  if (best_mode.pm == kNoFit) return Assignment{};
   best.borrow = best_mode.borrow;
   best.need = best_need;
   best.mode = best_mode.pm == kFitMode ? Mode::Fit : Mode::Preempt;

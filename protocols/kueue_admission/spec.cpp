@@ -36,12 +36,23 @@ model::Field field(const char* name, std::vector<int> axes, FieldKind kind, std:
 
 // The usage a ClusterQueue's (flavor, resource) cell can reach: sums of its
 // workloads' requests, so multiples of their greatest common divisor.
+// Whether a workload of ClusterQueue cq may hold quota in cell (f, r): f is
+// a flavor the scheduler chooses from, or the one flavor of r's other group.
+bool has_cell(const AdmissionParams& p, int cq, int f, int r) {
+  const auto& q = p.cqs[cq];
+  if (!q.fixed_flavor.empty() && q.fixed_flavor[r] >= 0) return q.fixed_flavor[r] == f;
+  return std::find(q.flavors.begin(), q.flavors.end(), f) != q.flavors.end();
+}
+
 model::CellRange usage_range(const AdmissionParams& p, int cq, int f, int r) {
-  const auto& flavors = p.cqs[cq].flavors;
-  if (std::find(flavors.begin(), flavors.end(), f) == flavors.end()) return {0, 0, 1};
+  if (!has_cell(p, cq, f, r)) return {0, 0, 1};
+  // A one-flavor group's cell takes every workload's request (one that may
+  // not use that flavor has no eligible flavor to choose either).
+  const auto& fixed = p.cqs[cq].fixed_flavor;
+  const bool every = !fixed.empty() && fixed[r] == f;
   std::int64_t sum = 0, step = 0;
   for (const auto& w : p.workloads)
-    if (w.cq == cq && w.eligible[f]) sum += w.req[r], step = std::gcd(step, w.req[r]);
+    if (w.cq == cq && (every || w.eligible[f])) sum += w.req[r], step = std::gcd(step, w.req[r]);
   return {0, sum, step == 0 ? 1 : step};
 }
 
@@ -87,8 +98,7 @@ model::Layout Spec::layout(const Params& p) {
     for (int f = 0; f < p.F(); ++f)
       for (int r = 0; r < p.R(); ++r) {
         ranges.push_back(usage_range(p, q, f, r));
-        const auto& flavors = p.cqs[q].flavors;
-        present.push_back(std::find(flavors.begin(), flavors.end(), f) != flavors.end());
+        present.push_back(has_cell(p, q, f, r));
         most = std::max(most, ranges.back().hi);
       }
   auto usage =
@@ -347,6 +357,8 @@ std::uint64_t Spec::identity(const Params& p) {
   for (const auto& q : p.cqs) {
     node(q.quota);
     add(std::vector<std::int64_t>(q.flavors.begin(), q.flavors.end()));
+    if (!q.fixed_flavor.empty())
+      add(std::vector<std::int64_t>(q.fixed_flavor.begin(), q.fixed_flavor.end()));
     add(std::vector<std::int64_t>(q.covered.begin(), q.covered.end()));
     add(std::vector<std::int64_t>{
         q.strict_fifo, static_cast<std::int64_t>(q.within), static_cast<std::int64_t>(q.reclaim),

@@ -70,16 +70,21 @@ inline Run kmc(const std::string& args, const std::string& prefix = "") {
   return r;
 }
 
-// A copy of examples/<example> in a temp folder with one file (relative to
-// the example) holding `text`.
-inline std::string example_with(const std::string& example, const std::string& rel,
-                                const std::string& text) {
+// A temporary copy of folder `source`, with its file `rel` holding `text`.
+inline std::string folder_with(const std::string& source, const std::string& rel,
+                               const std::string& text) {
   namespace fs = std::filesystem;
-  const fs::path dir = temp_path("example-" + example);
+  const fs::path dir = temp_path("example-" + fs::path(source).filename().string());
   fs::remove_all(dir);
-  fs::copy(fs::path(KMC_SOURCE_DIR) / "examples" / example, dir, fs::copy_options::recursive);
+  fs::copy(source, dir, fs::copy_options::recursive);
   std::ofstream(dir / rel) << text;
   return dir.string();
+}
+
+// The same of examples/<example>.
+inline std::string example_with(const std::string& example, const std::string& rel,
+                                const std::string& text) {
+  return folder_with(std::string(KMC_SOURCE_DIR) + "/examples/" + example, rel, text);
 }
 
 // The text of examples/<example>/<rel> with `from` replaced by `to`; throws

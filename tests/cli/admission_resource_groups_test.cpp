@@ -1,0 +1,60 @@
+// Several resource groups in one ClusterQueue as a user meets them: Kueue's
+// own shared-quota example (two CPU flavors capped together by a one-flavor
+// group of virtual credits) checked, and replayed in the engine.
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "cli/fleet_refused.hpp"
+
+namespace {
+const std::string kFixture =
+    std::string(KMC_SOURCE_DIR) + "/tests/cli/fixtures/shared-quota-credits";
+}  // namespace
+
+TEST_CASE("resource groups: Kueue's shared-quota example caps the two flavors together",
+          "[cli][admission][resource-groups]") {
+  auto r = kmc("check " + kFixture +
+               " --property never-four --property credits-within-quota --property "
+               "no-over-admission --property usage-counted-once");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK_FALSE(has(r.out + r.err, "resource group"));  // nothing dropped, no warning
+  // A trace of the fourth job, admitted once another finished, replays in the engine.
+  r = kmc("check " + kFixture + " --property job-d-never-runs --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "Reproduced in the engine"));
+  // Without the credits group, the four run at once: two in each flavor.
+  const std::string queues = slurp(kFixture + "/cluster/queues.yaml");
+  const std::string credits = queues.substr(queues.find("  - coveredResources: [\"cpu_credits\"]"));
+  std::string without = queues;
+  without.erase(without.find(credits), credits.find("---"));
+  // and without the transformation into credits, which no group would cover.
+  without.erase(without.find("---\napiVersion: config.kueue.x-k8s.io"));
+  const auto dir = folder_with(kFixture, "cluster/queues.yaml", without);
+  const std::string kmc_yaml = slurp(kFixture + "/kmc.yaml");
+  std::ofstream(dir + "/kmc.yaml") << kmc_yaml.substr(0, kmc_yaml.find("  - name: credits"));
+  r = kmc("check " + dir + " --property never-four");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+}
+
+TEST_CASE("resource groups: two groups with several flavors are exit 3",
+          "[cli][admission][resource-groups]") {
+  // The credits group gets a second flavor, credits-b.
+  std::string queues = slurp(kFixture + "/cluster/queues.yaml");
+  const std::string one = "      - name: cpu_credits\n        nominalQuota: 14\n";
+  queues.replace(queues.find(one), one.size(),
+                 one + "    - name: credits-b\n      resources:\n" + one);
+  queues =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n"
+      "  name: credits-b\n---\n" +
+      queues;
+  const auto dir = folder_with(kFixture, "cluster/queues.yaml", queues);
+  const auto r = kmc("check " + dir);
+  INFO(r.out << r.err);
+  CHECK(r.code == 3);
+  CHECK(has(r.err, "queues.yaml"));
+  CHECK(has(r.err, "spec.resourceGroups[1]"));
+  CHECK(has(r.err, "one resource group with several flavors"));
+}
