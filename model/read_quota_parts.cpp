@@ -50,6 +50,11 @@ std::vector<ResourceGroup> read_resource_groups(const YamlNode& node, ReadContex
     check_keys(group_node, {.modeled = {"coveredResources", "flavors"}}, ctx.warnings);
     ResourceGroup group;
     group.covered_resources = require(group_node, "coveredResources").string_list();
+    // Kueue's CRD: coveredResources and flavors have MinItems=1.
+    if (group.covered_resources.empty())
+      group_node["coveredResources"].fail("a resource group covers at least one resource");
+    if (require(group_node, "flavors").items().empty())
+      group_node["flavors"].fail("a resource group has at least one flavor");
     for (const auto& r : group.covered_resources)
       if (!seen_resources.insert(r).second)
         group_node["coveredResources"].fail(

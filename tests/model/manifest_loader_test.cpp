@@ -319,6 +319,18 @@ TEST_CASE(
   CHECK(d.message ==
         "flavor 'default' resource 'cpu': lendingLimit 2 must be less than or equal to the "
         "nominalQuota 1");
+
+  // Kueue's CRD: a resource group covers a resource and has a flavor (MinItems=1).
+  const std::string empty = kmc::test::write_temp(
+      "empty.yaml", header +
+                        "kind: ClusterQueue\nmetadata: {name: gpu}\nspec:\n  resourceGroups:\n"
+                        "  - coveredResources: [cpu]\n    flavors: [{name: default, resources: "
+                        "[{name: cpu, nominalQuota: 1}]}]\n"
+                        "  - coveredResources: [memory]\n    flavors: []\n");
+  d = input_error_of([&] { load_cluster_manifests({empty}); });
+  CHECK(d.pos.line == 9);  // the flavors: [] line
+  CHECK(d.field == "spec.resourceGroups[1].flavors");
+  CHECK(d.message == "a resource group has at least one flavor");
 }
 
 TEST_CASE("objects without a creationTimestamp are ordered by load order") {
