@@ -108,7 +108,10 @@ bool delete_cohort(Engine& e, const std::string& name);
 bool cluster_queue_absent(Engine& e, const std::string& name);
 bool local_queue_absent(Engine& e, const std::string& ns, const std::string& name);
 bool create_cluster_queue(Engine& e, const std::string& name);
-bool create_local_queue(Engine& e, const std::string& ns, const std::string& name);
+// A LocalQueue created again has its manifest's stopPolicy, whatever an edit
+// had set before its deletion: `stop_policy`, where the caller has it.
+bool create_local_queue(Engine& e, const std::string& ns, const std::string& name,
+                        std::optional<model::StopPolicy> stop_policy = std::nullopt);
 // A Cohort of the manifests absent from the start is an implicit one, as
 // after its deletion. Creating it (AddOrUpdateCohort) gives it its manifest's
 // quotas, weight and parent, and requeues the parked workloads of the tree it

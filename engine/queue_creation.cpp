@@ -61,10 +61,14 @@ bool create_cluster_queue(Engine& e, const std::string& name) {
   return true;
 }
 
-bool create_local_queue(Engine& e, const std::string& ns, const std::string& name) {
+bool create_local_queue(Engine& e, const std::string& ns, const std::string& name,
+                        std::optional<model::StopPolicy> stop_policy) {
   const std::string key = ns + "/" + name;
   if (find_local_queue(e.manifests, ns, name) == nullptr || e.deleted_local_queues.erase(key) == 0)
     return false;
+  for (auto& lq : e.manifests.local_queues)
+    if (stop_policy && lq.meta.namespace_ == ns && lq.meta.name == name)
+      lq.stop_policy = *stop_policy;
   for (WorkloadInfo& w : e.workloads) {
     if (w.obj.meta.namespace_ == ns && w.obj.queue_name == name) e.enqueue(w);
   }

@@ -25,10 +25,10 @@ Outcome apply_queue_edit(engine::Engine& e, const AdmissionParams& p) {
   if (edit.creates) {
     const auto slash = queue.find('/');
     const char* kind = edit.local ? "LocalQueue" : edit.cohort ? "Cohort" : "ClusterQueue";
-    const bool made =
-        edit.local ? engine::create_local_queue(e, queue.substr(0, slash), queue.substr(slash + 1))
-        : edit.cohort ? engine::create_cohort(e, queue)
-                      : engine::create_cluster_queue(e, queue);
+    const bool made = edit.local    ? engine::create_local_queue(e, queue.substr(0, slash),
+                                                                 queue.substr(slash + 1), edit.policy)
+                      : edit.cohort ? engine::create_cohort(e, queue)
+                                    : engine::create_cluster_queue(e, queue);
     if (!made) return {false, fmt::format("the engine cannot create {} {}", kind, queue)};
     settle(e);
     return {true, fmt::format("{} {} created: {}", kind, queue, changes(before, e))};

@@ -88,6 +88,11 @@ std::string held_flavor(const engine::Engine& e, const engine::WorkloadInfo& w) 
   for (const auto& psa : w.obj.admission->pod_set_assignments)
     for (const auto& [r, f] : psa.flavors)
       if (!fixed.contains(f)) flavors.insert(f);
+  // One that requested nothing of the group with several flavors: the model
+  // records that group's first (compile_workload).
+  if (flavors.empty() && !fixed.empty())
+    for (const auto& g : groups)
+      if (!g.flavors.empty() && !fixed.contains(g.flavors[0].name)) return g.flavors[0].name;
   return fmt::format("{}", fmt::join(flavors, "+"));
 }
 

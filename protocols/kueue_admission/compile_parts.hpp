@@ -32,5 +32,8 @@ void compile_revocations(const model::Scenario& sc, AdmissionParams& p);
 void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p);
 // The queues those edits create (queue_creation.cpp): absent until then.
 void compile_queue_creations(const model::Scenario& sc, AdmissionParams& p);
+// Once finished: the workloads holding quota at the start fit the tree
+// without the Cohorts created later (queue_creation.cpp).
+void check_start_without_created_cohorts(const model::Scenario& sc, const AdmissionParams& p);
 
 }  // namespace kmc::protocols::ka

@@ -23,7 +23,9 @@ std::vector<int> Scheduler::fair_targets(const XState& s, const Snapshot& snap, 
   const auto& cq = p_.cqs[home];
   auto uses_needed = [&](int v) {
     for (int fr : need)
-      if (fr / R == s.flavor[v] && p_.workloads[v].req[fr % R] > 0) return true;
+      if (s.flavor[v] >= 0 && p_.workloads[v].req[fr % R] > 0 &&
+          p_.cell(p_.workloads[v].cq, static_cast<int>(s.flavor[v]), fr % R) == fr)
+        return true;
     return false;
   };
   // findCandidates, per ClusterQueue, each list in CandidatesOrdering.

@@ -303,11 +303,21 @@ struct Compiler {
       if (const auto* rf = m.find_flavor(p.flavors[f])) w.eligible[f] = eligible(wl, *rf);
     // A resource of a one-flavor group in a flavor the workload may not use
     // (taints, selectors): that group has no flavor for it, so no choice fits.
+    // A workload that requests nothing of the group with several flavors gets
+    // none of them in Kueue (assignFlavors looks at the groups it requests);
+    // the model records that group's first flavor, whichever it may use.
     const CqParams& home = p.cqs[w.cq];
-    for (int r = 0; r < p.R(); ++r)
-      if (!home.fixed_flavor.empty() && home.fixed_flavor[r] >= 0 && w.req[r] > 0 &&
-          !w.eligible[home.fixed_flavor[r]])
-        for (int f : home.flavors) w.eligible[f] = false;
+    if (!home.fixed_flavor.empty()) {
+      bool fixed_ok = true, chooses = false;
+      for (int r = 0; r < p.R(); ++r) {
+        if (w.req[r] == 0) continue;
+        if (home.fixed_flavor[r] < 0)
+          chooses = true;
+        else
+          fixed_ok = fixed_ok && w.eligible[home.fixed_flavor[r]];
+      }
+      for (int f : home.flavors) w.eligible[f] = fixed_ok && (w.eligible[f] || !chooses);
+    }
     // A pod group (Kueue annotates its Workload is-group-workload; kubectl users
     // label it with the group's name). (*Pod).IsActive counts a group's pods only,
     // so a lone plain Pod's quota goes at eviction, as a Job's does.
@@ -321,9 +331,12 @@ struct Compiler {
         // The chosen group's flavor (compile_flavor_choice), where it has one.
         const auto& assigned = wl.admission->pod_set_assignments[0].flavors;
         std::string name = assigned.begin()->second;
+        bool chosen = false;
         for (const auto& [r, f] : assigned)
           for (int c : home.flavors)
-            if (p.flavors[static_cast<std::size_t>(c)] == f) name = f;
+            if (p.flavors[static_cast<std::size_t>(c)] == f) name = f, chosen = true;
+        if (!chosen && !home.fixed_flavor.empty() && !home.flavors.empty())
+          name = p.flavors[static_cast<std::size_t>(home.flavors[0])];  // as above
         auto it = std::find(p.flavors.begin(), p.flavors.end(), name);
         if (it == p.flavors.end())
           throw InputError(wl.meta.pos, "status.admission.podSetAssignments[0].flavors",
@@ -533,6 +546,7 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
                           "no ClusterQueue may preempt, so no eviction can race an admission "
                           "patch: the budget only makes the patches asynchronous"});
   p.finish();
+  check_start_without_created_cohorts(sc, p);
   return p;
 }
 

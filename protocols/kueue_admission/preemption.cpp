@@ -63,7 +63,9 @@ std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w
   auto uses_needed = [&](int v) {
     if (s.flavor[v] < 0) return false;
     for (int fr : need)
-      if (fr / R == s.flavor[v] && p_.workloads[v].req[fr % R] > 0) return true;
+      if (p_.workloads[v].req[fr % R] > 0 &&
+          p_.cell(p_.workloads[v].cq, static_cast<int>(s.flavor[v]), fr % R) == fr)
+        return true;
     return false;
   };
   auto candidate = [&](int v) {

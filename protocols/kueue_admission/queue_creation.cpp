@@ -42,6 +42,8 @@
 #include <set>
 
 #include "protocols/kueue_admission/compile_parts.hpp"
+#include "protocols/kueue_admission/observe.hpp"
+#include "protocols/kueue_admission/spec.hpp"
 
 namespace kmc::protocols::ka {
 
@@ -111,7 +113,7 @@ void compile_queue_creations(const model::Scenario& sc, AdmissionParams& p) {
     } else {
       const CqParams& cq = p.cqs[static_cast<std::size_t>(e.queue)];
       for (const QuotaSet& q : manifest_quotas(cq.quota, p))
-        if (std::find(cq.flavors.begin(), cq.flavors.end(), q.fr / p.R()) != cq.flavors.end() &&
+        if (p.cell(e.queue, q.fr / p.R(), q.fr % p.R()) == q.fr &&
             std::find(cq.covered.begin(), cq.covered.end(), q.fr % p.R()) != cq.covered.end())
           e.quotas.push_back(q);
       created_cqs.push_back(e.queue);
@@ -133,6 +135,25 @@ void compile_queue_creations(const model::Scenario& sc, AdmissionParams& p) {
     std::fill(cq.quota.nominal.begin(), cq.quota.nominal.end(), 0);
     std::fill(cq.quota.borrowing_limit.begin(), cq.quota.borrowing_limit.end(), kNoLimit);
     std::fill(cq.quota.lending_limit.begin(), cq.quota.lending_limit.end(), kNoLimit);
+  }
+}
+
+// The manifests show workloads holding quota; a Cohort the run creates is
+// implicit until then, so what they borrowed through it must fit without
+// it. Otherwise the start is above the limits, which no-over-admission would
+// blame on the scheduler: refused at the creation's line instead.
+void check_start_without_created_cohorts(const model::Scenario& sc, const AdmissionParams& p) {
+  std::set<int> named;
+  for (std::size_t k = 0; k < p.queue_edits.size(); ++k) {
+    const QueueEdit& e = p.queue_edits[k];
+    if (!e.cohort || !named.insert(e.queue).second || !e.creates) continue;
+    const std::string over = over_admission(Scheduler(p), Spec::initial(p));
+    if (over.empty()) return;
+    throw InputError(sc.fleet.environment.queue_edits[k].pos,
+                     fmt::format("environment.queueEdits[{}].create", k),
+                     fmt::format("at the start, before this edit creates Cohort {}, {}: the "
+                                 "workloads holding quota must fit without it",
+                                 p.cohorts[static_cast<std::size_t>(e.queue)].name, over));
   }
 }
 

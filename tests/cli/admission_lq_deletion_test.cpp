@@ -77,14 +77,24 @@ TEST_CASE("LocalQueue deletion: created again, its pending workloads are queued 
       "properties:\n"
       "  - name: sweep-not-admitted-after-both\n"
       "    always: '!(budget[queueEdits] == 0 && phase[\"research/sweep\"] == Admitted)'\n";
-  const auto r = kmc(
-      "check " +
-      example_with("cluster-queue-delete-borrower", "kmc.yaml",
-                   with_edit(kDeleteBatch + "    - {localQueue: research/batch, create: true}\n",
-                             property)) +
-      " --property sweep-not-admitted-after-both --replay-engine");
+  const std::string create = "    - {localQueue: research/batch, create: true}\n";
+  auto r = kmc("check " +
+               example_with("cluster-queue-delete-borrower", "kmc.yaml",
+                            with_edit(kDeleteBatch + create, property)) +
+               " --property sweep-not-admitted-after-both --replay-engine");
   INFO(r.out << r.err);
   CHECK(r.code == 1);
   CHECK(has(r.out, "<QueueEdited> LocalQueue research/batch created"));
+  CHECK(has(r.out, "Reproduced in the engine"));
+  // Put on Hold before its deletion: created again, it has its manifest's
+  // stopPolicy (None), in the model and in the engine.
+  r = kmc("check " +
+          example_with("cluster-queue-delete-borrower", "kmc.yaml",
+                       with_edit("    - {localQueue: research/batch, stopPolicy: Hold}\n" +
+                                     kDeleteBatch + create,
+                                 property)) +
+          " --property sweep-not-admitted-after-both --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
   CHECK(has(r.out, "Reproduced in the engine"));
 }

@@ -136,6 +136,14 @@ TEST_CASE("queue creation: a Cohort created during the run, and one deleted and 
   CHECK(has(r.out, "<QueueEdited> Cohort research created"));
   CHECK(has(r.out, "Cohort research created: "));
   CHECK(has(r.out, "Reproduced in the engine"));
+  // Absent from the start while the sweep holds 10 GPUs borrowed through it:
+  // the start is above what research's implicit cohort has.
+  fleet_refused("cohort-delete-parked",
+                example_text_replacing("cohort-delete-parked", "kmc.yaml",
+                                       "    - {cohort: research, delete: true}\n",
+                                       "    - {cohort: research, create: true}\n"),
+                "environment.queueEdits[0].create",
+                "before this edit creates Cohort research, cohort research uses 10 of h100");
   // Absent from the start, and the sweep not yet admitted: the research
   // ClusterQueue is alone in an implicit cohort without quota, and the sweep
   // (10 GPUs on a quota of 4) waits until research joins the pool and the

@@ -79,3 +79,28 @@ TEST_CASE("resource groups: exact state counts of the credits cap",
   CHECK(o.result.stats.states == 6);
   CHECK(o.result.stats.transitions == 6);
 }
+
+TEST_CASE("resource groups: a victim is found through a one-flavor group's cell",
+          "[admission][resource-groups][preemption]") {
+  // w0 (priority 0) holds on-demand's cpu and the one credit from the start;
+  // w1 (priority 1) would take spot's cpu, and needs the credit: its
+  // ClusterQueue preempts lower priorities, and w0 uses that credits cell
+  // though its chosen flavor is another (WorkloadUsesResources reads each
+  // resource's own flavor).
+  auto p = credits_cap();
+  p.cqs[0].within = ka::WithinCq::LowerPriority;
+  p.workloads[0].initial_flavor = 0;
+  p.workloads[0].initial_admitted = true;
+  p.workloads[1].priority = 1;
+  std::swap(p.workloads[0], p.workloads[1]);  // queue order: priority first
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  REQUIRE(s.phase[1] == ka::kAdmitted);
+  step(kSchedule);
+  CHECK(s.phase[1] != ka::kAdmitted);  // preempted
+  step(kSchedule);
+  CHECK(s.phase[0] == ka::kAdmitted);
+  CHECK(s.flavor[0] == 0);  // on-demand's cpu is free again, and first
+  CHECK(s.usage[p.fr(2, 1)] == 1);
+}
