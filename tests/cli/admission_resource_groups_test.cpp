@@ -58,3 +58,28 @@ TEST_CASE("resource groups: two groups with several flavors are exit 3",
   CHECK(has(r.err, "spec.resourceGroups[1]"));
   CHECK(has(r.err, "one resource group with several flavors"));
 }
+
+TEST_CASE("resource groups: a workload requesting only a one-flavor group's resource",
+          "[cli][admission][resource-groups]") {
+  // Both CPU flavors tainted, so no job tolerates them, and job-e asks for
+  // credits only: Kueue assigns it the credits group alone and never looks
+  // at the CPU flavors' taints (assignFlavors reads the groups it requests).
+  std::string queues = slurp(kFixture + "/cluster/queues.yaml");
+  for (const std::string label : {"node-type: on-demand\n", "node-type: spot\n"})
+    queues.replace(
+        queues.find(label), label.size(),
+        label + "  nodeTaints: [{key: reserved, value: \"true\", effect: NoSchedule}]\n");
+  const auto dir = folder_with(kFixture, "cluster/queues.yaml", queues);
+  std::ofstream(dir + "/cluster/credits-only.yaml")
+      << "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: job-e\n"
+         "  namespace: default\nspec:\n  queueName: team-queue\n  podSets:\n  - name: main\n"
+         "    count: 1\n    template:\n      spec:\n        containers:\n        - name: main\n"
+         "          resources: {requests: {cpu_credits: \"2\"}}\n";
+  std::ofstream(dir + "/kmc.yaml", std::ios::app)
+      << "  - name: job-e-never-runs\n    always: \"phase[default/job-e] != Admitted\"\n";
+  const auto r = kmc("check " + dir + " --property job-e-never-runs --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "State 1: <Schedule>"));
+  CHECK(has(r.out, "Reproduced in the engine"));
+}
