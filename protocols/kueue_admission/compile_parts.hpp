@@ -28,6 +28,9 @@ void compile_deletions(const model::Scenario& sc, AdmissionParams& p);
 void compile_arrivals(const model::Scenario& sc, AdmissionParams& p);
 // environment.capacityRevocations, once the checks and the options are known.
 void compile_revocations(const model::Scenario& sc, AdmissionParams& p);
+// A ClusterQueue's flavor choice: CqParams::flavors and fixed_flavor
+// (resource_groups.cpp), once its quotas are read.
+void compile_flavor_choice(const model::ClusterQueue& q, AdmissionParams& p, CqParams& c);
 // environment.queueEdits, once every workload's LocalQueue is known.
 void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p);
 // The queues those edits create (queue_creation.cpp): absent until then.

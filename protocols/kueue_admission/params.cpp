@@ -93,47 +93,6 @@ struct Compiler {
     return flavors;
   }
 
-  // Kueue assigns each resource group a flavor of its own. The model chooses
-  // one flavor per workload: that of the group with several flavors (or of
-  // the first group); every other group must have one flavor, which its
-  // resources always take (CqParams::fixed_flavor). Two groups with several
-  // flavors would need a choice per group: refused, not half-modelled.
-  void compile_flavor_choice(const model::ClusterQueue& q, CqParams& c) {
-    const auto& groups = q.resource_groups;
-    std::size_t chosen = 0;
-    bool several = false;
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      if (groups[g].flavors.size() < 2) continue;
-      if (several)
-        throw InputError(q.meta.pos, fmt::format("spec.resourceGroups[{}]", g),
-                         fmt::format("kueue-admission models one resource group with several "
-                                     "flavors per ClusterQueue; resourceGroups[{}] has {} too "
-                                     "(a group of one flavor each is fine)",
-                                     chosen, groups[chosen].flavors.size()));
-      chosen = g, several = true;
-    }
-    if (groups.empty()) return;
-    for (const auto& fq : groups[chosen].flavors) c.flavors.push_back(index_of(p.flavors, fq.name));
-    if (groups.size() == 1) return;
-    c.fixed_flavor.assign(p.R(), -1);
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      if (g == chosen || groups[g].flavors.empty()) continue;
-      const int f = index_of(p.flavors, groups[g].flavors[0].name);
-      for (const auto& r : groups[g].covered_resources)
-        c.fixed_flavor[static_cast<std::size_t>(index_of(p.resources, r))] = f;
-    }
-    // An admission check on the flavor of a one-flavor group would apply
-    // whatever the choice; compile_checks reads the chosen group's flavors.
-    for (const auto& rule : q.admission_checks)
-      for (const auto& name : rule.on_flavors)
-        if (std::none_of(c.flavors.begin(), c.flavors.end(),
-                         [&](int f) { return p.flavors[static_cast<std::size_t>(f)] == name; }))
-          throw InputError(q.meta.pos, "spec.admissionChecksStrategy",
-                           fmt::format("admission check {} on flavor {} of a resource group "
-                                       "other than resourceGroups[{}] is not modelled",
-                                       rule.name, name, chosen));
-  }
-
   // Names first, so that every quota vector has its final size.
   void collect_names() {
     for (const auto& cq : m.cluster_queues)
@@ -191,7 +150,7 @@ struct Compiler {
     c.quota = empty_node(q.meta.name);
     if (!q.cohort.empty()) c.quota.parent = cohort(q.cohort);
     read_groups(q.resource_groups, pos, !q.cohort.empty(), c.quota, &c.covered);
-    compile_flavor_choice(q, c);
+    compile_flavor_choice(q, p, c);
     c.checks_on = compile_checks(m, p, q, c.flavors);
     c.stop = q.stop_policy;
     c.strict_fifo = q.queueing_strategy == model::QueueingStrategy::StrictFIFO;
