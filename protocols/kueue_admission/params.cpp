@@ -151,7 +151,10 @@ struct Compiler {
     if (!q.cohort.empty()) c.quota.parent = cohort(q.cohort);
     read_groups(q.resource_groups, pos, !q.cohort.empty(), c.quota, &c.covered);
     compile_flavor_choice(q, p, c);
-    c.checks_on = compile_checks(m, p, q, c.flavors);
+    std::vector<int> all_flavors;  // of every group: a check's onFlavors may name any
+    for (const auto& g : q.resource_groups)
+      for (const auto& fq : g.flavors) all_flavors.push_back(index_of(p.flavors, fq.name));
+    c.checks_on = compile_checks(m, p, q, all_flavors);
     c.stop = q.stop_policy;
     c.strict_fifo = q.queueing_strategy == model::QueueingStrategy::StrictFIFO;
     c.within = static_cast<WithinCq>(q.preemption.within_cluster_queue);
@@ -304,7 +307,14 @@ struct Compiler {
         w.reserved_at = c.last_transition_s;
       }
     w.checks.assign(p.F(), 0);
-    for (int f = 0; f < p.F(); ++f) w.checks[f] = needed_checks(p, w, p.cqs[w.cq].checks_on[f]);
+    // Kueue's checks for an admission are those on any flavor assigned to what
+    // the workload requests (findAdmissionFlavors), in whichever group.
+    for (int f = 0; f < p.F(); ++f) {
+      std::int64_t on = 0;
+      for (int r = 0; r < p.R(); ++r)
+        if (w.req[r] > 0) on |= p.cqs[w.cq].checks_on[p.cell(w.cq, f, r) / p.R()];
+      w.checks[f] = needed_checks(p, w, on);
+    }
     w.initial_retries.assign(p.K(), 0);
     for (int k = 0; k < p.K(); ++k) {
       const auto st = std::find_if(wl.admission_checks.begin(), wl.admission_checks.end(),

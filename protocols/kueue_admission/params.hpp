@@ -61,8 +61,9 @@ struct CqParams {
   bool try_next_when_preempt = true;                // whenCanPreempt: TryNextFlavor
   bool preemption_over_borrowing = false;           // preference: PreemptionOverBorrowing
   std::int64_t fair_weight_milli = 1000;            // spec.fairSharing.weight (default 1)
-  // [f]: the admission checks (bits over AdmissionParams::checks) that apply to a
-  // workload holding quota in flavor f (onFlavors, or every flavor of the queue).
+  // [f]: the admission checks (bits over AdmissionParams::checks) that apply to an
+  // admission assigning flavor f, of any group, to some resource (onFlavors, or
+  // every flavor of the queue).
   std::vector<std::int64_t> checks_on;
   model::StopPolicy stop = model::StopPolicy::None;  // spec.stopPolicy at the start
 };
@@ -135,9 +136,9 @@ struct WorkloadParams {
   // before #15154 builds from the group's pods when they are all terminating
   // and their Workload is gone. Absent until then; `readopts` is the original.
   int readopts = -1;
-  // [f]: the checks it waits for when it reserves quota in flavor f: those of its
-  // queue that apply there and whose ProvisioningRequest it needs (reqIsNeeded:
-  // it requests a managed resource; otherwise the check is Ready at once).
+  // [f]: the checks it waits for when it reserves quota with flavor f chosen: those
+  // of its queue on a flavor assigned to what it requests, and whose ProvisioningRequest it needs
+  // (reqIsNeeded: it requests a managed resource; otherwise the check is Ready at once).
   std::vector<std::int64_t> checks;
   // Its status at the start: checks Ready (bits) while QuotaReserved, not
   // Admitted; each check's retryCount.

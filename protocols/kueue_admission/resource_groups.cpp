@@ -39,16 +39,6 @@ void compile_flavor_choice(const model::ClusterQueue& q, AdmissionParams& p, CqP
     for (const auto& r : groups[g].covered_resources)
       c.fixed_flavor[static_cast<std::size_t>(index_of(p.resources, r))] = f;
   }
-  // An admission check on the flavor of a one-flavor group would apply
-  // whatever the choice; compile_checks reads the chosen group's flavors.
-  for (const auto& rule : q.admission_checks)
-    for (const auto& name : rule.on_flavors)
-      if (std::none_of(c.flavors.begin(), c.flavors.end(),
-                       [&](int f) { return p.flavors[static_cast<std::size_t>(f)] == name; }))
-        throw InputError(q.meta.pos, "spec.admissionChecksStrategy",
-                         fmt::format("admission check {} on flavor {} of a resource group "
-                                     "other than resourceGroups[{}] is not modelled",
-                                     rule.name, name, chosen));
 }
 
 }  // namespace kmc::protocols::ka

@@ -83,3 +83,68 @@ TEST_CASE("resource groups: a workload requesting only a one-flavor group's reso
   CHECK(has(r.out, "State 1: <Schedule>"));
   CHECK(has(r.out, "Reproduced in the engine"));
 }
+
+namespace {
+// The shared-quota example with a ProvisioningRequest check on `flavor` that
+// the autoscaler accepts and never provisions, and job-e asking for credits
+// only: a workload waits for a check only where one of the flavors assigned
+// to what it requests is in onFlavors (AdmissionChecksForWorkload,
+// findAdmissionFlavors), whichever group that flavor is in.
+std::string with_hanging_check(const std::string& flavor) {
+  std::string queues = slurp(kFixture + "/cluster/queues.yaml");
+  const std::string spec = "  namespaceSelector: {}\n";
+  queues.replace(queues.find(spec), spec.size(),
+                 spec +
+                     "  admissionChecksStrategy:\n    admissionChecks:\n    - name: prov\n"
+                     "      onFlavors: [" +
+                     flavor + "]\n");
+  queues =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ProvisioningRequestConfig\nmetadata:\n"
+      "  name: prov-config\nspec:\n  provisioningClassName: "
+      "best-effort-atomic-scaleup.autoscaling.x-k8s.io\n---\n"
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: AdmissionCheck\nmetadata:\n  name: prov\n"
+      "spec:\n  controllerName: kueue.x-k8s.io/provisioning-request\n  parameters:\n"
+      "    apiGroup: kueue.x-k8s.io\n    kind: ProvisioningRequestConfig\n    name: prov-config\n"
+      "---\n" +
+      queues;
+  const auto dir = folder_with(kFixture, "cluster/queues.yaml", queues);
+  std::ofstream(dir + "/cluster/credits-only.yaml")
+      << "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: job-e\n"
+         "  namespace: default\nspec:\n  queueName: team-queue\n  podSets:\n  - name: main\n"
+         "    count: 1\n    template:\n      spec:\n        containers:\n        - name: main\n"
+         "          resources: {requests: {cpu_credits: \"2\"}}\n";
+  std::ofstream(dir + "/kmc.yaml", std::ios::app)
+      << "  - name: job-e-never-runs\n    always: \"phase[default/job-e] != Admitted\"\n"
+         "  - name: job-a-never-on-demand\n"
+         "    always: \"!(phase[default/job-a] == Admitted && flavor[default/job-a] == "
+         "on-demand)\"\n"
+         "autoscaler: {answer: AcceptsThenHangs}\n";
+  return dir;
+}
+}  // namespace
+
+TEST_CASE("resource groups: an admission check applies where its flavors are assigned",
+          "[cli][admission][resource-groups][checks]") {
+  // On the first CPU flavor: job-e, assigned credits alone, does not wait for
+  // it and runs; a job in on-demand waits forever.
+  auto dir = with_hanging_check("on-demand");
+  auto r = kmc("check " + dir + " --property job-e-never-runs --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "Reproduced in the engine"));
+  r = kmc("check " + dir + " --property job-a-never-on-demand");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  // On the credits flavor, of a one-flavor group: every job is assigned it, so
+  // none is ever admitted, job-e included, in either CPU flavor.
+  dir = with_hanging_check("credits");
+  r = kmc("check " + dir + " --property job-e-never-runs --property job-d-never-runs");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  // On spot: job-a runs in on-demand, and the trace replays in the engine.
+  dir = with_hanging_check("spot");
+  r = kmc("check " + dir + " --property job-a-never-on-demand --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "Reproduced in the engine"));
+}
