@@ -104,7 +104,9 @@ bool delete_cohort(Engine& e, const std::string& name);
 // cohort, no heads), a LocalQueue missing (its workloads in no queue).
 // Creating one: AddClusterQueue (its quota joins the cohort, its LocalQueues'
 // workloads are pushed, the tree's parked workloads requeued) or
-// AddLocalQueue (its pending workloads pushed). False: no such queue, or not absent.
+// AddLocalQueue (its pending workloads pushed). A ClusterQueue gone after its
+// deletion may be created again, from its manifest. False: no such queue, or
+// neither absent nor gone.
 bool cluster_queue_absent(Engine& e, const std::string& name);
 bool local_queue_absent(Engine& e, const std::string& ns, const std::string& name);
 bool create_cluster_queue(Engine& e, const std::string& name);

@@ -7,7 +7,9 @@
 // the cache adds it to its cohort, whose subtree quota grows. The engine keeps
 // such a ClusterQueue built but absent: inactive, without quota, its
 // workloads in a heap nothing pops. A missing LocalQueue's workloads are in no
-// queue; AddLocalQueue pushes its pending ones.
+// queue; AddLocalQueue pushes its pending ones. A deleted ClusterQueue may be
+// created again once its finalizer is gone (the API server refuses the create
+// before), from its manifest.
 #include <fmt/format.h>
 
 #include "engine/controllers.hpp"
@@ -43,14 +45,42 @@ bool local_queue_absent(Engine& e, const std::string& ns, const std::string& nam
   return true;
 }
 
+namespace {
+
+// A deleted ClusterQueue created again once its old object is gone: a new
+// object, its manifest's, so no edit made to the old one stays. The queue
+// manager's AddClusterQueue builds a new heap and pushes the pending
+// workloads of its LocalQueues (AddFromLocalQueue).
+bool recreate(Engine& e, int idx) {
+  ClusterQueueInfo& cq = e.cluster_queues[static_cast<size_t>(idx)];
+  const model::ClusterQueue* spec = e.manifests.find_cluster_queue(cq.name);
+  if (spec == nullptr) return false;
+  cq.spec = *spec;
+  cq.deleting = cq.terminating = cq.removed = false;
+  const bool stopped = cq.spec.stop_policy != model::StopPolicy::None;
+  cq.active = !stopped;
+  cq.inactive_reason = stopped ? "stopped" : "";
+  e.queues.reset_cluster_queue(idx);
+  for (const WorkloadInfo& w : e.workloads)
+    if (w.cluster_queue == idx && w.admissible()) e.enqueue(w);
+  return true;
+}
+
+}  // namespace
+
 bool create_cluster_queue(Engine& e, const std::string& name) {
   const int idx = e.cq_index(name);
   if (idx < 0) return false;
   ClusterQueueInfo& cq = e.cluster_queues[static_cast<size_t>(idx)];
-  if (!cq.absent) return false;
-  cq.absent = false;
-  cq.active = cq.created_active;
-  cq.inactive_reason = cq.created_reason;
+  if (cq.removed) {
+    if (!recreate(e, idx)) return false;
+  } else if (cq.absent) {
+    cq.absent = false;
+    cq.active = cq.created_active;
+    cq.inactive_reason = cq.created_reason;
+  } else {
+    return false;
+  }
   e.set_spec_quotas(cq);
   e.tree.refresh();
   const int root = e.tree.root_of(cq.node);

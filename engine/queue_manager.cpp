@@ -100,6 +100,12 @@ void QueueManager::requeue(const WorkloadInfo& w, RequeueReason reason, TimeMs n
   }
 }
 
+void QueueManager::reset_cluster_queue(int cq) {
+  Pending fresh;
+  fresh.strict_fifo = q(cq).strict_fifo;
+  q(cq) = std::move(fresh);
+}
+
 void QueueManager::forget(const WorkloadInfo& w) {
   if (w.cluster_queue < 0) return;
   Pending& p = q(w.cluster_queue);

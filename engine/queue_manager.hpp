@@ -33,6 +33,8 @@ enum class RequeueReason {
 class QueueManager {
  public:
   void add_cluster_queue(bool strict_fifo);
+  // A ClusterQueue created again: a new heap, empty, nothing parked or kept at its head.
+  void reset_cluster_queue(int cq);
   // The sticky preemptor head (#7157); off: Kueue before it.
   void set_sticky_head(bool on) { sticky_head_ = on; }
   size_t cluster_queue_count() const { return queues_.size(); }

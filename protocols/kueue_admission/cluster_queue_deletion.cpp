@@ -20,6 +20,11 @@
 //   queue manager, where its pending workloads wait for a ClusterQueue that
 //   is gone. Nothing is evicted where the cohort now has less quota than its
 //   borrowers use, and nothing is requeued.
+// - creating it again (`create: true` after the deletion) succeeds only once
+//   the old object is gone; the new one is its manifest's, added to the cache
+//   and to the queue manager as a ClusterQueue created during the run is
+//   (queue_creation.cpp): its LocalQueues' pending workloads are pushed into
+//   its new heap, and its cohort tree's parked workloads are requeued.
 #include "protocols/kueue_admission/scheduler.hpp"
 
 namespace kmc::protocols::ka {
@@ -36,6 +41,15 @@ void Scheduler::finalize(XState& s, int cq) const {
   // what it has now: over-admission does not blame the scheduler for that.
   mark_before_edit(s);
   s.deletion[static_cast<std::size_t>(cq)] = kCqGone;
+}
+
+bool Scheduler::edit_waits(const XState& s) const {
+  if (!p_.any_cq_deletions()) return false;
+  const int k = edits_done(s);
+  const QueueEdit& e = p_.queue_edits[static_cast<std::size_t>(k)];
+  if (!e.creates || e.local || e.cohort) return false;
+  const auto q = static_cast<std::size_t>(e.queue);
+  return p_.recreated_at[q] == k && s.deletion[q] != kCqGone;
 }
 
 }  // namespace kmc::protocols::ka

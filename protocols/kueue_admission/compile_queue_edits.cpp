@@ -111,7 +111,8 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
     for (std::size_t c = 0; c < p.cohorts.size(); ++c)
       if (e.cohort == p.cohorts[c].name && !cohort_named[c])
         cohort_named[c] = true, cohort_exists[c] = !e.creates;
-  std::vector<int> deleted_by(p.cqs.size(), -1);  // the edit that deletes it
+  std::vector<int> deleted_by(p.cqs.size(), -1);    // the edit that deletes it
+  std::vector<int> recreated_by(p.cqs.size(), -1);  // the edit that creates it again
   std::vector<int> deleted_cohort_by(p.cohorts.size(), -1);
   std::map<std::string, int> deleted_local_by;
   for (std::size_t i = 0; i < edits.size(); ++i) {
@@ -124,27 +125,51 @@ void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p) {
       if (out.queue < 0)
         throw InputError(e.pos, field + ".clusterQueue",
                          fmt::format("no ClusterQueue {} in {}/", e.cluster_queue, sc.manager.dir));
+      const model::ClusterQueue* cq = sc.manager.find_cluster_queue(e.cluster_queue);
+      const auto q = static_cast<std::size_t>(out.queue);
       // Kueue's ClusterQueue controller ignores updates of a deleting
-      // ClusterQueue (Update returns at a deletionTimestamp): refused, not dropped.
-      if (const int by = deleted_by[static_cast<std::size_t>(out.queue)]; by >= 0)
+      // ClusterQueue (Update returns at a deletionTimestamp): refused, not
+      // dropped. Created again, it is its manifest's (queue_creation.cpp), and
+      // the creation waits until the old one is gone (Scheduler::edit_waits).
+      if (const int by = deleted_by[q]; by >= 0 && e.creates) {
+        deleted_by[q] = -1;
+        recreated_by[q] = static_cast<int>(i);
+        cq_now[q] = cq->stop_policy;
+        quota_now[q] = p.cqs[q].quota;
+      } else if (by >= 0) {
         throw InputError(e.pos, field + ".clusterQueue",
                          fmt::format("ClusterQueue {} is deleted by environment.queueEdits[{}]: "
-                                     "Kueue ignores edits of a deleting ClusterQueue",
+                                     "Kueue ignores edits of a deleting ClusterQueue (create it "
+                                     "again: it waits until the old one is gone)",
                                      e.cluster_queue, by));
+      } else if (e.deletes && recreated_by[q] >= 0) {
+        throw InputError(e.pos, field + ".delete",
+                         fmt::format("ClusterQueue {} was created again by "
+                                     "environment.queueEdits[{}]: kmc models one deletion of "
+                                     "a ClusterQueue in a run",
+                                     e.cluster_queue, recreated_by[q]));
+      } else if (e.creates && recreated_by[q] >= 0) {
+        throw InputError(e.pos, field + ".create",
+                         fmt::format("ClusterQueue {} exists (created again by "
+                                     "environment.queueEdits[{}]): delete it first",
+                                     e.cluster_queue, recreated_by[q]));
+      }
       if (e.deletes) {
-        deleted_by[static_cast<std::size_t>(out.queue)] = static_cast<int>(i);
+        deleted_by[q] = static_cast<int>(i);
         // The model keeps a tree per set of ClusterQueues gone (quota_edits.cpp).
-        if (std::count_if(deleted_by.begin(), deleted_by.end(), [](int b) { return b >= 0; }) > 8)
+        auto set = [](int b) { return b >= 0; };
+        if (std::count_if(deleted_by.begin(), deleted_by.end(), set) +
+                std::count_if(recreated_by.begin(), recreated_by.end(), set) >
+            8)
           throw InputError(e.pos, field + ".delete",
                            "kmc models at most 8 ClusterQueue deletions in one run");
       }
       out.deletes = e.deletes;
-      const model::ClusterQueue* cq = sc.manager.find_cluster_queue(e.cluster_queue);
       bool changed = e.deletes || e.creates;
-      out.quotas = compile_quotas(e, field, cq->resource_groups, !cq->cohort.empty(),
-                                  "ClusterQueue " + e.cluster_queue, p,
-                                  quota_now[static_cast<std::size_t>(out.queue)], true, changed);
-      auto& now = cq_now[static_cast<std::size_t>(out.queue)];
+      out.quotas =
+          compile_quotas(e, field, cq->resource_groups, !cq->cohort.empty(),
+                         "ClusterQueue " + e.cluster_queue, p, quota_now[q], true, changed);
+      auto& now = cq_now[q];
       const model::StopPolicy policy = e.stop_policy.value_or(now);
       out.spec_updated = changed || policy != now;
       out.policy = now = policy;

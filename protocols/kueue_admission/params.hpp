@@ -235,14 +235,15 @@ struct AdmissionParams {
     return (static_cast<std::size_t>(edits) << deleted_cqs.size()) |
            static_cast<std::size_t>(removed);
   }
-  // [cq]: the index of the edit that deletes it, or -1; and the deleted
-  // ClusterQueues in the order of their deletions: bit i of a removal mask is
-  // deleted_cqs[i] (cluster_queue_deletion.cpp).
-  std::vector<int> deleted_at, deleted_cqs;
+  // [cq]: the index of the edit that deletes it, or -1; the index of the edit
+  // that creates it again once it is gone, or -1; and the deleted ClusterQueues
+  // in the order of their deletions: bit i of a removal mask is deleted_cqs[i]
+  // (cluster_queue_deletion.cpp).
+  std::vector<int> deleted_at, recreated_at, deleted_cqs;
   bool any_cq_deletions() const { return !deleted_cqs.empty(); }
   void finish();
   void finish_stops();        // cq_stop_after, lq_stop_after (stop_policy.cpp)
-  void finish_quota_edits();  // deleted_at, deleted_cqs, trees_after (quota_edits.cpp)
+  void finish_quota_edits();  // deleted_at, recreated_at, deleted_cqs, trees_after
 
   int R() const { return static_cast<int>(resources.size()); }
   int F() const { return static_cast<int>(flavors.size()); }

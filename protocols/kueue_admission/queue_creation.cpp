@@ -30,7 +30,8 @@
 // Reconcile: the cache's and the queue manager's AddOrUpdateCohort) sets its
 // manifest's quotas and parent, and requeues the parked workloads of the
 // tree it is in now (notifyCohort of its root). A deleted Cohort may be
-// created again the same way, and a deleted LocalQueue.
+// created again the same way, and a deleted LocalQueue; a deleted
+// ClusterQueue too, once its old object is gone (cluster_queue_deletion.cpp).
 //
 // A workload holding quota through a queue that does not exist yet has no
 // such start in Kueue's cache (the cache counts it once its ClusterQueue is
@@ -69,6 +70,17 @@ void compile_queue_creations(const model::Scenario& sc, AdmissionParams& p) {
   std::map<std::pair<bool, int>, std::size_t> first;  // (local, queue) -> its first edit
   std::vector<int> created_cqs;
   std::set<int> deleted_lqs;  // LocalQueues deleted by the edits so far
+  std::set<int> deleted_cqs;  // ClusterQueues deleted by the edits so far
+  // The manifest's quotas of ClusterQueue q, which its creation sets.
+  auto cq_quotas = [&](int q) {
+    const CqParams& cq = p.cqs[static_cast<std::size_t>(q)];
+    std::vector<QuotaSet> out;
+    for (const QuotaSet& s : manifest_quotas(cq.quota, p))
+      if (p.cell(q, s.fr / p.R(), s.fr % p.R()) == s.fr &&
+          std::find(cq.covered.begin(), cq.covered.end(), s.fr % p.R()) != cq.covered.end())
+        out.push_back(s);
+    return out;
+  };
   std::vector<bool> cohort_named(p.cohorts.size(), false);
   std::vector<int> absent_cohorts;
   for (std::size_t k = 0; k < p.queue_edits.size(); ++k) {
@@ -87,10 +99,17 @@ void compile_queue_creations(const model::Scenario& sc, AdmissionParams& p) {
     }
     const auto [it, fresh] = first.try_emplace({e.local, e.queue}, k);
     if (e.deletes_local) deleted_lqs.insert(e.queue);
+    if (e.deletes && !e.local) deleted_cqs.insert(e.queue);
     if (!e.creates) continue;
     // A LocalQueue created again after its deletion: compile_queue_edits gave
     // it its manifest's policy, which the edit machinery sets.
     if (e.local && deleted_lqs.erase(e.queue) > 0) continue;
+    // A ClusterQueue created again: its manifest's policy (compile_queue_edits)
+    // and quotas, from the start in force until its deletion.
+    if (!e.local && deleted_cqs.erase(e.queue) > 0) {
+      e.quotas = cq_quotas(e.queue);
+      continue;
+    }
     const std::string field = fmt::format("environment.queueEdits[{}].create", k);
     const std::string queue = e.local ? "LocalQueue " + p.local_queues[e.queue].name
                                       : "ClusterQueue " + p.cqs[e.queue].quota.name;
@@ -111,11 +130,8 @@ void compile_queue_creations(const model::Scenario& sc, AdmissionParams& p) {
     if (e.local) {
       p.local_queues[static_cast<std::size_t>(e.queue)].stop = model::StopPolicy::Hold;
     } else {
-      const CqParams& cq = p.cqs[static_cast<std::size_t>(e.queue)];
-      for (const QuotaSet& q : manifest_quotas(cq.quota, p))
-        if (p.cell(e.queue, q.fr / p.R(), q.fr % p.R()) == q.fr &&
-            std::find(cq.covered.begin(), cq.covered.end(), q.fr % p.R()) != cq.covered.end())
-          e.quotas.push_back(q);
+      const auto quotas = cq_quotas(e.queue);
+      e.quotas.insert(e.quotas.end(), quotas.begin(), quotas.end());
       created_cqs.push_back(e.queue);
     }
   }

@@ -25,12 +25,19 @@ namespace kmc::protocols::ka {
 void AdmissionParams::finish_quota_edits() {
   trees_after.clear();
   deleted_at.assign(cqs.size(), -1);
+  recreated_at.assign(cqs.size(), -1);
   deleted_cqs.clear();
-  for (std::size_t k = 0; k < queue_edits.size(); ++k)
-    if (queue_edits[k].deletes && !queue_edits[k].cohort) {
-      deleted_at[static_cast<std::size_t>(queue_edits[k].queue)] = static_cast<int>(k);
-      deleted_cqs.push_back(queue_edits[k].queue);
+  for (std::size_t k = 0; k < queue_edits.size(); ++k) {
+    const QueueEdit& e = queue_edits[k];
+    if (e.local || e.cohort) continue;
+    const auto q = static_cast<std::size_t>(e.queue);
+    if (e.deletes) {
+      deleted_at[q] = static_cast<int>(k);
+      deleted_cqs.push_back(e.queue);
+    } else if (e.creates && deleted_at[q] >= 0) {
+      recreated_at[q] = static_cast<int>(k);  // compile_queue_edits: at most once
     }
+  }
   const bool any = any_cq_deletions() ||
                    std::any_of(queue_edits.begin(), queue_edits.end(), [](const QueueEdit& e) {
                      return !e.quotas.empty() || (e.cohort && e.creates);

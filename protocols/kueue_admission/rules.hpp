@@ -136,7 +136,7 @@ class Rules {
       case kPodsReady:
         return s.phase[w] == kAdmitted && s.unready[w] != 0;
       case kQueueEdited:
-        return s.budget[p_.budget_queue_edits()] > 0;
+        return s.budget[p_.budget_queue_edits()] > 0 && !sched_.edit_waits(s);
       case kQueueStopped:
         return sched_.stop_acts(s, w);
       case kClusterQueueFinalized:

@@ -72,9 +72,13 @@ class Scheduler {
     return m;
   }
   // cq has a deletionTimestamp in the API: the operator's edit is applied.
+  // Not once an edit created it again.
   bool deleted(const XState& s, int cq) const {
-    const int at = p_.any_cq_deletions() ? p_.deleted_at[static_cast<std::size_t>(cq)] : -1;
-    return at >= 0 && edits_done(s) > at;
+    if (!p_.any_cq_deletions()) return false;
+    const int at = p_.deleted_at[static_cast<std::size_t>(cq)];
+    const int again = p_.recreated_at[static_cast<std::size_t>(cq)];
+    const int done = edits_done(s);
+    return at >= 0 && done > at && (again < 0 || done <= again);
   }
   // The cache has cq terminating (inactive), or gone.
   bool terminating(const XState& s, int cq) const {
@@ -89,6 +93,10 @@ class Scheduler {
   bool may_finalize(const XState& s, int cq) const;
   // ... and does: the ClusterQueue is gone from the cache and its cohort tree.
   void finalize(XState& s, int cq) const;
+  // The next edit creates a deleted ClusterQueue again while its old object
+  // is still there, terminating: the API server refuses the create
+  // (AlreadyExists), so the operator's edit waits until the finalizer is gone.
+  bool edit_waits(const XState& s) const;
   Snapshot snapshot(const XState& s) const {
     return Snapshot(tree_at(s), s.usage, p_.broken_skip_cohort_limit);
   }

@@ -106,6 +106,14 @@ void Scheduler::edit_queue(XState& s) const {
     return requeue_tree(s, p_.Q() + e.queue);
   }
   if (!e.local) {
+    // Created again once the old object is gone: a new ClusterQueue in the
+    // cache (its quota back in its cohort) and in the queue manager, whose
+    // heap has no preemptor kept at its head.
+    if (e.creates && p_.any_cq_deletions() &&
+        p_.recreated_at[static_cast<std::size_t>(e.queue)] == k) {
+      s.deletion[static_cast<std::size_t>(e.queue)] = kCqInCache;
+      s.sticky[static_cast<std::size_t>(e.queue)] = -1;
+    }
     // Any change of the spec requeues the cohort tree's parked workloads
     // (UpdateClusterQueue with specUpdated).
     return requeue_tree(s, e.queue);

@@ -94,3 +94,42 @@ TEST_CASE("Cohort deletion: a subtree leaves with what it borrowed, and nothing 
   CHECK(has(r.out, "some-preemption                Verified"));
   CHECK(has(r.out, "Stats: 22 states"));
 }
+
+TEST_CASE("ClusterQueue re-creation: once the old one is gone, its workloads run again",
+          "[cli][admission][cq-deletion][creation]") {
+  // legacy deleted and created again: the creation waits for the finalizer
+  // (the API server has the old object until then), and pretrain, pending in
+  // it, is admitted in the new one. The trace replays in the engine.
+  const auto dir = example_with(
+      "cluster-queue-retire", "kmc.yaml",
+      "apiVersion: kmc.dev/v1alpha1\nkind: Fleet\nprotocol: kueue-admission\ncluster: cluster\n"
+      "environment:\n  queueEdits:\n" +
+          kEdits +
+          "    - {clusterQueue: legacy, create: true}\nproperties:\n"
+          "  - name: pretrain-never-runs-after-edits\n"
+          "    always: \"budget[queueEdits] > 0 || phase[research/pretrain] != Admitted\"\n");
+  const auto r =
+      kmc("check " + dir + " --property pretrain-never-runs-after-edits --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "State 3: <ClusterQueueFinalized(legacy)>"));
+  CHECK(has(r.out, "State 4: <QueueEdited> ClusterQueue legacy created"));
+  CHECK(has(r.out, "Reproduced in the engine"));
+}
+
+TEST_CASE("ClusterQueue re-creation: bad ones are exit 3 at their line",
+          "[cli][admission][cq-deletion][creation]") {
+  refused(kEdits + "    - {clusterQueue: legacy, create: true}\n" + kEdits,
+          "environment.queueEdits[2].delete",
+          "ClusterQueue legacy was created again by environment.queueEdits[1]: kmc models one "
+          "deletion of a ClusterQueue in a run");
+  refused(kEdits +
+              "    - {clusterQueue: legacy, create: true}\n    - {clusterQueue: legacy, "
+              "create: true}\n",
+          "environment.queueEdits[2].create",
+          "ClusterQueue legacy exists (created again by environment.queueEdits[1]): delete it "
+          "first");
+  refused(kEdits + "    - {clusterQueue: legacy, stopPolicy: Hold}\n",
+          "environment.queueEdits[1].clusterQueue",
+          "Kueue ignores edits of a deleting ClusterQueue (create it again");
+}

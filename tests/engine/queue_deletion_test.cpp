@@ -125,3 +125,38 @@ TEST_CASE("a deleted Cohort with a parent and children leaves its subtree a tree
   e.run(-1, 4000);
   CHECK(state_of(e, "next") == "Admitted");
 }
+
+TEST_CASE(
+    "a deleted ClusterQueue created again once it is gone: its manifest's, its workloads pushed",
+    "[engine][cq-deletion][creation]") {
+  Cluster c;
+  c.flavor("default");
+  c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 0}}}})});
+  c.cq("b", "co", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  c.wl("job", "b", 0, {{"cpu", 4}}).runtime_s = 10;
+  Engine e(c.m);
+  e.run(-1, 1000);
+  REQUIRE(state_of(e, "job") == "Admitted");
+  // An edit to the old object, which its re-creation does not keep.
+  REQUIRE(update_quotas(e, "b", false,
+                        {{"default", "cpu", Amount{4'000}, std::nullopt, std::nullopt}}));
+  REQUIRE(delete_cluster_queue(e, "b"));
+  REQUIRE(terminate_cluster_queue(e, "b"));
+  CHECK_FALSE(create_cluster_queue(e, "b"));  // the old object is still there
+  e.create_workload(make_workload("late", "b", 0, {{"cpu", 8}}));
+  e.run(-1, 20'000);
+  REQUIRE(state_of(e, "job") == "Finished");
+  REQUIRE(finalize_cluster_queue(e, "b"));
+  e.run(-1, 21'000);
+  CHECK(state_of(e, "late") == "Pending");
+  REQUIRE(create_cluster_queue(e, "b"));
+  CHECK_FALSE(create_cluster_queue(e, "b"));  // exists
+  const int co = e.cohort_nodes.at("co");
+  const FrId fr = e.frs.find("default", "cpu");
+  CHECK(e.tree.subtree_quota(co, fr) == 10'000);  // the manifest's 10, not the edit's 4
+  e.run(-1, 22'000);
+  CHECK(state_of(e, "late") == "Admitted");
+  // Deleted again: terminating as before.
+  REQUIRE(delete_cluster_queue(e, "b"));
+  REQUIRE(terminate_cluster_queue(e, "b"));
+}

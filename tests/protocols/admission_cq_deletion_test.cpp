@@ -273,3 +273,67 @@ TEST_CASE("Cohort deletion with a parent and children: the subtree leaves with w
   CHECK(s.phase[0] == ka::kAdmitted);  // above its tree's 2 cpu, and kept
   CHECK(s.phase[1] == ka::kAdmitted);
 }
+
+namespace {
+// The ClusterQueue created again from its manifest (`create: true` after its
+// deletion): every quota of the manifest set, no limits.
+ka::QueueEdit recreation(const ka::AdmissionParams& p, int cq) {
+  ka::QueueEdit e;
+  e.queue = cq;
+  e.creates = true;
+  for (int fr = 0; fr < p.F() * p.R(); ++fr)
+    e.quotas.push_back({fr, p.cqs[cq].quota.nominal[fr], ka::kNoLimit, ka::kNoLimit});
+  return e;
+}
+}  // namespace
+
+TEST_CASE("ClusterQueue re-creation: exact state counts", "[admission][cq-deletion][counts]") {
+  // The deletion's 11 states with a second edit that creates cq0 again. A
+  // state is (w0's phase, edits left 2/1/0, cq0's deletion). Until the
+  // deletion: (P,2,I) -Schedule-> (A,2,I) -Finish-> (F,2,I), and the edit
+  // from each: (P,1,I), (A,1,I), (F,1,I); then as before: (P,1,I)
+  // -Schedule-> (A,1,I) -Finish-> (F,1,I), each -Terminating-> (P,1,T),
+  // (A,1,T), (F,1,T); (A,1,T) -Finish-> (F,1,T); the finalizer: (P,1,G),
+  // (F,1,G). The creation waits for the old object to be gone (the API
+  // server has it until its finalizer goes): from (P,1,G) -QueueEdited->
+  // (P,0,I) -Schedule-> (A,0,I) -Finish-> (F,0,I), and (F,1,G) -QueueEdited->
+  // (F,0,I). Created again, it is not terminating. 14 states, 17 edges.
+  auto p = ka_check::queue_of_one(1, 1);
+  p.queue_edits = {deletion(0), recreation(p, 0)};
+  p.finish();
+  const auto o = check(p, {"guarantee-not-stuck", "no-over-admission", "usage-counted-once"});
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 14);
+  CHECK(o.result.stats.transitions == 17);
+}
+
+TEST_CASE("ClusterQueue re-creation: its pending workloads are pushed, its quota is back",
+          "[admission][cq-deletion][creation]") {
+  // Cohort co {cpu: 0} over cq0 {cpu: 0} and cq1 {cpu: 2}; w0 (cq0, 2 cpu),
+  // w1 (cq1, 1 cpu). cq1 is deleted before anything runs, and created again.
+  auto p = ka_check::two_in_cohort(0, 2);
+  p.queue_edits = {deletion(1), recreation(p, 1)};
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const ka::Scheduler sched(p);
+  step(kEdit);
+  step(terminating(1));
+  CHECK_FALSE(step.rules.enabled(s, kEdit));  // the old object is still there
+  step(kSchedule);
+  CHECK(s.phase[0] == ka::kAdmitted);  // borrowing the terminating queue's quota
+  CHECK(s.phase[1] == ka::kPending);   // heads() skips cq1
+  step(finalized(1));
+  CHECK(sched.tree_at(s).subtree_quota(p.Q(), 0) == 0);
+  REQUIRE(step.rules.enabled(s, kEdit));
+  step(kEdit);
+  CHECK(s.deletion[1] == ka::kCqInCache);
+  CHECK_FALSE(step.rules.enabled(s, terminating(1)));
+  CHECK(sched.tree_at(s).subtree_quota(p.Q(), 0) == 2);
+  step(kSchedule);
+  CHECK(s.phase[1] == ka::kInadmissible);  // its 2 are lent to w0
+  step(finish(0));
+  CHECK(s.phase[1] == ka::kPending);
+  step(kSchedule);
+  CHECK(s.phase[1] == ka::kAdmitted);
+}
