@@ -49,7 +49,14 @@ std::vector<std::int64_t> compile_checks(const model::ClusterManifests& m, Admis
       c.name = rule.name;
       c.check_capacity = cfg->provisioning_class_name == "check-capacity.autoscaling.x-k8s.io";
       c.backoff_limit = std::max(cfg->retry_strategy.backoff_limit_count, 0);
-      for (const auto& r : cfg->managed_resources) c.managed.push_back(index_of(p.resources, r));
+      // A resource that no ClusterQueue covers and no workload requests is
+      // needed by none: -1 matches nothing (an empty list would mean every
+      // resource), and the names, sized already, must not grow.
+      for (const auto& r : cfg->managed_resources) {
+        const auto it = std::find(p.resources.begin(), p.resources.end(), r);
+        c.managed.push_back(it == p.resources.end() ? -1
+                                                    : static_cast<int>(it - p.resources.begin()));
+      }
       p.checks.push_back(std::move(c));
       if (p.K() > 8)
         throw InputError(q.meta.pos, field,

@@ -136,6 +136,21 @@ TEST_CASE("kueue-admission: blockAdmission turns one hung check into a cluster-w
   CHECK(r.code == 1);
   CHECK(r.out.find("Replay in the engine: Reproduced") != std::string::npos);
   CHECK(kmc("check examples/provisioning-block-admission-fixed").code == 0);
+  // Managing a resource that nothing covers or requests: no workload needs a
+  // ProvisioningRequest (reqIsNeeded), so its check is Ready at once and
+  // nothing hangs. The same states as with the check managing cpu, which the
+  // notebook requests only in a ClusterQueue without the check.
+  for (const std::string managed : {"example.com/fpga", "cpu"}) {
+    const auto dir =
+        example_with("provisioning-block-admission", "cluster/queues.yaml",
+                     example_text_replacing("provisioning-block-admission", "cluster/queues.yaml",
+                                            "managedResources: [nvidia.com/gpu]",
+                                            "managedResources: [" + managed + "]"));
+    r = kmc("check " + dir);
+    INFO(managed << "\n" << r.out << r.err);
+    CHECK(r.code == 0);
+    CHECK(has(r.out, "Stats: 5 states, 5 transitions"));
+  }
 }
 
 TEST_CASE("kueue-admission: bad admission checks are exit 3 naming file, line and field",
