@@ -55,9 +55,12 @@ struct WorkloadInfo {
   std::optional<LastAssignment> last_assignment;
   // NominationMapping: during an overlap recompute, the flavors chosen at nomination.
   std::vector<std::map<std::string, std::string>> nomination_mapping;
-  TimeMs runtime_ms = 0;
-  std::map<std::string, TimeMs> check_ms;  // admission check state lastTransitionTime  // how long
-                                           // the job runs once started; 0: until told
+  TimeMs runtime_ms = 0;                   // how long the job runs once started; 0: until told
+  std::map<std::string, TimeMs> check_ms;  // admission check state lastTransitionTime
+  // A Rejected check's failed attempts, its retryCount + 1, kept when the
+  // deactivation's eviction resets the count (Kueue keeps no such record;
+  // replay compares it with the MultiKueue model's attempts).
+  std::map<std::string, std::int32_t> rejected_attempts;
   std::optional<TimeMs> requeue_at_ms;
   std::int32_t requeue_count = 0;
   // The scheduler's preemptionExpectations wait to observe an eviction of it

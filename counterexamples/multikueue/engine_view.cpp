@@ -132,11 +132,18 @@ std::vector<model::Cell> FleetView::cells(int j, int w) const {
     if (const auto* s = check.empty() ? nullptr : check_of(*r, check)) {
       if (r->obj.active) prov = provisioning_phase(*r, *s);
       // Each Retry eviction counted one failure; the failure that rejects counts too.
-      // (Deactivation resets the Rejected check to Pending, so an inactive copy says it.)
+      // (Deactivation's eviction resets the Rejected check to Pending and its
+      // count, as Kueue does: the engine keeps what the count was.)
       const bool failed_now = s->state == model::CheckState::Retry ||
                               s->state == model::CheckState::Rejected || !r->obj.active;
+      const auto rejected = r->rejected_attempts.find(check);
       // The protocol forgets the failures of a finished copy.
-      if (!r->is_finished()) attempts = s->retry_count + (failed_now ? 1 : 0);
+      if (r->is_finished())
+        attempts = 0;
+      else if (!r->obj.active && rejected != r->rejected_attempts.end())
+        attempts = rejected->second;
+      else
+        attempts = s->retry_count + (failed_now ? 1 : 0);
     }
   }
   bool nominated = false;

@@ -292,7 +292,7 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
         // patch lands after it (a Preempted eviction orders it by creation again).
         const bool started = s.phase[t] == kAdmitted && !writing(s, t);
         if (writing(s, t)) land(s, t);
-        if (!s.ready.empty()) s.ready[t] = 0;
+        reset_checks_on_eviction(s, t);
         if (started && p_.workloads[t].pods && !p_.fast_quota_release) {
           s.phase[t] = kEvicted;
         } else {

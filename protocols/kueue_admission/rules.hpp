@@ -274,13 +274,17 @@ class Rules {
         // started, so the quota goes at once) and requeues it after a backoff,
         // ordered by the eviction's time; on Rejected it deactivates it.
         auto& retries = s.retries[static_cast<std::size_t>(w) * p_.K() + a.check];
+        const auto attempts = retries;  // Retry, even where it was Ready (BookingExpired)
+        sched_.reset_checks_on_eviction(s, w);
+        retries = attempts;
         sched_.release(s, w);
-        s.ready[w] = 0;
         if (retries + 1 <= p_.checks[a.check].backoff_limit) {
           ++retries;
           s.phase[w] = kBackoff;
           sched_.stamp_requeued(s, w);
         } else {
+          // Rejected: the deactivation's eviction resets it, count and all.
+          retries = 0;
           s.phase[w] = kDeactivated;
           sched_.unstamp(s, w, true);
         }
@@ -294,6 +298,7 @@ class Rules {
         // (its quota goes at once: the job is suspended) and requeue after a
         // backoff, ordered by the eviction's time (requeuingStrategy.timestamp).
         --s.budget[p_.budget_timeouts()];
+        sched_.reset_checks_on_eviction(s, w);
         // A pod group's pods terminate first, holding its quota (PodsTerminated
         // then ends in Backoff or Deactivated): marked by the eviction's stamp,
         // and, to be deactivated, by a count past the limit.
@@ -334,7 +339,9 @@ class Rules {
         break;
       case kCapacityRevoked:
         // Rejected: SetDeactivationTarget, spec.active false, evicted; its job
-        // is stopped and its quota goes (a Job's at once); never requeued.
+        // is stopped and its quota goes (a Job's at once); never requeued. The
+        // eviction resets its checks, the Rejected one's count too.
+        sched_.reset_checks_on_eviction(s, w);
         sched_.release(s, w);
         s.phase[w] = kDeactivated;
         sched_.unstamp(s, w, true);

@@ -136,6 +136,19 @@ void Scheduler::release(XState& s, int w, bool requeue) const {
   if (requeue) requeue_tree(s, wl.cq);
 }
 
+void Scheduler::reset_checks_on_eviction(XState& s, int w) const {
+  if (s.ready.empty()) return;
+  const auto f = s.flavor[w];
+  if (!s.retries.empty() && f >= 0 && (s.phase[w] == kAdmitted || s.phase[w] == kReserved)) {
+    // Admitted: every check it waits for is Ready.
+    const std::int64_t ready =
+        s.phase[w] == kAdmitted ? p_.workloads[w].checks[static_cast<std::size_t>(f)] : s.ready[w];
+    for (int k = 0; k < p_.K(); ++k)
+      if (ready >> k & 1) s.retries[static_cast<std::size_t>(w) * p_.K() + k] = 0;
+  }
+  s.ready[w] = 0;
+}
+
 // Quota freed in a tree moves every inadmissible workload of that tree back
 // to its heap (QueueAssociatedInadmissibleWorkloadsAfter, §2.1).
 void Scheduler::requeue_tree(XState& s, int node) const {

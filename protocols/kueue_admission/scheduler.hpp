@@ -221,6 +221,11 @@ class Scheduler {
   void start_job(XState& s, int w) const;
   // requeue: false inside a cycle, which requeues once at its end.
   void release(XState& s, int w, bool requeue = true) const;
+  // w, Admitted or QuotaReserved, is evicted: resetChecksOnEviction sets every
+  // check Pending, and a Ready check's retryCount goes with it (a Pending
+  // one's stays; a Retry one's grows, which kProvisioningFailed does). Call
+  // before release(), while w's flavor says which checks it waits for.
+  void reset_checks_on_eviction(XState& s, int w) const;
   // The parked workloads of the cohort tree of `node` (a ClusterQueue's, or Q + a cohort's).
   void requeue_tree(XState& s, int node) const;
   // One (flavor, resource) cell's index into [f * R + r] for workload w's resource r.

@@ -79,6 +79,7 @@ void Scheduler::apply_stop(XState& s, int w) const {
   // Evicted (ClusterQueueStopped / LocalQueueStopped): its quota goes once the
   // job is stopped, a pod group's once its pods are gone; then back to its
   // queue, ordered by creation.
+  reset_checks_on_eviction(s, w);
   if (p_.holds_until_pods_gone(w)) {
     s.phase[w] = kEvicted;
     return;

@@ -62,6 +62,30 @@ TEST_CASE("ProvisioningRequest Failed maps to Retry: quota released, backoff, re
   CHECK(e.find("ns/job")->condition_ms.at("QuotaReserved") == failed_at + 60'000);
 }
 
+TEST_CASE("an eviction resets a Ready check's retryCount, and keeps a Pending one's",
+          "[engine][checks][retries]") {
+  // resetChecksOnEviction (pkg/workload/evict): a Retry check's count grows,
+  // a Ready one's goes (RetryCount nil), a Pending one's stays.
+  Engine e(with_provisioning_check(1).m);
+  e.run();
+  e.post(e.now(), ev::ProvisioningRequestCondition{"ns/job", "prov", "Failed"});
+  e.run(-1, e.now());
+  REQUIRE(e.find("ns/job")->obj.admission_checks.at(0).retry_count == 1);
+  e.run();
+  REQUIRE(state_of(e, "job") == "QuotaReserved");
+  WorkloadInfo& w = *e.find("ns/job");
+  evict_workload(e, w, "Preempted", "a Pending check keeps its count");
+  CHECK(w.obj.admission_checks.at(0).retry_count == 1);
+  e.run();
+  REQUIRE(state_of(e, "job") == "QuotaReserved");
+  e.post(e.now(), ev::ProvisioningRequestCondition{"ns/job", "prov", "Provisioned"});
+  e.run(-1, e.now());
+  REQUIRE(state_of(e, "job") == "Admitted");
+  evict_workload(e, *e.find("ns/job"), "Preempted", "a Ready check's count goes");
+  CHECK(e.find("ns/job")->obj.admission_checks.at(0).retry_count == 0);
+  CHECK(e.find("ns/job")->obj.admission_checks.at(0).state == kmc::model::CheckState::Pending);
+}
+
 TEST_CASE("ProvisioningRequest condition mapping", "[engine][checks]") {
   struct Row {
     const char* condition;

@@ -112,6 +112,42 @@ TEST_CASE("admission checks: a retried workload is requeued by its eviction's ti
   CHECK(s.usage[0] == 0);
 }
 
+TEST_CASE("admission checks: an eviction after the check was Ready resets its retryCount",
+          "[admission][checks][retries]") {
+  // resetChecksOnEviction (pkg/workload/evict): every check goes Pending; a
+  // Retry one's retryCount grows, a Ready one's goes. backoffLimitCount 1:
+  // w0 fails once (retryCount 1), is then Provisioned and Admitted, and is
+  // preempted by w1 (priority 1, created later). Its check was Ready, so its
+  // count is 0 again, and a second failure is a Retry, not a deactivation.
+  auto p = with_check(2, AutoscalerAnswer::Any, 1);
+  p.cqs[0].within = ka::WithinCq::LowerPriority;
+  p.workloads[1].priority = 1;
+  p.workloads[1].arrives = true;  // so w0 goes first
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const ka::Action schedule{ka::kSchedule, -1};
+  step(schedule);
+  step(ka::Action{ka::kProvisioningFailed, 0, 0, 0});
+  CHECK(s.retries[0] == 1);
+  step(ka::Action{ka::kBackoffExpired, 0});
+  step(schedule);
+  step(ka::Action{ka::kProvisioned, 0, 0, 0});
+  REQUIRE(s.phase[0] == ka::kAdmitted);
+  step(ka::Action{ka::kArrive, 1});
+  step(schedule);  // w1 preempts w0
+  REQUIRE(s.phase[0] == ka::kPending);
+  CHECK(s.retries[0] == 0);
+  step(schedule);  // w1 reserves; w0 waits
+  step(ka::Action{ka::kProvisioned, 1, 0, 0});
+  step(ka::Action{ka::kFinish, 1});
+  step(schedule);
+  REQUIRE(s.phase[0] == ka::kReserved);
+  step(ka::Action{ka::kProvisioningFailed, 0, 0, 0});
+  CHECK(s.phase[0] == ka::kBackoff);  // before the fix: Deactivated
+  CHECK(s.retries[0] == 1);
+}
+
 TEST_CASE("admission checks: the shipped accept-then-hang example and its fix",
           "[admission][checks][examples]") {
   for (const char* name :
