@@ -9,6 +9,12 @@
 namespace {
 const std::string kFixture =
     std::string(KMC_SOURCE_DIR) + "/tests/cli/fixtures/shared-quota-credits";
+// job-e, asking for credits only (none of the CPU flavors' group).
+const std::string kCreditsOnly =
+    "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: job-e\n"
+    "  namespace: default\nspec:\n  queueName: team-queue\n  podSets:\n  - name: main\n"
+    "    count: 1\n    template:\n      spec:\n        containers:\n        - name: main\n"
+    "          resources: {requests: {cpu_credits: \"2\"}}\n";
 }  // namespace
 
 TEST_CASE("resource groups: Kueue's shared-quota example caps the two flavors together",
@@ -70,11 +76,7 @@ TEST_CASE("resource groups: a workload requesting only a one-flavor group's reso
         queues.find(label), label.size(),
         label + "  nodeTaints: [{key: reserved, value: \"true\", effect: NoSchedule}]\n");
   const auto dir = folder_with(kFixture, "cluster/queues.yaml", queues);
-  std::ofstream(dir + "/cluster/credits-only.yaml")
-      << "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: job-e\n"
-         "  namespace: default\nspec:\n  queueName: team-queue\n  podSets:\n  - name: main\n"
-         "    count: 1\n    template:\n      spec:\n        containers:\n        - name: main\n"
-         "          resources: {requests: {cpu_credits: \"2\"}}\n";
+  std::ofstream(dir + "/cluster/credits-only.yaml") << kCreditsOnly;
   std::ofstream(dir + "/kmc.yaml", std::ios::app)
       << "  - name: job-e-never-runs\n    always: \"phase[default/job-e] != Admitted\"\n";
   const auto r = kmc("check " + dir + " --property job-e-never-runs --replay-engine");
@@ -108,11 +110,7 @@ std::string with_hanging_check(const std::string& flavor) {
       "---\n" +
       queues;
   const auto dir = folder_with(kFixture, "cluster/queues.yaml", queues);
-  std::ofstream(dir + "/cluster/credits-only.yaml")
-      << "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: job-e\n"
-         "  namespace: default\nspec:\n  queueName: team-queue\n  podSets:\n  - name: main\n"
-         "    count: 1\n    template:\n      spec:\n        containers:\n        - name: main\n"
-         "          resources: {requests: {cpu_credits: \"2\"}}\n";
+  std::ofstream(dir + "/cluster/credits-only.yaml") << kCreditsOnly;
   std::ofstream(dir + "/kmc.yaml", std::ios::app)
       << "  - name: job-e-never-runs\n    always: \"phase[default/job-e] != Admitted\"\n"
          "  - name: job-a-never-on-demand\n"
