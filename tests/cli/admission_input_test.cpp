@@ -293,3 +293,29 @@ TEST_CASE("kmc check: pod failures need blockAdmission", "[cli][admission][pod-f
           "environment: {stuckTerminating: 1, podFailures: 1}", "environment.podFailures",
           "blockAdmission is off");
 }
+
+TEST_CASE("kueue-admission: check-capacity without noRetry is a warning, and --strict refuses it",
+          "[cli][admission][checks][bad-input]") {
+  // The Cluster Autoscaler fails a check-capacity request it finds no room
+  // for only with parameters.noRetry "true" (checkcapacity/provisioningclass.go);
+  // otherwise it retries later while the workload holds its quota. kmc
+  // answers the class at once, which is the noRetry behaviour.
+  const std::string ex = "provisioning-accept-then-hang-fixed";
+  auto r = kmc("check examples/" + ex);
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK_FALSE(has(r.out + r.err, "noRetry"));
+  const auto dir = example_with(
+      ex, "cluster/queues.yaml",
+      example_text_replacing(ex, "cluster/queues.yaml", "  parameters: {noRetry: \"true\"}", ""));
+  r = kmc("check " + dir);
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(has(r.out + r.err, "spec.parameters.noRetry"));
+  CHECK(has(r.out + r.err, "Provisioned=False"));
+  r = kmc("check " + dir + " --strict");
+  INFO(r.out << r.err);
+  CHECK(r.code == 3);
+  CHECK(has(r.err, "queues.yaml:"));
+  CHECK(has(r.err, "spec.parameters.noRetry"));
+}

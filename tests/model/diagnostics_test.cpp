@@ -98,7 +98,7 @@ TEST_CASE("an unmodeled field that cannot change the answer is one concept in th
                 "metadata:\n  name: ") +
             name +
             "\nspec:\n  provisioningClassName: check-capacity.autoscaling.x-k8s.io\n"
-            "  podSetMergePolicy: IdenticalPodTemplates\n";
+            "  podSetMergePolicy: IdenticalPodTemplates\n  parameters: {noRetry: \"true\"}\n";
   const std::string file = kmc::test::write_temp("merge-policy.yaml", text);
   const auto m = load_cluster_manifests({file});
   REQUIRE(m.warnings.size() == 3);
