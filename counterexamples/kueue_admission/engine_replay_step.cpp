@@ -338,8 +338,8 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
                   changes(before, e)};
     case kCapacityRevoked: {
       const std::string& check = p.checks[static_cast<std::size_t>(check_index)].name;
-      if (!w->is_admitted() || w->is_evicted() || w->admission_in_flight)
-        return refuse(e, key, "is not Admitted");
+      if (!w->has_quota_reservation() || w->is_evicted() || w->admission_in_flight)
+        return refuse(e, key, "holds no quota");
       engine::provisioning_condition(e, *const_cast<engine::WorkloadInfo*>(w), check,
                                      "CapacityRevoked");
       settle(e);

@@ -48,8 +48,8 @@ enum Kind : std::int16_t {
   // The workload controller acts on `workload` for its stopped queue: it
   // unsets a reservation not yet Admitted, or evicts it under HoldAndDrain.
   kQueueStopped,
-  // The autoscaler revokes the Provisioned request of an Admitted workload for
-  // `check` (a fault; kmc.yaml environment.capacityRevocations): the check is
+  // The autoscaler revokes the Provisioned request of a workload holding quota
+  // for `check` (a fault; kmc.yaml environment.capacityRevocations): the check is
   // Rejected and the workload controller deactivates it.
   kCapacityRevoked,
   // The ClusterQueue controller removes the resource-in-use finalizer of
@@ -144,9 +144,13 @@ class Rules {
       case kClusterQueueTerminating:
         return sched_.may_terminate(s, a.cq);
       case kCapacityRevoked:
-        // Its nodes go; Kueue acts on an active workload that is not finished.
-        return s.phase[w] == kAdmitted && !Scheduler::writing(s, w) &&
-               (waiting_for(s, w) >> a.check & 1) && s.budget[p_.budget_revocations()] > 0;
+        // Its nodes go. Kueue's syncCheckStates acts on an active workload that
+        // is not finished, holds quota and is not evicted: Admitted, or still
+        // QuotaReserved on another check once this one's request is Provisioned.
+        return (s.phase[w] == kAdmitted ||
+                (s.phase[w] == kReserved && (s.ready[w] >> a.check & 1))) &&
+               !Scheduler::writing(s, w) && (waiting_for(s, w) >> a.check & 1) &&
+               s.budget[p_.budget_revocations()] > 0;
       case kAdmissionWritten:
         return Scheduler::writing(s, w);
       case kAdmissionWriteFailed:

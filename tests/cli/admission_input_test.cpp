@@ -319,3 +319,33 @@ TEST_CASE("kueue-admission: check-capacity without noRetry is a warning, and --s
   CHECK(has(r.err, "queues.yaml:"));
   CHECK(has(r.err, "spec.parameters.noRetry"));
 }
+
+TEST_CASE("kueue-admission: a revoked capacity deactivates a workload still waiting on a check",
+          "[cli][admission][checks][revocations]") {
+  // train waits for two checks; the first is Provisioned, and its capacity is
+  // revoked before the second answers. Kueue's syncCheckStates rejects it all
+  // the same (an active, unfinished workload holding quota), and the engine agrees.
+  const std::string ex = std::string(KMC_SOURCE_DIR) + "/examples/provisioning-block-admission";
+  std::string queues = slurp(ex + "/cluster/queues.yaml");
+  const std::string check = "      - name: dws-prov\n";
+  queues.replace(queues.find(check), check.size(), check + "      - name: dws-prov-b\n");
+  queues +=
+      "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: AdmissionCheck\nmetadata:\n"
+      "  name: dws-prov-b\nspec:\n  controllerName: kueue.x-k8s.io/provisioning-request\n"
+      "  parameters:\n    apiGroup: kueue.x-k8s.io\n    kind: ProvisioningRequestConfig\n"
+      "    name: dws-config\n";
+  const auto dir = folder_with(ex, "cluster/queues.yaml", queues);
+  std::string kmc_yaml = slurp(ex + "/kmc.yaml");
+  const std::string answer = "autoscaler: {answer: AcceptsThenHangs}";
+  kmc_yaml.replace(kmc_yaml.find(answer), answer.size(),
+                   "autoscaler: {answer: Any}\nenvironment: {capacityRevocations: 1}\n"
+                   "properties:\n  - name: train-never-deactivated\n"
+                   "    always: \"phase[research/train] != Deactivated\"");
+  std::ofstream(dir + "/kmc.yaml") << kmc_yaml;
+  const auto r = kmc("check " + dir + " --property train-never-deactivated --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "State 2: <Provisioned(research/train, dws-prov)>"));
+  CHECK(has(r.out, "State 3: <CapacityRevoked(research/train, dws-prov)>"));
+  CHECK(has(r.out, "Reproduced in the engine"));
+}

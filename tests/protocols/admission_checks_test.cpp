@@ -254,3 +254,28 @@ TEST_CASE("capacity revocations: an Admitted workload's Provisioned capacity rev
   step(ka::Action{ka::kProvisioned, 1, 0, 0});
   CHECK_FALSE(step.rules.enabled(s, ka::Action{ka::kCapacityRevoked, 1, 0, 0}));  // budget spent
 }
+
+TEST_CASE("capacity revocations: a workload still QuotaReserved on another check",
+          "[admission][checks][revocations]") {
+  // syncCheckStates rejects a revoked check of any active, unfinished workload
+  // that holds quota: w0 waits for two checks; the first is Provisioned (Ready),
+  // the second is not answered yet, and the first's capacity is revoked.
+  auto p = with_check(1, AutoscalerAnswer::Any, 3);
+  p.cqs[0].checks_on = {3};
+  p.checks.push_back({"prov-b", false, 3, {}});
+  p.workloads[0].checks = {3};
+  p.workloads[0].initial_retries = {0, 0};
+  p.capacity_revocations = 1;
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(ka::Action{ka::kSchedule, -1});
+  REQUIRE(s.phase[0] == ka::kReserved);
+  const ka::Action revoked{ka::kCapacityRevoked, 0, 0, 0};
+  CHECK_FALSE(step.rules.enabled(s, revoked));  // nothing Provisioned yet
+  step(ka::Action{ka::kProvisioned, 0, 0, 0});
+  REQUIRE(s.phase[0] == ka::kReserved);  // prov-b still pending
+  step(revoked);
+  CHECK(s.phase[0] == ka::kDeactivated);
+  CHECK(s.usage[0] == 0);
+}
