@@ -86,4 +86,39 @@ std::int64_t needed_checks(const AdmissionParams& p, const WorkloadParams& w, st
   return out;
 }
 
+// The checks w waits for with each flavor chosen, and its checks' status in a
+// dump: retryCount, Ready, and whether a reservation is Admitted already.
+void compile_workload_checks(const AdmissionParams& p, const model::Workload& wl,
+                             WorkloadParams& w) {
+  w.checks.assign(p.F(), 0);
+  // Kueue's checks for an admission are those on any flavor assigned to what
+  // the workload requests (findAdmissionFlavors), in whichever group.
+  for (int f = 0; f < p.F(); ++f) {
+    std::int64_t on = 0;
+    for (int r = 0; r < p.R(); ++r)
+      if (w.req[r] > 0) on |= p.cqs[w.cq].checks_on[p.cell(w.cq, f, r) / p.R()];
+    w.checks[f] = needed_checks(p, w, on);
+  }
+  w.initial_retries.assign(p.K(), 0);
+  for (int k = 0; k < p.K(); ++k) {
+    const auto st = std::find_if(wl.admission_checks.begin(), wl.admission_checks.end(),
+                                 [&](const auto& a) { return a.name == p.checks[k].name; });
+    if (st == wl.admission_checks.end()) continue;
+    // A retryCount past the limit fails the next attempt as the limit does.
+    w.initial_retries[k] = std::min<std::int64_t>(st->retry_count, p.checks[k].backoff_limit);
+    if (st->state == model::CheckState::Ready) w.initial_ready |= std::int64_t{1} << k;
+  }
+  if (w.initial_flavor >= 0) {
+    w.initial_admitted = std::any_of(wl.conditions.begin(), wl.conditions.end(), [](const auto& c) {
+      return c.type == "Admitted" && c.status == "True";
+    });
+    const std::int64_t waits = w.checks[w.initial_flavor];
+    // Without checks Kueue sets Admitted with QuotaReserved; a dump that shows
+    // only the reservation is read as Admitted, as before checks were modelled.
+    if (waits == 0) w.initial_admitted = true;
+    w.initial_ready &= waits;
+    if (!w.initial_admitted && (w.initial_ready & waits) == waits) w.initial_admitted = true;
+  }
+}
+
 }  // namespace kmc::protocols::ka

@@ -19,6 +19,10 @@ int index_of(std::vector<std::string>& names, const std::string& name);
 std::vector<std::int64_t> compile_checks(const model::ClusterManifests& m, AdmissionParams& p,
                                          const model::ClusterQueue& q,
                                          const std::vector<int>& flavors);
+// compile_checks.cpp. w's checks per chosen flavor (WorkloadParams::checks) and
+// the starting status its Workload's checks give (initial_retries, _ready, _admitted).
+void compile_workload_checks(const AdmissionParams& p, const model::Workload& wl,
+                             WorkloadParams& w);
 // reqIsNeeded: the checks whose ProvisioningRequest w needs, of those in `mask`.
 std::int64_t needed_checks(const AdmissionParams& p, const WorkloadParams& w, std::int64_t mask);
 
