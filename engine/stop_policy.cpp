@@ -22,8 +22,10 @@ model::StopPolicy local_queue_policy(const Engine& e, const WorkloadInfo& w) {
 void unset_reservation(Engine& e, WorkloadInfo& w, const std::string& message) {
   w.set_condition("QuotaReserved", false, "Suspended", message, e.now());
   w.obj.admission.reset();
-  // The check states belonged to that reservation (as resetChecksOnEviction does).
-  for (auto& s : w.obj.admission_checks) s.state = model::CheckState::Pending;
+  // UnsetQuotaReservationWithCondition leaves the check states alone; without
+  // an admission the workload controller keeps only the checks on every flavor
+  // of the queue (syncAdmissionCheckConditions), a Ready one still Ready.
+  sync_admission_checks(e, w);
   e.cache_remove(w);
   w.usage.clear();
   w.pending_message = message;
@@ -52,6 +54,9 @@ void reconcile_stop_policy(Engine& e, WorkloadInfo& w) {
                       fmt::format("LocalQueue {} is terminating or missing", w.obj.queue_name));
   } else if (lq != model::StopPolicy::None) {
     unset_reservation(e, w, fmt::format("LocalQueue {} is stopped", w.obj.queue_name));
+  } else if (cq.deleting) {
+    // The object's deletionTimestamp, whether or not the cache has it terminating yet.
+    unset_reservation(e, w, fmt::format("ClusterQueue {} is terminating or missing", cq.name));
   } else if (cq.spec.stop_policy != model::StopPolicy::None) {
     unset_reservation(e, w, fmt::format("ClusterQueue {} is stopped", cq.name));
   }

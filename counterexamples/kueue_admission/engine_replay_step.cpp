@@ -374,8 +374,9 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
       engine::reconcile_stop_policy(e, *const_cast<engine::WorkloadInfo*>(w));
       settle(e);
       const std::string did = changes(before, e);
-      if (all_phases(e) == before) return refuse(e, key, "is not acted on for a stopped queue");
-      return {true, "the workload controller acted on it for its stopped queue: " + did};
+      if (all_phases(e) == before)
+        return refuse(e, key, "is not acted on for a stopped or deleted queue");
+      return {true, "the workload controller acted on it for its stopped or deleted queue: " + did};
     }
     case kBackoffExpired:
       if (!engine::expire_backoff(e, *const_cast<engine::WorkloadInfo*>(w)))

@@ -10,8 +10,10 @@
 //   deletionTimestamp) until the next Reconcile. A terminating queue is
 //   inactive: heads() skips it and the snapshot leaves it out
 //   (skipInactiveCQReason), while its usage and quota still count in its
-//   cohort, as for a stopped queue. Its workloads run on: the workload
-//   controller reads its spec.stopPolicy, not its deletion;
+//   cohort, as for a stopped queue. Its Admitted workloads run on (only a
+//   spec.stopPolicy HoldAndDrain evicts them), while the workload controller
+//   unsets a reservation not yet Admitted as soon as the object has its
+//   deletionTimestamp ("terminating or missing", stop_policy.cpp);
 // - the controller's Update ignores a deleting ClusterQueue, so its spec
 //   edits reach neither the cache nor the queue manager (compile refuses them);
 // - once no workload holds quota in it (ClusterQueueEmpty), Reconcile removes

@@ -86,6 +86,16 @@ std::int64_t needed_checks(const AdmissionParams& p, const WorkloadParams& w, st
   return out;
 }
 
+std::int64_t AdmissionParams::checks_on_every_flavor(int cq) const {
+  const CqParams& q = cqs[static_cast<std::size_t>(cq)];
+  if (q.checks_on.empty()) return 0;
+  std::int64_t all = ~std::int64_t{0};
+  for (int f : q.flavors) all &= q.checks_on[static_cast<std::size_t>(f)];
+  for (int f : q.fixed_flavor)
+    if (f >= 0) all &= q.checks_on[static_cast<std::size_t>(f)];
+  return all;
+}
+
 // The checks w waits for with each flavor chosen, and its checks' status in a
 // dump: retryCount, Ready, and whether a reservation is Admitted already.
 void compile_workload_checks(const AdmissionParams& p, const model::Workload& wl,

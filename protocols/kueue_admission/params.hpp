@@ -259,6 +259,9 @@ struct AdmissionParams {
   }
   bool any_arrivals() const;
   bool any_checks() const { return !checks.empty(); }
+  // The checks of cq on every flavor of its resource groups: those a workload
+  // keeps without an admission (AdmissionChecksForWorkload; compile_checks.cpp).
+  std::int64_t checks_on_every_flavor(int cq) const;
   // Some workload can be evicted for a retry after a backoff (a check, a PodsReady timeout).
   bool any_requeue() const { return any_checks() || pods_ready_timeouts > 0; }
   // requeueState.count is tracked where a backoffLimitCount can stop the timeouts.

@@ -84,8 +84,12 @@ std::vector<std::int64_t> Scheduler::usage_cells(int w, int f) const {
 
 void Scheduler::reserve(XState& s, int w, int f, bool landed) const {
   const auto& wl = p_.workloads[w];
-  // Its checks were reset to Pending when it was last evicted, so none is Ready yet.
-  s.phase[w] = wl.checks.empty() || wl.checks[f] == 0 ? kAdmitted : kReserved;
+  // Its checks were reset to Pending when it was last evicted; only a check on
+  // every flavor kept through an unset reservation (stop_policy.cpp) is Ready.
+  const std::int64_t waits = wl.checks.empty() ? 0 : wl.checks[static_cast<std::size_t>(f)];
+  const std::int64_t ready = s.ready.empty() ? 0 : s.ready[w] & waits;
+  s.phase[w] = ready == waits ? kAdmitted : kReserved;
+  if (!s.ready.empty()) s.ready[w] = s.phase[w] == kReserved ? ready : 0;
   s.flavor[w] = f;
   if (landed) {
     unstamp(s, w, false);

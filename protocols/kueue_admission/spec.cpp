@@ -307,6 +307,12 @@ State<std::int64_t> Spec::initial(const Params& p) {
     return p.workloads[a].reserved_at < p.workloads[b].reserved_at;
   });
   s.ready.assign(p.W(), 0);
+  // A workload without a reservation keeps the states of its checks on every
+  // flavor (syncAdmissionCheckConditions): Ready ones from an unset reservation.
+  if (p.any_checks())
+    for (int w = 0; w < p.W(); ++w)
+      if (p.workloads[w].initial_flavor < 0 && !p.workloads[w].arrives)
+        s.ready[w] = p.workloads[w].initial_ready & p.checks_on_every_flavor(p.workloads[w].cq);
   s.retries.assign(static_cast<std::size_t>(p.W()) * p.K(), 0);
   for (int w = 0; w < p.W(); ++w)
     for (int k = 0; k < p.K(); ++k)

@@ -9,8 +9,9 @@
 //   their workloads are no preemption candidates, while the cohort's usage,
 //   cloned from the cache, still counts them (preemption.cpp, fair_preemption.cpp);
 // - the workload controller, per workload holding quota: a reservation not yet
-//   Admitted is unset (back to its queue, its checks reset), an Admitted one is
-//   evicted only under HoldAndDrain (reconcileOn{Local,Cluster}QueueActiveState);
+//   Admitted is unset (back to its queue, keeping its checks on every flavor),
+//   also where its ClusterQueue is being deleted; an Admitted one is evicted
+//   only under HoldAndDrain (reconcileOn{Local,Cluster}QueueActiveState);
 // - a ClusterQueue's spec update requeues the parked workloads of its cohort
 //   tree (UpdateClusterQueue with specUpdated); a LocalQueue that resumes puts
 //   its workloads back into the queues.
@@ -62,8 +63,11 @@ model::StopPolicy Scheduler::lq_stop(const XState& s, int w) const {
 bool Scheduler::stop_acts(const XState& s, int w) const {
   if (!stops_ || writing(s, w)) return false;  // the API server has no reservation yet
   const auto lq = lq_stop(s, w), cq = cq_stop(s, p_.workloads[w].cq);
+  // A ClusterQueue with a deletionTimestamp is "terminating or missing" to the
+  // workload controller, which reads the object, not the cache.
   if (s.phase[w] == kReserved)
-    return lq != model::StopPolicy::None || cq != model::StopPolicy::None;
+    return lq != model::StopPolicy::None || cq != model::StopPolicy::None ||
+           deleted(s, p_.workloads[w].cq);
   return s.phase[w] == kAdmitted &&
          (lq == model::StopPolicy::HoldAndDrain || cq == model::StopPolicy::HoldAndDrain);
 }
@@ -71,8 +75,19 @@ bool Scheduler::stop_acts(const XState& s, int w) const {
 void Scheduler::apply_stop(XState& s, int w) const {
   if (s.phase[w] == kReserved) {
     // UnsetQuotaReservationWithCondition (Suspended): its job never started.
+    // It clears the admission and leaves the check states; without an
+    // admission, syncAdmissionCheckConditions keeps only the checks on every
+    // flavor of the queue (AdmissionChecksForWorkload): a Ready one is Ready
+    // at the next reservation, the others start over, retryCount and all.
+    if (!s.ready.empty()) {
+      const auto& wl = p_.workloads[w];
+      const std::int64_t kept = p_.checks_on_every_flavor(wl.cq);
+      s.ready[w] &= kept;
+      const std::int64_t dropped = wl.checks[static_cast<std::size_t>(s.flavor[w])] & ~kept;
+      for (int k = 0; k < p_.K(); ++k)
+        if (dropped >> k & 1) s.retries[static_cast<std::size_t>(w) * p_.K() + k] = 0;
+    }
     release(s, w);
-    s.ready[w] = 0;
     s.phase[w] = kPending;
     return;
   }

@@ -147,3 +147,62 @@ TEST_CASE("a stopped ClusterQueue's borrowed quota cannot be reclaimed until it 
   CHECK(state_of(e, "owner") == "Admitted");
   CHECK(e.find("ns/borrower")->condition("Preempted") != nullptr);
 }
+
+// UnsetQuotaReservationWithCondition leaves the check states; without an
+// admission, syncAdmissionCheckConditions keeps only the checks on every flavor
+// of the queue (AdmissionChecksForWorkload): "all" stays Ready through the
+// stop, "on-default" is removed and starts over at the next reservation.
+TEST_CASE("an unset reservation keeps its Ready checks on every flavor",
+          "[engine][stoppolicy][checks]") {
+  Cluster c;
+  c.flavor("default");
+  c.flavor("other");
+  auto& q = c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}, {"other", {{"cpu", 10}}}})});
+  q.admission_checks.push_back({"all", {}});
+  q.admission_checks.push_back({"on-default", {"default"}});
+  for (const char* name : {"all", "on-default"}) {
+    kmc::model::AdmissionCheck ac;
+    ac.meta.name = name;
+    ac.controller_name = "example.com/manual";
+    c.m.admission_checks.push_back(ac);
+  }
+  c.wl("w", "a", 0, {{"cpu", 2}});
+  Engine e(c.m);
+  e.run(-1, e.now());
+  REQUIRE(state_of(e, "w") == "QuotaReserved");
+  e.post(2000, ev::AdmissionCheckUpdate{"ns/w", "all", kmc::model::CheckState::Ready, {}, ""});
+  e.run(-1, 2000);
+  REQUIRE(e.find("ns/w")->obj.admission_checks.size() == 2);
+  e.post(3000, stop(false, StopPolicy::Hold));
+  e.run(-1, 4000);
+  REQUIRE(state_of(e, "w") == "Pending");
+  const auto& checks = e.find("ns/w")->obj.admission_checks;
+  REQUIRE(checks.size() == 1);
+  CHECK(checks[0].name == "all");
+  CHECK(checks[0].state == kmc::model::CheckState::Ready);
+  e.post(5000, stop(false, StopPolicy::None));
+  e.run(-1, 6000);
+  REQUIRE(state_of(e, "w") == "QuotaReserved");
+  e.post(7000,
+         ev::AdmissionCheckUpdate{"ns/w", "on-default", kmc::model::CheckState::Ready, {}, ""});
+  e.run(-1, 8000);
+  CHECK(state_of(e, "w") == "Admitted");  // "all" was not asked again
+}
+
+// reconcileOnClusterQueueActiveState: a ClusterQueue with a deletionTimestamp
+// is "terminating or missing"; a reservation not yet Admitted is unset.
+TEST_CASE("a deleted ClusterQueue's reservations not yet Admitted are unset",
+          "[engine][stoppolicy][cq-deletion]") {
+  Engine e(held_and_running().m);
+  e.run(-1, e.now());
+  e.post(2000,
+         ev::AdmissionCheckUpdate{"ns/running", "manual", kmc::model::CheckState::Ready, {}, ""});
+  e.run(-1, 2000);
+  REQUIRE(state_of(e, "reserved") == "QuotaReserved");
+  REQUIRE(delete_cluster_queue(e, "a"));
+  for (auto& w : e.workloads) reconcile_stop_policy(e, w);
+  CHECK(state_of(e, "running") == "Admitted");  // it runs on
+  CHECK(state_of(e, "reserved") == "Pending");
+  CHECK(e.find("ns/reserved")->condition("QuotaReserved")->message ==
+        "ClusterQueue a is terminating or missing");
+}

@@ -130,6 +130,36 @@ TEST_CASE("ClusterQueue deletion: a stopPolicy on the terminating queue still dr
   CHECK(s.deletion[0] == ka::kCqGone);
 }
 
+TEST_CASE("ClusterQueue deletion: a reservation waiting for its checks is unset",
+          "[admission][cq-deletion][checks]") {
+  // reconcileOnClusterQueueActiveState (workload_controller.go): a workload
+  // QuotaReserved, not Admitted, in a ClusterQueue with a deletionTimestamp
+  // ("terminating or missing") loses its reservation, as in a stopped queue;
+  // an Admitted one runs on. Here the autoscaler never answers w0's request:
+  // unset, w0 frees the queue, whose finalizer then goes.
+  auto p = ka_check::queue_of_one(1, 1);
+  p.cqs[0].checks_on = {1};
+  p.checks.push_back({"prov", false, 3, {}});
+  p.answer = kmc::model::AutoscalerAnswer::AcceptsThenHangs;
+  p.workloads[0].checks = {1};
+  p.workloads[0].initial_retries = {0};
+  p.queue_edits.push_back(deletion(0));
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const ka::Action unset{ka::kQueueStopped, 0};
+  step(kSchedule);
+  REQUIRE(s.phase[0] == ka::kReserved);
+  CHECK_FALSE(step.rules.enabled(s, unset));  // not deleted yet
+  step(kEdit);
+  step(unset);  // the object's deletionTimestamp: the cache need not know yet
+  CHECK(s.phase[0] == ka::kPending);
+  CHECK(s.flavor[0] == -1);
+  step(terminating(0));
+  step(finalized(0));  // before: w0 held the queue forever
+  CHECK(s.deletion[0] == ka::kCqGone);
+}
+
 TEST_CASE(
     "ClusterQueue deletion: until the controller reconciles it, and after a restart, it admits",
     "[admission][cq-deletion][restart]") {

@@ -150,3 +150,82 @@ TEST_CASE("queue edits: a LocalQueue's stop holds only its own workloads",
   CHECK(s.phase[0] == ka::kPending);
   CHECK_FALSE(step.rules.enabled(s, kSchedule));  // w0 is out of the queues
 }
+
+TEST_CASE("queue edits: an unset reservation keeps its checks on every flavor, not the others",
+          "[admission][stop-policy][checks]") {
+  // UnsetQuotaReservationWithCondition (pkg/workload) clears the admission and
+  // leaves the check states alone; the workload controller's
+  // syncAdmissionCheckConditions then keeps, without an admission, only the
+  // checks on every flavor of the queue (AdmissionChecksForWorkload). So a
+  // Ready check on every flavor is still Ready when the queue resumes, and a
+  // check on one flavor starts over. cq0 {f0: 1, f1: 1}; check "all" on both
+  // flavors, "f0-only" on f0; w0 reserves on f0 and waits for both.
+  ka::AdmissionParams p = ka_check::queue_of_one(1, 1);
+  p.flavors = {"f0", "f1"};
+  auto& q = p.cqs[0];
+  q.quota.nominal = {1, 1};
+  q.quota.borrowing_limit = q.quota.lending_limit = {ka::kNoLimit, ka::kNoLimit};
+  q.flavors = {0, 1};
+  q.checks_on = {0b11, 0b01};
+  p.checks.push_back({"all", false, 3, {}});
+  p.checks.push_back({"f0-only", false, 3, {}});
+  p.answer = kmc::model::AutoscalerAnswer::Any;
+  auto& w = p.workloads[0];
+  w.eligible = {true, true};
+  w.checks = {0b11, 0b01};
+  w.initial_retries = {0, 0};
+  p.queue_edits.push_back({false, 0, StopPolicy::Hold, {}, false});
+  p.queue_edits.push_back({false, 0, StopPolicy::None, {}, false});
+  p.finish();
+  auto provisioned = [](std::int16_t k) { return ka::Action{ka::kProvisioned, 0, 0, k}; };
+
+  SECTION("the Ready check on every flavor survives the stop") {
+    ka_check::Walk step(p);
+    auto& s = step.s;
+    step(kSchedule);
+    REQUIRE(s.phase[0] == ka::kReserved);
+    REQUIRE(s.flavor[0] == 0);
+    step(provisioned(0));
+    step(kEdit);  // Hold
+    step(ka::Action{ka::kQueueStopped, 0});
+    CHECK(s.phase[0] == ka::kPending);
+    CHECK(s.ready[0] == 0b01);  // before: 0, and "all" was asked again
+    step(kEdit);                // resumed
+    step(kSchedule);
+    REQUIRE(s.phase[0] == ka::kReserved);
+    CHECK_FALSE(step.rules.enabled(s, provisioned(0)));  // Ready already
+    step(provisioned(1));
+    CHECK(s.phase[0] == ka::kAdmitted);
+  }
+  SECTION("a Ready check on one flavor starts over") {
+    ka_check::Walk step(p);
+    auto& s = step.s;
+    step(kSchedule);
+    step(provisioned(1));
+    step(kEdit);
+    step(ka::Action{ka::kQueueStopped, 0});
+    CHECK(s.ready[0] == 0);  // its state was removed with the admission
+    step(kEdit);
+    step(kSchedule);
+    REQUIRE(s.phase[0] == ka::kReserved);
+    CHECK(step.rules.enabled(s, provisioned(1)));
+  }
+  SECTION("retryCount stays with a kept check and goes with a dropped one") {
+    ka_check::Walk step(p);
+    auto& s = step.s;
+    step(kSchedule);
+    step(ka::Action{ka::kProvisioningFailed, 0, 0, 1});  // f0-only: retryCount 1
+    step(ka::Action{ka::kBackoffExpired, 0});
+    step(kSchedule);
+    step(ka::Action{ka::kProvisioningFailed, 0, 0, 0});  // all: retryCount 1
+    step(ka::Action{ka::kBackoffExpired, 0});
+    step(kSchedule);
+    REQUIRE(s.phase[0] == ka::kReserved);
+    REQUIRE(s.retries[0] == 1);
+    REQUIRE(s.retries[1] == 1);
+    step(kEdit);
+    step(ka::Action{ka::kQueueStopped, 0});
+    CHECK(s.retries[0] == 1);
+    CHECK(s.retries[1] == 0);
+  }
+}
