@@ -188,9 +188,17 @@ Assignment Scheduler::assign(const XState& s, const Snapshot& snap, int w,
     if (wl.req[r] > 0 && std::find(cq.covered.begin(), cq.covered.end(), r) == cq.covered.end())
       return best;  // a requested resource no resource group covers: NoFit
   auto fixed = [&](int r) { return !cq.fixed_flavor.empty() && cq.fixed_flavor[r] >= 0; };
-  // fitsResourceQuota of resource r in flavor f, into the flavor's mode and
+  // A flavor's modes over the resources so far. `rep` is Kueue's
+  // representativeMode, which chooses between flavors: the mode of the least
+  // preferred resource (isPreferred), preemption mode and borrowing as one
+  // pair. `all` is the assignment's: the worst preemption mode and, as
+  // Assignment.append keeps it, the highest borrowing of any resource.
+  struct Modes {
+    FlavorMode rep, all;
+  };
+  // fitsResourceQuota of resource r in flavor f, into the flavor's modes and
   // the cells that need preemption.
-  auto fit = [&](int f, int r, FlavorMode& mode, std::vector<int>& need) {
+  auto fit = [&](int f, int r, Modes& mode, std::vector<int>& need) {
     const std::int64_t v = wl.req[r];
     const int fr = p_.cell(wl.cq, f, r);
     FlavorMode m{kNoFit, 0};
@@ -219,33 +227,34 @@ Assignment Scheduler::assign(const XState& s, const Snapshot& snap, int w,
     } else {
       m = {kNoFit, borrow};
     }
-    mode.pm = std::min(mode.pm, m.pm);
-    mode.borrow = std::max(mode.borrow, m.borrow);
+    if (preferred(cq, mode.rep, m)) mode.rep = m;
+    mode.all.pm = std::min(mode.all.pm, m.pm);
+    mode.all.borrow = std::max(mode.all.borrow, m.borrow);
     if (m.pm != kFitMode && m.pm != kNoFit && std::find(need.begin(), need.end(), fr) == need.end())
       need.push_back(fr);
   };
-  FlavorMode best_mode{kNoFit, 0};
+  Modes best_mode{{kNoFit, 0}, {kNoFit, 0}};
   std::vector<int> best_need;
   for (int f : cq.flavors) {
     if (only >= 0 && f != only) continue;
     if (!wl.eligible[f]) continue;
-    FlavorMode mode;
+    Modes mode;
     std::vector<int> need;
-    for (int r = 0; r < p_.R() && mode.pm != kNoFit; ++r)
+    for (int r = 0; r < p_.R() && mode.all.pm != kNoFit; ++r)
       if (wl.req[r] > 0 && !fixed(r)) fit(f, r, mode, need);
-    if (!try_next(cq, mode)) {
+    if (!try_next(cq, mode.rep)) {
       best.flavor = f, best_mode = mode, best_need = need;
       break;
     }
-    if (preferred(cq, mode, best_mode)) best.flavor = f, best_mode = mode, best_need = need;
+    if (preferred(cq, mode.rep, best_mode.rep)) best.flavor = f, best_mode = mode, best_need = need;
   }
-  if (best.flavor < 0 || best_mode.pm == kNoFit) return Assignment{};
-  for (int r = 0; r < p_.R() && best_mode.pm != kNoFit; ++r)
+  if (best.flavor < 0 || best_mode.all.pm == kNoFit) return Assignment{};
+  for (int r = 0; r < p_.R() && best_mode.all.pm != kNoFit; ++r)
     if (wl.req[r] > 0 && fixed(r)) fit(best.flavor, r, best_mode, best_need);
-  if (best_mode.pm == kNoFit) return Assignment{};
-  best.borrow = best_mode.borrow;
+  if (best_mode.all.pm == kNoFit) return Assignment{};
+  best.borrow = best_mode.all.borrow;
   best.need = best_need;
-  best.mode = best_mode.pm == kFitMode ? Mode::Fit : Mode::Preempt;
+  best.mode = best_mode.all.pm == kFitMode ? Mode::Fit : Mode::Preempt;
   if (best.mode == Mode::Preempt)
     best.targets = targets(s, snap, w, best.flavor, best.need, usage_cells(w, best.flavor), gone);
   return best;
