@@ -73,32 +73,30 @@ class OnePreemptionPerCohort {
 
 }  // namespace
 
-// processEntry's re-checks: an entry whose targets overlap the cycle's
-// victims is re-planned without them (DeferredFit when it then fits), and
-// every entry must fit on the projected snapshot, the cycle's victims and its
-// own targets gone. False: skipped, requeued at once (FailedAfterNomination).
-bool Scheduler::recheck(const XState& at, const Snapshot& snap, const std::vector<bool>& preempted,
-                        int w, Assignment& a) const {
-  const int W = p_.W();
-  const auto& wl = p_.workloads[w];
-  if (a.mode == Mode::Preempt && overlaps(a.targets, preempted)) {
-    if (!p_.recompute_on_overlap) return false;
-    // Re-plan with this cycle's victims gone, on the nominated flavor.
-    Snapshot without = snap;
-    for (int v = 0; v < W; ++v)
-      if (preempted[v])
-        without.add(p_.workloads[v].cq, static_cast<int>(at.flavor[v]), p_.workloads[v].req, -1);
-    Assignment again = assign(at, without, w, preempted, a.flavor);
-    if (again.mode == Mode::Fit) again.mode = Mode::DeferredFit;
-    if (again.mode == Mode::NoFit || (again.mode == Mode::Preempt && again.targets.empty()))
-      return false;
-    a = again;
-  }
+// updateAssignmentIfNeeded: an entry whose targets overlap the cycle's
+// victims is planned again without them, on its nominated flavor (the
+// nomination mapping), and a Fit then is DeferredFit.
+Assignment Scheduler::replan(const XState& at, const Snapshot& snap,
+                             const std::vector<bool>& preempted, int w, int flavor) const {
+  Snapshot without = snap;
+  for (int v = 0; v < p_.W(); ++v)
+    if (preempted[v])
+      without.add(p_.workloads[v].cq, static_cast<int>(at.flavor[v]), p_.workloads[v].req, -1);
+  Assignment again = assign(at, without, w, preempted, flavor);
+  if (again.mode == Mode::Fit) again.mode = Mode::DeferredFit;
+  return again;
+}
+
+// The fits check: every entry must fit on the projected snapshot, the
+// cycle's victims and its own targets gone.
+bool Scheduler::fits_projected(const XState& at, const Snapshot& snap,
+                               const std::vector<bool>& preempted, int w,
+                               const Assignment& a) const {
   Snapshot projected = snap;
-  for (int v = 0; v < W; ++v)
+  for (int v = 0; v < p_.W(); ++v)
     if (preempted[v] || std::find(a.targets.begin(), a.targets.end(), v) != a.targets.end())
       projected.add(p_.workloads[v].cq, static_cast<int>(at.flavor[v]), p_.workloads[v].req, -1);
-  return fits_in(projected, wl.cq, usage_cells(w, a.flavor), true);
+  return fits_in(projected, p_.workloads[w].cq, usage_cells(w, a.flavor), true);
 }
 
 // The fair-sharing tournament for flat cohorts (fair_sharing_iterator.go):
@@ -213,6 +211,20 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
     const int w = e.w;
     Assignment& a = e.a;
     const auto& wl = p_.workloads[w];
+    // Before #805 (K05) an entry acted on its nomination: nothing re-checked
+    // it against what earlier entries of the cycle had taken or preempted.
+    // Before #2641 the cohort rule below stood in for the re-check.
+    const bool rechecks = p_.multiple_preemptions && p_.recheck_in_cycle;
+    // Targets that overlap the cycle's victims: planned again (with the gate
+    // RecomputeAssignmentUponPreemptionTargetsOverlap), and what that gives
+    // is handled as a nomination is; without the gate, skipped.
+    if (rechecks && a.mode == Mode::Preempt && overlaps(a.targets, preempted)) {
+      if (!p_.recompute_on_overlap) {
+        if (out != nullptr) out->skipped.push_back(w);
+        return;
+      }
+      a = replan(at, snap, preempted, w, a.flavor);
+    }
     if (a.mode == Mode::NoFit) {
       park(w);
       return;
@@ -233,10 +245,7 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
         snap.add_cells(wl.cq, reserve_cells(snap, w, a), +1);
       return;
     }
-    // Before #805 (K05) an entry acted on its nomination: nothing re-checked
-    // it against what earlier entries of the cycle had taken or preempted.
-    // Before #2641 the cohort rule above stood in for the re-check.
-    if (p_.multiple_preemptions && p_.recheck_in_cycle && !recheck(at, snap, preempted, w, a)) {
+    if (rechecks && !fits_projected(at, snap, preempted, w, a)) {
       if (out != nullptr) out->skipped.push_back(w);
       return;
     }

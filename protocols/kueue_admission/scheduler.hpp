@@ -244,8 +244,11 @@ class Scheduler {
   bool before(const XState& s, int home, int a, int b) const;
   void fill_back(const XState& s, Snapshot& sim, int home, const std::vector<std::int64_t>& usage,
                  bool allow_borrowing, std::vector<int>& chosen) const;
-  bool recheck(const XState& at, const Snapshot& snap, const std::vector<bool>& preempted, int w,
-               Assignment& a) const;
+  // processEntry's updateAssignmentIfNeeded (cycle.cpp).
+  Assignment replan(const XState& at, const Snapshot& snap, const std::vector<bool>& preempted,
+                    int w, int flavor) const;
+  bool fits_projected(const XState& at, const Snapshot& snap, const std::vector<bool>& preempted,
+                      int w, const Assignment& a) const;
   bool fits_in(const Snapshot& snap, int cq, const std::vector<std::int64_t>& usage,
                bool allow_borrowing) const;
   std::vector<std::int64_t> reserve_cells(const Snapshot& snap, int w, const Assignment& a) const;

@@ -183,6 +183,32 @@ TEST_CASE("admission: K05, two preemptors of one cycle count the same victim (#8
   CHECK(o.result.violation->property == "no-over-admission");
 }
 
+TEST_CASE("admission: a re-plan that finds no candidates parks the entry",
+          "[admission][preemption][overlap]") {
+  // updateAssignmentIfNeeded re-plans an entry whose targets overlap the
+  // cycle's victims; processEntry then treats the new assignment as a
+  // nomination: NoFit, or Preempt without targets (PreemptionNoCandidates),
+  // requeues it inadmissible, not at once. Cohort of cq0 {cpu: 2,
+  // withinClusterQueue LowerPriority, borrowWithinCohort} and cq1 {cpu: 2,
+  // reclaimWithinCohort LowerPriority}; v (cq0, priority 0, 3 cpu) borrows one
+  // and x (cq1, priority 10, 1 cpu) holds one. w2 (cq1, 5, 1) reclaims v
+  // without borrowing and goes first; w1 (cq0, 5, 3) chose v too. Without v,
+  // w1 would borrow what x and w2 now hold, and x is above its priority. v is
+  // a pod group: its quota stays until its pods are gone, so nothing is
+  // requeued before that.
+  const ka::Action schedule{ka::kSchedule, -1};
+  auto p = cluster({{2, 0}, {2, 0}}, {{1, 10, 1, true}, {0, 5, 3}, {1, 5, 1}, {0, 0, 3, true}}, 1);
+  p.cqs[0].within = ka::WithinCq::LowerPriority;
+  p.cqs[0].borrow_within_cohort = true;
+  p.cqs[1].reclaim = ka::Reclaim::LowerPriority;
+  p.workloads[3].pods = true;
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(schedule);
+  CHECK(s.phase[3] == ka::kEvicted);       // v preempted by w2
+  CHECK(s.phase[1] == ka::kInadmissible);  // before: Pending, skipped and requeued at once
+}
+
 TEST_CASE("admission: K11, one preemption per cohort per cycle (#2641)",
           "[admission][known-bugs]") {
   // Two ClusterQueues of one cohort, 2 cpu each, withinClusterQueue
