@@ -17,14 +17,42 @@ namespace {
 constexpr const char* kManagerConfigMap = "kueue-manager-config";
 constexpr const char* kManagerConfigKey = "controller_manager_config.yaml";
 
-void read_wait_for_pods_ready(const YamlNode& node, ReadContext& ctx, WaitForPodsReady& w) {
+// Kueue decodes its Configuration strictly (pkg/config/config.go fromFile:
+// serializer.EnableStrict), defaulting it in the version it is written in and
+// converting it to v1beta2. A field the version does not have stops Kueue.
+void refuse_v1beta1_field(const YamlNode& node, const std::string& what) {
+  if (node.present())
+    node.fail(
+        fmt::format("config.kueue.x-k8s.io/v1beta2 has no {}: Kueue decodes its "
+                    "Configuration strictly and does not start",
+                    what));
+}
+
+// waitForPodsReady as Kueue ends up with it (waitforpodsready.Enabled: the
+// v1beta2 section present, and the feature gate DisableWaitForPodsReady off).
+// - v1beta2 (apis/config/v1beta2/defaults.go): always present; timeout 30m
+//   where unset or 0; blockAdmission false.
+// - v1beta1 (apis/config/v1beta1/defaults.go, configuration_conversion.go):
+//   off unless `enable: true`; then timeout 5m where unset, and blockAdmission
+//   defaults to enable, so true.
+// Both: recoveryTimeout defaults to timeout.
+void read_wait_for_pods_ready(const YamlNode& node, ReadContext& ctx, bool v1beta1,
+                              WaitForPodsReady& w) {
   check_keys(
       node,
       {.modeled = {"enable", "timeout", "blockAdmission", "recoveryTimeout", "requeuingStrategy"}},
       ctx.warnings);
-  if (node["enable"].present()) w.enable = node["enable"].boolean();
+  if (v1beta1) {
+    w.enable = node["enable"].present() && node["enable"].boolean();
+    w.timeout_s = 5 * 60;
+    w.block_admission = w.enable;
+  } else {
+    refuse_v1beta1_field(node["enable"],
+                         "waitForPodsReady.enable (waitForPodsReady is always on in v1beta2; "
+                         "the feature gate DisableWaitForPodsReady turns it off)");
+  }
   if (node["timeout"].present()) w.timeout_s = node["timeout"].duration_s();
-  // recoveryTimeout defaults to timeout (apis/config/v1beta2/defaults.go).
+  if (!v1beta1 && w.timeout_s == 0) w.timeout_s = 30 * 60;
   w.recovery_timeout_s =
       node["recoveryTimeout"].present() ? node["recoveryTimeout"].duration_s() : w.timeout_s;
   if (node["blockAdmission"].present()) w.block_admission = node["blockAdmission"].boolean();
@@ -64,11 +92,17 @@ void read_multi_kueue(const YamlNode& node, ReadContext& ctx, MultiKueueSettings
   if (incremental["stepSize"].present()) m.incremental_step_size = incremental["stepSize"].int32(1);
 }
 
-void read_fair_sharing(const YamlNode& node, ReadContext& ctx, FairSharingSettings& f) {
+void read_fair_sharing(const YamlNode& node, ReadContext& ctx, bool v1beta1,
+                       FairSharingSettings& f) {
   check_keys(node, {.modeled = {"enable", "preemptionStrategies"}}, ctx.warnings);
-  // v1beta2 dropped `enable`: a fairSharing section turns it on.
-  f.enable = node.present();
-  if (node["enable"].present()) f.enable = node["enable"].boolean();
+  // v1beta2 dropped `enable`: a fairSharing section turns it on. In v1beta1
+  // only `enable: true` does (the conversion drops the section otherwise).
+  if (v1beta1) {
+    f.enable = node["enable"].present() && node["enable"].boolean();
+  } else {
+    refuse_v1beta1_field(node["enable"], "fairSharing.enable (a fairSharing section turns it on)");
+    f.enable = node.present();
+  }
   for (const auto& item : node["preemptionStrategies"].items())
     f.preemption_strategies.push_back(
         item.one_of<std::string>({{"LessThanOrEqualToFinalShare", "LessThanOrEqualToFinalShare"},
@@ -142,8 +176,12 @@ KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx) 
   config.pos = object.pos();
   for (const auto& e : object["featureGates"].entries())
     config.feature_gates.gates[e.key] = e.value.boolean();
-  read_wait_for_pods_ready(object["waitForPodsReady"], ctx, config.wait_for_pods_ready);
-  read_fair_sharing(object["fairSharing"], ctx, config.fair_sharing);
+  const bool v1beta1 = object["apiVersion"].present() &&
+                       object["apiVersion"].str() == "config.kueue.x-k8s.io/v1beta1";
+  read_wait_for_pods_ready(object["waitForPodsReady"], ctx, v1beta1, config.wait_for_pods_ready);
+  if (config.feature_gates.enabled("DisableWaitForPodsReady"))
+    config.wait_for_pods_ready.enable = false;
+  read_fair_sharing(object["fairSharing"], ctx, v1beta1, config.fair_sharing);
   read_multi_kueue(object["multiKueue"], ctx, config.multi_kueue);
   read_resources(object["resources"], ctx, config.resources);
   return config;

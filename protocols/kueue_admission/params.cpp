@@ -343,9 +343,11 @@ struct Compiler {
     p.block_admission = wfpr_on && wfpr.block_admission;
     p.pods_ready_limit = wfpr.backoff_limit_count ? std::max(*wfpr.backoff_limit_count, 0) : -1;
     if (fleet.environment.pods_ready_timeouts > 0 && !wfpr_on)
-      throw InputError(m.configuration.pos, "waitForPodsReady.enable",
+      throw InputError(m.configuration.pos, "waitForPodsReady",
                        fmt::format("environment.podsReadyTimeouts is {}, but waitForPodsReady is "
-                                   "off in this Configuration: no PodsReady timeout fires",
+                                   "off in this Configuration (v1beta1 without enable: true, or "
+                                   "the feature gate DisableWaitForPodsReady): no PodsReady "
+                                   "timeout fires",
                                    fleet.environment.pods_ready_timeouts));
     p.recompute_on_overlap = gates.enabled("RecomputeAssignmentUponPreemptionTargetsOverlap");
     const auto& v = fleet.options.variant;

@@ -196,13 +196,18 @@ TEST_CASE("kueue-admission: PodsReady timeouts need waitForPodsReady on",
   INFO(r.out << r.err);
   CHECK(r.code == 0);  // waitForPodsReady is on by default
   CHECK(r.out.find("budget[podsReadyTimeouts]") == std::string::npos);  // verified: no trace
-  std::ofstream(dir + "/cluster/kueue-config.yaml")
-      << "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
-         "waitForPodsReady: {enable: false}\n";
-  r = kmc("check " + dir);
-  CHECK(r.code == 3);
-  CHECK(names_line(r.err, dir + "/cluster/kueue-config.yaml", "waitForPodsReady.enable"));
-  CHECK(r.err.find("podsReadyTimeouts is 1") != std::string::npos);
+  // Off: a v1beta1 Configuration without `enable: true`, or the feature gate.
+  for (const char* off : {"apiVersion: config.kueue.x-k8s.io/v1beta1\nkind: Configuration\n"
+                          "waitForPodsReady: {timeout: 5m}\n",
+                          "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+                          "featureGates: {DisableWaitForPodsReady: true}\n"}) {
+    std::ofstream(dir + "/cluster/kueue-config.yaml") << off;
+    r = kmc("check " + dir);
+    INFO(off << r.err);
+    CHECK(r.code == 3);
+    CHECK(names_line(r.err, dir + "/cluster/kueue-config.yaml", "waitForPodsReady"));
+    CHECK(r.err.find("podsReadyTimeouts is 1") != std::string::npos);
+  }
   // With blockAdmission, late pods keep the scheduler asleep: the sweep's
   // stuck victim still starves the teams, and the engine agrees.
   std::ofstream(dir + "/cluster/kueue-config.yaml")
