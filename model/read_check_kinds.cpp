@@ -47,21 +47,8 @@ ProvisioningRequestConfig read_provisioning_config(const YamlNode& object, ReadC
     r.backoff_base_seconds = retry["backoffBaseSeconds"].int32(0);
   if (retry["backoffMaxSeconds"].present())
     r.backoff_max_seconds = retry["backoffMaxSeconds"].int32(0);
-  // Kueue copies the parameters into each ProvisioningRequest. The Cluster
-  // Autoscaler's check-capacity class (checkcapacity/provisioningclass.go)
-  // fails a request it finds no room for only with noRetry "true"; otherwise
-  // it sets Provisioned=False and tries again in later loops, and Kueue keeps
-  // the check Pending, the workload holding its quota. kmc answers the class
-  // at once, Provisioned or Failed: the answer with noRetry.
-  const auto no_retry = config.parameters.find("noRetry");
-  if (config.provisioning_class_name.find("check-capacity") != std::string::npos &&
-      (no_retry == config.parameters.end() || no_retry->second != "true"))
-    ctx.warnings.push_back(ignored_input(
-        config.meta.pos, "spec.parameters.noRetry", "check-capacity retried later",
-        "kmc answers a check-capacity request at once, Provisioned or Failed, as the Cluster "
-        "Autoscaler does only with parameters.noRetry: \"true\"; without it a request that "
-        "finds no capacity stays Provisioned=False and holds its workload's quota while the "
-        "autoscaler tries again later, which kmc does not model"));
+  // Kueue copies the parameters into each ProvisioningRequest; the
+  // check-capacity class reads noRetry (model/provisioning_class.hpp).
   return config;
 }
 

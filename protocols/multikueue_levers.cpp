@@ -62,8 +62,10 @@ void apply_lever(MkParams& p, const model::Lever& lever, const std::string& v) {
   const std::string& n = lever.name;
   if (n == "provisioningClass") {
     const auto cls = provisioning_class(lever, v);
+    // The lever stands for the fix as docs/fix-matrix.md tries it:
+    // check-capacity fails a request it finds no room for (noRetry "true").
     for (auto& q : p.cqs)
-      if (q.cluster >= 0 && q.provisioning) q.provisioning_class = cls;
+      if (q.cluster >= 0 && q.provisioning) q.provisioning_class = cls, q.retries_later = false;
   } else if (n == "provisioningTimeout") {
     p.provisioning_timeout = boolean(lever, v);
   } else if (n == "pin") {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "model/provisioning_class.hpp"
+
 namespace kmc::protocols {
 
 namespace {
@@ -142,6 +144,8 @@ struct Compiler {
              fmt::format("no ProvisioningRequestConfig {}", ac->parameters.name));
       q.provisioning = true;
       q.provisioning_class = class_of(cfg->provisioning_class_name);
+      q.retries_later = q.provisioning_class == ProvisioningClass::CheckCapacity &&
+                        !model::check_capacity_no_retry(*cfg);
       q.backoff_limit = cfg->retry_strategy.backoff_limit_count;
     }
   }

@@ -26,6 +26,9 @@ struct CqParams {
   bool strict_fifo = false;
   bool provisioning = false;  // has a ProvisioningRequest admission check
   ProvisioningClass provisioning_class = ProvisioningClass::Other;
+  // check-capacity without parameters.noRetry "true": a request that finds no
+  // room is never Failed, only Provisioned once room appears (model/provisioning_class.hpp).
+  bool retries_later = false;
   int backoff_limit = 3;  // retryStrategy.backoffLimitCount
 };
 

@@ -85,7 +85,8 @@ auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
     case ActionKind::ProvisioningFailed: {
       B asked = s.prov[i] == (check_capacity ? kProvRequested : kProvAccepted);
       const B short_of = !capacity_fits(s, w, j, s.remote_flavor[i]);
-      if (check_capacity) return asked && short_of;
+      // Without noRetry "true" it stays Provisioned=False and is tried again later.
+      if (check_capacity) return q.retries_later ? val_.truth(false) : asked && short_of;
       if (answer == model::AutoscalerAnswer::Any) return asked;
       if (answer == model::AutoscalerAnswer::Fails) return asked && short_of;
       return val_.truth(false);

@@ -389,6 +389,7 @@ std::uint64_t MkSpec::identity(const Params& p) {
     add(std::vector<std::int64_t>{q.cluster, q.strict_fifo, q.provisioning,
                                   static_cast<std::int64_t>(q.provisioning_class),
                                   q.backoff_limit});
+    if (q.retries_later) add(std::string("retries-later"));  // ids made before it stay valid
   }
   add(p.capacity0), add(p.snapshot0);
   for (auto a : p.answer) add(static_cast<std::int64_t>(a));

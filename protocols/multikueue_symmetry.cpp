@@ -37,6 +37,7 @@ std::string signature(const MkParams& p, int w, const std::vector<int>& owned) {
     add_all(c.flavor_slot);
     add_all(c.nominal);
     add(c.strict_fifo), add(c.provisioning), add(static_cast<int>(c.provisioning_class));
+    add(c.retries_later);
     add(c.backoff_limit);
   }
   for (int j = 0; j < p.J(); ++j) {

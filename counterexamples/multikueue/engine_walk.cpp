@@ -134,7 +134,7 @@ void Walk::provisioning_candidates(int j, int w, std::vector<Candidate>& out) {
                      book(j, w, +1);
                      post(j, w, "Provisioned");
                    }});
-  const bool may_fail = check_capacity ? !room
+  const bool may_fail = check_capacity ? !room && !p_.cqs[cq].retries_later
                                        : answer == model::AutoscalerAnswer::Any ||
                                              (answer == model::AutoscalerAnswer::Fails && !room);
   if (asked && may_fail)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "model/provisioning_class.hpp"
 #include "protocols/kueue_admission/compile_parts.hpp"
 
 namespace kmc::protocols::ka {
@@ -48,6 +49,7 @@ std::vector<std::int64_t> compile_checks(const model::ClusterManifests& m, Admis
       CheckParams c;
       c.name = rule.name;
       c.check_capacity = cfg->provisioning_class_name == "check-capacity.autoscaling.x-k8s.io";
+      c.retries_later = c.check_capacity && !model::check_capacity_no_retry(*cfg);
       c.backoff_limit = std::max(cfg->retry_strategy.backoff_limit_count, 0);
       // A resource that no ClusterQueue covers and no workload requests is
       // needed by none: -1 matches nothing (an empty list would mean every

@@ -41,6 +41,10 @@ struct CheckParams {
   bool check_capacity = false;
   int backoff_limit = 3;  // retryStrategy.backoffLimitCount: a failed attempt past it is Rejected
   std::vector<int> managed;  // managedResources; empty: every resource
+  // check-capacity without parameters.noRetry "true": a request it finds no
+  // room for is Provisioned=False, tried again later, never Failed
+  // (model/provisioning_class.hpp).
+  bool retries_later = false;
 };
 
 struct CqParams {

@@ -396,6 +396,9 @@ std::uint64_t Spec::identity(const Params& p) {
     for (const auto& c : p.checks)
       add(c.name), add(std::vector<std::int64_t>{c.check_capacity, c.backoff_limit}),
           add(std::vector<std::int64_t>(c.managed.begin(), c.managed.end()));
+    // Only where set, so that the ids of traces made before it stay valid.
+    for (const auto& c : p.checks)
+      if (c.retries_later) add(c.name + " retries later");
     for (const auto& q : p.cqs) add(q.checks_on);
     for (const auto& w : p.workloads)
       add(w.checks), add(w.initial_retries),

@@ -67,9 +67,15 @@ TEST_CASE("admission checks: an accepted request never answered holds the quota 
   REQUIRE(o.result.violation);
   CHECK(o.result.violation->property == "guarantee-not-stuck");
   CHECK(o.result.stats.states == 3);  // s0; w0 QuotaReserved; w1 parked Inadmissible
-  // check-capacity answers at once, whatever the autoscaler's scale-up does.
+  // check-capacity answers at once, whatever the autoscaler's scale-up does...
   p.checks[0].check_capacity = true;
   CHECK(check(p, {"guarantee-not-stuck"}).result.verdict == Verdict::Verified);
+  // ... with noRetry "true". Without, a request that finds no room is tried
+  // again later, never Failed: the same hang.
+  p.checks[0].retries_later = true;
+  o = check(p, {"guarantee-not-stuck"});
+  CHECK(o.result.verdict == Verdict::Violated);
+  CHECK(o.result.stats.states == 3);
 }
 
 TEST_CASE("admission checks: a retried workload is requeued by its eviction's time",

@@ -39,6 +39,30 @@ TEST_CASE("gpu-hunter with the talk's layered fixes verifies", "[protocols][mult
   for (auto& pr : r.properties) CHECK(pr.verdict == Verdict::Verified);
 }
 
+TEST_CASE("check-capacity strands a pinned job only without noRetry \"true\"",
+          "[protocols][multikueue][check-capacity]") {
+  // The Cluster Autoscaler fails a check-capacity request it finds no room for
+  // only with parameters.noRetry "true"; otherwise the request stays
+  // Provisioned=False and is tried again later (checkcapacity/provisioningclass.go).
+  // Pinned on us-central1's stale view: with noRetry the check fails, is
+  // retried up to its limit, rejected and renominated; without, it waits for
+  // GPUs that never come while asia-southeast1 idles.
+  auto params = mk_fixtures::gpu_hunter();
+  for (auto& q : params.cqs)
+    if (q.cluster >= 0) q.provisioning_class = kmc::protocols::ProvisioningClass::CheckCapacity;
+  CheckOptions o;
+  o.properties = {"no-stuck-job"};
+  CHECK(check(MultiKueue(params), o).verdict == Verdict::Verified);
+  for (auto& q : params.cqs)
+    if (q.cluster >= 0) q.retries_later = true;
+  MultiKueue retried(params);
+  const auto r = check(retried, o);
+  REQUIRE(r.verdict == Verdict::Violated);
+  const auto names = trace_names(retried, r);
+  CHECK(std::find(names.begin(), names.end(), "ProvisioningFailed(team-a/train-0, us-central1)") ==
+        names.end());
+}
+
 TEST_CASE(
     "K25: selecting on QuotaReserved (before #8592) strands the job; waiting for Admitted does not",
     "[protocols][multikueue]") {
