@@ -35,6 +35,9 @@ void compile_revocations(const model::Scenario& sc, AdmissionParams& p);
 // A ClusterQueue's flavor choice: CqParams::flavors and fixed_flavor
 // (resource_groups.cpp), once its quotas are read.
 void compile_flavor_choice(const model::ClusterQueue& q, AdmissionParams& p, CqParams& c);
+// compile_gates.cpp. A warning for each feature gate set away from its default
+// that the model does not read.
+void compile_gates(const model::KueueConfiguration& config, AdmissionParams& p);
 // environment.queueEdits, once every workload's LocalQueue is known.
 void compile_queue_edits(const model::Scenario& sc, AdmissionParams& p);
 // The queues those edits create (queue_creation.cpp): absent until then.

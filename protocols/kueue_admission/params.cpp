@@ -350,6 +350,7 @@ struct Compiler {
                                    "timeout fires",
                                    fleet.environment.pods_ready_timeouts));
     p.recompute_on_overlap = gates.enabled("RecomputeAssignmentUponPreemptionTargetsOverlap");
+    compile_gates(m.configuration, p);
     const auto& v = fleet.options.variant;
     if (!v.empty() && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
       throw InputError(fleet.pos, "options.variant",

@@ -75,3 +75,31 @@ TEST_CASE("admit --strict: a field Kueue has and kmc ignores, that changes admis
   CHECK(names_line(strict.err, file, "spec.admissionScope"));
   std::filesystem::remove(file);
 }
+
+TEST_CASE("kueue-admission: a feature gate set away from its default is ignored input",
+          "[cli][strict][admission]") {
+  // The model follows Kueue with the gates it does not read at their defaults.
+  const std::string ex = "preemption-grace-hol-fixed";
+  auto config = [&](const std::string& gates) {
+    return example_with(ex, "cluster/kueue-config.yaml",
+                        "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+                        "featureGates:\n  FastQuotaReleaseInPodIntegration: true\n" +
+                            gates);
+  };
+  // Read by the model, or at its default: no warning.
+  auto r = kmc("check " + config("  PrioritySortingWithinCohort: true\n") + " --strict");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK_FALSE(has(r.err, "featureGates"));
+  const auto dir = config("  PrioritySortingWithinCohort: false\n");
+  r = kmc("check " + dir);
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(has(r.err, "featureGates.PrioritySortingWithinCohort"));
+  CHECK(has(r.err, "at its default (on)"));
+  r = kmc("check " + dir + " --strict");
+  INFO(r.out << r.err);
+  CHECK(r.code == 3);
+  CHECK(names_line(r.err, dir + "/cluster/kueue-config.yaml",
+                   "featureGates.PrioritySortingWithinCohort"));
+}
