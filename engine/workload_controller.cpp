@@ -250,11 +250,16 @@ void finish_workload(Engine& e, WorkloadInfo& w, const std::string& reason) {
   e.log_line(fmt::format("{} finished", w.key));
 }
 
+// The Delete event requeues the cohort tree's parked workloads
+// (QueueAssociatedInadmissibleWorkloadsAfter), whether or not the deleted one
+// held quota: a pending one is in the queue manager too.
 void delete_workload(Engine& e, WorkloadInfo& w) {
   w.deleted = true;
   w.admission_in_flight.reset();
+  const bool queued = !w.has_quota_reservation() && !w.is_finished();
   e.queues.forget(w);
   e.cache_remove(w);
+  if (queued && w.cluster_queue >= 0) e.notify_requeue_inadmissible(w.cluster_queue);
 }
 
 void delete_by_user(Engine& e, WorkloadInfo& w) {

@@ -248,10 +248,15 @@ class Rules {
         break;
       case kDelete: {
         // The cache drops a deleted Workload: its quota is free at once, even
-        // while its pods are still terminating.
+        // while its pods are still terminating. Either way the Delete event
+        // requeues its cohort tree's parked workloads
+        // (QueueAssociatedInadmissibleWorkloadsAfter, for a pending one too).
         const auto was = s.phase[w];
-        if (Scheduler::holds(s, w)) sched_.release(s, w);
         const int cq = p_.workloads[w].cq;
+        if (Scheduler::holds(s, w))
+          sched_.release(s, w);
+        else
+          sched_.requeue_tree(s, cq);
         if (s.sticky[cq] == w) s.sticky[cq] = -1;
         // One whose admission patch is in flight never ran: its pods are gated.
         const bool running = (was == kAdmitted && !Scheduler::writing(s, w)) || was == kEvicted;

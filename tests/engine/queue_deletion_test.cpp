@@ -160,3 +160,21 @@ TEST_CASE(
   REQUIRE(delete_cluster_queue(e, "b"));
   REQUIRE(terminate_cluster_queue(e, "b"));
 }
+
+// WorkloadReconciler.Delete: QueueAssociatedInadmissibleWorkloadsAfter for every
+// deleted Workload, a pending one too: its tree's parked workloads are requeued.
+TEST_CASE("deleting a pending workload requeues its tree's parked workloads",
+          "[engine][deletions]") {
+  Cluster c;
+  c.flavor("default");
+  c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 1}}}})});
+  c.wl("running", "a", 0, {{"cpu", 1}});
+  c.wl("parked", "a", 0, {{"cpu", 1}});
+  Engine e(c.m);
+  e.run();
+  REQUIRE(state_of(e, "running") == "Admitted");
+  REQUIRE(state_of(e, "parked") == "Pending");
+  REQUIRE(e.pending_requeue_roots.empty());
+  delete_workload(e, *e.find("ns/parked"));
+  CHECK(e.pending_requeue_roots.size() == 1);
+}

@@ -364,3 +364,19 @@ TEST_CASE("admission: exact state counts with a pod group a user may delete",
   CHECK(o.result.stats.states == 11);
   CHECK(o.result.stats.transitions == 14);
 }
+
+TEST_CASE("admission: deleting a pending workload requeues its tree's parked workloads",
+          "[admission][deletions]") {
+  // WorkloadReconciler.Delete calls QueueAssociatedInadmissibleWorkloadsAfter
+  // for every deleted Workload, not only for one that held quota. cq0 {cpu: 1}:
+  // w0 admitted, w1 parked (NoFit), w2 pending and deleted by its user.
+  auto p = cluster({{1, -1}}, {{0, 0, 1, true}, {0, 0, 1}, {0, 0, 1}});
+  p.workloads[2].deletable = true;
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(ka::Action{ka::kSchedule, -1});
+  REQUIRE(s.phase[1] == ka::kInadmissible);
+  REQUIRE(s.phase[2] == ka::kPending);
+  step(ka::Action{ka::kDelete, 2});
+  CHECK(s.phase[1] == ka::kPending);  // before: parked until w0 finished
+}
