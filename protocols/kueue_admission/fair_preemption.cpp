@@ -82,13 +82,16 @@ std::vector<int> Scheduler::fair_targets(const XState& s, const Snapshot& snap, 
   bool done = false;
   std::map<int, std::vector<int>> retry;
   const bool first_rule = p_.fs_strategies.empty() || p_.fs_strategies[0];
+  // FairSharingPreemptWithinNominal: decided once, with the incoming workload
+  // added and before any victim goes (runFirstFsStrategy), so victims of its
+  // own queue that bring it back within nominal change nothing.
+  bool within_nominal = p_.fs_preempt_within_nominal;
+  for (int fr : need) within_nominal = within_nominal && sim.within_nominal(home, fr);
   while (!done) {
     const int t = next_target(lists);
     if (t < 0) break;
     auto& list = lists[t];
-    bool within_nominal = true;
-    for (int fr : need) within_nominal = within_nominal && sim.within_nominal(home, fr);
-    if (t == home || (p_.fs_preempt_within_nominal && within_nominal)) {
+    if (t == home || within_nominal) {
       remove(list.front());
       list.erase(list.begin());
       done = fits();
