@@ -42,9 +42,11 @@ Drs drs(const AdmissionParams& p, const Snapshot& snap, int cq,
     d.borrowing = dws != 0;  // the old code's "borrowing": a share that is not zero
     return d;
   }
+  // PreciseWeightedShare: the ratio divided by the weight as a float64, the
+  // same operations, so that shares equal in Kueue are equal here too.
   d.weighted = d.ratio == 0  ? 0
                : weight == 0 ? std::numeric_limits<double>::infinity()
-                             : d.ratio * 1000.0 / static_cast<double>(weight);
+                             : d.ratio / (static_cast<double>(weight) / 1000.0);
   return d;
 }
 
