@@ -21,8 +21,10 @@ struct Drs {
   // EngineOptions::integer_drs: the weighted share as the old code computed it, in integers.
   std::optional<double> integer_share;
 
-  bool zero_weight_borrows() const { return weight == 0 && borrowing; }
-  // +Inf for a borrowing node of weight 0.
+  // zeroWeightBorrows: weight 0 and a share that is not zero (DRS.IsZero reads
+  // the ratio, so a node borrowing what nobody lends has share 0).
+  bool zero_weight_borrows() const { return weight == 0 && unweighted_ratio != 0; }
+  // +Inf for a node of weight 0 with a share that is not zero.
   double precise_weighted_share() const;
   // IsBorrowingOn: borrows on an fr the request asks for (> 0).
   bool borrowing_on(const FrUsage& requested) const;

@@ -118,10 +118,12 @@ TEST_CASE("CompareDRS: weight-0 borrowers after every finite share, then by unwe
   CHECK(compare_drs(zero_small, zero_big) < 0);
   CHECK(compare_drs(zero_not_borrowing, finite_high) < 0);
   CHECK(compare_drs(Drs{2.0, 300, "cpu", true, {}, {}}, Drs{1.0, 150, "cpu", true, {}, {}}) == 0);
-  // Borrowing with nothing lendable: ratio 0, yet borrowing (IsBorrowing, #9738); weight 0 makes it
-  // +Inf.
+  // Borrowing with nothing lendable: ratio 0, yet borrowing (IsBorrowing, #9738). Its share is
+  // still 0, weight 0 or not: PreciseWeightedShare and zeroWeightBorrows read the ratio (IsZero).
   Drs zero_ratio{0.0, 0, "", true, {}, {}};
-  CHECK(std::isinf(zero_ratio.precise_weighted_share()));
+  CHECK_FALSE(zero_ratio.zero_weight_borrows());
+  CHECK(zero_ratio.precise_weighted_share() == 0);
+  CHECK(compare_drs(zero_ratio, finite_high) < 0);
 }
 
 TEST_CASE("tournament: the lower share after admission goes first; weight 0 goes last",
