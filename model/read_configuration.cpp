@@ -107,6 +107,19 @@ void read_fair_sharing(const YamlNode& node, ReadContext& ctx, bool v1beta1,
     f.preemption_strategies.push_back(
         item.one_of<std::string>({{"LessThanOrEqualToFinalShare", "LessThanOrEqualToFinalShare"},
                                   {"LessThanInitialShare", "LessThanInitialShare"}}));
+  if (!f.enable) return;
+  // Kueue's validation (pkg/config/validation.go validateFairSharing) refuses
+  // any other list, and so does not start; v1beta1's conversion fills an
+  // empty one with both.
+  const std::vector<std::string> both = {"LessThanOrEqualToFinalShare", "LessThanInitialShare"};
+  if (v1beta1 && f.preemption_strategies.empty()) f.preemption_strategies = both;
+  const auto& s = f.preemption_strategies;
+  if (s == both || (s.size() == 1 && (s[0] == both[0] || s[0] == both[1]))) return;
+  const YamlNode at = node["preemptionStrategies"].present() ? node["preemptionStrategies"] : node;
+  at.fail(fmt::format(
+      "{}: Kueue's validation accepts only [{}], [{}] or [{}, {}], and does not "
+      "start otherwise",
+      s.empty() ? "must be specified" : "unsupported list", both[0], both[1], both[0], both[1]));
 }
 
 // resources: what Kueue counts of each pod's requests (pkg/workload/workload.go,

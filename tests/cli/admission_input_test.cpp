@@ -81,7 +81,8 @@ TEST_CASE("kueue-admission: bad input is exit 3 naming file, line and field",
       example_replacing("zombie-pod", "cluster/queues.yaml", "metadata:\n  name: gpu-pool\n",
                         "metadata:\n  name: gpu-pool\nspec:\n  parentName: org\n");
   std::ofstream(dir + "/cluster/kueue-config.yaml")
-      << "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfairSharing: {}\n";
+      << "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+         "fairSharing: {preemptionStrategies: [LessThanInitialShare]}\n";
   const auto r = kmc("check " + dir);
   CHECK(r.code == 3);
   CHECK(r.err.find("kueue-config.yaml:") != std::string::npos);

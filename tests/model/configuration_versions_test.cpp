@@ -50,9 +50,29 @@ TEST_CASE("v1beta1: waitForPodsReady is off unless enabled, then blocks admissio
   w = configuration("v1beta1", "waitForPodsReady: {enable: true, blockAdmission: false}\n")
           .wait_for_pods_ready;
   CHECK_FALSE(w.block_admission);
-  // fairSharing: only `enable: true` keeps the section through the conversion.
+  // fairSharing: only `enable: true` keeps the section through the conversion,
+  // which gives an empty strategy list both strategies.
   CHECK_FALSE(configuration("v1beta1", "fairSharing: {}\n").fair_sharing.enable);
-  CHECK(configuration("v1beta1", "fairSharing: {enable: true}\n").fair_sharing.enable);
+  const auto fs = configuration("v1beta1", "fairSharing: {enable: true}\n").fair_sharing;
+  CHECK(fs.enable);
+  CHECK(fs.preemption_strategies ==
+        std::vector<std::string>{"LessThanOrEqualToFinalShare", "LessThanInitialShare"});
+}
+
+TEST_CASE("fairSharing.preemptionStrategies: Kueue's validation accepts three lists only") {
+  CHECK(configuration("v1beta2", "fairSharing: {preemptionStrategies: [LessThanInitialShare]}\n")
+            .fair_sharing.preemption_strategies.size() == 1);
+  for (const char* body :
+       {"fairSharing: {}\n",
+        "fairSharing:\n  preemptionStrategies: [LessThanInitialShare, "
+        "LessThanOrEqualToFinalShare]\n",
+        "fairSharing:\n  preemptionStrategies: [LessThanInitialShare, LessThanInitialShare]\n"}) {
+    const auto d = input_error_of([&] { configuration("v1beta2", body); });
+    INFO(body << d.field << ": " << d.message);
+    CHECK(d.pos.line >= 3);
+    CHECK(contains(d.field, "fairSharing"));
+    CHECK(contains(d.message, "Kueue's validation accepts only"));
+  }
 }
 
 TEST_CASE("v1beta2 has no `enable`: Kueue's strict decoding refuses it, and so does kmc") {
