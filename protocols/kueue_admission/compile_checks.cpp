@@ -1,5 +1,6 @@
 // The ClusterQueues' admission checks, compiled for compile_admission: which
-// checks each flavor's reservation waits for, and which a workload needs.
+// checks each flavor's reservation waits for, which a workload needs, and how
+// the autoscaler may answer each.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -86,6 +87,22 @@ std::int64_t needed_checks(const AdmissionParams& p, const WorkloadParams& w, st
         out |= std::int64_t{1} << k;
   }
   return out;
+}
+
+// A check-capacity request that is retried later is answered only once the
+// autoscaler finds room: it is Provisioned where autoscaler.answer says the
+// autoscaler provisions (Provisions, Any), and never answered where it says
+// it does not (Fails, AcceptsThenHangs: no room, tried again forever).
+bool AdmissionParams::may_provision(int k) const {
+  if (checks[k].retries_later)
+    return answer == model::AutoscalerAnswer::Provisions || answer == model::AutoscalerAnswer::Any;
+  return checks[k].check_capacity || answer != model::AutoscalerAnswer::AcceptsThenHangs;
+}
+
+bool AdmissionParams::may_fail(int k) const {
+  if (checks[k].retries_later) return false;
+  if (checks[k].check_capacity) return true;  // no capacity now: Failed at once
+  return answer == model::AutoscalerAnswer::Fails || answer == model::AutoscalerAnswer::Any;
 }
 
 std::int64_t AdmissionParams::checks_on_every_flavor(int cq) const {

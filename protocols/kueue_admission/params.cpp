@@ -398,22 +398,6 @@ bool AdmissionParams::preemption_configured() const {
   });
 }
 
-// A check-capacity request that is retried later is answered only once the
-// autoscaler finds room: it is Provisioned where autoscaler.answer says the
-// autoscaler provisions (Provisions, Any), and never answered where it says
-// it does not (Fails, AcceptsThenHangs: no room, tried again forever).
-bool AdmissionParams::may_provision(int k) const {
-  if (checks[k].retries_later)
-    return answer == model::AutoscalerAnswer::Provisions || answer == model::AutoscalerAnswer::Any;
-  return checks[k].check_capacity || answer != model::AutoscalerAnswer::AcceptsThenHangs;
-}
-
-bool AdmissionParams::may_fail(int k) const {
-  if (checks[k].retries_later) return false;
-  if (checks[k].check_capacity) return true;  // no capacity now: Failed at once
-  return answer == model::AutoscalerAnswer::Fails || answer == model::AutoscalerAnswer::Any;
-}
-
 bool AdmissionParams::any_deletions() const {
   return std::any_of(workloads.begin(), workloads.end(),
                      [](const WorkloadParams& w) { return w.deletable; });
