@@ -34,10 +34,10 @@ TEST_CASE("fair preemption: within nominal is decided once, before any victim is
   a.covered = {0, 1};
   a.within = ka::WithinCq::LowerPriority;
   a.reclaim = ka::Reclaim::LowerPriority;
-  ka::CqParams b = a;
-  b.quota.name = "B";
-  b.within = ka::WithinCq::Never;
-  b.reclaim = ka::Reclaim::Never;
+  ka::CqParams b;
+  b.quota = {"B", 0, {4, 4}, none, none};
+  b.flavors = {0};
+  b.covered = {0, 1};
   p.cqs = {a, b};
   auto workload = [](const char* name, int cq, std::int64_t priority, std::vector<std::int64_t> req,
                      bool admitted, int order) {
