@@ -39,22 +39,10 @@ TEST_CASE("fair preemption: within nominal is decided once, before any victim is
   b.flavors = {0};
   b.covered = {0, 1};
   p.cqs = {a, b};
-  auto workload = [](const char* name, int cq, std::int64_t priority, std::vector<std::int64_t> req,
-                     bool admitted, int order) {
-    ka::WorkloadParams w;
-    w.name = name;
-    w.cq = cq;
-    w.priority = priority;
-    w.created = order;
-    w.req = std::move(req);
-    w.eligible = {true};
-    w.initial_flavor = admitted ? 0 : -1;
-    w.reserved_at = order;
-    return w;
-  };
-  p.workloads = {
-      workload("ns/a0", 0, 100, {1, 0}, true, 0), workload("ns/a2", 0, 10, {3, 6}, false, 3),
-      workload("ns/a1", 0, 0, {2, 0}, true, 1), workload("ns/b1", 1, 0, {5, 0}, true, 2)};
+  p.workloads = {ka_check::workload("ns/a0", 0, 100, {1, 0}, 0, 0),
+                 ka_check::workload("ns/a2", 0, 10, {3, 6}, -1, 3),
+                 ka_check::workload("ns/a1", 0, 0, {2, 0}, 0, 1),
+                 ka_check::workload("ns/b1", 1, 0, {5, 0}, 0, 2)};
   p.fair_sharing = true;
   p.fs_strategies = {true, false};
   p.finish();
@@ -86,21 +74,9 @@ TEST_CASE("fair sharing: weighted shares round as Kueue's float64 division does"
     return q;
   };
   p.cqs = {queue("A", 0, 100), queue("B", 0, 1000), queue("C", 15, 1000)};
-  auto workload = [](const char* name, int cq, std::int64_t priority, std::int64_t gpus,
-                     bool admitted, int order) {
-    ka::WorkloadParams w;
-    w.name = name;
-    w.cq = cq;
-    w.priority = priority;
-    w.created = order;
-    w.req = {gpus};
-    w.eligible = {true};
-    w.initial_flavor = admitted ? 0 : -1;
-    w.reserved_at = order;
-    return w;
-  };
-  p.workloads = {workload("ns/a1", 0, 10, 1, false, 1), workload("ns/c0", 2, 0, 5, true, 0),
-                 workload("ns/b1", 1, 0, 10, false, 2)};
+  p.workloads = {ka_check::workload("ns/a1", 0, 10, {1}, -1, 1),
+                 ka_check::workload("ns/c0", 2, 0, {5}, 0, 0),
+                 ka_check::workload("ns/b1", 1, 0, {10}, -1, 2)};
   p.fair_sharing = true;
   p.fs_strategies = {true, false};
   p.finish();

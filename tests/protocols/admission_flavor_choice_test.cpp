@@ -37,21 +37,9 @@ ka::AdmissionParams two_resources() {
   b.reclaim = ka::Reclaim::Never;
   b.borrow_within_cohort = false;
   p.cqs = {a, b};
-  auto workload = [](const char* name, int cq, std::int64_t priority, std::vector<std::int64_t> req,
-                     int flavor, int order) {
-    ka::WorkloadParams w;
-    w.name = name;
-    w.cq = cq;
-    w.priority = priority;
-    w.created = order;
-    w.req = std::move(req);
-    w.eligible = {true, true};
-    w.initial_flavor = flavor;
-    w.reserved_at = order;
-    return w;
-  };
-  p.workloads = {workload("ns/w", 0, 5, {3, 2}, -1, 2), workload("ns/v1", 1, 0, {1, 2}, 0, 0),
-                 workload("ns/v2", 1, 0, {4, 4}, 1, 1)};
+  p.workloads = {ka_check::workload("ns/w", 0, 5, {3, 2}, -1, 2, 2),
+                 ka_check::workload("ns/v1", 1, 0, {1, 2}, 0, 0, 2),
+                 ka_check::workload("ns/v2", 1, 0, {4, 4}, 1, 1, 2)};
   p.finish();
   return p;
 }

@@ -65,6 +65,24 @@ inline kmc::protocols::ka::AdmissionParams queue_of_one(int n, std::int64_t quot
   return p;
 }
 
+// A workload of ClusterQueue cq, eligible for the first `flavors` flavors,
+// created at `order` and, where flavor >= 0, holding quota in it from then.
+inline kmc::protocols::ka::WorkloadParams workload(const std::string& name, int cq,
+                                                   std::int64_t priority,
+                                                   std::vector<std::int64_t> req, int flavor,
+                                                   int order, int flavors = 1) {
+  kmc::protocols::ka::WorkloadParams w;
+  w.name = name;
+  w.cq = cq;
+  w.priority = priority;
+  w.created = order;
+  w.req = std::move(req);
+  w.eligible.assign(static_cast<std::size_t>(flavors), true);
+  w.initial_flavor = flavor;
+  w.reserved_at = order;
+  return w;
+}
+
 // Cohort "co" {cpu: 0} over cq0 {cpu: q0} and cq1 {cpu: q1}; w0 (cq0, 2 cpu)
 // and w1 (cq1, 1 cpu). p.finish() is the caller's.
 inline kmc::protocols::ka::AdmissionParams two_in_cohort(std::int64_t q0, std::int64_t q1) {
