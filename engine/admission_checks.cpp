@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "engine/controllers.hpp"
 #include "engine/lookup.hpp"
@@ -83,6 +84,26 @@ bool sync_admitted(Engine& e, WorkloadInfo& w) {
   return true;
 }
 
+namespace {
+
+// buildAdmissionChecksMessage: the checks in `state`, by name, with their messages.
+std::string checks_message(const WorkloadInfo& w, model::CheckState state) {
+  std::vector<const model::AdmissionCheckState*> checks;
+  for (const auto& s : w.obj.admission_checks)
+    if (s.state == state) checks.push_back(&s);
+  std::sort(checks.begin(), checks.end(), [](auto* a, auto* b) { return a->name < b->name; });
+  std::string parts;
+  for (const auto* c : checks) {
+    if (!parts.empty()) parts += "; ";
+    parts += c->message.empty() ? fmt::format("\"{}\"", c->name)
+                                : fmt::format("\"{}\" ({})", c->name, c->message);
+  }
+  return fmt::format("{} in {} state: {}", checks.size() > 1 ? "AdmissionChecks" : "AdmissionCheck",
+                     to_string(state), parts);
+}
+
+}  // namespace
+
 // Workload controller Reconcile: NeedsRequeueAtUpdate, then reconcileCheckBasedEviction.
 void reconcile_checks(Engine& e, WorkloadInfo& w) {
   std::optional<TimeMs> retry_at;
@@ -96,15 +117,26 @@ void reconcile_checks(Engine& e, WorkloadInfo& w) {
   }
   if (retry_at && *retry_at > e.now() && (!w.requeue_at_ms || *retry_at > *w.requeue_at_ms))
     w.requeue_at_ms = retry_at;
+  if (retry && e.options.retry_backoff_at_once && w.requeue_at_ms) w.requeue_at_ms = e.now();
   if (!w.has_quota_reservation() || w.is_evicted()) return;
+  // Reconcile returns early for an active workload whose requeueAt is ahead
+  // ("Waiting for backoff to finish"), before reconcileCheckBasedEviction: a
+  // Retry check's workload keeps its reservation, and its quota, until the
+  // backoff is over; then it is evicted and requeued at once.
+  if (w.obj.active && w.requeue_at_ms && *w.requeue_at_ms > e.now()) {
+    e.post(*w.requeue_at_ms, ev::BackoffExpired{w.key});
+    return;
+  }
   if (rejected) {
     w.obj.active = false;  // DeactivationTarget, then spec.active=false and eviction
-    evict_workload(e, w, "DeactivatedDueToAdmissionCheck",
-                   "The workload is deactivated due to a rejected admission check");
+    evict_workload(
+        e, w, "DeactivatedDueToAdmissionCheck",
+        "The workload is deactivated due to " + checks_message(w, model::CheckState::Rejected));
     return;
   }
   if (retry) {
-    evict_workload(e, w, "AdmissionCheck", "At least one admission check is false");
+    evict_workload(e, w, "AdmissionCheck",
+                   "Evicted due to " + checks_message(w, model::CheckState::Retry));
     return;
   }
   sync_admitted(e, w);
@@ -123,10 +155,22 @@ void set_check_state(Engine& e, WorkloadInfo& w, const std::string& check, model
   reconcile_checks(e, w);
 }
 
+// pkg/util/wait Backoff.WaitTime over apimachinery's wait.Backoff (factor 2,
+// jitter ignored): the first wait is the base, uncapped; each later one
+// doubles and is capped; a cap of 0 is none.
+std::int64_t backoff_wait_s(std::int64_t base, std::int64_t cap, std::int32_t n) {
+  std::int64_t d = base;
+  for (int i = 1; i < n; ++i) {
+    if (cap > 0 && d >= cap) return cap;
+    d = d > std::numeric_limits<std::int64_t>::max() / 2 ? std::numeric_limits<std::int64_t>::max()
+                                                         : d * 2;
+    if (cap > 0) d = std::min(d, cap);
+  }
+  return d;
+}
+
 std::int64_t provisioning_backoff_s(const model::RetryStrategy& s, std::int32_t n) {
-  std::int64_t b = s.backoff_base_seconds;
-  for (int i = 1; i < n && b < s.backoff_max_seconds; ++i) b *= 2;
-  return std::min<std::int64_t>(b, s.backoff_max_seconds);
+  return backoff_wait_s(s.backoff_base_seconds, s.backoff_max_seconds, n);
 }
 
 namespace {

@@ -135,6 +135,8 @@ void provisioning_condition(Engine& e, WorkloadInfo& w, const std::string& check
                             const std::string& condition);
 // Right after a reservation: a check whose PR is not needed is Ready at once.
 void provisioning_on_reservation(Engine& e, WorkloadInfo& w);
+// The n-th backoff of Kueue's requeuing (n from 1): base, doubling, capped at cap (0: none).
+std::int64_t backoff_wait_s(std::int64_t base, std::int64_t cap, std::int32_t n);
 std::int64_t provisioning_backoff_s(const model::RetryStrategy& s,
                                     std::int32_t retry_count_plus_one);
 

@@ -57,9 +57,13 @@ Engine::Engine(const model::ClusterManifests& m, EngineOptions opts) : manifests
   for (const auto& cq : cluster_queues) {
     queues.add_cluster_queue(cq.spec.queueing_strategy == model::QueueingStrategy::StrictFIFO);
   }
-  // The clock starts at the newest creation time, so every loaded object is in the past.
+  // The clock starts at the newest time the manifests show (a creation or a condition's
+  // change), so every loaded object and condition is in the past.
   TimeMs start = 0;
-  for (const auto& w : manifests.workloads) start = std::max(start, w.meta.creation_order * 1000);
+  for (const auto& w : manifests.workloads) {
+    start = std::max(start, w.meta.creation_order * 1000);
+    for (const auto& c : w.conditions) start = std::max(start, c.last_transition_s * 1000);
+  }
   now_ms = start;
   std::vector<model::Workload> initial = manifests.workloads;
   std::stable_sort(initial.begin(), initial.end(), [](const auto& a, const auto& b) {
@@ -70,6 +74,16 @@ Engine::Engine(const model::ClusterManifests& m, EngineOptions opts) : manifests
     const int id = create_workload(std::move(w));
     workloads[static_cast<size_t>(id)].created_ms = created;
     enqueue(workloads[static_cast<size_t>(id)]);
+  }
+  // Waiting out a backoff in the manifests (Requeued False after a PodsReady
+  // timeout or a check's Retry, or a requeueState.requeueAt ahead): the workload
+  // controller requeues it once requeueAt has passed.
+  for (const auto& w : workloads) {
+    const model::Condition* r = w.condition("Requeued");
+    const bool backoff = r != nullptr && r->status == "False" &&
+                         (r->reason == "PodsReadyTimeout" || r->reason == "AdmissionCheck");
+    if ((backoff || w.requeue_at_ms) && w.obj.active && !w.obj.admission)
+      post(std::max(now_ms, w.requeue_at_ms.value_or(now_ms)), ev::BackoffExpired{w.key});
   }
   // Queues loaded stopped: their reserved workloads go through the controller too.
   for (const auto& cq : manifests.cluster_queues) {
@@ -273,6 +287,8 @@ int Engine::create_workload(model::Workload obj) {
   w.uid = next_uid++;
   w.created_ms = now_ms;
   w.runtime_ms = obj.runtime_s * 1000;
+  w.requeue_count = obj.requeue_count;
+  if (obj.requeue_at_s) w.requeue_at_ms = *obj.requeue_at_s * 1000;
   w.obj = std::move(obj);
   load_workload_requests(w);
   w.scheduling_hash = scheduling_hash(w);
@@ -316,7 +332,21 @@ void Engine::cache_remove(WorkloadInfo& w) {
   if (w.cluster_queue < 0 || !cq_workloads[static_cast<size_t>(w.cluster_queue)].contains(w.id))
     return;
   cache_forget(w);
-  notify_requeue_inadmissible(w.cluster_queue);
+  // QueueAssociatedInadmissibleWorkloadsAfter finds the tree through the
+  // workload's LocalQueue: one stopped or deleted is gone from the queue
+  // manager, so nothing is requeued, unless a Cohort object above the
+  // ClusterQueue, other than the root (the Cohort controller requeues the
+  // tree on every status update of the queue: cohortCqHandler, whose
+  // ClusterQueueAncestors leaves the root out).
+  if (!local_queue_stopped(w) || cohort_object_above(w.cluster_queue))
+    notify_requeue_inadmissible(w.cluster_queue);
+}
+
+bool Engine::cohort_object_above(int cq) const {
+  for (int n = tree.node(cluster_queues[static_cast<size_t>(cq)].node).parent;
+       n >= 0 && tree.node(n).parent >= 0; n = tree.node(n).parent)
+    if (find_cohort(manifests, tree.node(n).name) != nullptr) return true;
+  return false;
 }
 
 void Engine::cache_forget(WorkloadInfo& w) {

@@ -100,6 +100,11 @@ struct EngineOptions {
   // bound. At 0 a job that starts has its pods ready at once, whatever
   // pods_ready_on_start says: late pods that no timeout can evict only delay.
   int pods_ready_timeouts_left = -1;
+  // A Retry check's backoff ends at once: the workload controller evicts and
+  // requeues the workload in the same step. Protocol multikueue takes a
+  // worker's retry backoff as no time (its replays set this). False: Kueue's
+  // requeueAfterSeconds, the reservation held until it passes.
+  bool retry_backoff_at_once = false;
   // The delaying workqueue's batchPeriod for inadmissible requeues (1s upstream).
   TimeMs inadmissible_batch_ms = 1000;
   // Safety bound on back-to-back cycles at one virtual instant.
@@ -189,6 +194,7 @@ class Engine {
   // stopped LocalQueue from the queue manager, so its workloads are not queued).
   void enqueue(const WorkloadInfo& w);
   bool local_queue_stopped(const WorkloadInfo& w) const;
+  bool cohort_object_above(int cq) const;
   // The LocalQueues that do not exist ("namespace/name"): deleted during the
   // run, or not created yet (queue_creation.cpp). Their workloads are in no
   // queue, and the workload controller finds the queue missing.

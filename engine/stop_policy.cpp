@@ -19,8 +19,13 @@ model::StopPolicy local_queue_policy(const Engine& e, const WorkloadInfo& w) {
 
 // UnsetQuotaReservationWithCondition on a reserved, not admitted workload. Its
 // job never started, so nothing has to stop before the cache lets the quota go.
-void unset_reservation(Engine& e, WorkloadInfo& w, const std::string& message) {
-  w.set_condition("QuotaReserved", false, "Suspended", message, e.now());
+// The reason is granular where UnadmittedWorkloadsObservability is on
+// (UnadmittedWorkloadReasonWithFallback), Inadmissible otherwise.
+void unset_reservation(Engine& e, WorkloadInfo& w, const char* granular_reason,
+                       const std::string& message) {
+  const std::string reason =
+      e.gate("UnadmittedWorkloadsObservability") ? granular_reason : "Inadmissible";
+  w.set_condition("QuotaReserved", false, reason, message, e.now());
   w.obj.admission.reset();
   // UnsetQuotaReservationWithCondition leaves the check states alone; without
   // an admission the workload controller keeps only the checks on every flavor
@@ -37,28 +42,36 @@ void unset_reservation(Engine& e, WorkloadInfo& w, const std::string& message) {
 
 void reconcile_stop_policy(Engine& e, WorkloadInfo& w) {
   if (!w.has_quota_reservation() || w.is_finished() || w.deleted || w.cluster_queue < 0) return;
+  // Reconcile returns before the queues' states while a Retry check's backoff
+  // holds the reservation; once it passes, the check's eviction comes first.
+  if (w.obj.active && w.requeue_at_ms && *w.requeue_at_ms > e.now()) return;
   const ClusterQueueInfo& cq = e.cluster_queues[static_cast<size_t>(w.cluster_queue)];
   const model::StopPolicy lq = local_queue_policy(e, w);
-  // The LocalQueue is reconciled first; an admitted workload only drains.
+  // The LocalQueue is reconciled first; an admitted workload only drains. A
+  // stopped or deleted LocalQueue is gone from the queue manager, so the
+  // controller finds no ClusterQueue for the workload (ClusterQueueForWorkload)
+  // and reads no stopPolicy there.
   if (w.is_admitted()) {
     if (w.is_evicted()) return;  // already on its way out
     if (lq == model::StopPolicy::HoldAndDrain) {
       evict_workload(e, w, "LocalQueueStopped", "The LocalQueue is stopped");
-    } else if (cq.spec.stop_policy == model::StopPolicy::HoldAndDrain) {
+    } else if (!e.local_queue_stopped(w) &&
+               cq.spec.stop_policy == model::StopPolicy::HoldAndDrain) {
       evict_workload(e, w, "ClusterQueueStopped", "The ClusterQueue is stopped");
     }
     return;
   }
   if (e.local_queue_deleted(w)) {
-    unset_reservation(e, w,
+    unset_reservation(e, w, "Misconfigured",
                       fmt::format("LocalQueue {} is terminating or missing", w.obj.queue_name));
   } else if (lq != model::StopPolicy::None) {
-    unset_reservation(e, w, fmt::format("LocalQueue {} is stopped", w.obj.queue_name));
+    unset_reservation(e, w, "Suspended", fmt::format("LocalQueue {} is stopped", w.obj.queue_name));
   } else if (cq.deleting) {
     // The object's deletionTimestamp, whether or not the cache has it terminating yet.
-    unset_reservation(e, w, fmt::format("ClusterQueue {} is terminating or missing", cq.name));
+    unset_reservation(e, w, "Misconfigured",
+                      fmt::format("ClusterQueue {} is terminating or missing", cq.name));
   } else if (cq.spec.stop_policy != model::StopPolicy::None) {
-    unset_reservation(e, w, fmt::format("ClusterQueue {} is stopped", cq.name));
+    unset_reservation(e, w, "Suspended", fmt::format("ClusterQueue {} is stopped", cq.name));
   }
 }
 

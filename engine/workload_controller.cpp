@@ -62,27 +62,47 @@ void pods_ready_timeout(Engine& e, WorkloadInfo& w) {
     return;
   }
   w.requeue_count++;
-  std::int64_t backoff_s = wfpr.backoff_base_s;
-  for (int i = 1; i < w.requeue_count && backoff_s < wfpr.backoff_max_s; ++i) backoff_s *= 2;
-  w.requeue_at_ms = e.now() + std::min(backoff_s, wfpr.backoff_max_s) * 1000;
+  w.requeue_at_ms =
+      e.now() + backoff_wait_s(wfpr.backoff_base_s, wfpr.backoff_max_s, w.requeue_count) * 1000;
   evict_workload(e, w, "PodsReadyTimeout", fmt::format("Exceeded the PodsReady timeout {}", w.key));
 }
 
+// The workload controller once requeueAt has passed: it clears requeueAt and
+// puts the workload back in its queue; one still Requeued False (a PodsReady
+// timeout's or a check's backoff) becomes Requeued True, BackoffFinished.
 void backoff_expired(Engine& e, WorkloadInfo& w) {
+  if (w.has_quota_reservation()) {  // a Retry check's backoff, its reservation held
+    if (!w.requeue_at_ms || *w.requeue_at_ms <= e.now()) reconcile_checks(e, w);
+    return;
+  }
   const model::Condition* r = w.condition("Requeued");
-  if (r == nullptr || r->status != "False") return;
+  const bool waiting = r != nullptr && r->status == "False";
+  if ((!waiting && !w.requeue_at_ms) || !w.obj.active) return;
   if (w.requeue_at_ms && *w.requeue_at_ms > e.now()) return;
   w.requeue_at_ms.reset();
-  w.set_condition("Requeued", true, "BackoffFinished", "The workload backoff was finished",
-                  e.now());
+  if (waiting)
+    w.set_condition("Requeued", true, "BackoffFinished", "The workload backoff was finished",
+                    e.now());
   e.enqueue(w);
 }
 
 }  // namespace
 
 bool expire_backoff(Engine& e, WorkloadInfo& w) {
+  if (!w.obj.active) return false;
   const model::Condition* r = w.condition("Requeued");
-  if (r == nullptr || r->status != "False" || w.obj.admission || !w.obj.active) return false;
+  const bool waiting = r != nullptr && r->status == "False";
+  if (w.has_quota_reservation()) {
+    // A Retry check's backoff, the reservation held until requeueAt: the
+    // check went Retry its requeueAfterSeconds ago, so NeedsRequeueAtUpdate
+    // finds nothing later.
+    if (!w.requeue_at_ms || *w.requeue_at_ms <= e.now() || w.is_evicted()) return false;
+    for (const auto& c : w.obj.admission_checks)
+      if (c.state == model::CheckState::Retry)
+        w.check_ms[c.name] = e.now() - c.requeue_after_seconds.value_or(0) * 1000;
+  } else if (!waiting && !w.requeue_at_ms) {
+    return false;
+  }
   if (w.requeue_at_ms) w.requeue_at_ms = e.now();
   backoff_expired(e, w);
   return true;
@@ -222,6 +242,10 @@ void release_quota_after_stop(Engine& e, WorkloadInfo& w) {
     w.set_condition("PodsReady", false, "WaitForStart", "Not all pods are ready or succeeded",
                     e.now());
   w.obj.admission.reset();
+  // Without an admission the workload controller keeps only the checks on every
+  // flavor of the queue (syncAdmissionCheckConditions): an onFlavors check is
+  // dropped, retryCount and all, and starts over at the next reservation.
+  sync_admission_checks(e, w);
   e.cache_remove(w);
   w.usage.clear();
   const bool requeued = reason == "Preempted" || reason == "NodeFailures";
@@ -229,6 +253,10 @@ void release_quota_after_stop(Engine& e, WorkloadInfo& w) {
       (!w.requeue_at_ms && reason != "PodsReadyTimeout" && reason != "AdmissionCheck")) {
     w.set_condition("Requeued", true, reason, message, e.now());
     e.enqueue(w);
+    // A backoff still ahead (a Retry check's, evicted meanwhile) keeps it out
+    // of its heap until the workload controller's requeue at requeueAt.
+    if (w.requeue_at_ms && *w.requeue_at_ms > e.now())
+      e.post(*w.requeue_at_ms, ev::BackoffExpired{w.key});
   } else {
     w.set_condition("Requeued", false, reason, message, e.now());
     e.post(w.requeue_at_ms.value_or(e.now()), ev::BackoffExpired{w.key});

@@ -28,6 +28,7 @@ constexpr GateDefault kGateDefaults[] = {
     {"PrioritySortingWithinCohort", true},
     {"RecomputeAssignmentUponPreemptionTargetsOverlap", true},
     {"PrioritizePreemptorWorkloads", false},
+    {"UnadmittedWorkloadsObservability", true},  // granular QuotaReserved reasons (beta, 0.19)
     {"FairSharingPreemptWithinNominal", true},
     {"FairSharingPrioritizeNonBorrowing", true},
     {"SchedulingEquivalenceHashing", true},

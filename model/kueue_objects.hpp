@@ -222,6 +222,10 @@ struct Workload {
   std::string cluster_name;  // MultiKueue status.clusterName
   std::vector<std::string> nominated_cluster_names;
   std::string source_kind = "Workload";  // "Job" when converted from a batch/v1 Job
+  // status.requeueState: the PodsReady timeouts so far (against backoffLimitCount)
+  // and when its backoff ends (the workload controller requeues it then).
+  std::int32_t requeue_count = 0;
+  std::optional<std::int64_t> requeue_at_s;
 };
 
 struct FeatureGates {

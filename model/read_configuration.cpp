@@ -57,12 +57,19 @@ void read_wait_for_pods_ready(const YamlNode& node, ReadContext& ctx, bool v1bet
       node["recoveryTimeout"].present() ? node["recoveryTimeout"].duration_s() : w.timeout_s;
   if (node["blockAdmission"].present()) w.block_admission = node["blockAdmission"].boolean();
   const YamlNode requeuing = node["requeuingStrategy"];
-  check_keys(requeuing,
-             {.modeled = {"backoffLimitCount", "backoffBaseSeconds", "backoffMaxSeconds"},
-              .unmodeled = {{"timestamp",
-                             "the order requeued workloads are retried in may differ because "
-                             "Creation orders them by creation, not eviction, time"}}},
-             ctx.warnings);
+  check_keys(
+      requeuing,
+      {.modeled = {"backoffLimitCount", "backoffBaseSeconds", "backoffMaxSeconds", "timestamp"}},
+      ctx.warnings);
+  // Eviction, the default, is what kmc models (GetQueueOrderTimestamp).
+  if (const YamlNode ts = requeuing["timestamp"];
+      ts.present() && !ts.one_of<bool>({{"Eviction", true}, {"Creation", false}}))
+    ctx.warnings.push_back(ignored_input(
+        ts.pos(), ts.path(), ts.path(),
+        fmt::format("kmc does not model {} Creation; ignored: the order requeued workloads are "
+                    "retried in may differ because Creation orders them by creation, not "
+                    "eviction, time",
+                    ts.path())));
   if (requeuing["backoffLimitCount"].present())
     w.backoff_limit_count = requeuing["backoffLimitCount"].int32(0);
   if (requeuing["backoffBaseSeconds"].present())

@@ -107,6 +107,10 @@ void read_status(const YamlNode& status, Workload& wl) {
     if (c["message"].present()) s.message = c["message"].str();
     wl.admission_checks.push_back(std::move(s));
   }
+  if (const YamlNode rs = status["requeueState"]; rs.present()) {
+    if (rs["count"].present()) wl.requeue_count = rs["count"].int32(0);
+    if (rs["requeueAt"].present()) wl.requeue_at_s = parse_rfc3339_s(rs["requeueAt"]);
+  }
   if (status["clusterName"].present()) wl.cluster_name = status["clusterName"].str();
   wl.nominated_cluster_names = status["nominatedClusterNames"].string_list();
 }

@@ -429,12 +429,18 @@ std::vector<model::Cell> engine_cells(const engine::Engine& e, const model::Cell
       const int id = cq < 0 ? -1 : e.queues.sticky(cq);
       mine.value = id < 0 ? "" : model_name(e.workloads[static_cast<std::size_t>(id)]);
     } else if (c.field == "retries") {
-      // The check's retryCount in the Workload's status.
+      // The check's retryCount in the Workload's status; a Retry check holding
+      // the reservation counts the attempt its eviction will add
+      // (resetChecksOnEviction), as the model counts it at the Retry.
       const engine::WorkloadInfo* w = find(e, c.entity.at(0));
       std::int64_t n = 0;
       if (w != nullptr)
         for (const auto& st : w->obj.admission_checks)
-          if (st.name == c.entity.at(1)) n = st.retry_count;
+          if (st.name == c.entity.at(1))
+            n = st.retry_count + (st.state == model::CheckState::Retry &&
+                                          w->has_quota_reservation() && !w->is_evicted()
+                                      ? 1
+                                      : 0);
       mine.value = n;
     } else if (c.field == "unready") {
       // A running job whose pods are not all ready, while it holds quota: 2

@@ -19,7 +19,11 @@ engine::Fleet make_fleet(const model::Scenario& sc, const protocols::MkParams& p
   std::vector<std::pair<std::string, model::ClusterManifests>> workers;
   for (std::size_t w = 0; w < sc.workers.size(); ++w)
     workers.emplace_back(sc.fleet.workers[w].name, sc.workers[w]);
-  return engine::Fleet(manager, workers);
+  // The protocol takes a worker's retry backoff as no time: a failed
+  // ProvisioningRequest's copy is back in the worker's queue at once.
+  engine::EngineOptions options;
+  options.retry_backoff_at_once = true;
+  return engine::Fleet(manager, workers, options);
 }
 
 const engine::WorkloadInfo* FleetView::local(int j) const {

@@ -7,6 +7,7 @@
 
 #include "model/provisioning_class.hpp"
 #include "protocols/kueue_admission/compile_parts.hpp"
+#include "protocols/kueue_admission/state.hpp"
 
 namespace kmc::protocols::ka {
 
@@ -129,6 +130,7 @@ void compile_workload_checks(const AdmissionParams& p, const model::Workload& wl
     w.checks[f] = needed_checks(p, w, on);
   }
   w.initial_retries.assign(p.K(), 0);
+  bool retry = false;
   for (int k = 0; k < p.K(); ++k) {
     const auto st = std::find_if(wl.admission_checks.begin(), wl.admission_checks.end(),
                                  [&](const auto& a) { return a.name == p.checks[k].name; });
@@ -136,6 +138,12 @@ void compile_workload_checks(const AdmissionParams& p, const model::Workload& wl
     // A retryCount past the limit fails the next attempt as the limit does.
     w.initial_retries[k] = std::min<std::int64_t>(st->retry_count, p.checks[k].backoff_limit);
     if (st->state == model::CheckState::Ready) w.initial_ready |= std::int64_t{1} << k;
+    // Retry while it holds its reservation: held until requeueAt, its
+    // count one up, as the eviction then sets it (rules.hpp kProvisioningFailed).
+    if (st->state == model::CheckState::Retry && w.initial_flavor >= 0) {
+      retry = true;
+      w.initial_retries[k] = std::min<std::int64_t>(st->retry_count + 1, p.checks[k].backoff_limit);
+    }
   }
   if (w.initial_flavor >= 0) {
     w.initial_admitted = std::any_of(wl.conditions.begin(), wl.conditions.end(), [](const auto& c) {
@@ -147,6 +155,7 @@ void compile_workload_checks(const AdmissionParams& p, const model::Workload& wl
     if (waits == 0) w.initial_admitted = true;
     w.initial_ready &= waits;
     if (!w.initial_admitted && (w.initial_ready & waits) == waits) w.initial_admitted = true;
+    if (retry && !w.initial_admitted) w.initial_ready |= retry_hold_bit(p.K());
   }
 }
 

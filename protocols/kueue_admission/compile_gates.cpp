@@ -16,11 +16,11 @@ namespace kmc::protocols::ka {
 namespace {
 
 // The gates the model reads (compile_options, and the Configuration reader
-// for DisableWaitForPodsReady).
-constexpr std::array<std::string_view, 5> kRead = {
-    "DisableWaitForPodsReady", "FairSharingPreemptWithinNominal",
+// for DisableWaitForPodsReady), and those that change only condition reasons.
+constexpr std::array<std::string_view, 6> kRead = {
+    "DisableWaitForPodsReady",          "FairSharingPreemptWithinNominal",
     "FastQuotaReleaseInPodIntegration", "RecomputeAssignmentUponPreemptionTargetsOverlap",
-    "SchedulingEquivalenceHashing"};
+    "SchedulingEquivalenceHashing",     "UnadmittedWorkloadsObservability"};
 
 bool read_or_elsewhere(const std::string& gate) {
   // MultiKueue's gates act on the manager's dispatch, which protocol multikueue checks.

@@ -23,6 +23,9 @@ std::vector<std::int64_t> compile_checks(const model::ClusterManifests& m, Admis
 // the starting status its Workload's checks give (initial_retries, _ready, _admitted).
 void compile_workload_checks(const AdmissionParams& p, const model::Workload& wl,
                              WorkloadParams& w);
+// compile_requeue_state.cpp. w's starting backoff, requeueState.count and
+// queue-order timestamp, from a Workload evicted by a PodsReady timeout or a check.
+void compile_requeue_state(AdmissionParams& p, const model::Workload& wl, WorkloadParams& w);
 // reqIsNeeded: the checks whose ProvisioningRequest w needs, of those in `mask`.
 std::int64_t needed_checks(const AdmissionParams& p, const WorkloadParams& w, std::int64_t mask);
 

@@ -299,14 +299,17 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
         // its pods gated, so its quota goes at once. Eviction resets its checks.
         // Nor did one whose admission patch is still in flight; the eviction's
         // patch lands after it (a Preempted eviction orders it by creation again).
+        // One a Retry check held waits out the rest of that backoff (its requeueAt
+        // keeps it out of the heap: backoffWaitingTimeExpired).
         const bool started = s.phase[t] == kAdmitted && !writing(s, t);
+        const bool held = s.phase[t] == kReserved && (s.ready[t] & retry_hold_bit(p_.K())) != 0;
         if (writing(s, t)) land(s, t);
         reset_checks_on_eviction(s, t);
         if (started && p_.workloads[t].pods && !p_.fast_quota_release) {
           s.phase[t] = kEvicted;
         } else {
           release(s, t, false);
-          s.phase[t] = kPending;
+          s.phase[t] = held ? kBackoff : kPending;
           freed.push_back(p_.workloads[t].cq);
         }
       }

@@ -149,6 +149,11 @@ struct Compiler {
     CqParams c;
     c.quota = empty_node(q.meta.name);
     if (!q.cohort.empty()) c.quota.parent = cohort(q.cohort);
+    for (int a = c.quota.parent; a >= 0 && p.cohorts[a].parent >= 0 && !c.cohort_object_above;
+         a = p.cohorts[a].parent)
+      c.cohort_object_above = std::any_of(m.cohorts.begin(), m.cohorts.end(), [&](const auto& o) {
+        return o.meta.name == p.cohorts[a].name;
+      });
     read_groups(q.resource_groups, pos, !q.cohort.empty(), c.quota, &c.covered);
     compile_flavor_choice(q, p, c);
     std::vector<int> all_flavors;  // of every group: a check's onFlavors may name any
@@ -307,6 +312,7 @@ struct Compiler {
         w.reserved_at = c.last_transition_s;
       }
     compile_workload_checks(p, wl, w);
+    compile_requeue_state(p, wl, w);
     if (w.initial_flavor >= 0) {
       w.initial_pods_ready =
           std::any_of(wl.conditions.begin(), wl.conditions.end(),

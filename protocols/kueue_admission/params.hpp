@@ -70,12 +70,24 @@ struct CqParams {
   // every flavor of the queue).
   std::vector<std::int64_t> checks_on;
   model::StopPolicy stop = model::StopPolicy::None;  // spec.stopPolicy at the start
+  // Some Cohort above it, other than the root, is an object (not only named by
+  // a spec.cohortName): the Cohort controller reconciles it on each status
+  // update of this queue (cohortCqHandler, ClusterQueueAncestors leaves the
+  // root out) and requeues the tree's parked workloads, whether or not a
+  // LocalQueue is stopped.
+  bool cohort_object_above = false;
 };
 
 // A LocalQueue some workload is queued to.
 struct LqParams {
   std::string name;                                  // "namespace/name"
   model::StopPolicy stop = model::StopPolicy::None;  // spec.stopPolicy at the start
+  // Some Cohort above it, other than the root, is an object (not only named by
+  // a spec.cohortName): the Cohort controller reconciles it on each status
+  // update of this queue (cohortCqHandler, ClusterQueueAncestors leaves the
+  // root out) and requeues the tree's parked workloads, whether or not a
+  // LocalQueue is stopped.
+  bool cohort_object_above = false;
 };
 
 // One (flavor, resource) quota as an edit sets it; nullopt keeps the value, and
@@ -150,6 +162,13 @@ struct WorkloadParams {
   bool initial_admitted = true;    // with initial_flavor: Admitted, not only QuotaReserved
   bool initial_pods_ready = true;  // PodsReady True in the dump (read where pods may be late)
   std::vector<std::int64_t> initial_retries;  // [check]
+  // Waiting out a backoff in the dump (Requeued False after a PodsReady timeout
+  // or a check's Retry, or a requeueState.requeueAt ahead): it starts in Backoff.
+  bool initial_backoff = false;
+  std::int64_t initial_requeues = 0;  // status.requeueState.count, at most backoffLimitCount
+  // Pending in the dump, evicted by a PodsReady timeout or a check: it waits in
+  // order of that eviction's time (GetQueueOrderTimestamp), not its creation. -1: none.
+  std::int64_t evicted_at = -1;
 };
 
 // The name of a re-adoption slot: its original's, marked.
@@ -267,7 +286,14 @@ struct AdmissionParams {
   // keeps without an admission (AdmissionChecksForWorkload; compile_checks.cpp).
   std::int64_t checks_on_every_flavor(int cq) const;
   // Some workload can be evicted for a retry after a backoff (a check, a PodsReady timeout).
-  bool any_requeue() const { return any_checks() || pods_ready_timeouts > 0; }
+  bool any_requeue() const { return any_checks() || pods_ready_timeouts > 0 || dumped_requeues; }
+  // Some workload of the dump is in backoff or ordered by its eviction (initial_backoff,
+  // evicted_at).
+  bool dumped_requeues = false;
+  // The earliest evicted_at; -1: none. Workloads created from then on are on the
+  // queue-order timeline (State::born) from the start (queue_order.cpp).
+  std::int64_t earliest_dumped_eviction() const;
+  bool born_on_timeline(int w) const;
   // requeueState.count is tracked where a backoffLimitCount can stop the timeouts.
   bool counts_requeues() const { return pods_ready_timeouts > 0 && pods_ready_limit >= 0; }
   // The budget cell of podsReadyTimeouts (after stuckTerminating and controllerRestarts).

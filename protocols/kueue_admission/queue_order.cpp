@@ -78,6 +78,19 @@ void Scheduler::stamp_requeued(XState& s, int w) const {
   s.requeued[w] = next_point(s);
 }
 
+// The dump's evictions and the creations after the first of them, on the
+// timeline in the order of their times; equal times share a rank.
+void Scheduler::stamp_dumped_evictions(XState& s) const {
+  for (int w = 0; w < p_.W(); ++w) {
+    const auto& wl = p_.workloads[w];
+    if (wl.evicted_at >= 0)
+      s.requeued[w] = wl.evicted_at;
+    else if (p_.born_on_timeline(w) && !wl.arrives)
+      s.born[w] = wl.created;
+  }
+  compact(s);
+}
+
 void Scheduler::unstamp(XState& s, int w, bool gone) const {
   if (!p_.any_requeue()) return;
   s.requeued[w] = -1;

@@ -122,7 +122,7 @@ class Rules {
         return waits_for(s, w, a.check) && ((s.ready[w] >> a.check & 1) || p_.may_fail(a.check)) &&
                !Scheduler::writing(s, w);
       case kBackoffExpired:
-        return s.phase[w] == kBackoff;
+        return s.phase[w] == kBackoff || (s.phase[w] == kReserved && retry_held(s, w));
       case kPodsReadyTimeout:
         // Where pods may be late or fail, only a job whose pods are not ready:
         // not yet started, or waiting for recovery where recoveryTimeout is on.
@@ -148,7 +148,7 @@ class Rules {
         // is not finished, holds quota and is not evicted: Admitted, or still
         // QuotaReserved on another check once this one's request is Provisioned.
         return (s.phase[w] == kAdmitted ||
-                (s.phase[w] == kReserved && (s.ready[w] >> a.check & 1))) &&
+                (s.phase[w] == kReserved && !retry_held(s, w) && (s.ready[w] >> a.check & 1))) &&
                !Scheduler::writing(s, w) && (waiting_for(s, w) >> a.check & 1) &&
                s.budget[p_.budget_revocations()] > 0;
       case kAdmissionWritten:
@@ -278,28 +278,36 @@ class Rules {
         break;
       }
       case kProvisioningFailed: {
-        // syncCheckStates: attempt retryCount+1 within backoffLimitCount is Retry,
-        // past it Rejected. The workload controller evicts on Retry (its job never
-        // started, so the quota goes at once) and requeues it after a backoff,
-        // ordered by the eviction's time; on Rejected it deactivates it.
+        // syncCheckStates: attempt retryCount+1 within backoffLimitCount is Retry
+        // with requeueAfterSeconds (the backoff), past it Rejected. On Retry the
+        // workload controller sets requeueAt and, while that is ahead, returns
+        // before reconcileCheckBasedEviction: the workload keeps its reservation
+        // and its quota (a preemption candidate) until BackoffExpired. The count
+        // goes up now, as any eviction before then resets a Retry check to
+        // retryCount+1. Rejected deactivates it.
         auto& retries = s.retries[static_cast<std::size_t>(w) * p_.K() + a.check];
-        const auto attempts = retries;  // Retry, even where it was Ready (BookingExpired)
-        sched_.reset_checks_on_eviction(s, w);
-        retries = attempts;
-        sched_.release(s, w);
         if (retries + 1 <= p_.checks[a.check].backoff_limit) {
-          ++retries;
-          s.phase[w] = kBackoff;
-          sched_.stamp_requeued(s, w);
-        } else {
-          // Rejected: the deactivation's eviction resets it, count and all.
-          retries = 0;
-          s.phase[w] = kDeactivated;
-          sched_.unstamp(s, w, true);
+          ++retries;  // Retry, even where it was Ready (BookingExpired)
+          s.ready[w] = (s.ready[w] & ~(std::int64_t{1} << a.check)) | retry_hold_bit(p_.K());
+          break;
         }
+        // Rejected: the deactivation's eviction resets it, count and all.
+        sched_.reset_checks_on_eviction(s, w);
+        sched_.release(s, w);
+        retries = 0;
+        s.phase[w] = kDeactivated;
+        sched_.unstamp(s, w, true);
         break;
       }
       case kBackoffExpired:
+        if (s.phase[w] == kReserved) {
+          // The Retry check's backoff is over: reconcileCheckBasedEviction evicts
+          // it (its job never started: the quota goes at once), and requeueAt has
+          // passed, so it is back in its heap at once, ordered by this eviction.
+          sched_.reset_checks_on_eviction(s, w);
+          sched_.release(s, w);
+          sched_.stamp_requeued(s, w);
+        }
         s.phase[w] = sched_.pushed_phase(s, w);  // into its heap, in order of its eviction
         break;
       case kPodsReadyTimeout: {
@@ -393,8 +401,13 @@ class Rules {
   }
 
   // w holds quota waiting for its checks, and check k is one of them.
+  // Not while a Retry check holds it (retry_held): the workload controller acts on
+  // nothing until its requeueAt.
   bool waits_for(const State<V>& s, int w, int k) const {
-    return s.phase[w] == kReserved && (waiting_for(s, w) >> k & 1);
+    return s.phase[w] == kReserved && !retry_held(s, w) && (waiting_for(s, w) >> k & 1);
+  }
+  bool retry_held(const State<V>& s, int w) const {
+    return (s.ready[w] & retry_hold_bit(p_.K())) != 0;
   }
   std::int64_t waiting_for(const State<V>& s, int w) const {
     return p_.workloads[w].checks[static_cast<std::size_t>(s.flavor[w])];

@@ -135,9 +135,22 @@ void Scheduler::release(XState& s, int w, bool requeue) const {
       if (p_.workloads[v].priority == wl.priority && s.rank[v] > s.rank[w]) --s.rank[v];
   s.rank[w] = -1;
   s.flavor[w] = -1;
+  // Without an admission the workload controller keeps only the checks on
+  // every flavor of the queue (syncAdmissionCheckConditions,
+  // AdmissionChecksForWorkload): the others are dropped, retryCount and all.
+  if (!s.retries.empty()) {
+    const std::int64_t kept = p_.checks_on_every_flavor(wl.cq);
+    for (int c = 0; c < p_.K(); ++c)
+      if ((kept >> c & 1) == 0) s.retries[static_cast<std::size_t>(w) * p_.K() + c] = 0;
+  }
   s.unready[w] = 0;      // out of the cache: nothing to wait for
   s.before_edit[w] = 0;  // a reservation again is made under the quotas then in force
-  if (requeue) requeue_tree(s, wl.cq);
+  // QueueAssociatedInadmissibleWorkloadsAfter finds the tree through w's
+  // LocalQueue: one stopped or deleted is gone from the queue manager, so
+  // nothing is requeued, unless a Cohort object above the ClusterQueue (its
+  // controller requeues the tree on the queue's status update).
+  if (requeue && (lq_stop(s, w) == model::StopPolicy::None || p_.cqs[wl.cq].cohort_object_above))
+    requeue_tree(s, wl.cq);
 }
 
 void Scheduler::reset_checks_on_eviction(XState& s, int w) const {

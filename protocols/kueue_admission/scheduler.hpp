@@ -203,6 +203,9 @@ class Scheduler {
   // (`born`), or a check evicts it (`requeued`). Only where checks are modelled.
   void stamp_born(XState& s, int w) const;
   void stamp_requeued(XState& s, int w) const;
+  // The initial state's timeline, where the dump has workloads a PodsReady
+  // timeout or a check evicted (WorkloadParams::evicted_at).
+  void stamp_dumped_evictions(XState& s) const;
   // w's eviction time no longer orders it (it reserved quota again, or left
   // for good); `gone`: its creation does not either.
   void unstamp(XState& s, int w, bool gone) const;

@@ -119,7 +119,7 @@ model::Layout Spec::layout(const Params& p) {
   const bool checks = p.any_checks(), requeues = p.any_requeue();
   auto only_with_checks = [&](model::Field f) { return only_if(checks, std::move(f)); };
   auto ready = only_with_checks(
-      field("ready", {kAxisWorkload}, FieldKind::Int, 0, (std::int64_t{1} << p.K()) - 1));
+      field("ready", {kAxisWorkload}, FieldKind::Int, 0, 2 * retry_hold_bit(p.K()) - 1));
   int most_retries = 0;
   for (const auto& c : p.checks) most_retries = std::max(most_retries, c.backoff_limit);
   auto retries = field("retries", {kAxisWorkload, kAxisCheck}, FieldKind::Int, 0, most_retries);
@@ -129,10 +129,10 @@ model::Layout Spec::layout(const Params& p) {
                                           2 * std::int64_t{p.W()} - 1));
   auto born = only_if(
       requeues, field("born", {kAxisWorkload}, FieldKind::Int, -1, 2 * std::int64_t{p.W()} - 1));
-  std::vector<char> arrives;
-  for (const auto& w : p.workloads) arrives.push_back(w.arrives);
-  born.present = [requeues, arrives](const std::vector<int>& at) {
-    return requeues && arrives[at[0]] != 0;
+  std::vector<char> dated;  // arrivals, and those created after a dumped eviction
+  for (int w = 0; w < p.W(); ++w) dated.push_back(p.born_on_timeline(w));
+  born.present = [requeues, dated](const std::vector<int>& at) {
+    return requeues && dated[at[0]] != 0;
   };
   auto blocked =
       only_if(p.block_admission, field("blocked", {kAxisScheduler}, FieldKind::Int, 0, 1));
@@ -256,7 +256,7 @@ std::vector<Action> Spec::candidates(const Params& p) {
     if (p.may_time_out(w)) add(kPodsReadyTimeout, w);
     if (p.tracks_unready()) add(kPodsReady, w);
     if (p.pods_may_fail()) add(kPodFailed, w);
-    if (any != 0 || p.may_time_out(w)) add(kBackoffExpired, w);
+    if (any != 0 || p.may_time_out(w) || p.workloads[w].initial_backoff) add(kBackoffExpired, w);
   }
   for (int w = 0; w < p.W() && p.patches_in_flight(); ++w) {
     add(kAdmissionWritten, w);
@@ -327,6 +327,15 @@ State<std::int64_t> Spec::initial(const Params& p) {
   s.deletion.assign(p.Q(), kCqInCache);
   s.expecting.assign(p.W(), 0);
   const Scheduler sched(p);
+  // Evicted by a PodsReady timeout or a check in the dump: in backoff, its
+  // PodsReady timeouts counted, ordered by the eviction's time.
+  for (int w = 0; w < p.W(); ++w) {
+    const auto& wl = p.workloads[w];
+    if (wl.initial_backoff) s.phase[w] = kBackoff;
+    if (p.counts_requeues())
+      s.requeues[w] = std::min<std::int64_t>(wl.initial_requeues, p.pods_ready_limit);
+  }
+  if (p.dumped_requeues) sched.stamp_dumped_evictions(s);
   for (int w : holders) {
     sched.reserve(s, w, p.workloads[w].initial_flavor);
     // QuotaReserved in the dump but not Admitted: still waiting for some check.
@@ -406,6 +415,12 @@ std::uint64_t Spec::identity(const Params& p) {
     add(std::vector<std::int64_t>{static_cast<std::int64_t>(p.answer)});
   }
   if (p.block_admission) add(std::string("blockAdmission"));
+  if (p.dumped_requeues)
+    for (const auto& w : p.workloads)
+      add(std::vector<std::int64_t>{w.initial_backoff, w.evicted_at, 0x726571});
+  if (p.counts_requeues())
+    for (const auto& w : p.workloads)
+      if (w.initial_requeues != 0) add(w.name + " requeues " + std::to_string(w.initial_requeues));
   if (p.pods_may_be_late()) {
     add(std::string("pods-may-be-late"));
     for (const auto& w : p.workloads) add(std::vector<std::int64_t>{w.initial_pods_ready});

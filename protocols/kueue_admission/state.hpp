@@ -41,6 +41,12 @@ inline const char* phase_name(std::int64_t phase) {
   return phase >= kPending && phase <= kDeactivated ? names[phase] : "?";
 }
 
+// State::ready's bit above the checks' (K of them): a Retry check holds the
+// workload's reservation until its requeueAt (rules.hpp kProvisioningFailed).
+inline std::int64_t retry_hold_bit(int checks) {
+  return std::int64_t{1} << checks;
+}
+
 template <class V>
 struct State {
   BOOST_HANA_DEFINE_STRUCT(

@@ -65,11 +65,18 @@ bool Scheduler::stop_acts(const XState& s, int w) const {
   const auto lq = lq_stop(s, w), cq = cq_stop(s, p_.workloads[w].cq);
   // A ClusterQueue with a deletionTimestamp is "terminating or missing" to the
   // workload controller, which reads the object, not the cache.
+  // Reconcile returns before the queues' states while a Retry check's backoff
+  // holds the reservation (rules.hpp kProvisioningFailed).
   if (s.phase[w] == kReserved)
-    return lq != model::StopPolicy::None || cq != model::StopPolicy::None ||
-           deleted(s, p_.workloads[w].cq);
+    return (s.ready[w] & retry_hold_bit(p_.K())) == 0 &&
+           (lq != model::StopPolicy::None || cq != model::StopPolicy::None ||
+            deleted(s, p_.workloads[w].cq));
+  // A stopped LocalQueue is gone from the queue manager, so the workload
+  // controller finds no ClusterQueue for w (ClusterQueueForWorkload) and reads
+  // no stopPolicy there: only the LocalQueue's HoldAndDrain drains it.
   return s.phase[w] == kAdmitted &&
-         (lq == model::StopPolicy::HoldAndDrain || cq == model::StopPolicy::HoldAndDrain);
+         (lq == model::StopPolicy::HoldAndDrain ||
+          (lq == model::StopPolicy::None && cq == model::StopPolicy::HoldAndDrain));
 }
 
 void Scheduler::apply_stop(XState& s, int w) const {

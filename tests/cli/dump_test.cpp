@@ -32,3 +32,25 @@ TEST_CASE("kmc admit - on a kubectl dump counts each job once and gives Kueue's 
   // The same dump as a file, and --strict: nothing in it could change the answer.
   CHECK(kmc("admit " + dump + " --strict --expect pending=team/sample-job-2").code == 0);
 }
+
+TEST_CASE("kmc admit on a dump taken mid-backoff requeues at requeueAt, in eviction order",
+          "[cli][dump]") {
+  // old-job waits out a backoff until 10:12; retried-job, evicted at 10:08, is
+  // back in the queue; new-job was created at 10:05. cq {cpu: 1}: Kueue admits
+  // new-job (the oldest queue-order timestamp), and both others wait for it.
+  // Before requeueState was read, old-job waited forever and retried-job,
+  // ordered by its creation (09:50), went first.
+  const std::string dir = std::string(KMC_SOURCE_DIR) + "/tests/cli/fixtures/dumped-backoff";
+  const auto r = kmc("admit " + dir +
+                     "/cluster --output json --expect admitted=ns/new-job,pending=ns/retried-job,"
+                     "pending=ns/old-job");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(nlohmann::json::parse(r.out)["clusterQueues"][0]["admitted"] == 1);
+  // The model agrees: every run ends with each job admitted or deactivated,
+  // and the checker answers for the whole scenario.
+  const auto c = kmc("check " + dir);
+  INFO(c.out << c.err);
+  CHECK(c.code == 0);
+  CHECK(has(c.out, "Verified"));
+}

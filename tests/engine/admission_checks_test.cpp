@@ -42,24 +42,34 @@ TEST_CASE("a check keeps the workload QuotaReserved until Ready", "[engine][chec
   CHECK(state_of(e, "job") == "Admitted");
 }
 
-TEST_CASE("ProvisioningRequest Failed maps to Retry: quota released, backoff, re-reserved",
+TEST_CASE("ProvisioningRequest Failed maps to Retry: quota held for the backoff, then re-reserved",
           "[engine][checks]") {
+  // The workload controller sets requeueAt (NeedsRequeueAtUpdate) and returns
+  // early while it is ahead, before reconcileCheckBasedEviction: the workload
+  // keeps its reservation for backoff(1) = backoffBaseSeconds = 60s, is then
+  // evicted and, the backoff over, requeued and reserved again at once.
   Engine e(with_provisioning_check(3).m);
   e.run();
   const TimeMs failed_at = e.now() + 5000;
   e.post(failed_at, ev::ProvisioningRequestCondition{"ns/job", "prov", "Failed"});
-  e.run(-1, failed_at);
+  e.run(-1, failed_at + 59'000);
   const WorkloadInfo* w = e.find("ns/job");
-  CHECK(state_of(e, "job") == "Pending");
-  CHECK(w->condition("Evicted")->reason == "AdmissionCheck");
-  CHECK(w->condition("Requeued")->status == "False");
+  CHECK(state_of(e, "job") == "QuotaReserved");
+  CHECK(w->condition("Evicted") == nullptr);
+  CHECK(w->obj.admission_checks.at(0).state == kmc::model::CheckState::Retry);
+  CHECK(w->requeue_at_ms == failed_at + 60'000);
+  CHECK(e.tree.usage(e.cluster_queues[0].node, 0) == 4);
+  e.run(-1, failed_at + 60'000);
+  CHECK(state_of(e, "job") == "QuotaReserved");
+  // Evicted, then reserved again: the condition says what it was.
+  CHECK(w->condition("Evicted")->status == "False");
+  CHECK(w->condition("Evicted")->message ==
+        "Previously: Evicted due to AdmissionCheck in Retry state: \"prov\" (Retrying after "
+        "ProvisioningRequest failed: job-prov-1)");
+  CHECK(w->condition("Requeued")->reason == "BackoffFinished");
   CHECK(w->obj.admission_checks.at(0).state == kmc::model::CheckState::Pending);
   CHECK(w->obj.admission_checks.at(0).retry_count == 1);
-  CHECK(e.tree.usage(e.cluster_queues[0].node, 0) == 0);
-  e.run();
-  CHECK(state_of(e, "job") == "QuotaReserved");
-  // backoff(1) = backoffBaseSeconds = 60s after the Retry transition
-  CHECK(e.find("ns/job")->condition_ms.at("QuotaReserved") == failed_at + 60'000);
+  CHECK(w->condition_ms.at("QuotaReserved") == failed_at + 60'000);
 }
 
 TEST_CASE("an eviction resets a Ready check's retryCount, and keeps a Pending one's",
@@ -69,9 +79,8 @@ TEST_CASE("an eviction resets a Ready check's retryCount, and keeps a Pending on
   Engine e(with_provisioning_check(1).m);
   e.run();
   e.post(e.now(), ev::ProvisioningRequestCondition{"ns/job", "prov", "Failed"});
-  e.run(-1, e.now());
+  e.run();  // held for the backoff, evicted, reserved again
   REQUIRE(e.find("ns/job")->obj.admission_checks.at(0).retry_count == 1);
-  e.run();
   REQUIRE(state_of(e, "job") == "QuotaReserved");
   WorkloadInfo& w = *e.find("ns/job");
   evict_workload(e, w, "Preempted", "a Pending check keeps its count");
@@ -94,10 +103,12 @@ TEST_CASE("ProvisioningRequest condition mapping", "[engine][checks]") {
     bool active;
   };
   const Row rows[] = {
-      {"Provisioned", 3, "Admitted", true},     {"Accepted", 3, "QuotaReserved", true},
-      {"Failed", 0, "Pending", false},           // Rejected: deactivated, never requeued
-      {"CapacityRevoked", 3, "Pending", false},  // Rejected
-      {"BookingExpired", 3, "Pending", true},    // not Admitted yet: like Failed, Retry
+      {"Provisioned", 3, "Admitted", true},
+      {"Accepted", 3, "QuotaReserved", true},
+      {"Failed", 0, "Pending", false},               // Rejected: deactivated, never requeued
+      {"CapacityRevoked", 3, "Pending", false},      // Rejected
+      {"Failed", 3, "QuotaReserved", true},          // Retry: held until requeueAt
+      {"BookingExpired", 3, "QuotaReserved", true},  // not Admitted yet: like Failed, Retry
   };
   for (const Row& r : rows) {
     INFO(r.condition);
@@ -125,4 +136,10 @@ TEST_CASE("provisioning backoff doubles up to the max", "[engine][checks]") {
   CHECK(provisioning_backoff_s(s, 2) == 120);
   CHECK(provisioning_backoff_s(s, 3) == 240);
   CHECK(provisioning_backoff_s(s, 10) == 1800);
+  // apimachinery's wait.Backoff: the first wait is the base, uncapped; a cap
+  // of 0 is none (pkg/util/wait NewBackoff's cmp.Or).
+  CHECK(backoff_wait_s(120, 60, 1) == 120);
+  CHECK(backoff_wait_s(120, 60, 2) == 60);
+  CHECK(backoff_wait_s(10, 0, 4) == 80);
+  CHECK(backoff_wait_s(10, 3600, 4) == 80);
 }

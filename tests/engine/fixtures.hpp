@@ -78,6 +78,15 @@ struct Cluster {
     m.local_queues.push_back(lq);
     return m.cluster_queues.back();
   }
+  // Another LocalQueue of ClusterQueue cq in namespace "ns".
+  model::LocalQueue& lq(const std::string& name, const std::string& cq) {
+    model::LocalQueue q;
+    q.meta.name = name;
+    q.meta.namespace_ = "ns";
+    q.cluster_queue = cq;
+    m.local_queues.push_back(q);
+    return m.local_queues.back();
+  }
   model::Cohort& cohort(const std::string& name, const std::string& parent = "") {
     model::Cohort c;
     c.meta.name = name;

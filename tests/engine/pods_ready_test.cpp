@@ -232,3 +232,31 @@ TEST_CASE("blockAdmission: entries after the blocked one wait untouched, one adm
   e.run(-1, 4000);
   CHECK(state_of(e, "third") == "Admitted");
 }
+
+// A dump taken mid-backoff: the workload controller requeues the workload once
+// status.requeueState.requeueAt passes (workload_controller.go Reconcile), and
+// requeueState.count still counts against backoffLimitCount.
+TEST_CASE("a dumped workload waiting out its backoff is requeued at requeueAt",
+          "[engine][podsready]") {
+  Cluster c = two_queues(false);
+  c.m.configuration.wait_for_pods_ready.backoff_limit_count = 2;
+  kmc::model::Workload& w = c.wl("job", "a", 0, {{"cpu", 2}});
+  w.meta.creation_order = 1000;
+  w.conditions = {
+      {"Evicted", "True", "PodsReadyTimeout", "Exceeded the PodsReady timeout", 1600},
+      {"QuotaReserved", "False", "Pending", "Exceeded the PodsReady timeout", 1600},
+      {"Requeued", "False", "PodsReadyTimeout", "Exceeded the PodsReady timeout", 1600}};
+  w.requeue_count = 2;
+  w.requeue_at_s = 1720;
+  Engine e(c.m, manual_pods_ready());
+  CHECK(e.now() == 1600 * 1000);  // the clock starts at the newest time the dump shows
+  e.run(-1, 1719 * 1000);
+  CHECK(state_of(e, "job") == "Pending");
+  e.run(-1, 1720 * 1000);
+  CHECK(state_of(e, "job") == "Admitted");
+  const WorkloadInfo* job = e.find("ns/job");
+  CHECK(job->condition("Requeued")->reason == "BackoffFinished");
+  e.run();  // its next PodsReady timeout is its third: past the limit of 2
+  CHECK_FALSE(job->obj.active);
+  CHECK(job->condition("Evicted")->reason == "DeactivatedDueToRequeuingLimitExceeded");
+}

@@ -88,12 +88,7 @@ TEST_CASE("a stopped LocalQueue's workloads are not scheduled; its CQ's other Lo
   Cluster c;
   c.flavor("default");
   c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
-  kmc::model::LocalQueue other;
-  other.meta.name = "lq-other";
-  other.meta.namespace_ = "ns";
-  other.cluster_queue = "a";
-  other.stop_policy = StopPolicy::Hold;  // loaded stopped
-  c.m.local_queues.push_back(other);
+  c.lq("lq-other", "a").stop_policy = StopPolicy::Hold;  // loaded stopped
   c.wl("open", "a", 0, {{"cpu", 1}});
   c.wl("held", "a", 0, {{"cpu", 1}}).queue_name = "lq-other";
   Engine e(c.m);
@@ -205,4 +200,80 @@ TEST_CASE("a deleted ClusterQueue's reservations not yet Admitted are unset",
   CHECK(state_of(e, "reserved") == "Pending");
   CHECK(e.find("ns/reserved")->condition("QuotaReserved")->message ==
         "ClusterQueue a is terminating or missing");
+}
+
+namespace {
+// CQ "a" {cpu: 4}, BestEffortFIFO, in cohort "co" when `cohort`, itself
+// under a Cohort object "org" when `nested`: "first" (lq-a) holds all of it;
+// "parked" (lq-b) waits, parked as NoFit.
+Cluster one_holder_one_parked(bool cohort, bool cohort_object, bool nested = false) {
+  Cluster c;
+  c.flavor("default");
+  c.cq("a", cohort ? "co" : "", {group({"cpu"}, {{"default", {{"cpu", 4}}}})});
+  if (nested) c.cohort("org");
+  if (cohort_object) c.cohort("co", nested ? "org" : "");
+  c.lq("lq-b", "a");
+  c.wl("first", "a", 0, {{"cpu", 4}});
+  c.wl("parked", "a", 0, {{"cpu", 4}}).queue_name = "lq-b";
+  return c;
+}
+}  // namespace
+
+TEST_CASE("quota freed by a workload of a held LocalQueue requeues nothing without a Cohort object",
+          "[engine][stoppolicy]") {
+  // QueueAssociatedInadmissibleWorkloadsAfter finds the ClusterQueue through
+  // the workload's LocalQueue; a stopped one is gone from the queue manager
+  // (DeleteLocalQueue), so the parked workload is never requeued. Only the
+  // controller of a Cohort object below the root, on the queue's status
+  // update, requeues it.
+  struct Row {
+    const char* name;
+    bool cohort, cohort_object, nested;
+    const char* parked_after;
+  };
+  const Row rows[] = {{"no cohort: parked for good", false, false, false, "Pending"},
+                      {"an implicit cohort: parked for good", true, false, false, "Pending"},
+                      {"a root Cohort object: parked for good", true, true, false, "Pending"},
+                      {"a Cohort object under the root: requeued", true, true, true, "Admitted"}};
+  for (const Row& row : rows) {
+    DYNAMIC_SECTION(row.name) {
+      Engine e(one_holder_one_parked(row.cohort, row.cohort_object, row.nested).m);
+      e.run(-1, e.now());
+      REQUIRE(state_of(e, "first") == "Admitted");
+      REQUIRE(e.queues.inadmissible_count(0) == 1);
+      e.post(e.now() + 1000, ev::LocalQueueStopPolicy{"ns", "lq-a", StopPolicy::Hold});
+      e.post(e.now() + 2000, ev::JobFinished{"ns/first"});
+      e.run();
+      CHECK(state_of(e, "first") == "Finished");
+      CHECK(state_of(e, "parked") == row.parked_after);
+    }
+  }
+  // With lq-a running, the finish requeues it.
+  Engine e(one_holder_one_parked(false, false).m);
+  e.run(-1, e.now());
+  e.post(e.now() + 2000, ev::JobFinished{"ns/first"});
+  e.run();
+  CHECK(state_of(e, "parked") == "Admitted");
+}
+
+TEST_CASE("ClusterQueue HoldAndDrain leaves the admitted workloads of a held LocalQueue running",
+          "[engine][stoppolicy]") {
+  // The workload controller finds no ClusterQueue for a workload whose
+  // LocalQueue is stopped (ClusterQueueForWorkload), so it reads no
+  // ClusterQueue stopPolicy: only the LocalQueue's HoldAndDrain would drain it.
+  Cluster c;
+  c.flavor("default");
+  c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+  c.lq("lq-b", "a");
+  c.wl("held", "a", 0, {{"cpu", 1}});
+  c.wl("open", "a", 0, {{"cpu", 1}}).queue_name = "lq-b";
+  Engine e(c.m);
+  e.run(-1, e.now());
+  REQUIRE(state_of(e, "held") == "Admitted");
+  REQUIRE(state_of(e, "open") == "Admitted");
+  e.post(e.now() + 1000, ev::LocalQueueStopPolicy{"ns", "lq-a", StopPolicy::Hold});
+  e.post(e.now() + 2000, ev::ClusterQueueStopPolicy{"a", StopPolicy::HoldAndDrain});
+  e.run(-1, e.now() + 60'000);
+  CHECK(state_of(e, "held") == "Admitted");
+  CHECK(e.find("ns/open")->condition("Evicted")->reason == "ClusterQueueStopped");
 }

@@ -81,8 +81,11 @@ TEST_CASE("admission checks: an accepted request never answered holds the quota 
 TEST_CASE("admission checks: a retried workload is requeued by its eviction's time",
           "[admission][checks][order]") {
   // Kueue's GetQueueOrderTimestamp: a workload evicted by an admission check
-  // queues by the eviction's time. w0 (created first) fails its check; once
-  // its backoff passes it queues behind w1, created later but waiting since.
+  // queues by the eviction's time. w0 (created first) fails its check: Retry
+  // holds its reservation, and the quota, until requeueAt (the workload
+  // controller returns before reconcileCheckBasedEviction while it is ahead);
+  // then it is evicted and, the backoff over, requeued at once, behind w1,
+  // created later but waiting since.
   const auto p = with_check(2, AutoscalerAnswer::Any, 3);
   ka_check::Walk step(p);
   auto& s = step.s;
@@ -92,11 +95,16 @@ TEST_CASE("admission checks: a retried workload is requeued by its eviction's ti
   CHECK(s.phase[0] == ka::kReserved);
   CHECK_FALSE(rules.enabled(s, ka::Action{ka::kBackoffExpired, 0}));
   step(ka::Action{ka::kProvisioningFailed, 0, 0, 0});
-  CHECK(s.phase[0] == ka::kBackoff);
+  CHECK(s.phase[0] == ka::kReserved);
   CHECK(s.retries[0] == 1);
-  CHECK(s.usage[0] == 0);  // the job never started: its quota goes at once
+  CHECK(s.usage[0] == 1);  // held for the backoff
+  CHECK_FALSE(rules.enabled(s, ka::Action{ka::kProvisioned, 0, 0, 0}));
+  step(schedule);
+  CHECK(s.phase[1] == ka::kInadmissible);  // no room while w0 holds it
   step(ka::Action{ka::kBackoffExpired, 0});
   CHECK(s.phase[0] == ka::kPending);
+  CHECK(s.usage[0] == 0);  // the job never started: its quota goes at the eviction
+  CHECK(s.phase[1] == ka::kPending);
   step(schedule);
   CHECK(s.phase[1] == ka::kReserved);  // w1 heads the queue now, not w0
   CHECK(s.phase[0] != ka::kReserved);
@@ -150,7 +158,7 @@ TEST_CASE("admission checks: an eviction after the check was Ready resets its re
   step(schedule);
   REQUIRE(s.phase[0] == ka::kReserved);
   step(ka::Action{ka::kProvisioningFailed, 0, 0, 0});
-  CHECK(s.phase[0] == ka::kBackoff);  // before the fix: Deactivated
+  CHECK(s.phase[0] == ka::kReserved);  // Retry, held; before the fix: Deactivated
   CHECK(s.retries[0] == 1);
 }
 
@@ -167,7 +175,7 @@ TEST_CASE("admission checks: the shipped accept-then-hang example and its fix",
     if (std::string(name).ends_with("-fixed")) {
       CHECK(o.result.verdict == Verdict::Verified);
       CHECK(o.result.stats.states ==
-            (std::string(name).starts_with("provisioning-accept") ? 164 : 32));
+            (std::string(name).starts_with("provisioning-accept") ? 83 : 32));
     } else {
       CHECK(o.result.verdict == Verdict::Violated);
       REQUIRE(o.result.violation);
@@ -203,11 +211,15 @@ TEST_CASE("admission checks: blockAdmission stops every Fit admission behind a p
   CHECK(s.phase[notebook] == ka::kPending);
   CHECK(s.blocked[0] == 1);
   CHECK_FALSE(rules.enabled(s, schedule));  // asleep in cache.WaitForPodsReady
-  // A Failed answer evicts train: nothing in the cache is unready, the goroutine wakes.
+  // A Failed answer holds train's reservation until its backoff is over (Retry):
+  // still asleep. Then train is evicted: nothing in the cache is unready, the
+  // goroutine wakes.
   p.answer = AutoscalerAnswer::Any;
   const ka::Rules<std::int64_t> any(p, {});
   any.apply_in_place(s,
                      ka::Action{ka::kProvisioningFailed, static_cast<std::int16_t>(train), 0, 0});
+  CHECK(s.blocked[0] == 1);
+  any.apply_in_place(s, ka::Action{ka::kBackoffExpired, static_cast<std::int16_t>(train)});
   CHECK(s.blocked[0] == 0);
   CHECK(any.enabled(s, schedule));
   // The accept-then-hang autoscaler: the notebook, with quota to spare in

@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include "ka_check.hpp"
+#include "model/scenario.hpp"
+#include "protocols/kueue_admission/params.hpp"
 #include "protocols/kueue_admission/rules.hpp"
 #include "protocols/kueue_admission/spec.hpp"
 
@@ -314,4 +316,39 @@ TEST_CASE("pod failures with blockAdmission: recoveryTimeout evicts, unless it i
     INFO("recoveryTimeout " << (recovery ? "on" : "0s"));
     CHECK(step.rules.enabled(s, ka::Action{ka::kPodsReadyTimeout, 0}) == recovery);
   }
+}
+
+TEST_CASE("pods ready timeout: a dump taken mid-backoff starts there, ordered by its eviction",
+          "[admission][pods-ready][order][dump]") {
+  // tests/cli/fixtures/dumped-backoff: old-job (created 10:00) in its second
+  // backoff since 10:10, retried-job (09:50) back in the queue since its
+  // eviction at 10:08, new-job (10:05); cq {cpu: 1}; backoffLimitCount 2.
+  const auto sc = kmc::model::load_scenario(KMC_SOURCE_DIR "/tests/cli/fixtures/dumped-backoff");
+  const auto p = ka::compile_admission(sc);
+  const auto at = [&](const std::string& name) {
+    for (int w = 0; w < p.W(); ++w)
+      if (p.workloads[w].name == name) return w;
+    FAIL("no workload " << name);
+    return -1;
+  };
+  const int old_job = at("ns/old-job"), retried = at("ns/retried-job"), new_job = at("ns/new-job");
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  CHECK(s.phase[old_job] == ka::kBackoff);
+  CHECK(s.phase[retried] == ka::kPending);
+  CHECK(s.requeues[old_job] == 2);
+  // GetQueueOrderTimestamp: new-job's creation (10:05) comes before
+  // retried-job's eviction (10:08), which comes before old-job's (10:10).
+  step(ka_check::steps::kSchedule);
+  CHECK(s.phase[new_job] == ka::kAdmitted);
+  step(ka::Action{ka::kFinish, static_cast<std::int16_t>(new_job)});
+  step(ka::Action{ka::kBackoffExpired, static_cast<std::int16_t>(old_job)});
+  step(ka_check::steps::kSchedule);
+  CHECK(s.phase[retried] == ka::kAdmitted);
+  step(ka::Action{ka::kFinish, static_cast<std::int16_t>(retried)});
+  step(ka_check::steps::kSchedule);
+  REQUIRE(s.phase[old_job] == ka::kAdmitted);
+  // Its third timeout is past backoffLimitCount 2.
+  step(ka::Action{ka::kPodsReadyTimeout, static_cast<std::int16_t>(old_job)});
+  CHECK(s.phase[old_job] == ka::kDeactivated);
 }

@@ -45,6 +45,12 @@ ka::AdmissionParams borrowed(StopPolicy cq1) {
   return p;
 }
 
+// w0 in LocalQueue ns/held, w1 in ns/open.
+void two_local_queues(ka::AdmissionParams& p) {
+  p.local_queues = {{"ns/held", StopPolicy::None}, {"ns/open", StopPolicy::None}};
+  p.workloads[0].lq = 0, p.workloads[1].lq = 1;
+}
+
 ka::Action stopped(std::int16_t w) {
   return ka::Action{ka::kQueueStopped, w};
 }
@@ -131,8 +137,7 @@ TEST_CASE("queue edits: a stopped ClusterQueue's borrowed quota is not reclaimed
 TEST_CASE("queue edits: a LocalQueue's stop holds only its own workloads",
           "[admission][stop-policy]") {
   auto p = ka_check::queue_of_one(2, 2);
-  p.local_queues = {{"ns/held", StopPolicy::None}, {"ns/open", StopPolicy::None}};
-  p.workloads[0].lq = 0, p.workloads[1].lq = 1;
+  two_local_queues(p);
   p.queue_edits.push_back({true, 0, StopPolicy::HoldAndDrain, {}, false});
   p.finish();
   ka_check::Walk step(p);
@@ -211,21 +216,85 @@ TEST_CASE("queue edits: an unset reservation keeps its checks on every flavor, n
     CHECK(step.rules.enabled(s, provisioned(1)));
   }
   SECTION("retryCount stays with a kept check and goes with a dropped one") {
+    // Once the reservation is gone, by a Retry's eviction or a stop, only the
+    // checks on every flavor are kept (AdmissionChecksForWorkload).
     ka_check::Walk step(p);
     auto& s = step.s;
     step(kSchedule);
     step(ka::Action{ka::kProvisioningFailed, 0, 0, 1});  // f0-only: retryCount 1
-    step(ka::Action{ka::kBackoffExpired, 0});
+    CHECK(s.retries[1] == 1);
+    step(ka::Action{ka::kBackoffExpired, 0});  // evicted: the f0-only check dropped
+    CHECK(s.retries[1] == 0);
     step(kSchedule);
     step(ka::Action{ka::kProvisioningFailed, 0, 0, 0});  // all: retryCount 1
     step(ka::Action{ka::kBackoffExpired, 0});
     step(kSchedule);
     REQUIRE(s.phase[0] == ka::kReserved);
     REQUIRE(s.retries[0] == 1);
-    REQUIRE(s.retries[1] == 1);
     step(kEdit);
     step(ka::Action{ka::kQueueStopped, 0});
     CHECK(s.retries[0] == 1);
     CHECK(s.retries[1] == 0);
   }
+  SECTION("a Retry check's backoff holds off the stop") {
+    // While a Retry check holds the reservation the workload controller acts
+    // on nothing else, its stopped queue included, until requeueAt; then the
+    // check's eviction comes first.
+    ka_check::Walk step(p);
+    auto& s = step.s;
+    step(kSchedule);
+    step(ka::Action{ka::kProvisioningFailed, 0, 0, 0});
+    step(kEdit);  // Hold
+    CHECK_FALSE(step.rules.enabled(s, ka::Action{ka::kQueueStopped, 0}));
+    step(ka::Action{ka::kBackoffExpired, 0});
+    CHECK(s.phase[0] == ka::kPending);
+    CHECK(s.retries[0] == 1);
+    CHECK_FALSE(step.rules.enabled(s, ka::Action{ka::kQueueStopped, 0}));
+  }
+}
+
+TEST_CASE("queue edits: quota freed in a held LocalQueue requeues nothing without a Cohort object",
+          "[admission][stop-policy][requeue]") {
+  // QueueAssociatedInadmissibleWorkloadsAfter finds the tree through the
+  // finishing workload's LocalQueue, gone from the queue manager once stopped:
+  // w1, parked as NoFit, stays parked. A Cohort object above cq0, below the
+  // root, would requeue the tree on cq0's status update.
+  for (const bool cohort_object : {false, true}) {
+    auto p = ka_check::queue_of_one(2, 1);
+    two_local_queues(p);
+    p.cqs[0].cohort_object_above = cohort_object;
+    p.queue_edits.push_back({true, 0, StopPolicy::Hold, {}, false});
+    p.finish();
+    ka_check::Walk step(p);
+    auto& s = step.s;
+    step(kSchedule);
+    step(kSchedule);
+    REQUIRE(s.phase[1] == ka::kInadmissible);
+    step(kEdit);
+    step(finish(0));
+    CHECK(s.phase[1] == (cohort_object ? ka::kPending : ka::kInadmissible));
+    CHECK(step.rules.enabled(s, kSchedule) == cohort_object);
+  }
+}
+
+TEST_CASE("queue edits: ClusterQueue HoldAndDrain does not drain a held LocalQueue's workloads",
+          "[admission][stop-policy]") {
+  // ClusterQueueForWorkload finds no ClusterQueue for a workload whose
+  // LocalQueue is stopped, so the workload controller reads no ClusterQueue
+  // stopPolicy for it.
+  auto p = ka_check::queue_of_one(2, 2);
+  two_local_queues(p);
+  p.queue_edits.push_back({true, 0, StopPolicy::Hold, {}, false});
+  p.queue_edits.push_back({false, 0, StopPolicy::HoldAndDrain, {}, false});
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(kSchedule);
+  step(kSchedule);
+  REQUIRE(s.phase[0] == ka::kAdmitted);
+  REQUIRE(s.phase[1] == ka::kAdmitted);
+  step(kEdit);
+  step(kEdit);
+  CHECK_FALSE(step.rules.enabled(s, stopped(0)));
+  CHECK(step.rules.enabled(s, stopped(1)));
 }

@@ -1,0 +1,52 @@
+// A dumped Workload's requeue status: evicted by a PodsReady timeout or an
+// admission check, it waits out a backoff (the workload controller's
+// reconcile: Requeued False with reason PodsReadyTimeout or AdmissionCheck
+// until status.requeueState.requeueAt has passed), then waits in its queue in
+// order of that eviction (GetQueueOrderTimestamp); requeueState.count counts
+// its PodsReady timeouts against backoffLimitCount.
+#include "protocols/kueue_admission/compile_parts.hpp"
+
+namespace kmc::protocols::ka {
+
+namespace {
+
+const model::Condition* find(const model::Workload& wl, const char* type) {
+  for (const auto& c : wl.conditions)
+    if (c.type == type) return &c;
+  return nullptr;
+}
+
+bool by_eviction(const model::Condition* c) {
+  return c != nullptr && (c->reason == "PodsReadyTimeout" || c->reason == "AdmissionCheck");
+}
+
+}  // namespace
+
+void compile_requeue_state(AdmissionParams& p, const model::Workload& wl, WorkloadParams& w) {
+  w.initial_requeues = wl.requeue_count;
+  if (w.initial_flavor >= 0) return;
+  const model::Condition* evicted = find(wl, "Evicted");
+  if (evicted != nullptr && evicted->status == "True" && by_eviction(evicted))
+    w.evicted_at = evicted->last_transition_s;
+  const model::Condition* requeued = find(wl, "Requeued");
+  w.initial_backoff =
+      (requeued != nullptr && requeued->status == "False" && by_eviction(requeued)) ||
+      wl.requeue_at_s.has_value();
+  if (w.initial_backoff || w.evicted_at >= 0) p.dumped_requeues = true;
+}
+
+std::int64_t AdmissionParams::earliest_dumped_eviction() const {
+  std::int64_t earliest = -1;
+  for (const auto& w : workloads)
+    if (w.evicted_at >= 0 && (earliest < 0 || w.evicted_at < earliest)) earliest = w.evicted_at;
+  return earliest;
+}
+
+bool AdmissionParams::born_on_timeline(int w) const {
+  const auto& wl = workloads[static_cast<std::size_t>(w)];
+  if (wl.arrives) return true;
+  const std::int64_t earliest = earliest_dumped_eviction();
+  return earliest >= 0 && wl.evicted_at < 0 && wl.created >= earliest;
+}
+
+}  // namespace kmc::protocols::ka
