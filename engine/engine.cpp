@@ -101,6 +101,10 @@ void Engine::enqueue(const WorkloadInfo& w) {
   if (!local_queue_stopped(w)) queues.push_or_update(w, now_ms);
 }
 
+void Engine::push_from_local_queue(const WorkloadInfo& w) {
+  if (!local_queue_stopped(w)) queues.push_active_if_not_present(w);
+}
+
 bool Engine::local_queue_stopped(const WorkloadInfo& w) const {
   const model::LocalQueue* lq =
       find_local_queue(manifests, w.obj.meta.namespace_, w.obj.queue_name);

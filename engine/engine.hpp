@@ -105,6 +105,10 @@ struct EngineOptions {
   // worker's retry backoff as no time (its replays set this). False: Kueue's
   // requeueAfterSeconds, the reservation held until it passes.
   bool retry_backoff_at_once = false;
+  // GetTargets chooses victims with the `pods` a ClusterQueue covering them
+  // charges. False: Kueue as it is, whose TotalRequestsFor leaves them out, so
+  // a preemptor short of pods alone never preempts enough (engine/scheduler.cpp).
+  bool preemption_counts_pods = false;
   // The delaying workqueue's batchPeriod for inadmissible requeues (1s upstream).
   TimeMs inadmissible_batch_ms = 1000;
   // Safety bound on back-to-back cycles at one virtual instant.
@@ -193,6 +197,9 @@ class Engine {
   // PushOrUpdate unless the workload's LocalQueue is stopped (Kueue removes a
   // stopped LocalQueue from the queue manager, so its workloads are not queued).
   void enqueue(const WorkloadInfo& w);
+  // AddFromLocalQueue, where a LocalQueue is added or resumed, a ClusterQueue
+  // created or Kueue restarted: PushActiveIfNotPresent, backoff or not.
+  void push_from_local_queue(const WorkloadInfo& w);
   bool local_queue_stopped(const WorkloadInfo& w) const;
   bool cohort_object_above(int cq) const;
   // The LocalQueues that do not exist ("namespace/name"): deleted during the

@@ -6,8 +6,9 @@
 // requeues the parked workloads of its cohort tree (notifyRetryInadmissible);
 // the cache adds it to its cohort, whose subtree quota grows. The engine keeps
 // such a ClusterQueue built but absent: inactive, without quota, its
-// workloads in a heap nothing pops. A missing LocalQueue's workloads are in no
-// queue; AddLocalQueue pushes its pending ones. A deleted ClusterQueue may be
+// workloads in a heap nothing pops, built again at its creation. Both push
+// whatever the workloads' backoff: PushActiveIfNotPresent reads none. A missing LocalQueue's
+// workloads are in no queue; AddLocalQueue pushes its pending ones. A deleted ClusterQueue may be
 // created again once its finalizer is gone (the API server refuses the create
 // before), from its manifest.
 #include <fmt/format.h>
@@ -47,6 +48,14 @@ bool local_queue_absent(Engine& e, const std::string& ns, const std::string& nam
 
 namespace {
 
+// AddClusterQueue: a new heap, and the pending workloads of the LocalQueues
+// pointing to it pushed into it (AddFromLocalQueue), backoff or not.
+void push_local_queues(Engine& e, int idx) {
+  e.queues.reset_cluster_queue(idx);
+  for (const WorkloadInfo& w : e.workloads)
+    if (w.cluster_queue == idx) e.push_from_local_queue(w);
+}
+
 // A deleted ClusterQueue created again once its old object is gone: a new
 // object, its manifest's, so no edit made to the old one stays. The queue
 // manager's AddClusterQueue builds a new heap and pushes the pending
@@ -60,9 +69,7 @@ bool recreate(Engine& e, int idx) {
   const bool stopped = cq.spec.stop_policy != model::StopPolicy::None;
   cq.active = !stopped;
   cq.inactive_reason = stopped ? "stopped" : "";
-  e.queues.reset_cluster_queue(idx);
-  for (const WorkloadInfo& w : e.workloads)
-    if (w.cluster_queue == idx && w.admissible()) e.enqueue(w);
+  push_local_queues(e, idx);
   return true;
 }
 
@@ -78,6 +85,7 @@ bool create_cluster_queue(Engine& e, const std::string& name) {
     cq.absent = false;
     cq.active = cq.created_active;
     cq.inactive_reason = cq.created_reason;
+    push_local_queues(e, idx);
   } else {
     return false;
   }
@@ -100,7 +108,7 @@ bool create_local_queue(Engine& e, const std::string& ns, const std::string& nam
     if (stop_policy && lq.meta.namespace_ == ns && lq.meta.name == name)
       lq.stop_policy = *stop_policy;
   for (WorkloadInfo& w : e.workloads) {
-    if (w.obj.meta.namespace_ == ns && w.obj.queue_name == name) e.enqueue(w);
+    if (w.obj.meta.namespace_ == ns && w.obj.queue_name == name) e.push_from_local_queue(w);
   }
   e.log_line(fmt::format("LocalQueue {} created", key));
   return true;

@@ -42,11 +42,22 @@ void QueueManager::push_or_update(const WorkloadInfo& w, TimeMs now) {
   Pending& p = q(w.cluster_queue);
   if (p.inflight == w.id) return;
   const bool be = !p.strict_fifo;
-  if (!backoff_expired(w, now) || (be && p.bulk_moved_hashes.contains(w.scheduling_hash))) {
+  // One in the active heap already is updated in place (PushOrUpdateActive):
+  // the backoff and the parked hashes are read only for one that is not.
+  const bool active = p.active_keys.contains(w.id);
+  if (!active &&
+      (!backoff_expired(w, now) || (be && p.bulk_moved_hashes.contains(w.scheduling_hash)))) {
     erase_active(p, w.id);
     p.inadmissible.insert(w.id);
     return;
   }
+  push_active(p, w);
+}
+
+void QueueManager::push_active_if_not_present(const WorkloadInfo& w) {
+  if (w.cluster_queue < 0 || !w.admissible()) return;
+  Pending& p = q(w.cluster_queue);
+  if (p.inflight == w.id || p.inadmissible.contains(w.id) || p.active_keys.contains(w.id)) return;
   push_active(p, w);
 }
 
@@ -132,6 +143,10 @@ void QueueManager::queue_inadmissible(int cq, TimeMs now, const std::vector<Work
 
 bool QueueManager::in_inadmissible(const WorkloadInfo& w) const {
   return w.cluster_queue >= 0 && q(w.cluster_queue).inadmissible.contains(w.id);
+}
+
+bool QueueManager::in_active(const WorkloadInfo& w) const {
+  return w.cluster_queue >= 0 && q(w.cluster_queue).active_keys.contains(w.id);
 }
 
 std::vector<int> QueueManager::pending_ids(int cq) const {

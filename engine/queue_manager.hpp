@@ -41,6 +41,11 @@ class QueueManager {
 
   // ClusterQueue.PushOrUpdate.
   void push_or_update(const WorkloadInfo& w, TimeMs now);
+  // PushActiveIfNotPresent (AddFromLocalQueue: a LocalQueue added or resumed, a
+  // ClusterQueue created, Kueue restarted): into the active heap unless in
+  // flight, parked or there already. It reads neither the backoff
+  // (requeueAt, Requeued=False) nor the parked scheduling hashes.
+  void push_active_if_not_present(const WorkloadInfo& w);
   // Pop: the head of the active heap becomes in flight; -1 if empty.
   int pop(int cq);
   // RequeueWorkload/requeueIfNotPresent after a cycle; `w` is re-read by the caller.
@@ -53,6 +58,7 @@ class QueueManager {
   size_t active_count(int cq) const { return q(cq).active.size(); }
   size_t inadmissible_count(int cq) const { return q(cq).inadmissible.size(); }
   bool in_inadmissible(const WorkloadInfo& w) const;
+  bool in_active(const WorkloadInfo& w) const;
   // The preemptor kept at the head of a BestEffortFIFO queue (the sticky head, #7157); -1: none.
   int sticky(int cq) const { return q(cq).sticky; }
   std::vector<int> pending_ids(int cq) const;  // active in heap order, then inadmissible

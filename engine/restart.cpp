@@ -55,8 +55,10 @@ void restart_kueue(Engine& e) {
   e.queues = std::move(fresh);
   for (auto& cq : e.cluster_queues) restart_cluster_queue(cq);
   e.pods_ready_blocked = false;
-  for (const auto& w : e.workloads)
-    if (w.admissible() && w.cluster_queue >= 0) e.enqueue(w);
+  // The LocalQueues' Create events list their workloads (AddLocalQueue) and
+  // push them into the heaps (AddFromLocalQueue), backoff or not; a Workload's
+  // own Create event then finds it there already.
+  for (const auto& w : e.workloads) e.push_from_local_queue(w);
   e.log_line("Kueue restarted: its queues were rebuilt from the pending Workloads");
   if (e.options.readopt_terminating_pod_groups) readopt_terminating_pod_groups(e);
 }

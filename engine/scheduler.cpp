@@ -21,9 +21,19 @@ bool last_assignment_outdated(const Engine& e, const WorkloadInfo& w) {
          last.cluster_queue_generation;
 }
 
+// GetTargets takes the preemptor's usage from TotalRequestsFor: its pod sets'
+// own requests. The `pods` that assignFlavors adds for a ClusterQueue covering
+// them are added to a clone (flavorassigner.go), so the victims are chosen
+// as if the pods needed no quota, though `pods` may be what needs preemption;
+// the fits check after GetTargets (processEntry) counts them.
 std::vector<Target> targets_for(Engine& e, Snapshot& s, const WorkloadInfo& w,
                                 const Assignment& a) {
-  PreemptionCtx ctx{e, s, w, w.cluster_queue, a.usage, a.frs_need_preemption(e.frs)};
+  FrUsage usage = a.usage;
+  const bool asks_pods = std::any_of(w.pod_sets.begin(), w.pod_sets.end(),
+                                     [](const auto& ps) { return ps.per_pod.contains("pods"); });
+  if (!asks_pods && !e.options.preemption_counts_pods)
+    std::erase_if(usage, [&](const auto& u) { return e.frs.at(u.first).resource == "pods"; });
+  PreemptionCtx ctx{e, s, w, w.cluster_queue, std::move(usage), a.frs_need_preemption(e.frs)};
   return get_targets(ctx);
 }
 

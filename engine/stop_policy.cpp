@@ -103,7 +103,8 @@ void set_cluster_queue_stop_policy(Engine& e, const std::string& name, model::St
 }
 
 // A stopped LocalQueue leaves the queue manager with its pending workloads;
-// resuming adds them back (LocalQueue controller Update).
+// resuming adds them back (LocalQueue controller Update: AddLocalQueue), into
+// the active heap whatever their backoff.
 void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::string& name,
                                  model::StopPolicy policy, bool reconcile) {
   model::LocalQueue* lq = nullptr;
@@ -118,7 +119,7 @@ void set_local_queue_stop_policy(Engine& e, const std::string& ns, const std::st
     if (policy != model::StopPolicy::None)
       e.queues.forget(w);
     else
-      e.enqueue(w);
+      e.push_from_local_queue(w);
     if (reconcile) reconcile_stop_policy(e, w);
   }
 }

@@ -23,6 +23,8 @@ AdmissionProperty guarantee_eventually_admitted(const AdmissionInstance& p);
 AdmissionProperty no_preemption_livelock(const AdmissionInstance& p);
 // Registered where a deleted pod group may be re-adopted (K12).
 AdmissionProperty no_workload_for_terminating_pods(const AdmissionInstance& p);
+// Registered where a restart or a queue edit can push a workload in backoff (I8).
+AdmissionProperty no_requeue_before_backoff(const AdmissionInstance& p);
 
 // Every property, in registry order (some-preemption only where preemption
 // is configured). The instance must outlive them. Liveness comes last and

@@ -297,8 +297,10 @@ bool guaranteed_in_engine(const Engine& e0, const std::string& key) {
       engine::set_cluster_queue_stop_policy(e, cq.name, model::StopPolicy::None, false);
   // The guarantee is the contract, judged by today's scheduler: a workload within its nominal
   // quota may reclaim what others borrow. Before #6617 the integer share broke exactly that
-  // (K01), so the probe uses the exact share, as it removes stuck pods for K13.
+  // (K01), so the probe uses the exact share, as it removes stuck pods for K13;
+  // and victims chosen with the pods a ClusterQueue charges, which Kueue leaves out.
   e.options.integer_drs = false;
+  e.options.preemption_counts_pods = true;
   quota_only(e);
   for (auto& v : e.workloads)
     if (v.id != w0->id && !v.deleted && v.admissible()) engine::delete_workload(e, v);
@@ -327,7 +329,8 @@ bool engine_decides(const std::string& property) {
                                                  "guarantee-not-stuck",
                                                  "guarantee-eventually-admitted",
                                                  "no-preemption-livelock",
-                                                 "no-workload-for-terminating-pods"};
+                                                 "no-workload-for-terminating-pods",
+                                                 "no-requeue-before-backoff"};
   return std::find(known.begin(), known.end(), property) != known.end();
 }
 
@@ -346,6 +349,17 @@ PropertyCheck property_in_engine(const std::string& property, const Engine& e,
                             "deleted pod group, which are still terminating",
                             w.key)};
     return {true, false, "no Workload was built from a deleted pod group's pods"};
+  }
+  if (property == "no-requeue-before-backoff") {
+    for (const auto& w : e.workloads) {
+      const model::Condition* r = w.condition("Requeued");
+      if (!w.deleted && r != nullptr && r->status == "False" && e.queues.in_active(w))
+        return {true, true,
+                fmt::format("the engine's queue manager has Workload {} in its ClusterQueue's "
+                            "active heap while its backoff is ahead (Requeued=False)",
+                            w.key)};
+    }
+    return {true, false, "no workload in backoff is in an active heap"};
   }
   // A behaviour that stops (no loop steps) where only fairly scheduled actions must happen.
   if (property == "guarantee-eventually-admitted")

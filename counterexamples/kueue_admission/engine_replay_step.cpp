@@ -400,8 +400,10 @@ std::string engine_phase(const engine::Engine& e, const std::string& key) {
     return w->is_admitted() ? "Admitted" : "QuotaReserved";
   }
   if (!w->obj.active) return "Deactivated";
+  // Requeued=False: its backoff is ahead. It is out of the heaps, unless a
+  // LocalQueue's addition pushed it there anyway (AddFromLocalQueue).
   if (const model::Condition* r = w->condition("Requeued"); r != nullptr && r->status == "False")
-    return "Backoff";
+    return e.queues.in_active(*w) ? "PendingInBackoff" : "Backoff";
   if (w->cluster_queue < 0) return "Pending (no ClusterQueue)";
   if (e.queues.in_inadmissible(*w)) return "Inadmissible";
   // A stopped LocalQueue's workloads are out of the queues, and still Pending.

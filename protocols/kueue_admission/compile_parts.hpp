@@ -35,6 +35,8 @@ void compile_deletions(const model::Scenario& sc, AdmissionParams& p);
 void compile_arrivals(const model::Scenario& sc, AdmissionParams& p);
 // environment.capacityRevocations, once the checks and the options are known.
 void compile_revocations(const model::Scenario& sc, AdmissionParams& p);
+// resource_groups.cpp. The `pods` Kueue requests for w where its ClusterQueue covers them.
+void add_implicit_pods(const AdmissionParams& p, const model::Workload& wl, WorkloadParams& w);
 // A ClusterQueue's flavor choice: CqParams::flavors and fixed_flavor
 // (resource_groups.cpp), once its quotas are read.
 void compile_flavor_choice(const model::ClusterQueue& q, AdmissionParams& p, CqParams& c);

@@ -199,7 +199,8 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
     const int eq = p_.workloads[w].equivalence;
     if (eq < 0) return;
     for (int v = 0; v < W; ++v)
-      if (p_.workloads[v].equivalence == eq && s.phase[v] == kPending) s.phase[v] = kInadmissible;
+      if (p_.workloads[v].equivalence == eq && in_heap(s, v))
+        s.phase[v] = s.phase[v] == kPending ? kInadmissible : kBackoff;
   };
   auto stick = [&](int w) {
     const int cq = p_.workloads[w].cq;
@@ -342,6 +343,13 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
     for (std::size_t n = 0; n < entries.size(); ++n)
       process(entries[tournament(at, snap, heads, plans, remaining)]);
   }
+  // A head pushed while its backoff was ahead and not admitted is requeued
+  // (requeueIfNotPresent) into the inadmissible set, whatever the reason:
+  // backoffWaitingTimeExpired is false, so only its requeueAt brings it back.
+  for (const auto& e : entries)
+    if (at.phase[e.w] == kQueuedInBackoff &&
+        (s.phase[e.w] == kQueuedInBackoff || s.phase[e.w] == kInadmissible))
+      s.phase[e.w] = kBackoff;
   // A requeue-all event during the cycle reaches its in-flight heads too
   // (queueInadmissibleCycle >= popCycle), so it is applied after them.
   for (int cq : freed) requeue_tree(s, cq);

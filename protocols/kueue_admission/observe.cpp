@@ -34,7 +34,8 @@ bool fits_nominal_after(const Scheduler& sched, const XState& s, int w, bool ahe
         return false;
     return true;
   }
-  if (s.phase[w] != kPending && s.phase[w] != kInadmissible && s.phase[w] != kBackoff) return false;
+  if (!Scheduler::in_heap(s, w) && s.phase[w] != kInadmissible && s.phase[w] != kBackoff)
+    return false;
   // Remove what w may preempt: its own queue's by withinClusterQueue, and
   // other queues' that borrow, by reclaimWithinCohort.
   for (int v = 0; v < p.W(); ++v) {
@@ -84,7 +85,7 @@ bool guaranteed(const Scheduler& sched, const XState& s, int w) {
 
 bool overtaken(const Scheduler& sched, const XState& s, int w) {
   const auto phase = s.phase[w];
-  if (phase != kPending && phase != kInadmissible && phase != kBackoff) return false;
+  if (!Scheduler::in_heap(s, w) && phase != kInadmissible && phase != kBackoff) return false;
   return !fits_nominal_after(sched, s, w, false) && fits_nominal_after(sched, s, w, true);
 }
 

@@ -175,12 +175,12 @@ struct Compiler {
     c.fair_weight_milli = q.fair_sharing_weight.milli;
     c.preemption_over_borrowing =
         q.flavor_fungibility.preference == model::FungibilityPreference::PreemptionOverBorrowing;
-    if (!c.try_next_when_preempt && c.flavors.size() > 1)
+    if (c.flavors.size() > 1)
       p.warnings.push_back(model::ignored_input(
-          pos, "spec.flavorFungibility.whenCanPreempt",
-          "ClusterQueue.spec.flavorFungibility.whenCanPreempt",
+          pos, "spec.flavorFungibility", "ClusterQueue.spec.flavorFungibility",
           "kueue-admission restarts the flavor scan every cycle; Kueue resumes "
-          "it after the last flavor tried (FlavorFungibilityPreserveScanProgress)"));
+          "it after the flavor it stopped at, for a workload nominated and not admitted "
+          "(FlavorFungibilityPreserveScanProgress)"));
     if (q.namespace_selector.present && (!q.namespace_selector.match_labels.empty() ||
                                          !q.namespace_selector.match_expressions.empty()))
       p.warnings.push_back(
@@ -261,6 +261,7 @@ struct Compiler {
             wl.meta.pos, "spec.podSets.minCount", "Workload.spec.podSets.minCount",
             "partial admission is not modelled: the full count is requested"));
     }
+    add_implicit_pods(p, wl, w);
     if (wl.pod_sets.size() > 1 && p.cqs[w.cq].flavors.size() > 1)
       p.warnings.push_back(model::ignored_input(
           wl.meta.pos, "spec.podSets", "Workload.spec.podSets",

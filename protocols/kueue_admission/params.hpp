@@ -169,6 +169,10 @@ struct WorkloadParams {
   // Pending in the dump, evicted by a PodsReady timeout or a check: it waits in
   // order of that eviction's time (GetQueueOrderTimestamp), not its creation. -1: none.
   std::int64_t evicted_at = -1;
+  // The resource index of the `pods` Kueue adds to its requests where its
+  // ClusterQueue covers them (add_implicit_pods); -1: none. Preemption chooses
+  // victims without them (TotalRequestsFor), the admission counts them.
+  int implicit_pods = -1;
 };
 
 // The name of a re-adoption slot: its original's, marked.
@@ -287,6 +291,11 @@ struct AdmissionParams {
   std::int64_t checks_on_every_flavor(int cq) const;
   // Some workload can be evicted for a retry after a backoff (a check, a PodsReady timeout).
   bool any_requeue() const { return any_checks() || pods_ready_timeouts > 0 || dumped_requeues; }
+  // A workload in backoff can be pushed into its heap before it ends (kQueuedInBackoff):
+  // by a restart, or by an edit that adds a LocalQueue or ClusterQueue or resumes one.
+  bool may_push_in_backoff() const {
+    return any_requeue() && (controller_restarts != 0 || any_queue_edits());
+  }
   // Some workload of the dump is in backoff or ordered by its eviction (initial_backoff,
   // evicted_at).
   bool dumped_requeues = false;

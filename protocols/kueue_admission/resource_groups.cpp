@@ -41,4 +41,23 @@ void compile_flavor_choice(const model::ClusterQueue& q, AdmissionParams& p, CqP
   }
 }
 
+// assignFlavors (flavorassigner.go): where a resource group of the
+// ClusterQueue covers `pods`, each pod set requests one per pod, charged to
+// quota like its other requests (a `pods` request in its spec is replaced).
+void add_implicit_pods(const AdmissionParams& p, const model::Workload& wl, WorkloadParams& w) {
+  const auto it = std::find(p.resources.begin(), p.resources.end(), "pods");
+  if (it == p.resources.end()) return;
+  const int r = static_cast<int>(it - p.resources.begin());
+  const auto& covered = p.cqs[w.cq].covered;
+  if (std::find(covered.begin(), covered.end(), r) == covered.end()) return;
+  std::int64_t pods = 0;
+  bool asked = false;
+  for (const auto& ps : wl.pod_sets) {
+    pods += ps.count;
+    asked = asked || ps.requests.contains("pods");
+  }
+  w.req[r] = pods;
+  if (!asked) w.implicit_pods = r;
+}
+
 }  // namespace kmc::protocols::ka

@@ -102,7 +102,9 @@ class Rules {
         for (const auto& v : s.sticky)
           if (v >= 0) return true;
         for (int v = 0; v < p_.W(); ++v)
-          if (s.phase[v] == kInadmissible || readopted_on_restart(s, v)) return true;
+          if (s.phase[v] == kInadmissible || readopted_on_restart(s, v) ||
+              (s.phase[v] == kBackoff && sched_.lq_stop(s, v) == model::StopPolicy::None))
+            return true;
         for (int q : p_.deleted_cqs)
           if (s.deletion[q] == kCqTerminating) return true;
         return false;
@@ -111,7 +113,7 @@ class Rules {
         return s.phase[w] == kAbsent && (before < 0 || s.phase[before] != kAbsent);
       }
       case kDelete:
-        return s.phase[w] == kPending || s.phase[w] == kInadmissible || s.phase[w] == kBackoff ||
+        return Scheduler::in_heap(s, w) || s.phase[w] == kInadmissible || s.phase[w] == kBackoff ||
                Scheduler::holds(s, w);
       case kProvisioned:
         return waits_for(s, w, a.check) && (s.ready[w] >> a.check & 1) == 0 &&
@@ -122,7 +124,8 @@ class Rules {
         return waits_for(s, w, a.check) && ((s.ready[w] >> a.check & 1) || p_.may_fail(a.check)) &&
                !Scheduler::writing(s, w);
       case kBackoffExpired:
-        return s.phase[w] == kBackoff || (s.phase[w] == kReserved && retry_held(s, w));
+        return s.phase[w] == kBackoff || s.phase[w] == kQueuedInBackoff ||
+               (s.phase[w] == kReserved && retry_held(s, w));
       case kPodsReadyTimeout:
         // Where pods may be late or fail, only a job whose pods are not ready:
         // not yet started, or waiting for recovery where recoveryTimeout is on.
@@ -234,7 +237,11 @@ class Rules {
           if (s.deletion[q] == kCqTerminating) s.deletion[q] = kCqInCache;
         for (int v = 0; v < p_.W(); ++v) {
           if (readopted_on_restart(s, v)) s.phase[p_.readoption_of(v)] = kPending;
+          // Each LocalQueue's Create event pushes its workloads (AddLocalQueue), backoff or
+          // not; a stopped one is not added.
           if (s.phase[v] == kInadmissible) s.phase[v] = kPending;
+          if (sched_.lq_stop(s, v) == model::StopPolicy::None)
+            Scheduler::push_from_local_queue(s, v);
           // A patch in flight landed: the new manager reads the reservation.
           if (Scheduler::writing(s, v)) sched_.land(s, v);
         }
@@ -308,7 +315,9 @@ class Rules {
           sched_.release(s, w);
           sched_.stamp_requeued(s, w);
         }
-        s.phase[w] = sched_.pushed_phase(s, w);  // into its heap, in order of its eviction
+        // Into its heap, in order of its eviction; one there already stays
+        // (PushOrUpdate updates an active workload in place).
+        s.phase[w] = s.phase[w] == kQueuedInBackoff ? kPending : sched_.pushed_phase(s, w);
         break;
       case kPodsReadyTimeout: {
         // reconcileNotReadyTimeout: past backoffLimitCount deactivate, else evict

@@ -51,14 +51,14 @@ bool Scheduler::preempts_while_borrowing(const CqParams& cq) const {
 int Scheduler::head(const XState& s, int cq) const {
   if (!cq_active(s, cq)) return -1;  // heads() skips inactive ClusterQueues
   const auto sticky = s.sticky[cq];
-  if (sticky >= 0 && s.phase[sticky] == kPending && queued(s, static_cast<int>(sticky)))
+  if (sticky >= 0 && in_heap(s, static_cast<int>(sticky)) && queued(s, static_cast<int>(sticky)))
     return static_cast<int>(sticky);
   // Workloads are in queue order already: priority, then creation, then name;
   // a workload a check or a PodsReady timeout evicted waits in order of that eviction
   // (queue_order.cpp).
   int best = -1;
   for (int w = 0; w < p_.W(); ++w) {
-    if (p_.workloads[w].cq != cq || s.phase[w] != kPending || !queued(s, w)) continue;
+    if (p_.workloads[w].cq != cq || !in_heap(s, w) || !queued(s, w)) continue;
     if (best < 0) {
       best = w;
       if (!p_.any_requeue()) break;
@@ -72,7 +72,7 @@ int Scheduler::head(const XState& s, int cq) const {
 
 bool Scheduler::any_head(const XState& s) const {
   for (int w = 0; w < p_.W(); ++w)
-    if (s.phase[w] == kPending && queued(s, w)) return true;
+    if (in_heap(s, w) && queued(s, w)) return true;
   return false;
 }
 
@@ -268,8 +268,14 @@ Assignment Scheduler::assign(const XState& s, const Snapshot& snap, int w,
   best.borrow = best_mode.all.borrow;
   best.need = best_need;
   best.mode = best_mode.all.pm == kFitMode ? Mode::Fit : Mode::Preempt;
-  if (best.mode == Mode::Preempt)
-    best.targets = targets(s, snap, w, best.flavor, best.need, usage_cells(w, best.flavor), gone);
+  if (best.mode == Mode::Preempt) {
+    // GetTargets reads TotalRequestsFor: the pod sets' own requests, without
+    // the `pods` assignFlavors adds (it adds them to a clone). The fits check
+    // after it counts them (cycle.cpp fits_projected).
+    auto usage = usage_cells(w, best.flavor);
+    if (wl.implicit_pods >= 0) usage[p_.cell(wl.cq, best.flavor, wl.implicit_pods)] = 0;
+    best.targets = targets(s, snap, w, best.flavor, best.need, usage, gone);
+  }
   return best;
 }
 

@@ -133,6 +133,17 @@ class Scheduler {
     return s.phase[w] == kAdmitted || s.phase[w] == kEvicted || s.phase[w] == kStuck ||
            s.phase[w] == kReserved;
   }
+  // w is in its ClusterQueue's active heap: a head, where its queues let it be.
+  static bool in_heap(const XState& s, int w) {
+    return s.phase[w] == kPending || s.phase[w] == kQueuedInBackoff;
+  }
+  // AddFromLocalQueue (a LocalQueue added or resumed, a ClusterQueue created,
+  // a restart): w pushed into its active heap by PushActiveIfNotPresent, which
+  // reads neither its backoff nor the parked equivalence classes.
+  static void push_from_local_queue(XState& s, int w) {
+    if (s.phase[w] == kInadmissible) s.phase[w] = kPending;
+    if (s.phase[w] == kBackoff) s.phase[w] = kQueuedInBackoff;
+  }
   // Holds quota and is not being evicted: what the scheduler counts (§2.5).
   static bool reserved(const XState& s, int w) {
     return s.phase[w] == kAdmitted || s.phase[w] == kReserved;
@@ -165,7 +176,7 @@ class Scheduler {
     return !stops_ || (cq_stop(s, cq) == model::StopPolicy::None && !terminating(s, cq));
   }
   // Where w is pushed into its heap outside a requeue (its backoff passed, it
-  // arrives, its LocalQueue resumes): PushOrUpdate puts it straight into the
+  // arrives): PushOrUpdate puts it straight into the
   // inadmissible set if its equivalence class was bulk-moved there since its
   // ClusterQueue last requeued (SchedulingEquivalenceHashing, BestEffortFIFO).
   // The model reads that from the class: some equivalent workload is parked.

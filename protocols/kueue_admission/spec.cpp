@@ -81,10 +81,11 @@ model::Layout Spec::layout(const Params& p) {
   if (p.late_writes()) l.axes[kAxisBudget].labels.push_back("lateAdmissionWrites");
   // Absent is in the range only where some workload arrives during the run,
   // the deleted phases (and Absent, for re-adoption slots) where one may be deleted.
-  const Phase last = p.any_requeue()     ? kDeactivated
-                     : p.any_deletions() ? kOrphanedStuck
-                     : p.any_arrivals()  ? kAbsent
-                                         : kFinished;
+  const Phase last = p.may_push_in_backoff() ? kQueuedInBackoff
+                     : p.any_requeue()       ? kDeactivated
+                     : p.any_deletions()     ? kOrphanedStuck
+                     : p.any_arrivals()      ? kAbsent
+                                             : kFinished;
   auto phase = field("phase", {kAxisWorkload}, FieldKind::Enum, kPending, last);
   for (int v = kPending; v <= last; ++v) phase.names.push_back(phase_name(v));
   auto flavor = field("flavor", {kAxisWorkload}, FieldKind::Index, -1, p.F() - 1);

@@ -28,6 +28,11 @@ enum Phase : std::int64_t {
   kReserved,     // QuotaReserved, waiting for its checks to be Ready (holds quota, job suspended)
   kBackoff,      // evicted by a Retry check: out of its queue until requeueAt (Requeued=False)
   kDeactivated,  // a check Rejected it: spec.active=false, never requeued
+  // In its ClusterQueue's active heap while its backoff is ahead (Requeued=False):
+  // AddFromLocalQueue pushed it (a LocalQueue added or resumed, a ClusterQueue
+  // created, Kueue restarted), and PushActiveIfNotPresent reads no backoff.
+  // A head like kPending; requeued after a failed attempt it is kBackoff again.
+  kQueuedInBackoff,
 };
 
 // The phase's name in traces and reports.
@@ -37,8 +42,8 @@ inline const char* phase_name(std::int64_t phase) {
       "Evicted",          "StuckTerminating", "Finished",
       "Absent",           "Deleted",          "DeletedPodsTerminating",
       "DeletedPodsStuck", "QuotaReserved",    "Backoff",
-      "Deactivated"};
-  return phase >= kPending && phase <= kDeactivated ? names[phase] : "?";
+      "Deactivated",      "PendingInBackoff"};
+  return phase >= kPending && phase <= kQueuedInBackoff ? names[phase] : "?";
 }
 
 // State::ready's bit above the checks' (K of them): a Retry check holds the

@@ -137,21 +137,30 @@ void Scheduler::edit_queue(XState& s) const {
       s.deletion[static_cast<std::size_t>(e.queue)] = kCqInCache;
       s.sticky[static_cast<std::size_t>(e.queue)] = -1;
     }
+    // AddClusterQueue pushes the workloads of its LocalQueues (AddFromLocalQueue).
+    if (e.creates)
+      for (int w = 0; w < p_.W(); ++w)
+        if (p_.workloads[w].cq == e.queue && lq_stop(s, w) == model::StopPolicy::None)
+          push_from_local_queue(s, w);
     // Any change of the spec requeues the cohort tree's parked workloads
     // (UpdateClusterQueue with specUpdated).
     return requeue_tree(s, e.queue);
   }
   // A stopped LocalQueue's workloads leave the queues (DeleteLocalQueue), the
   // inadmissible set too, and a preemptor kept at its ClusterQueue's head is
-  // forgotten; resumed, they are added back to the active heaps (AddLocalQueue).
+  // forgotten; resumed or created, they are all pushed into the active heaps
+  // (AddLocalQueue: AddFromLocalQueue), whatever their backoff or equivalence class.
   if (p_.lq_stop_after[k][e.queue] == e.policy) return;
   for (int w = 0; w < p_.W(); ++w) {
     if (p_.workloads[w].lq != e.queue) continue;
+    if (e.policy == model::StopPolicy::None) {
+      push_from_local_queue(s, w);
+      continue;
+    }
     if (s.phase[w] == kInadmissible) s.phase[w] = kPending;
-    if (e.policy == model::StopPolicy::None && s.phase[w] == kPending)
-      s.phase[w] = pushed_phase(s, w);
+    if (s.phase[w] == kQueuedInBackoff) s.phase[w] = kBackoff;
     auto& sticky = s.sticky[p_.workloads[w].cq];
-    if (e.policy != model::StopPolicy::None && sticky == w) sticky = -1;
+    if (sticky == w) sticky = -1;
   }
 }
 

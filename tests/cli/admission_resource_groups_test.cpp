@@ -146,3 +146,22 @@ TEST_CASE("resource groups: an admission check applies where its flavors are ass
   CHECK(r.code == 1);
   CHECK(has(r.out, "Reproduced in the engine"));
 }
+
+TEST_CASE("resource groups: a ClusterQueue covering pods charges one per pod",
+          "[cli][admission][resource-groups][pods]") {
+  const std::string dir = std::string(KMC_SOURCE_DIR) + "/tests/cli/fixtures/pods-quota";
+  auto r = kmc("check " + dir +
+               " --property never-three --property pods-within-quota --property "
+               "no-over-admission --property usage-counted-once");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  // c runs once a or b finishes, and that trace replays in the engine, which
+  // counts the pods too.
+  r = kmc("check " + dir + " --property c-never-runs --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "Reproduced in the engine"));
+  r = kmc("admit " + dir + "/cluster --expect admitted=ns/a,admitted=ns/b,pending=ns/c");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+}

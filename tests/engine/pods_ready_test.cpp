@@ -9,6 +9,7 @@
 
 using namespace kmc::engine;
 using namespace kmc::engine::testing;
+using kmc::model::StopPolicy;
 
 namespace {
 constexpr TimeMs kMinute = 60'000;
@@ -259,4 +260,46 @@ TEST_CASE("a dumped workload waiting out its backoff is requeued at requeueAt",
   e.run();  // its next PodsReady timeout is its third: past the limit of 2
   CHECK_FALSE(job->obj.active);
   CHECK(job->condition("Evicted")->reason == "DeactivatedDueToRequeuingLimitExceeded");
+}
+
+// AddFromLocalQueue pushes a LocalQueue's workloads with PushActiveIfNotPresent,
+// which reads no backoff: resuming the LocalQueue, or a restart (each
+// LocalQueue's Create event), puts a workload in backoff back into the active
+// heap, and the scheduler admits it before its requeueAt.
+TEST_CASE("a LocalQueue resumed or a restart pushes a workload in backoff into its heap",
+          "[engine][podsready][backoff-push]") {
+  for (const bool restart : {false, true}) {
+    DYNAMIC_SECTION((restart ? "restart" : "LocalQueue resumed")) {
+      Cluster c = two_queues(false);
+      c.wl("job", "a", 0, {{"cpu", 2}});
+      Engine e(c.m, manual_pods_ready());
+      e.run(-1, 30 * kMinute);
+      const WorkloadInfo* w = e.find("ns/job");
+      REQUIRE(w->condition("Evicted")->reason == "PodsReadyTimeout");
+      REQUIRE(w->condition("Requeued")->status == "False");
+      REQUIRE(w->requeue_at_ms);
+      const TimeMs requeue_at = *w->requeue_at_ms;
+      REQUIRE(requeue_at > e.now() + 2000);
+      CHECK_FALSE(e.queues.in_active(*w));
+      if (restart) {
+        restart_kueue(e);
+      } else {
+        e.post(e.now() + 500, ev::LocalQueueStopPolicy{"ns", "lq-a", StopPolicy::Hold});
+        e.post(e.now() + 1000, ev::LocalQueueStopPolicy{"ns", "lq-a", StopPolicy::None});
+      }
+      e.run(-1, e.now() + 1000);
+      CHECK(state_of(e, "job") == "Admitted");
+      CHECK(e.now() < requeue_at);
+    }
+  }
+  // Without either, it waits for its requeueAt.
+  Cluster c = two_queues(false);
+  c.wl("job", "a", 0, {{"cpu", 2}});
+  Engine e(c.m, manual_pods_ready());
+  e.run(-1, 30 * kMinute);
+  const TimeMs requeue_at = *e.find("ns/job")->requeue_at_ms;
+  e.run(-1, requeue_at - 1);
+  CHECK(state_of(e, "job") == "Pending");
+  e.run(-1, requeue_at);
+  CHECK(state_of(e, "job") == "Admitted");
 }

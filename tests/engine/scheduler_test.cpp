@@ -285,3 +285,31 @@ TEST_CASE("dump prints the clock, queued events and every workload", "[engine][r
   CHECK(d.find("JobFinished ns/w") != std::string::npos);
   CHECK(d.find("ns/w  Admitted  clusterQueue=a") != std::string::npos);
 }
+
+// GetTargets chooses victims for TotalRequestsFor, which has no `pods`; the
+// fits check after it counts them. A preemptor short of pods alone finds one
+// victim, no longer fits, and is skipped: nothing is ever preempted. The
+// guarantee probe's option counts the pods, as a fixed Kueue would.
+TEST_CASE("a preemptor short of pods never preempts: victims are chosen without them",
+          "[engine][scheduler][preemption][pods]") {
+  for (const bool counts_pods : {false, true}) {
+    DYNAMIC_SECTION((counts_pods ? "victims chosen with the pods" : "Kueue")) {
+      Cluster c;
+      c.flavor("default");
+      c.cq("shared", "", {group({"cpu", "pods"}, {{"default", {{"cpu", 16}, {"pods", 2}}}})})
+          .preemption.within_cluster_queue = kmc::model::WithinClusterQueuePolicy::LowerPriority;
+      c.wl("sweep-a", "shared", 0, {{"cpu", 2}});
+      c.wl("sweep-b", "shared", 0, {{"cpu", 2}});
+      EngineOptions o;
+      o.preemption_counts_pods = counts_pods;
+      Engine e(c.m, o);
+      e.run(-1, 0);
+      REQUIRE(state_of(e, "sweep-a") == "Admitted");
+      REQUIRE(state_of(e, "sweep-b") == "Admitted");
+      e.post(1000, ev::WorkloadCreated{make_workload("serve", "shared", 1000, {{"cpu", 2}}, 2)});
+      e.run(-1, 60'000);
+      CHECK(state_of(e, "serve") == (counts_pods ? "Admitted" : "Pending"));
+      CHECK(state_of(e, "sweep-a") == (counts_pods ? "Pending" : "Admitted"));
+    }
+  }
+}

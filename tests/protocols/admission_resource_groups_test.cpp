@@ -104,3 +104,60 @@ TEST_CASE("resource groups: a victim is found through a one-flavor group's cell"
   CHECK(s.flavor[0] == 0);  // on-demand's cpu is free again, and first
   CHECK(s.usage[p.fr(2, 1)] == 1);
 }
+
+TEST_CASE("resource groups: victims for a ClusterQueue's pods are chosen without the pods",
+          "[admission][resource-groups][preemption][pods]") {
+  // cq0 {cpu: 16, pods: 2}, withinClusterQueue LowerPriority; w1 and w2
+  // (priority 0, one pod of 2 cpu) hold both pods; w0 (priority 10, two pods)
+  // needs both preempted. Kueue's GetTargets reads TotalRequestsFor, without
+  // the pods assignFlavors adds: one victim frees enough cpu, so the targets
+  // are one, and processEntry's fits check, with the pods, fails: w0 is
+  // skipped every cycle and nothing is preempted. A pods request in its spec
+  // is in TotalRequestsFor: then both are preempted.
+  for (const bool implicit : {true, false}) {
+    DYNAMIC_SECTION((implicit ? "implicit pods" : "pods in the spec")) {
+      ka::AdmissionParams p;
+      p.resources = {"cpu", "pods"};
+      p.flavors = {"default"};
+      ka::CqParams q;
+      q.quota = {"cq0", -1, {16, 2}, {ka::kNoLimit, ka::kNoLimit}, {ka::kNoLimit, ka::kNoLimit}};
+      q.flavors = {0};
+      q.covered = {0, 1};
+      q.within = ka::WithinCq::LowerPriority;
+      p.cqs.push_back(q);
+      for (int i = 0; i < 3; ++i) {
+        ka::WorkloadParams w;
+        w.name = "ns/w" + std::to_string(i);
+        w.created = i;
+        w.priority = i == 0 ? 10 : 0;
+        w.req = i == 0 ? std::vector<std::int64_t>{4, 2} : std::vector<std::int64_t>{2, 1};
+        w.implicit_pods = implicit ? 1 : -1;
+        w.eligible = {true};
+        w.reserved_at = i;
+        w.initial_flavor = i == 0 ? -1 : 0;
+        p.workloads.push_back(w);
+      }
+      p.finish();
+      ka_check::Walk step(p);
+      auto& s = step.s;
+      REQUIRE(s.phase[1] == ka::kAdmitted);
+      REQUIRE(s.phase[2] == ka::kAdmitted);
+      step(kSchedule);
+      if (implicit) {
+        CHECK(s.phase[0] == ka::kPending);  // skipped: "no longer fits"
+        CHECK(s.phase[1] == ka::kAdmitted);
+        CHECK(s.phase[2] == ka::kAdmitted);
+        CHECK(step.rules.enabled(s, kSchedule));  // and again, every cycle
+        // w1 and w2 may finish, so w0 is not stuck; while they run it waits
+        // forever, with both pods owed to it.
+        CHECK(check(p, {"guarantee-not-stuck"}).result.verdict == Verdict::Verified);
+        CHECK(check(p, {"guarantee-eventually-admitted"}).result.verdict == Verdict::Violated);
+      } else {
+        CHECK(s.phase[1] != ka::kAdmitted);
+        CHECK(s.phase[2] != ka::kAdmitted);
+        step(kSchedule);
+        CHECK(s.phase[0] == ka::kAdmitted);
+      }
+    }
+  }
+}
