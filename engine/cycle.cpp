@@ -48,6 +48,14 @@ struct Cycle {
     return ok;
   }
 
+  // markSkipped: skipped on contention (capacity or victims another entry of
+  // the cycle took). The flavor scan's progress is kept for the next cycle,
+  // unless FlavorFungibilityPreserveScanProgress is off: then it starts over.
+  void mark_skipped(Entry& en, WorkloadInfo& w) {
+    en.status = EntryStatus::Skipped;
+    if (!e.gate("FlavorFungibilityPreserveScanProgress")) w.last_assignment.reset();
+  }
+
   void record(Entry& en, WorkloadInfo& w) {
     en.message = en.assignment.message();
     w.last_assignment = en.assignment.last;
@@ -245,7 +253,7 @@ void Cycle::process(Entry& en) {
     return;
   }
   if (start && !one_preemption_per_cohort(en)) {
-    en.status = EntryStatus::Skipped;
+    mark_skipped(en, w);
     en.quota_reason = "WaitingForQuota";
     return;
   }
@@ -269,13 +277,13 @@ void Cycle::process(Entry& en) {
     return;
   }
   if (recheck && any_preempted(en.targets)) {
-    en.status = EntryStatus::Skipped;
+    mark_skipped(en, w);
     en.message = "Workload has overlapping preemption targets with another workload";
     en.quota_reason = "WaitingForQuota";
     return;
   }
   if (!fit) {
-    en.status = EntryStatus::Skipped;
+    mark_skipped(en, w);
     en.message = "Workload no longer fits after processing another workload";
     en.quota_reason = "WaitingForQuota";
     return;

@@ -313,3 +313,35 @@ TEST_CASE("a preemptor short of pods never preempts: victims are chosen without 
     }
   }
 }
+
+// markSkipped keeps the flavor scan's progress under
+// FlavorFungibilityPreserveScanProgress (on by default) and clears it with the
+// gate off. cq-b's high-priority w2 fits flavor A by borrowing and stops
+// there; cq-a's w1, not borrowing, goes first and takes what w2 would borrow,
+// so w2 is skipped ("no longer fits"). With the progress kept, the next cycle
+// resumes at B, which has no quota: NoFit, parked, and w0 is never preempted.
+// Without it, the scan starts at A again, where w2 may preempt w0.
+TEST_CASE("a skipped entry resumes its flavor scan unless the progress gate is off",
+          "[engine][scheduler][flavor-fungibility]") {
+  for (const bool gate : {true, false}) {
+    DYNAMIC_SECTION((gate ? "progress kept" : "gate off")) {
+      Cluster c;
+      c.flavor("A").flavor("B");
+      const auto groups = std::vector{group({"cpu"}, {{"A", {{"cpu", 4}}}, {"B", {{"cpu", 0}}}})};
+      c.cq("a", "co", groups);
+      c.cq("b", "co", groups).preemption.within_cluster_queue =
+          WithinClusterQueuePolicy::LowerPriority;
+      c.m.configuration.feature_gates.gates["FlavorFungibilityPreserveScanProgress"] = gate;
+      c.wl("w0", "b", 0, {{"cpu", 2}});
+      Engine e(c.m);
+      e.run(-1, 0);
+      REQUIRE(state_of(e, "w0") == "Admitted");
+      e.post(1000, ev::WorkloadCreated{make_workload("w1", "a", 0, {{"cpu", 4}})});
+      e.post(1000, ev::WorkloadCreated{make_workload("w2", "b", 10, {{"cpu", 4}})});
+      e.run(-1, 60'000);
+      CHECK(state_of(e, "w1") == "Admitted");
+      CHECK(state_of(e, "w2") == (gate ? "Pending" : "Admitted"));
+      CHECK(state_of(e, "w0") == (gate ? "Admitted" : "Pending"));
+    }
+  }
+}
