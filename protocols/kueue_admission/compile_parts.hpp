@@ -26,6 +26,9 @@ void compile_workload_checks(const AdmissionParams& p, const model::Workload& wl
 // compile_requeue_state.cpp. w's starting backoff, requeueState.count and
 // queue-order timestamp, from a Workload evicted by a PodsReady timeout or a check.
 void compile_requeue_state(AdmissionParams& p, const model::Workload& wl, WorkloadParams& w);
+// compile_requeue_state.cpp. A warning for each two workloads of one ClusterQueue
+// that the heap cannot tell apart before the name (p.workloads in queue order).
+void warn_queue_order_ties(const model::ClusterManifests& m, AdmissionParams& p);
 // reqIsNeeded: the checks whose ProvisioningRequest w needs, of those in `mask`.
 std::int64_t needed_checks(const AdmissionParams& p, const WorkloadParams& w, std::int64_t mask);
 

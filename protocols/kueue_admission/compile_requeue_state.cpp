@@ -4,6 +4,9 @@
 // until status.requeueState.requeueAt has passed), then waits in its queue in
 // order of that eviction (GetQueueOrderTimestamp); requeueState.count counts
 // its PodsReady timeouts against backoffLimitCount.
+// Also the queue order's ties the model cannot order as Kueue does.
+#include <fmt/format.h>
+
 #include "protocols/kueue_admission/compile_parts.hpp"
 
 namespace kmc::protocols::ka {
@@ -47,6 +50,28 @@ bool AdmissionParams::born_on_timeline(int w) const {
   if (wl.arrives) return true;
   const std::int64_t earliest = earliest_dumped_eviction();
   return earliest >= 0 && wl.evicted_at < 0 && wl.created >= earliest;
+}
+
+// Kueue's heap orders one priority by GetQueueOrderTimestamp, whole seconds
+// in the API, then by metadata.uid (cluster_queue.go queueOrderingFunc); the
+// model reads no uid and takes the name. Two workloads created in one second
+// (a controller creating several Jobs) may go either way in Kueue; the model
+// checks one order only.
+void warn_queue_order_ties(const model::ClusterManifests& m, AdmissionParams& p) {
+  for (int w = 1; w < p.W(); ++w) {
+    const auto& a = p.workloads[static_cast<std::size_t>(w) - 1];
+    const auto& b = p.workloads[static_cast<std::size_t>(w)];
+    if (a.cq != b.cq || a.priority != b.priority || a.created != b.created || a.arrives ||
+        b.arrives || a.evicted_at >= 0 || b.evicted_at >= 0)
+      continue;
+    for (const auto& wl : m.workloads)
+      if (wl.meta.namespace_ + "/" + wl.meta.name == b.name)
+        p.warnings.push_back(model::Diagnostic{
+            wl.meta.pos, "metadata.creationTimestamp",
+            fmt::format("{} and {} have one priority and one creationTimestamp: Kueue orders "
+                        "them by metadata.uid, kmc by name, and checks that order only",
+                        a.name, b.name)});
+  }
 }
 
 }  // namespace kmc::protocols::ka

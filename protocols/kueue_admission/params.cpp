@@ -460,6 +460,7 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
                      if (a.created != b.created) return a.created < b.created;
                      return a.name < b.name;
                    });
+  warn_queue_order_ties(sc.manager, p);
   // Equivalence classes, in queue order: only a class of two or more counts.
   if (p.equivalence_hashing) {
     std::map<std::pair<int, std::string>, int> first;

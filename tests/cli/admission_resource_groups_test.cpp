@@ -165,3 +165,24 @@ TEST_CASE("resource groups: a ClusterQueue covering pods charges one per pod",
   INFO(r.out << r.err);
   CHECK(r.code == 0);
 }
+
+// Kueue orders one priority by the second of its creationTimestamp, then by
+// metadata.uid, which kmc does not read: a tie is a warning naming the second
+// workload's file and line, and the run goes on in name order.
+TEST_CASE("queue order: two workloads created in one second are a warning",
+          "[cli][admission][queue-order]") {
+  const std::string fixture = std::string(KMC_SOURCE_DIR) + "/tests/cli/fixtures/pods-quota";
+  std::string manifests = slurp(fixture + "/cluster/manifests.yaml");
+  for (const std::string name : {"a", "b"}) {
+    const std::string meta = "metadata: {name: " + name + ", namespace: ns}";
+    manifests.replace(manifests.find(meta), meta.size(),
+                      "metadata: {name: " + name +
+                          ", namespace: ns, creationTimestamp: \"2026-12-05T10:00:00Z\"}");
+  }
+  const auto dir = folder_with(fixture, "cluster/manifests.yaml", manifests);
+  const auto r = kmc("check " + dir + " --property pods-within-quota");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(has(r.out + r.err, "manifests.yaml:"));
+  CHECK(has(r.out + r.err, "ns/a and ns/b have one priority and one creationTimestamp"));
+}
