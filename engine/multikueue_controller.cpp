@@ -138,9 +138,24 @@ bool select_remote(Fleet& f, WorkloadInfo& local, const std::string& check, cons
     delete_remote(f, r);
     changed = true;
   }
-  // Local evicted while holding quota: Kueue deactivates the remote; here it is
-  // deleted once the local reservation goes (step 2).
-  if (local.is_evicted()) return changed;
+  // Local evicted while holding quota: Kueue deactivates the remote (DeactivationTarget,
+  // EvictedOnManagerCluster). Where the reservation stays because the manager's Job still mirrors
+  // a lost worker's Job as active, step 4's SyncJob then creates the Job on the deactivated copy's
+  // worker, suspended, and mirrors its status, which reads inactive, so the jobframework releases
+  // the reservation. kmc deletes the copy, which releases what deactivation does, and takes those
+  // reconciles as one. Otherwise the copy goes once the reservation does (step 2).
+  if (local.is_evicted()) {
+    if (!local.mirrored_job_active || winner.cluster == local.mirrored_from) return changed;
+    delete_remote(f, winner);
+    local.mirrored_job_active = false;
+    local.mirrored_from = winner.cluster;
+    f.manager.post(f.now(), ev::JobStopped{local.key});
+    f.manager.log_line(fmt::format(
+        "{}: its copy on {} deactivated (EvictedOnManagerCluster); the Job mirrored from there "
+        "reads inactive",
+        local.key, winner.cluster));
+    return true;
+  }
   // SyncJob on the winner: the job is created there and runs once its copy is Admitted. It
   // comes before the status patch, so a copy seen again after a partition that wins over the
   // selected one gets its Job even though clusterName, immutable, keeps the old worker.
@@ -248,7 +263,11 @@ bool reconcile_multikueue(Fleet& f, WorkloadInfo& local, const std::string& chec
   } else {
     return select_remote(f, local, check, *winner, group);
   }
-  if (state != model::CheckState::Pending || !local.obj.cluster_name.empty() || local.is_evicted())
+  // Step 8 (ShouldSkipClusterNomination) reads only the check and clusterName, both reset by the
+  // eviction: a workload evicted while its Job still reads active, so holding its quota, is
+  // dispatched again (its winning copy is then deactivated, select_remote).
+  if (state != model::CheckState::Pending || !local.obj.cluster_name.empty() ||
+      (local.is_evicted() && !local.mirrored_job_active))
     return false;
   return nominate_and_sync(f, local, check, *cfg, group);
 }

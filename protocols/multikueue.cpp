@@ -45,7 +45,8 @@ const char* action_kind_name(ActionKind k) {
                                 "FinishFromRemote",
                                 "CapacityReturned",
                                 "CapacityRevoked",
-                                "LostJobStopped"};
+                                "LostJobStopped",
+                                "EvictedCopyDeactivated"};
   return names[static_cast<int>(k)];
 }
 

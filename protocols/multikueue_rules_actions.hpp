@@ -32,6 +32,7 @@ auto MkRules<V>::enabled(const S& s, const MkAction& a) const -> B {
     case ActionKind::DeleteStaleRemote:
     case ActionKind::FinishFromRemote:
     case ActionKind::LostJobStopped:
+    case ActionKind::EvictedCopyDeactivated:
       return enabled_dispatch(s, a);
     case ActionKind::ReserveQuotaOnWorker:
     case ActionKind::ProvisioningAccepted:

@@ -12,7 +12,13 @@ namespace kmc::protocols {
 template <class V>
 auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
   const int j = a.job, w = a.worker;
-  const B dispatching = s.phase[j] == kMgrQuotaReserved && s.cluster[j] == -1;
+  // Eviction resets the MultiKueue check to Pending and clears clusterName (evict.go:
+  // prepareForEviction), so ShouldSkipClusterNomination lets step 8 and the dispatchers nominate
+  // workers again for an evicted workload that still holds its quota (kMgrEvicted): its copies
+  // are created and admitted as any others, but one that wins is deactivated, not selected
+  // (EvictedCopyDeactivated).
+  const B selectable = s.phase[j] == kMgrQuotaReserved && s.cluster[j] == -1;
+  const B dispatching = selectable || s.phase[j] == kMgrEvicted;
   switch (a.kind) {
     case ActionKind::Nominate:
       if (p_.connection_faults() && p_.dispatcher == Dispatcher::AllAtOnce) {
@@ -50,13 +56,13 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       return dispatching && s.nominated[jw(j, w)] == 1 && s.remote[jw(j, w)] == kRemoteNone &&
              connected(s, w);
     case ActionKind::SelectWorker: {
-      if (!p_.connection_faults()) return dispatching && winning(s.remote[jw(j, w)]);
+      if (!p_.connection_faults()) return selectable && winning(s.remote[jw(j, w)]);
       // A copy seen again after a partition may already run (it was selected before the manager
       // gave up on its worker), and may turn up while another worker's copy is selected: step 6b
       // converges on the earliest Admitted, which kmc cannot order, so either copy may win.
       const V& r = s.remote[jw(j, w)];
       const B elsewhere = s.phase[j] == kMgrAdmitted && s.cluster[j] != w;
-      return (dispatching || elsewhere) && (winning(r) || r == kRemoteRunning) && connected(s, w);
+      return (selectable || elsewhere) && (winning(r) || r == kRemoteRunning) && connected(s, w);
     }
     case ActionKind::RetryDispatch: {
       // reconcileGroup, steps 4 and 6a: with the check Ready, a selected copy that no longer has
@@ -119,6 +125,15 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       // that finished there is FinishFromRemote's.
       return s.phase[j] == kMgrEvicted && s.mirrored_active[j] == w && connected(s, w) &&
              s.remote[jw(j, w)] != kRemoteFinished;
+    case ActionKind::EvictedCopyDeactivated:
+      // Step 6b for a workload evicted on the manager that still holds its quota: a reachable
+      // copy it was dispatched to again is Admitted there, so the controller sets
+      // DeactivationTarget (EvictedOnManagerCluster) on it; the worker evicts it, and step 4's
+      // SyncJob creates its Job there, suspended, then mirrors that Job's status, which reads
+      // inactive, so the jobframework releases the manager's reservation. kmc takes those
+      // reconciles as one step: nothing else reads the copy once it is deactivated.
+      return s.phase[j] == kMgrEvicted && s.mirrored_active[j] != w && connected(s, w) &&
+             winning(s.remote[jw(j, w)]);
     default:
       return val_.truth(false);
   }
@@ -212,12 +227,18 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
       break;
     }
     case ActionKind::LostJobStopped:
+    case ActionKind::EvictedCopyDeactivated: {
       add_usage(s, p_.manager_cq[j], j, s.mgr_flavor[j], -1);
       s.phase[j] = kMgrPending;
       s.mgr_flavor[j] = -1;
       s.mirrored_active[j] = -1;
-      delete_reachable_remotes(s, j);  // step 2: no reservation, so no copy stays
+      // Step 2: no reservation, so no copy stays. The nominations made since the eviction stay:
+      // only an eviction or a selection clears nominatedClusterNames.
+      std::vector<V> nominated(s.nominated.begin() + jw(j, 0), s.nominated.begin() + jw(j, 0) + W_);
+      delete_reachable_remotes(s, j);
+      std::copy(nominated.begin(), nominated.end(), s.nominated.begin() + jw(j, 0));
       break;
+    }
     case ActionKind::DeleteStaleRemote:
       delete_remote(s, j, w);
       break;

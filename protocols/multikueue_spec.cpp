@@ -73,6 +73,7 @@ std::vector<model::ActionKind> action_table() {
       kind(K::CapacityReturned, {cluster, flavor}, kEnvironment, "environment"),
       kind(K::CapacityRevoked, {job, cluster}, kEnvironment, "autoscaler"),
       kind(K::LostJobStopped, {job, cluster}, kMultiKueueController, "manager"),
+      kind(K::EvictedCopyDeactivated, {job, cluster}, kMultiKueueController, "manager"),
   };
 }
 
@@ -328,6 +329,10 @@ std::vector<MkAction> MkSpec::candidates(const Params& p) {
       for (std::int16_t w = 0; w < W; ++w)
         if (const int cq = p.worker_cq[w][j]; cq >= 0 && p.cqs[cq].provisioning)
           add(ActionKind::CapacityRevoked, j, w);
+  // Appended last, so that the candidates before it keep their ids (and tokens).
+  if (p.connection_faults() && p.mirror_job_status)
+    for (std::int16_t j = 0; j < J; ++j)
+      for (std::int16_t w = 0; w < W; ++w) add(ActionKind::EvictedCopyDeactivated, j, w);
   return out;
 }
 

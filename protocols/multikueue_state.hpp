@@ -117,6 +117,9 @@ enum class ActionKind : std::uint8_t {
   CapacityRevoked,     // autoscaler: a Provisioned request's capacity is taken back
   LostJobStopped,      // MultiKueue controller: the worker it gave up on is reachable again; its
                        // copy is deactivated, the Job reads inactive, the manager's quota goes
+  EvictedCopyDeactivated,  // MultiKueue controller: a copy that the evicted workload was dispatched
+                           // to again is Admitted; it is deactivated, its Job created suspended,
+                           // and the manager's Job reads inactive: the manager's quota goes
 };
 const char* action_kind_name(ActionKind k);
 

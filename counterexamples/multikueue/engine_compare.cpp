@@ -17,7 +17,8 @@ std::vector<int> touched_cells(const ItfStep& s, int workers) {
   if (s.kind == ActionKind::Nominate || s.kind == ActionKind::NominateNextRound ||
       s.kind == ActionKind::Renominate || s.kind == ActionKind::SelectWorker ||
       s.kind == ActionKind::RetryDispatch || s.kind == ActionKind::WorkerLostTimeout ||
-      s.kind == ActionKind::FinishFromRemote || s.kind == ActionKind::LostJobStopped) {
+      s.kind == ActionKind::FinishFromRemote || s.kind == ActionKind::LostJobStopped ||
+      s.kind == ActionKind::EvictedCopyDeactivated) {
     for (int w = 0; w < workers; ++w) out.push_back(w);
   } else if (s.worker >= 0 && s.job >= 0) {
     out.push_back(s.worker);

@@ -175,9 +175,16 @@ Outcome Replayer::dispatch_step(const ItfStep& s) {
       // clock to its requeue.
       // Where the manager's Job still mirrors the lost Job as active, the eviction keeps the
       // reservation (jobframework: released only once the Job reads inactive).
-      const bool ok = manager_settles(j, [&] {
-        return !l->has_quota_reservation() || (l->is_evicted() && l->mirrored_job_active);
-      });
+      // One reconcile a turn: a second would already dispatch an evicted workload that keeps its
+      // reservation again (the trace's next steps, Nominate and on).
+      const bool ok = drive(
+          [&] {
+            reconcile(j);
+            react(-1);
+          },
+          [&] {
+            return !l->has_quota_reservation() || (l->is_evicted() && l->mirrored_job_active);
+          });
       if (ok && l->has_quota_reservation())
         return {true, fmt::format("{} stayed unreachable past workerLostTimeout: the check went "
                                   "Retry (\"Admitting remote lost\") and the manager evicted its "
@@ -195,6 +202,15 @@ Outcome Replayer::dispatch_step(const ItfStep& s) {
       return {ok, ok ? fmt::format("{} is reachable again: the MultiKueue controller deactivated "
                                    "its copy, the manager's Job reads inactive, and the quota "
                                    "reservation is released",
+                                   p_.workers[w])
+                     : "the manager kept the quota reservation of its evicted workload"};
+    }
+    case ActionKind::EvictedCopyDeactivated: {
+      const bool ok = manager_settles(j, [&] { return !l->has_quota_reservation(); });
+      return {ok, ok ? fmt::format("the copy on {} is Admitted: the MultiKueue controller "
+                                   "deactivated it (EvictedOnManagerCluster), created its Job "
+                                   "there suspended and mirrored it, so the manager's Job reads "
+                                   "inactive and the quota reservation is released",
                                    p_.workers[w])
                      : "the manager kept the quota reservation of its evicted workload"};
     }
@@ -321,6 +337,7 @@ Outcome Replayer::apply(const ItfStep& s) {
     case ActionKind::DeleteStaleRemote:
     case ActionKind::FinishFromRemote:
     case ActionKind::LostJobStopped:
+    case ActionKind::EvictedCopyDeactivated:
       return dispatch_step(s);
     case ActionKind::ReserveQuotaOnWorker:
     case ActionKind::ProvisioningAccepted:

@@ -4,7 +4,11 @@
 // (Kueue) refuses the bug, and malformed traces are input errors.
 #include "counterexamples/multikueue/engine_replay.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <set>
 
 #include "checker/bfs.hpp"
@@ -232,4 +236,57 @@ TEST_CASE("a stuck job the engine moved elsewhere after the trace is not confirm
   REQUIRE(!r.difference.empty());
   CHECK(r.difference[0] == "phase[team-ml/llm-finetune]: trace Admitted, engine QuotaReserved");
   CHECK(r.engine_did.find(r.difference[0]) != std::string::npos);
+}
+
+// The way out Kueue has for a workload evicted while its Job, mirrored from a worker lost for
+// good, still reads active (workload.go): dispatched again, the copy europe-west4 admits is
+// deactivated, the quota comes back, and the job is dispatched once more and runs on both
+// workers. A path named step by step, so the engine follows EvictedCopyDeactivated itself.
+TEST_CASE("a job lost for good is dispatched again and its deactivated copy frees the quota",
+          "[engine-replay][faults]") {
+  // Without llm-eval: Kueue orders a workload evicted by an admission check by its eviction time
+  // (GetQueueOrderTimestamp), so the engine admits llm-eval first; the model's manager queue
+  // keeps creation order (a gap the closing note records).
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("kmc-lost-for-good-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::copy("examples/worker-lost-for-good", dir, fs::copy_options::recursive);
+  fs::remove(dir / "manager" / "llm-eval-job.yaml");
+  model::Scenario scenario = model::load_scenario(dir.string());
+  const protocols::MkParams params = protocols::compile_multikueue(scenario);
+  const protocols::MultiKueue mk(params);
+  const std::string ft = "team-ml/llm-finetune", us = "us-central1", eu = "europe-west4";
+  checker::Path path;
+  auto s = mk.init_states().front();
+  for (const std::string& name :
+       {"ReserveQuota(" + ft + ")", "Nominate(" + ft + ")",
+        "CreateRemoteWorkload(" + ft + ", " + us + ")",
+        "ReserveQuotaOnWorker(" + ft + ", " + us + ")", "SelectWorker(" + ft + ", " + us + ")",
+        "JobStarted(" + ft + ", " + us + ")", "WorkerDisconnected(" + us + ")",
+        "WorkerLostTimeout(" + ft + ", " + us + ")", "Nominate(" + ft + ")",
+        "CreateRemoteWorkload(" + ft + ", " + eu + ")",
+        "ReserveQuotaOnWorker(" + ft + ", " + eu + ")",
+        "EvictedCopyDeactivated(" + ft + ", " + eu + ")", "ReserveQuota(" + ft + ")",
+        "CreateRemoteWorkload(" + ft + ", " + eu + ")",
+        "ReserveQuotaOnWorker(" + ft + ", " + eu + ")", "SelectWorker(" + ft + ", " + eu + ")",
+        "JobStarted(" + ft + ", " + eu + ")"}) {
+    std::vector<protocols::MkAction> as;
+    mk.actions(s, as);
+    const auto it = std::find_if(as.begin(), as.end(),
+                                 [&](const auto& a) { return mk.action_name(a) == name; });
+    INFO(name);
+    REQUIRE(it != as.end());
+    path.choices.push_back(static_cast<std::uint32_t>(it - as.begin()));
+    s = mk.next(s, *it);
+  }
+  auto t = cx::make_trace(mk, path);
+  t.property = "no-job-on-two-workers";
+  const auto token = cx::format_token(cx::Token{cx::scenario_id(mk), t.property, -1, path});
+  const auto r = cx::replay_in_engine(scenario, params, t, token);
+  INFO(cx::to_text(r));
+  CHECK(r.verdict == cx::EngineReplay::Verdict::Reproduced);
+  CHECK(r.steps.size() == 17);
+  CHECK(r.property_check.find("us-central1") != std::string::npos);
+  fs::remove_all(dir);
 }

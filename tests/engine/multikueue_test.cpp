@@ -59,6 +59,20 @@ bool has_remote(Fleet& f, const std::string& cluster, const std::string& name) {
   return r != nullptr && !r->deleted;
 }
 
+// train runs on w2 when the manager loses w2, at 10 s; workerLostTimeout is 60 s and w1 is busy
+// for `w1_busy_s` (worker()). `mirror_status`: MultiKueueBatchJobWithManagedBy.
+Fleet lost_on_w2(std::int64_t w1_busy_s, bool mirror_status = true) {
+  Cluster m = manager({"w1", "w2"});
+  m.m.configuration.multi_kueue.worker_lost_timeout_s = 60;
+  m.m.configuration.feature_gates.gates["MultiKueueBatchJobWithManagedBy"] = mirror_status;
+  Fleet f(m.m, {worker("w1", w1_busy_s), worker("w2", 0)});
+  f.create_workload(job("train", 1000));
+  f.run(f.now());
+  REQUIRE(f.manager.find("ns/train")->obj.cluster_name == "w2");
+  f.post_connection(f.now() + 10000, {"w2", false});
+  return f;
+}
+
 }  // namespace
 
 TEST_CASE("multikueue: AllAtOnce copies to every worker; the first admitted copy wins",
@@ -122,15 +136,10 @@ TEST_CASE("multikueue: a job lost while running keeps the manager's quota until 
           "[engine][multikueue]") {
   // MultiKueueBatchJobWithManagedBy (GA): the manager's Job mirrors w2's, whose pods run when the
   // connection drops, so the eviction after workerLostTimeout keeps the reservation
-  // (jobframework: released only once the Job reads inactive).
-  Cluster m = manager({"w1", "w2"});
-  m.m.configuration.multi_kueue.worker_lost_timeout_s = 60;
-  Fleet f(m.m, {worker("w1", 5), worker("w2", 0)});
+  // (jobframework: released only once the Job reads inactive). w1 is busy for good, so the copy
+  // the evicted workload is dispatched to there is never admitted.
+  Fleet f = lost_on_w2(-1);
   const TimeMs t0 = f.now();
-  f.create_workload(job("train", 1000));
-  f.run(t0);
-  REQUIRE(f.manager.find("ns/train")->obj.cluster_name == "w2");
-  f.post_connection(t0 + 10000, {"w2", false});
   f.run(t0 + 69000);
   CHECK(mk_state(f, "train").state == model::CheckState::Ready);  // still within the timeout
   f.run(t0 + 200000);
@@ -139,31 +148,43 @@ TEST_CASE("multikueue: a job lost while running keeps the manager's quota until 
   CHECK(local->is_evicted());
   CHECK(local->has_quota_reservation());
   CHECK(local->obj.cluster_name.empty());
-  CHECK_FALSE(has_remote(f, "w1", "train"));  // not dispatched again
+  // The eviction reset the check to Pending and cleared clusterName, so step 8 dispatched the
+  // evicted workload again (ShouldSkipClusterNomination); w1 has no room for the copy.
+  CHECK(state_of(f.worker("w1"), "train") == "Pending");
   CHECK(state_of(f.worker("w2"), "train") == "Admitted");
-  // w2 back: its copy is deactivated, the Job reads inactive, the quota goes, and the job is
-  // dispatched again, to w1 this time (w2's copy is gone).
+  // w2 back: its copy is deactivated, the Job reads inactive, the quota goes (step 2 deletes the
+  // copy on w1 with it), and the job is dispatched again: w2 admits it at once.
   f.post_connection(t0 + 300000, {"w2", true});
   f.run(t0 + 400000);
-  CHECK_FALSE(has_remote(f, "w2", "train"));
-  CHECK(f.manager.find("ns/train")->obj.cluster_name == "w1");
+  CHECK(f.manager.find("ns/train")->obj.cluster_name == "w2");
+  CHECK(state_of(f.worker("w2"), "train") == "Admitted");
+  CHECK(state_of(f.worker("w1"), "train") == "Pending");  // AllAtOnce: created again, then lost
+}
+
+TEST_CASE("multikueue: a job lost for good gets its quota back once another worker admits a copy",
+          "[engine][multikueue]") {
+  // Kueue's way out for an evicted workload holding its quota on a Job mirrored as active
+  // (workload.go): dispatched again, its copy admitted on w1 gets DeactivationTarget
+  // (EvictedOnManagerCluster, step 6b); step 4's SyncJob creates the Job there suspended and
+  // mirrors it, so the manager's Job reads inactive and the reservation goes. The job is then
+  // dispatched once more and runs on w1, while w2, never seen again, runs it too.
+  Fleet f = lost_on_w2(5);
+  f.run(f.now() + 200000);
+  const WorkloadInfo* local = f.manager.find("ns/train");
+  CHECK_FALSE(local->is_evicted());
+  CHECK(local->obj.cluster_name == "w1");
+  CHECK(local->mirrored_from == "w1");  // the manager's Job mirrors w1's now
+  CHECK(state_of(f.manager, "train") == "Admitted");
   CHECK(state_of(f.worker("w1"), "train") == "Admitted");
+  CHECK(state_of(f.worker("w2"), "train") == "Admitted");  // behind the partition, for good
 }
 
 TEST_CASE("multikueue: before v0.15 workerLostTimeout re-dispatches away from a lost worker",
           "[engine][multikueue]") {
   // MultiKueueBatchJobWithManagedBy off: the manager's Job stays suspended and reads inactive,
   // so the eviction releases the quota at once.
-  Cluster m = manager({"w1", "w2"});
-  m.m.configuration.multi_kueue.worker_lost_timeout_s = 60;
-  m.m.configuration.feature_gates.gates["MultiKueueBatchJobWithManagedBy"] = false;
-  Fleet f(m.m, {worker("w1", 5), worker("w2", 0)});
-  const TimeMs t0 = f.now();
-  f.create_workload(job("train", 1000));
-  f.run(t0);
-  REQUIRE(f.manager.find("ns/train")->obj.cluster_name == "w2");
-  f.post_connection(t0 + 10000, {"w2", false});
-  f.run(t0 + 70000);
+  Fleet f = lost_on_w2(5, /*mirror_status=*/false);
+  f.run(f.now() + 70000);
   CHECK(mk_state(f, "train").retry_count == 1);
   CHECK(f.manager.find("ns/train")->obj.cluster_name == "w1");
   // The lost worker keeps running its copy: nothing reached it (the duplicate run).
