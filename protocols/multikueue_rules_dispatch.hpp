@@ -131,7 +131,10 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       // DeactivationTarget (EvictedOnManagerCluster) on it; the worker evicts it, and step 4's
       // SyncJob creates its Job there, suspended, then mirrors that Job's status, which reads
       // inactive, so the jobframework releases the manager's reservation. kmc takes those
-      // reconciles as one step: nothing else reads the copy once it is deactivated.
+      // reconciles as one step: nothing else reads the copy once it is deactivated. (Kueue may
+      // loop first: a reconcile between spec.active=false and the worker's eviction finds the
+      // copy out of sync, deletes it in step 5 and creates it again in step 8; it costs another
+      // admission on the worker, not the outcome.)
       return s.phase[j] == kMgrEvicted && s.mirrored_active[j] != w && connected(s, w) &&
              winning(s.remote[jw(j, w)]);
     default:

@@ -5,16 +5,6 @@
 
 #include "cli/run_kmc.hpp"
 
-namespace {
-
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
-}  // namespace
-
 TEST_CASE(
     "check --output junit: one testcase per property, the violation a failure with its "
     "story",

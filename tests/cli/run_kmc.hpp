@@ -25,13 +25,20 @@ inline std::string slurp(const std::string& path) {
   return ss.str();
 }
 
-// A path no other test run uses, under the system's temporary folder
-// (STYLE.md: tests never write to a fixed /tmp path).
 // Whether `text` contains `part` (an output line, a field name).
 inline bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// How many times `what` occurs in `text`, overlaps included.
+inline std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// A path no other test run uses, under the system's temporary folder
+// (STYLE.md: tests never write to a fixed /tmp path).
 inline std::string temp_path(const std::string& name) {
   static int n = 0;
   const char* tmp = std::getenv("TMPDIR");

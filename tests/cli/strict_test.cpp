@@ -31,12 +31,6 @@ std::string with_cohorts() {
   return dir.string();
 }
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 }  // namespace
 
 TEST_CASE("check: ignored cohorts are one warning line with their count; --strict refuses them",
