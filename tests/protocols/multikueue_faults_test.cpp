@@ -125,10 +125,9 @@ TEST_CASE("golden state counts with and without a partition", "[protocols][multi
   // a job lost while running is Evicted with its quota kept, during the partition, after it, and
   // with its copy finished behind it, in states where it used to be Pending. 301 since such an
   // evicted job is dispatched again (the eviction resets the check and clusterName, which is all
-  // ShouldSkipClusterNomination reads): each of its 12 states grows asia-southeast1's copy
-  // nominated, Pending and Admitted (36 more), the last one deactivated (EvictedCopyDeactivated);
-  // 312 with the nominations that outlive the reservation then (only an eviction or a selection
-  // clears nominatedClusterNames).
+  // ShouldSkipClusterNomination reads): its copy on the worker it reaches is nominated, Pending and
+  // Admitted, then deactivated (EvictedCopyDeactivated); 312 with the nominations that outlive the
+  // reservation then (only an eviction or a selection clears nominatedClusterNames).
   CHECK(check(MultiKueue(partition_fleet(1)), {"cluster-queue-within-quota"}).stats.states == 312);
   // With the gate off (Kueue before v0.15) the manager's Job reads inactive: what it was.
   auto pre = partition_fleet(1);
