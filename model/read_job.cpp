@@ -34,6 +34,20 @@ PendingWorkload read_job(const YamlNode& object, ReadContext& ctx) {
                          "podFailurePolicy", "backoffLimitPerIndex", "maxFailedIndexes",
                          "podReplacementPolicy", "successPolicy", "managedBy"}},
              ctx.warnings);
+  // Kueue's webhook defaults an empty (or the Job controller's) managedBy to MultiKueue where the
+  // Job's queue has a MultiKueue check (ApplyDefaultForManagedBy), and its MultiKueue controller
+  // Rejects the check of a Job another controller manages (IsJobManagedByKueue): that Job is
+  // deactivated and never runs. kmc dispatches every Job alike, so it says where it reads past.
+  if (const YamlNode managed_by = spec["managedBy"]; managed_by.present()) {
+    const std::string by = managed_by.str();
+    if (by != "kubernetes.io/job-controller" && by != "kueue.x-k8s.io/multikueue")
+      ctx.warnings.push_back(ignored_input(
+          managed_by.pos(), managed_by.path(), "Job.spec.managedBy",
+          fmt::format("{} manages this Job: under MultiKueue, Kueue rejects its admission check "
+                      "(IsJobManagedByKueue) and the Job never runs; kmc checks it as if "
+                      "MultiKueue managed it",
+                      by)));
+  }
   PodSet main;
   main.name = "main";
   main.count = spec["parallelism"].present() ? spec["parallelism"].int32(0) : 1;

@@ -71,3 +71,22 @@ TEST_CASE("shared ClusterQueues where a check may requeue a job warn once about 
   const Run alone = kmc("check examples/worker-partition --max-states 1");
   CHECK_FALSE(has(alone.err, "GetQueueOrderTimestamp"));
 }
+
+TEST_CASE("a Job another controller manages is checked with a warning; --strict refuses it",
+          "[cli][managed-by]") {
+  // Kueue's MultiKueue controller Rejects the check of a Job whose spec.managedBy is neither
+  // MultiKueue nor the Job controller (IsJobManagedByKueue): it would never run.
+  const std::string dir = example_replacing("worker-partition", "manager/llm-finetune-job.yaml",
+                                            "managedBy: kueue.x-k8s.io/multikueue",
+                                            "managedBy: example.com/other-controller");
+  const Run r = kmc("check " + dir + " --max-states 1");
+  INFO(r.out << r.err);
+  CHECK(has(r.err, "llm-finetune-job.yaml:10: spec.managedBy: example.com/other-controller"));
+  CHECK(has(r.err, "IsJobManagedByKueue"));
+  const Run strict = kmc("check " + dir + " --strict");
+  CHECK(strict.code == 3);
+  CHECK(has(strict.err, "spec.managedBy"));
+  // MultiKueue's own name and the Job controller's (which Kueue's webhook defaults) are fine.
+  const Run own = kmc("check examples/worker-partition --max-states 1");
+  CHECK_FALSE(has(own.err, "spec.managedBy"));
+}
