@@ -170,6 +170,14 @@ struct Compiler {
                        "that share nothing, one per cohort or ClusterQueue, and check each",
                        kMaxJobs));
     for (const auto* wl : jobs) {
+      // Kueue's MultiKueue controller finds its adapter through the Workload's owner (the Job
+      // kind); with no owner it Rejects the check, "No multikueue adapter found", and the
+      // Workload never runs.
+      if (wl->source_kind == "Workload" && wl->meta.owner_kinds.empty())
+        ignore(wl->meta.pos, "metadata.ownerReferences", "MultiKueue Workload without an owner",
+               "a Workload with no owner: Kueue's MultiKueue finds no adapter for it and Rejects "
+               "its check (\"No multikueue adapter found\"), so it never runs; kmc dispatches it "
+               "as if a batch/v1 Job owned it");
       if (wl->admission || !wl->conditions.empty())
         ignore(wl->meta.pos, "status", "Workload.status",
                "the MultiKueue protocol starts every job Pending; its status is ignored");

@@ -90,3 +90,31 @@ TEST_CASE("a Job another controller manages is checked with a warning; --strict 
   const Run own = kmc("check examples/worker-partition --max-states 1");
   CHECK_FALSE(has(own.err, "spec.managedBy"));
 }
+
+TEST_CASE("a bare Workload on the manager is checked with a warning; --strict refuses it",
+          "[cli][managed-by]") {
+  // With no owner, Kueue's MultiKueue finds no adapter and Rejects the check (workload.go: "No
+  // multikueue adapter found"): the Workload never runs.
+  const std::string dir = example_with("worker-partition", "manager/llm-finetune-job.yaml", R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: llm-finetune
+  namespace: team-ml
+spec:
+  queueName: training
+  podSets:
+  - name: main
+    count: 1
+    template:
+      spec:
+        containers:
+        - name: trainer
+          resources:
+            requests: {cpu: "96", memory: 768Gi, nvidia.com/gpu: "8"}
+)");
+  const Run r = kmc("check " + dir + " --max-states 1");
+  INFO(r.out << r.err);
+  CHECK(has(r.err, "llm-finetune-job.yaml:2: metadata.ownerReferences: a Workload with no owner"));
+  CHECK(kmc("check " + dir + " --strict").code == 3);
+}
