@@ -87,8 +87,9 @@ class MkRules {
   // Deletes job j's copy on w; with `when`, only where *when holds.
   void delete_remote(S& s, int j, int w, const B* when = nullptr) const;
   // The manager deletes job j's copies on every worker it reaches; a copy on an unreachable
-  // worker stays (Kueue: "cleaned up ... once the cluster reconnects"). Nominations go.
-  void delete_reachable_remotes(S& s, int j) const;
+  // worker stays (Kueue: "cleaned up ... once the cluster reconnects"). Nominations go, unless
+  // `keep_nominations` (only an eviction or a selection clears nominatedClusterNames).
+  void delete_reachable_remotes(S& s, int j, bool keep_nominations = false) const;
   // A copy's job completed on its worker (whose quota and nodes the caller released): the
   // manager finishes its workload at once if it reaches the worker it selected; otherwise the
   // copy stays Finished until the manager sees it (FinishFromRemote) or deletes it.
@@ -307,15 +308,16 @@ auto MkRules<V>::visible_winner_elsewhere(const S& s, int j, int w) const -> B {
 }
 
 template <class V>
-void MkRules<V>::delete_reachable_remotes(S& s, int j) const {
+void MkRules<V>::delete_reachable_remotes(S& s, int j, bool keep_nominations) const {
   for (int o = 0; o < W_; ++o) {
+    const V nominated = s.nominated[jw(j, o)];
     if (!p_.connection_faults()) {
       delete_remote(s, j, o);
-      continue;
+    } else {
+      const B reach = connected(s, o);
+      delete_remote(s, j, o, &reach);
     }
-    const B reach = connected(s, o);
-    delete_remote(s, j, o, &reach);
-    s.nominated[jw(j, o)] = 0;
+    s.nominated[jw(j, o)] = keep_nominations ? nominated : val_.lit(0);
   }
 }
 

@@ -235,11 +235,8 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
       s.phase[j] = kMgrPending;
       s.mgr_flavor[j] = -1;
       s.mirrored_active[j] = -1;
-      // Step 2: no reservation, so no copy stays. The nominations made since the eviction stay:
-      // only an eviction or a selection clears nominatedClusterNames.
-      std::vector<V> nominated(s.nominated.begin() + jw(j, 0), s.nominated.begin() + jw(j, 0) + W_);
-      delete_reachable_remotes(s, j);
-      std::copy(nominated.begin(), nominated.end(), s.nominated.begin() + jw(j, 0));
+      // Step 2: no reservation, so no copy stays. The nominations made since the eviction stay.
+      delete_reachable_remotes(s, j, /*keep_nominations=*/true);
       break;
     }
     case ActionKind::DeleteStaleRemote:
