@@ -111,7 +111,7 @@ class Bfs {
     select_properties();
     plan_reductions();
     plan_por();
-    return_large_blocks();
+    configure_allocator();
     reset_peak_resident();
     base_rss_ = resident_bytes();
   }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <malloc.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -68,8 +69,12 @@ std::size_t peak_resident_bytes() {
   return std::max(status_kb("VmHWM"), highest_seen().load());
 }
 
-void return_large_blocks() {
-  static const bool once = [] { return mallopt(M_MMAP_THRESHOLD, 64 * 1024) == 1; }();
+void configure_allocator() {
+  static const bool once = [] {
+    rlimit as{};
+    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) mallopt(M_ARENA_MAX, 1);
+    return mallopt(M_MMAP_THRESHOLD, 64 * 1024) == 1;
+  }();
   (void)once;
 }
 
@@ -158,7 +163,7 @@ std::string format_size(std::size_t bytes) {
 }
 
 void hold_reserve(std::size_t bytes) {
-  return_large_blocks();  // its own mapping, so that releasing it gives the address space back
+  configure_allocator();  // its own mapping, so that releasing it gives the address space back
   if (!reserve()) reserve().reset(new (std::nothrow) char[bytes]);
 }
 

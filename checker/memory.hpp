@@ -16,12 +16,19 @@ namespace kmc::checker {
 
 std::size_t resident_bytes();       // now (VmRSS); 0 where /proc is not there
 std::size_t peak_resident_bytes();  // since start or the last reset (VmHWM)
-// Large blocks go back to the kernel when freed: the search frees its
-// seen-set and frontier before the graph analyses allocate theirs, and
-// glibc would otherwise raise its mmap threshold after the first large free
-// and keep every later block in the heap, so the analyses would add to the
-// peak instead of reusing that memory. Process-wide; idempotent.
-void return_large_blocks();
+// Tunes glibc's allocator for a search, process-wide and idempotent; called
+// before the search starts its threads.
+// - Large blocks go back to the kernel when freed: the search frees its
+//   seen-set and frontier before the graph analyses allocate theirs, and
+//   glibc would otherwise raise its mmap threshold after the first large free
+//   and keep every later block in the heap, so the analyses would add to the
+//   peak instead of reusing that memory.
+// - Under an address-space limit (ulimit -v) every thread shares one arena.
+//   Each thread arena reserves 64 MiB of address space; once that cannot
+//   grow, glibc retries a failing mmap on each allocation before it falls
+//   back, so a search with two threads crawled (2,000 states/s, most of it
+//   system time) for minutes instead of ending in an allocation failure.
+void configure_allocator();
 // Starts a new peak at the current resident size (Linux >= 4.0); false if not possible.
 bool reset_peak_resident();
 
