@@ -184,6 +184,7 @@ struct Compiler {
       p.jobs.push_back(wl->meta.namespace_.empty() ? wl->meta.name
                                                    : wl->meta.namespace_ + "/" + wl->meta.name);
       p.manager_cq.push_back(cq_for(-1, *wl));
+      p.priority.push_back(wl->priority);
       for (const auto& r : p.resources) p.request.push_back(request_of(*wl, r));
     }
     p.worker_cq.assign(p.W(), {});
@@ -194,39 +195,7 @@ struct Compiler {
   void compile_workers();
   void compile_dispatch();
   void compile_options();
-  void warn_requeue_order();
 };
-
-// Kueue orders a Workload evicted by an admission check by the eviction's time, not its creation
-// (workload.go: GetQueueOrderTimestamp): after a retry it queues behind the jobs that waited. kmc's
-// queues keep priority and creation order, so where two jobs share a ClusterQueue and a check can
-// evict one of them (a Retry on the manager; a failed ProvisioningRequest on a worker), kmc may
-// admit them in another order than Kueue. One warning names every such ClusterQueue.
-void Compiler::warn_requeue_order() {
-  const bool manager_retries =
-      p.spot_reclaims != 0 || p.capacity_revocations != 0 || p.worker_disconnects != 0 ||
-      std::any_of(p.cqs.begin(), p.cqs.end(), [](const CqParams& q) { return q.provisioning; });
-  std::vector<std::string> queues;
-  const model::ClusterQueue* first = nullptr;
-  for (std::size_t cq = 0; cq < p.cqs.size(); ++cq) {
-    const CqParams& q = p.cqs[cq];
-    const bool on_manager = q.cluster < 0;
-    if (on_manager ? !manager_retries : !q.provisioning) continue;
-    int sharing = 0;
-    for (int j = 0; j < p.J(); ++j)
-      sharing += (on_manager ? p.manager_cq[j] : p.worker_cq[q.cluster][j]) == static_cast<int>(cq);
-    if (sharing < 2) continue;
-    queues.push_back((on_manager ? std::string("manager") : p.workers[q.cluster]) + "/" + q.name);
-    if (first == nullptr) first = cluster(q.cluster).find_cluster_queue(q.name);
-  }
-  if (first == nullptr) return;
-  p.warnings.push_back(model::Diagnostic{
-      first->meta.pos, "metadata.name",
-      fmt::format("jobs share {}: Kueue queues a Workload that an admission check evicted by the "
-                  "eviction's time (GetQueueOrderTimestamp), kmc by priority and creation only, so "
-                  "after a retry kmc may admit them in another order than Kueue",
-                  fmt::join(queues, ", "))});
-}
 
 void Compiler::compile_workers() {
   for (const auto& ws : sc.fleet.workers) {
@@ -391,7 +360,6 @@ MkParams compile_multikueue(const model::Scenario& scenario) {
   c.compile_dispatch();
   c.compile_options();
   compile_capacity(scenario, c.p);
-  c.warn_requeue_order();
   c.p.user_properties = scenario.fleet.properties;
   return std::move(c.p);
 }

@@ -37,7 +37,9 @@ struct MkParams {
   std::vector<std::string> jobs;       // "namespace/name", in queue order (priority, then creation)
   std::vector<std::int64_t> request;   // [j * R + r], total for all pods, in Kueue units
   std::vector<int> manager_cq;         // per job: index into cqs
-  std::vector<std::string> workers;    // W, in kmc.yaml order
+  // Per job: its WorkloadPriorityClass value (or PriorityClass, 0 without). Empty: all equal.
+  std::vector<std::int64_t> priority;
+  std::vector<std::string> workers;         // W, in kmc.yaml order
   std::vector<std::vector<int>> worker_cq;  // [w][j]: index into cqs, -1: no LocalQueue for j there
   std::vector<CqParams> cqs;                // manager's first, then each worker's
   int flavors_max = 1;  // F: the widest flavor list (state arrays are [cq][F][R])
@@ -86,6 +88,16 @@ struct MkParams {
   std::vector<model::UserPropertySpec> user_properties;
 
   int J() const { return static_cast<int>(jobs.size()); }
+  std::int64_t priority_of(int j) const { return priority.empty() ? 0 : priority[j]; }
+  // The jobs that queue in ClusterQueue cq (on the manager, or on its worker): where two or
+  // more do, the state keeps their queue order (multikueue_rules_queue.hpp).
+  std::vector<int> queue_members(int cq) const {
+    std::vector<int> out;
+    const int cluster = cqs[cq].cluster;
+    for (int j = 0; j < J(); ++j)
+      if ((cluster < 0 ? manager_cq[j] : worker_cq[cluster][j]) == cq) out.push_back(j);
+    return out;
+  }
   int W() const { return static_cast<int>(workers.size()); }
   int R() const { return static_cast<int>(resources.size()); }
   std::int64_t req(int j, int r) const { return request[j * R() + r]; }

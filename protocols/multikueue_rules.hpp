@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "model/assert.hpp"
 #include "model/value.hpp"
@@ -35,7 +36,9 @@ class MkRules {
         F_(p.flavors_max),
         R_(p.R()),
         W_(p.W()),
-        S_(p.slots_max) {}
+        S_(p.slots_max) {
+    for (int cq = 0; cq < Q_; ++cq) members_.push_back(p.queue_members(cq));
+  }
 
   B enabled(const S& s, const MkAction& a) const;
   S apply(S s, const MkAction& a) const {
@@ -75,6 +78,16 @@ class MkRules {
     return p_.wait_for_admitted ? remote == kRemoteAdmitted
                                 : (remote == kRemoteQuotaReserved || remote == kRemoteAdmitted);
   }
+  // Queue order (multikueue_rules_queue.hpp): job k is ahead of job j in ClusterQueue cq, both
+  // queued there; j joins the back of cq's queue, or leaves it (only where *when holds).
+  B ahead(const S& s, int cq, int k, int j) const;
+  void enqueue(S& s, int cq, int j, const B* when = nullptr) const;
+  void dequeue(S& s, int cq, int j, const B* when = nullptr) const;
+  std::vector<V>& ranks(S& s, int cq) const;
+  int rank_cell(int cq, int j) const;
+  void check_queue_order(const S& s, int j) const;
+  // A queued job ahead of j in its ClusterQueue (on the manager, or on worker w) that blocks it:
+  // any under StrictFIFO, one that fits under BestEffortFIFO (it would be the head instead).
   B ahead_blocks(const S& s, int j, int w) const;
   B holds_worker_quota(const S& s, int j, int w) const;
   // Whether the manager reaches worker w (always, in a fleet without connection faults).
@@ -116,6 +129,7 @@ class MkRules {
   const MkParams& p_;
   model::Values<V> val_;
   int J_, Q_, F_, R_, W_, S_;
+  std::vector<std::vector<int>> members_;  // per ClusterQueue: the jobs that queue in it
 };
 
 template <class V>
@@ -247,17 +261,15 @@ V MkRules<V>::count_nominated(const S& s, int j) const {
   return n;
 }
 
-// Queue order on a worker CQ: a pending copy ahead of j (higher priority or
-// older) that fits would be the head instead (BestEffortFIFO); under
-// StrictFIFO any pending copy ahead blocks j.
 template <class V>
 auto MkRules<V>::ahead_blocks(const S& s, int j, int w) const -> B {
-  const int cq = p_.worker_cq[w][j];
+  const int cq = w < 0 ? p_.manager_cq[j] : p_.worker_cq[w][j];
   B blocked = val_.truth(false);
-  for (int k = 0; k < j; ++k) {
-    if (p_.worker_cq[w][k] != cq) continue;
-    B pending = s.remote[jw(k, w)] == kRemotePending;
-    blocked = blocked || (p_.cqs[cq].strict_fifo ? pending : pending && fits(s, cq, k));
+  for (int k : members_[cq]) {
+    if (k == j) continue;
+    const B pending = w < 0 ? s.phase[k] == kMgrPending : s.remote[jw(k, w)] == kRemotePending;
+    const B before = pending && ahead(s, cq, k, j);
+    blocked = blocked || (p_.cqs[cq].strict_fifo ? before : before && fits(s, cq, k));
   }
   return blocked;
 }
@@ -288,6 +300,7 @@ void MkRules<V>::delete_remote(S& s, int j, int w, const B* when) const {
   auto reset = [&](V& cell, std::int64_t v) {
     cell = when != nullptr ? ite(*when, val_.lit(v), cell) : val_.lit(v);
   };
+  if (cq >= 0) dequeue(s, cq, j, when);
   reset(s.remote[i], kRemoteNone);
   reset(s.remote_flavor[i], -1);
   reset(s.prov[i], kProvNone);
@@ -348,8 +361,9 @@ void MkRules<V>::fail_provisioning(S& s, int j, int w) const {
   add_usage(s, cq, j, s.remote_flavor[i], -1);
   const V attempt = s.attempts[i] + 1;
   s.attempts[i] = attempt;
-  s.remote[i] =
-      ite(attempt <= p_.cqs[cq].backoff_limit, val_.lit(kRemotePending), val_.lit(kRemoteRejected));
+  const B retried = attempt <= p_.cqs[cq].backoff_limit;
+  s.remote[i] = ite(retried, val_.lit(kRemotePending), val_.lit(kRemoteRejected));
+  enqueue(s, cq, j, &retried);  // evicted by the check: it waits from the eviction's time
   s.remote_flavor[i] = -1;
   s.prov[i] = kProvNone;
 }
@@ -384,3 +398,4 @@ void MkRules<V>::capacity_changed(S& s, int w, const B& changed) const {
 
 #include "protocols/multikueue_rules_actions.hpp"
 #include "protocols/multikueue_rules_dispatch.hpp"
+#include "protocols/multikueue_rules_queue.hpp"

@@ -10,17 +10,9 @@ auto MkRules<V>::enabled(const S& s, const MkAction& a) const -> B {
   check_action(a);
   const int j = a.job;
   switch (a.kind) {
-    case ActionKind::ReserveQuota: {
+    case ActionKind::ReserveQuota:
       // The manager's scheduler: one head per ClusterQueue, Kueue's queue order.
-      const int cq = p_.manager_cq[j];
-      B blocked = val_.truth(false);
-      for (int k = 0; k < j; ++k) {
-        if (p_.manager_cq[k] != cq) continue;
-        B pending = s.phase[k] == kMgrPending;
-        blocked = blocked || (p_.cqs[cq].strict_fifo ? pending : pending && fits(s, cq, k));
-      }
-      return s.phase[j] == kMgrPending && fits(s, cq, j) && !blocked;
-    }
+      return s.phase[j] == kMgrPending && fits(s, p_.manager_cq[j], j) && !ahead_blocks(s, j, -1);
     case ActionKind::Nominate:
     case ActionKind::NominateNextRound:
     case ActionKind::NominateWorker:
@@ -176,6 +168,7 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
       s.phase[j] = kMgrQuotaReserved;
       s.mgr_flavor[j] = f;
       add_usage(s, p_.manager_cq[j], j, f, +1);
+      dequeue(s, p_.manager_cq[j], j);
       break;
     }
     case ActionKind::ReserveQuotaOnWorker: {
@@ -185,6 +178,7 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
         KMC_ASSERT_MSG(f >= 0, "enabled: the copy fits, or quota is ignored");
       s.remote_flavor[i] = f;
       add_usage(s, wcq, j, f, +1);
+      dequeue(s, wcq, j);
       if (p_.cqs[wcq].provisioning) {
         s.remote[i] = kRemoteQuotaReserved;
         s.prov[i] = kProvRequested;  // the check controller creates the request at once
@@ -240,9 +234,11 @@ void MkRules<V>::apply_in_place(S& s, const MkAction& a) const {
         capacity_changed(s, w, val_.truth(true));
         break;
       }
-      // With it, recoveryTimeout evicts the copy and the worker requeues it.
+      // With it, recoveryTimeout evicts the copy and the worker requeues it, by the eviction's
+      // time (requeuingStrategy.timestamp Eviction, the default).
       add_usage(s, wcq, j, s.remote_flavor[i], -1);
       s.remote[i] = kRemotePending;
+      enqueue(s, wcq, j);
       s.remote_flavor[i] = -1;
       s.prov[i] = kProvNone;
       s.attempts[i] = 0;
@@ -324,6 +320,7 @@ void MkRules<V>::check_after(const S& s, const MkAction& a) const {
   if constexpr (model::is_explicit<V>) {
     if (a.job < 0) return;
     const int j = a.job;
+    check_queue_order(s, j);
     KMC_ASSERT_MSG(kMgrPending <= s.phase[j] && s.phase[j] <= kMgrEvicted &&
                        (p_.connection_faults() || s.phase[j] != kMgrEvicted),
                    "phase is a ManagerPhase");

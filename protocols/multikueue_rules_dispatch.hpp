@@ -179,6 +179,8 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
       break;
     case ActionKind::CreateRemoteWorkload:
       s.remote[jw(j, w)] = kRemotePending;
+      // Created now, so it queues behind the copies already waiting there.
+      if (p_.worker_cq[w][j] >= 0) enqueue(s, p_.worker_cq[w][j], j);
       break;
     case ActionKind::SelectWorker:
       // First copy to reach the condition wins: MultiKueue check Ready,
@@ -214,6 +216,7 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
       s.phase[j] = kMgrPending;
       s.cluster[j] = -1;
       s.mgr_flavor[j] = -1;
+      enqueue(s, p_.manager_cq[j], j);  // evicted by the check: behind the jobs that waited
       delete_reachable_remotes(s, j);
       break;
     case ActionKind::WorkerLostTimeout: {
@@ -226,6 +229,9 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
       s.phase[j] = ite(held, val_.lit(kMgrEvicted), val_.lit(kMgrPending));
       s.cluster[j] = -1;
       s.mgr_flavor[j] = ite(held, s.mgr_flavor[j], val_.lit(-1));
+      // Queued from the eviction's time, even while its quota is held (kMgrEvicted): released
+      // later, it waits behind the jobs evicted before it, not behind those evicted since.
+      enqueue(s, p_.manager_cq[j], j);
       delete_reachable_remotes(s, j);
       break;
     }
@@ -243,6 +249,7 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
       delete_remote(s, j, w);
       break;
     case ActionKind::FinishFromRemote:
+      dequeue(s, p_.manager_cq[j], j);  // from kMgrEvicted, queued; else a no-op
       add_usage(s, p_.manager_cq[j], j, s.mgr_flavor[j], -1);
       s.phase[j] = kMgrFinished;
       s.mgr_flavor[j] = -1;

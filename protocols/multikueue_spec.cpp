@@ -1,6 +1,7 @@
 #include "protocols/multikueue_spec.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 #include "model/assert.hpp"
@@ -247,6 +248,31 @@ std::vector<model::Field> fields(const MkParams& p) {
   auto capacity =
       field("capacity", {kAxisWorker, kAxisSlot, kAxisResource}, FieldKind::Int, 0, capacity_max);
   narrow_quantities(p, viewed, usage, capacity, snapshot);
+  // Queue order: a rank among the jobs of a ClusterQueue that two or more share, present only
+  // there (a scenario whose queues share nothing keeps its states, traces and tokens).
+  std::vector<int> sharing(p.cqs.size());
+  for (std::size_t cq = 0; cq < p.cqs.size(); ++cq)
+    sharing[cq] = static_cast<int>(p.queue_members(static_cast<int>(cq)).size());
+  auto ranked = [sharing](int cq) { return cq >= 0 && sharing[cq] >= 2; };
+  auto rank_range = [sharing, ranked](int cq) {
+    return model::CellRange{0, ranked(cq) ? sharing[cq] : 0, 1};
+  };
+  auto queue_rank = field("queue_rank", {kAxisJob}, FieldKind::Int, 0, p.J());
+  queue_rank.optional = true;
+  queue_rank.present = [cq = p.manager_cq, ranked](const std::vector<int>& at) {
+    return ranked(cq[at[0]]);
+  };
+  queue_rank.range_of = [cq = p.manager_cq, rank_range](const std::vector<int>& at) {
+    return rank_range(cq[at[0]]);
+  };
+  auto remote_rank = field("remote_rank", {kAxisJob, kAxisWorker}, FieldKind::Int, 0, p.J());
+  remote_rank.optional = true;
+  remote_rank.present = [cq = p.worker_cq, ranked](const std::vector<int>& at) {
+    return ranked(cq[at[1]][at[0]]);
+  };
+  remote_rank.range_of = [cq = p.worker_cq, rank_range](const std::vector<int>& at) {
+    return rank_range(cq[at[1]][at[0]]);
+  };
   return {phase,      cluster,
           mgr_flavor, field("nominated", {kAxisJob, kAxisWorker}, FieldKind::Flag, 0, 1),
           remote,     remote_flavor,
@@ -254,7 +280,8 @@ std::vector<model::Field> fields(const MkParams& p) {
           usage,      capacity,
           snapshot,   staleness,
           connected,  job_created,
-          mirrored,   budgets};
+          mirrored,   budgets,
+          queue_rank, remote_rank};
 }
 
 }  // namespace
@@ -361,6 +388,16 @@ MkState<std::int64_t> MkSpec::initial(const Params& p) {
   s.mirrored_active.assign(J, -1);
   s.budget = {p.spot_reclaims,      p.capacity_losses,  p.snapshot_refreshes,
               p.worker_disconnects, p.capacity_returns, p.capacity_revocations};
+  // Every job starts Pending on the manager, in creation order within its ClusterQueue.
+  s.queue_rank.assign(J, 0);
+  for (std::size_t cq = 0; cq < p.cqs.size(); ++cq) {
+    if (p.cqs[cq].cluster >= 0) continue;
+    const auto members = p.queue_members(static_cast<int>(cq));
+    if (members.size() < 2) continue;
+    for (std::size_t k = 0; k < members.size(); ++k)
+      s.queue_rank[members[k]] = static_cast<std::int64_t>(k) + 1;
+  }
+  s.remote_rank.assign(J * W, 0);
   return s;
 }
 
@@ -414,6 +451,10 @@ std::uint64_t MkSpec::identity(const Params& p) {
   if (!p.mirror_job_status) add(std::string("MultiKueueBatchJobWithManagedBy=false"));
   if (p.capacity_returns != 0 || p.capacity_revocations != 0)
     add(std::vector<std::int64_t>{p.capacity_returns, p.capacity_revocations});
+  // Hashed only when jobs differ in priority: the queue order reads it beside the ranks.
+  if (std::adjacent_find(p.priority.begin(), p.priority.end(), std::not_equal_to<>()) !=
+      p.priority.end())
+    add(p.priority);
   return model::mix64(h.h);
 }
 

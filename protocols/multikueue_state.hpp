@@ -80,8 +80,13 @@ struct MkState {
       // status it saw, and kept while the lost Job holds the manager's quota. Kept only with
       // connection faults (else always -1).
       (std::vector<V>, mirrored_active),
-      (std::vector<V>, budget)  // [Budget] environment budget left (-1: unlimited)
-  );
+      (std::vector<V>, budget),  // [Budget] environment budget left (-1: unlimited)
+      // Queue order within a ClusterQueue that two or more jobs share (else always 0): 1 for the
+      // oldest queue-order timestamp among the jobs queued there, 2 for the next..., 0 for a job
+      // not queued (multikueue_rules_queue.hpp). [j] on the manager: Pending, or evicted and
+      // holding quota (kMgrEvicted), which keeps the eviction's time. [j][w] on worker w: a
+      // Pending copy, ordered by its creation there, or by its last eviction.
+      (std::vector<V>, queue_rank), (std::vector<V>, remote_rank));
   // Plain equality for the explicit engine; never instantiated for Z3 terms,
   // whose == builds a formula rather than answering.
   bool operator==(const MkState&) const = default;

@@ -144,7 +144,9 @@ TEST_CASE("golden state counts for small configurations", "[protocols][multikueu
   CHECK(check(MultiKueue(mk_fixtures::gpu_hunter_fixed())).stats.states ==
         458);  // the timeout also covers unanswered requests
   CHECK(check(MultiKueue(mk_fixtures::fleet(2, 1, 8, 16))).stats.states == 33);  // AllAtOnce
-  CHECK(check(MultiKueue(mk_fixtures::fleet(2, 2, 8, 16))).stats.states == 560);
+  // 560 while workers queued copies in the manager's order; 593 in the order they were created
+  // there (tests/protocols/multikueue_queue_order_test.cpp explains the 33).
+  CHECK(check(MultiKueue(mk_fixtures::fleet(2, 2, 8, 16))).stats.states == 593);
   auto incremental = mk_fixtures::fleet(3, 1, 8, 16);
   incremental.dispatcher = kmc::protocols::Dispatcher::Incremental;
   incremental.step_size = 1;
