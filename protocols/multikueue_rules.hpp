@@ -36,9 +36,7 @@ class MkRules {
         F_(p.flavors_max),
         R_(p.R()),
         W_(p.W()),
-        S_(p.slots_max) {
-    for (int cq = 0; cq < Q_; ++cq) members_.push_back(p.queue_members(cq));
-  }
+        S_(p.slots_max) {}
 
   B enabled(const S& s, const MkAction& a) const;
   S apply(S s, const MkAction& a) const {
@@ -85,6 +83,13 @@ class MkRules {
   void dequeue(S& s, int cq, int j, const B* when = nullptr) const;
   std::vector<V>& ranks(S& s, int cq) const;
   int rank_cell(int cq, int j) const;
+  // Job k queues in ClusterQueue cq (its manager's, or its LocalQueue's on cq's worker). Rules
+  // are built for every step (model/instance.hpp), so nothing here is precomputed.
+  bool queues_in(int cq, int k) const {
+    const int w = p_.cqs[cq].cluster;
+    return (w < 0 ? p_.manager_cq[k] : p_.worker_cq[w][k]) == cq;
+  }
+  bool shared(int cq) const;
   void check_queue_order(const S& s, int j) const;
   // A queued job ahead of j in its ClusterQueue (on the manager, or on worker w) that blocks it:
   // any under StrictFIFO, one that fits under BestEffortFIFO (it would be the head instead).
@@ -129,7 +134,6 @@ class MkRules {
   const MkParams& p_;
   model::Values<V> val_;
   int J_, Q_, F_, R_, W_, S_;
-  std::vector<std::vector<int>> members_;  // per ClusterQueue: the jobs that queue in it
 };
 
 template <class V>
@@ -265,8 +269,8 @@ template <class V>
 auto MkRules<V>::ahead_blocks(const S& s, int j, int w) const -> B {
   const int cq = w < 0 ? p_.manager_cq[j] : p_.worker_cq[w][j];
   B blocked = val_.truth(false);
-  for (int k : members_[cq]) {
-    if (k == j) continue;
+  for (int k = 0; k < J_; ++k) {
+    if (k == j || !queues_in(cq, k)) continue;
     const B pending = w < 0 ? s.phase[k] == kMgrPending : s.remote[jw(k, w)] == kRemotePending;
     const B before = pending && ahead(s, cq, k, j);
     blocked = blocked || (p_.cqs[cq].strict_fifo ? before : before && fits(s, cq, k));

@@ -30,6 +30,13 @@ int MkRules<V>::rank_cell(int cq, int j) const {
 }
 
 template <class V>
+bool MkRules<V>::shared(int cq) const {
+  int n = 0;
+  for (int k = 0; k < J_ && n < 2; ++k) n += queues_in(cq, k);
+  return n >= 2;
+}
+
+template <class V>
 auto MkRules<V>::ahead(const S& s, int cq, int k, int j) const -> B {
   const std::int64_t pk = p_.priority_of(k), pj = p_.priority_of(j);
   if (pk != pj) return val_.truth(pk > pj);
@@ -39,11 +46,12 @@ auto MkRules<V>::ahead(const S& s, int cq, int k, int j) const -> B {
 
 template <class V>
 void MkRules<V>::enqueue(S& s, int cq, int j, const B* when) const {
-  if (members_[cq].size() < 2) return;  // alone in its queue: no order to keep
+  if (!shared(cq)) return;  // alone in its queue: no order to keep
   std::vector<V>& rank = ranks(s, cq);
   V queued = val_.lit(0);
-  for (int k : members_[cq])
-    if (k != j) queued = queued + ite(rank[rank_cell(cq, k)] > 0, val_.lit(1), val_.lit(0));
+  for (int k = 0; k < J_; ++k)
+    if (k != j && queues_in(cq, k))
+      queued = queued + ite(rank[rank_cell(cq, k)] > 0, val_.lit(1), val_.lit(0));
   V& mine = rank[rank_cell(cq, j)];
   if constexpr (model::is_explicit<V>)
     KMC_ASSERT_MSG(when != nullptr || mine == 0, "a job joins a queue it is not in");
@@ -52,13 +60,13 @@ void MkRules<V>::enqueue(S& s, int cq, int j, const B* when) const {
 
 template <class V>
 void MkRules<V>::dequeue(S& s, int cq, int j, const B* when) const {
-  if (members_[cq].size() < 2) return;
+  if (!shared(cq)) return;
   std::vector<V>& rank = ranks(s, cq);
   const V mine = rank[rank_cell(cq, j)];
   // A member not queued (rank 0) leaves nothing behind it to move up.
   const B leaving = when != nullptr ? (*when && mine > 0) : mine > 0;
-  for (int k : members_[cq]) {
-    if (k == j) continue;
+  for (int k = 0; k < J_; ++k) {
+    if (k == j || !queues_in(cq, k)) continue;
     V& theirs = rank[rank_cell(cq, k)];
     theirs = ite(leaving && theirs > mine, theirs - 1, theirs);
   }
@@ -70,15 +78,16 @@ void MkRules<V>::dequeue(S& s, int cq, int j, const B* when) const {
 template <class V>
 void MkRules<V>::check_queue_order(const S& s, int j) const {
   if constexpr (model::is_explicit<V>) {
-    std::vector<int> queues{p_.manager_cq[j]};
-    for (int w = 0; w < W_; ++w) queues.push_back(p_.worker_cq[w][j]);
-    for (int cq : queues) {
-      if (cq < 0 || members_[cq].size() < 2) continue;
+    // No allocation: this runs after every action wherever assertions are on.
+    for (int w = -1; w < W_; ++w) {
+      const int cq = w < 0 ? p_.manager_cq[j] : p_.worker_cq[w][j];
+      if (cq < 0 || !shared(cq)) continue;
       const bool manager = p_.cqs[cq].cluster < 0;
       const std::vector<V>& rank = manager ? s.queue_rank : s.remote_rank;
       std::uint64_t seen = 0;
       int queued = 0;
-      for (int k : members_[cq]) {
+      for (int k = 0; k < J_; ++k) {
+        if (!queues_in(cq, k)) continue;
         const V r = rank[rank_cell(cq, k)];
         const bool in = manager ? (s.phase[k] == kMgrPending || s.phase[k] == kMgrEvicted)
                                 : s.remote[rank_cell(cq, k)] == kRemotePending;
