@@ -113,7 +113,7 @@ void get_assignments(Engine& e, Snapshot& s, WorkloadInfo& w, Assignment& out,
 void order_classical(const Engine& e, std::vector<Entry*>& entries) {
   auto key = [&](const Entry* x) {
     const WorkloadInfo& w = e.workloads[static_cast<size_t>(x->workload)];
-    const int prio = e.gate("PrioritySortingWithinCohort") ? -w.priority() : 0;
+    const std::int64_t prio = e.gate("PrioritySortingWithinCohort") ? -w.priority() : 0;
     return std::tuple(x->assignment.borrowing, prio, w.queue_order_ms(), w.uid);
   };
   std::sort(entries.begin(), entries.end(),

@@ -107,7 +107,7 @@ struct WorkloadInfo {
   bool admissible() const {
     return !is_finished() && obj.active && !has_quota_reservation() && !deleted;
   }
-  std::int32_t priority() const { return obj.priority; }
+  std::int64_t priority() const { return obj.priority; }
   TimeMs queue_order_ms() const;
   TimeMs quota_reserved_ms(TimeMs now) const;
 

@@ -210,7 +210,9 @@ struct Workload {
   ObjectMeta meta;
   std::string queue_name;
   std::vector<PodSet> pod_sets;
-  std::int32_t priority = 0;  // effective priority, resolved from priorityClassRef when loaded
+  // Effective priority: spec.priority (or its priorityClassRef's value) plus, under the
+  // PriorityBoost gate, the priority-boost annotation. 64 bits, as Kueue compares it.
+  std::int64_t priority = 0;
   std::string priority_class_name;  // for reporting
   bool active = true;
   std::optional<std::int64_t> maximum_execution_time_s;

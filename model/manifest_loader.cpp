@@ -50,6 +50,7 @@ class ManifestLoader {
     name_generated_workloads();
     resolve_priorities();
     // Only now: the Configuration may come after the workloads in load order.
+    for (auto& p : pending_) apply_priority_boost(p, out.configuration.feature_gates, out.warnings);
     for (auto& p : pending_) apply_resource_settings(out.configuration.resources, p.workload);
     for (auto& p : pending_) out.workloads.push_back(std::move(p.workload));
   }

@@ -43,6 +43,8 @@ ProvisioningRequestConfig read_provisioning_config(const YamlNode& object, ReadC
 MultiKueueConfig read_multikueue_config(const YamlNode& object, ReadContext& ctx);
 MultiKueueCluster read_multikueue_cluster(const YamlNode& object, ReadContext& ctx);
 
+inline constexpr const char* kPriorityBoostAnnotation = "kueue.x-k8s.io/priority-boost";
+
 // A Workload whose priority may still name a WorkloadPriorityClass that is
 // defined in a later file.
 struct PendingWorkload {
@@ -50,8 +52,16 @@ struct PendingWorkload {
   bool priority_explicit = false;   // spec.priority was printed: Kueue copied it already
   std::string priority_class;       // WorkloadPriorityClass to resolve; empty: none
   std::optional<Diagnostic> where;  // the field naming the class, for "not found"
+  // The kueue.x-k8s.io/priority-boost annotation as written, and where. Read only once the
+  // Configuration says whether the PriorityBoost gate is on: see apply_priority_boost.
+  std::optional<std::string> priority_boost;
+  std::optional<Diagnostic> boost_where;
 };
 PendingWorkload read_workload(const YamlNode& object, ReadContext& ctx);
+// Once every file is read: with the PriorityBoost gate on, adds the annotation to the priority
+// as Kueue's EffectivePriority does (an unparsable value is the webhook's rejection: an
+// InputError); with it off, Kueue ignores the annotation and kmc says so.
+void apply_priority_boost(PendingWorkload& p, const FeatureGates& gates, Warnings& warnings);
 // A batch/v1 Job with the queue-name label, converted as Kueue's job integration does.
 PendingWorkload read_job(const YamlNode& object, ReadContext& ctx);
 // Pod template -> per-pod requests (Kueue's PodRequests), node selector, tolerations.

@@ -24,6 +24,11 @@ PendingWorkload read_job(const YamlNode& object, ReadContext& ctx) {
   wl.source_kind = "Job";
   wl.meta = read_meta(object, ctx, true);
   wl.runtime_s = read_runtime_annotation(object);
+  if (const YamlNode boost = object["metadata"]["annotations"][kPriorityBoostAnnotation];
+      boost.present())
+    ctx.warnings.push_back(boost.diagnostic(
+        "ignored, as Kueue ignores it: Kueue reads the priority boost on the Workload only "
+        "(jobframework does not copy it from the Job); write it on the Workload"));
   if (auto it = wl.meta.labels.find(kQueueNameLabel); it != wl.meta.labels.end())
     wl.queue_name = it->second;
   const YamlNode spec = require(object, "spec");

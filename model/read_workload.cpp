@@ -3,8 +3,12 @@
 // v1beta2 names the priority class with priorityClassRef{group, kind, name};
 // v1beta1 with priorityClassName + priorityClassSource. When kubectl printed
 // spec.priority, Kueue already copied the class's value there and that number
-// wins; otherwise the class is resolved after all files are read.
+// wins; otherwise the class is resolved after all files are read. The
+// priority-boost annotation is added after that, when the gate is known.
 #include <fmt/format.h>
+
+#include <charconv>
+#include <limits>
 
 #include "model/manifest_readers.hpp"
 
@@ -143,11 +147,54 @@ PendingWorkload read_workload(const YamlNode& object, ReadContext& ctx) {
   if (wl.pod_sets.empty()) spec["podSets"].fail("a Workload needs at least one pod set");
   if (spec["queueName"].present()) wl.queue_name = spec["queueName"].str();
   read_priority(spec, ctx, out);
+  if (const YamlNode boost = object["metadata"]["annotations"][kPriorityBoostAnnotation];
+      boost.present()) {
+    out.priority_boost = boost.str();
+    out.boost_where = boost.diagnostic("");
+  }
   if (spec["active"].present()) wl.active = spec["active"].boolean();
   if (spec["maximumExecutionTimeSeconds"].present())
     wl.maximum_execution_time_s = spec["maximumExecutionTimeSeconds"].int32(1);
   read_status(object["status"], wl);
   return out;
+}
+
+namespace {
+
+// Go's strconv.ParseInt(value, 10, 32): an optional sign, then decimal digits only.
+std::optional<std::int32_t> parse_priority_boost(const std::string& value) {
+  std::string_view digits = value;
+  if (digits.starts_with('+')) digits.remove_prefix(1);
+  if (digits.empty() || digits.starts_with('-') != value.starts_with('-')) return std::nullopt;
+  std::int32_t boost = 0;
+  const auto [end, error] = std::from_chars(value.data() + (value.size() - digits.size()),
+                                            value.data() + value.size(), boost);
+  if (error != std::errc{} || end != value.data() + value.size()) return std::nullopt;
+  return boost;
+}
+
+}  // namespace
+
+void apply_priority_boost(PendingWorkload& p, const FeatureGates& gates, Warnings& warnings) {
+  if (!p.priority_boost) return;
+  Diagnostic d = *p.boost_where;
+  if (!gates.enabled("PriorityBoost")) {
+    d.message = fmt::format(
+        "ignored, as Kueue ignores it: the PriorityBoost feature gate is off (Kueue's default); "
+        "the workload keeps priority {}",
+        p.workload.priority);
+    warnings.push_back(std::move(d));
+    return;
+  }
+  const auto boost = parse_priority_boost(*p.priority_boost);
+  if (!boost) {
+    // workload_webhook.go rejects the Workload; "" is rejected too (write "0").
+    d.message = fmt::format("'{}' is not a signed 32-bit integer; Kueue's webhook rejects it",
+                            *p.priority_boost);
+    throw InputError(d);
+  }
+  // EffectivePriority adds in 64 bits: spec.priority and the boost are each 32.
+  p.workload.priority += *boost;
 }
 
 }  // namespace kmc::model

@@ -15,12 +15,18 @@ namespace kmc::protocols::ka {
 
 namespace {
 
-// The gates the model reads (compile_options, and the Configuration reader
-// for DisableWaitForPodsReady), and those that change only condition reasons.
-constexpr std::array<std::string_view, 6> kRead = {
-    "DisableWaitForPodsReady",          "FairSharingPreemptWithinNominal",
-    "FastQuotaReleaseInPodIntegration", "RecomputeAssignmentUponPreemptionTargetsOverlap",
-    "SchedulingEquivalenceHashing",     "UnadmittedWorkloadsObservability"};
+// The gates the model reads (compile_options; the Configuration reader for
+// DisableWaitForPodsReady; the manifest loader for PriorityBoost, which it
+// folds into each workload's priority), and those that change only condition
+// reasons.
+constexpr std::array<std::string_view, 7> kRead = {
+    "DisableWaitForPodsReady",
+    "FairSharingPreemptWithinNominal",
+    "FastQuotaReleaseInPodIntegration",
+    "PriorityBoost",
+    "RecomputeAssignmentUponPreemptionTargetsOverlap",
+    "SchedulingEquivalenceHashing",
+    "UnadmittedWorkloadsObservability"};
 
 bool read_or_elsewhere(const std::string& gate) {
   // MultiKueue's gates act on the manager's dispatch, which protocol multikueue checks.
