@@ -89,13 +89,17 @@ struct MkParams {
 
   int J() const { return static_cast<int>(jobs.size()); }
   std::int64_t priority_of(int j) const { return priority.empty() ? 0 : priority[j]; }
-  // The jobs that queue in ClusterQueue cq (on the manager, or on its worker): where two or
-  // more do, the state keeps their queue order (multikueue_rules_queue.hpp).
+  // Job j queues in ClusterQueue cq: its manager's, or its LocalQueue's on cq's worker. Where
+  // two or more jobs do, the state keeps their queue order (multikueue_rules_queue.hpp). The
+  // rules ask this on every step, so it computes and allocates nothing.
+  bool queues_in(int cq, int j) const {
+    const int w = cqs[cq].cluster;
+    return (w < 0 ? manager_cq[j] : worker_cq[w][j]) == cq;
+  }
   std::vector<int> queue_members(int cq) const {
     std::vector<int> out;
-    const int cluster = cqs[cq].cluster;
     for (int j = 0; j < J(); ++j)
-      if ((cluster < 0 ? manager_cq[j] : worker_cq[cluster][j]) == cq) out.push_back(j);
+      if (queues_in(cq, j)) out.push_back(j);
     return out;
   }
   int W() const { return static_cast<int>(workers.size()); }

@@ -83,12 +83,6 @@ class MkRules {
   void dequeue(S& s, int cq, int j, const B* when = nullptr) const;
   std::vector<V>& ranks(S& s, int cq) const;
   int rank_cell(int cq, int j) const;
-  // Job k queues in ClusterQueue cq (its manager's, or its LocalQueue's on cq's worker). Rules
-  // are built for every step (model/instance.hpp), so nothing here is precomputed.
-  bool queues_in(int cq, int k) const {
-    const int w = p_.cqs[cq].cluster;
-    return (w < 0 ? p_.manager_cq[k] : p_.worker_cq[w][k]) == cq;
-  }
   bool shared(int cq) const;
   void check_queue_order(const S& s, int j) const;
   // A queued job ahead of j in its ClusterQueue (on the manager, or on worker w) that blocks it:
@@ -270,7 +264,7 @@ auto MkRules<V>::ahead_blocks(const S& s, int j, int w) const -> B {
   const int cq = w < 0 ? p_.manager_cq[j] : p_.worker_cq[w][j];
   B blocked = val_.truth(false);
   for (int k = 0; k < J_; ++k) {
-    if (k == j || !queues_in(cq, k)) continue;
+    if (k == j || !p_.queues_in(cq, k)) continue;
     const B pending = w < 0 ? s.phase[k] == kMgrPending : s.remote[jw(k, w)] == kRemotePending;
     const B before = pending && ahead(s, cq, k, j);
     blocked = blocked || (p_.cqs[cq].strict_fifo ? before : before && fits(s, cq, k));

@@ -32,7 +32,7 @@ int MkRules<V>::rank_cell(int cq, int j) const {
 template <class V>
 bool MkRules<V>::shared(int cq) const {
   int n = 0;
-  for (int k = 0; k < J_ && n < 2; ++k) n += queues_in(cq, k);
+  for (int k = 0; k < J_ && n < 2; ++k) n += p_.queues_in(cq, k);
   return n >= 2;
 }
 
@@ -50,7 +50,7 @@ void MkRules<V>::enqueue(S& s, int cq, int j, const B* when) const {
   std::vector<V>& rank = ranks(s, cq);
   V queued = val_.lit(0);
   for (int k = 0; k < J_; ++k)
-    if (k != j && queues_in(cq, k))
+    if (k != j && p_.queues_in(cq, k))
       queued = queued + ite(rank[rank_cell(cq, k)] > 0, val_.lit(1), val_.lit(0));
   V& mine = rank[rank_cell(cq, j)];
   if constexpr (model::is_explicit<V>)
@@ -66,7 +66,7 @@ void MkRules<V>::dequeue(S& s, int cq, int j, const B* when) const {
   // A member not queued (rank 0) leaves nothing behind it to move up.
   const B leaving = when != nullptr ? (*when && mine > 0) : mine > 0;
   for (int k = 0; k < J_; ++k) {
-    if (k == j || !queues_in(cq, k)) continue;
+    if (k == j || !p_.queues_in(cq, k)) continue;
     V& theirs = rank[rank_cell(cq, k)];
     theirs = ite(leaving && theirs > mine, theirs - 1, theirs);
   }
@@ -87,7 +87,7 @@ void MkRules<V>::check_queue_order(const S& s, int j) const {
       std::uint64_t seen = 0;
       int queued = 0;
       for (int k = 0; k < J_; ++k) {
-        if (!queues_in(cq, k)) continue;
+        if (!p_.queues_in(cq, k)) continue;
         const V r = rank[rank_cell(cq, k)];
         const bool in = manager ? (s.phase[k] == kMgrPending || s.phase[k] == kMgrEvicted)
                                 : s.remote[rank_cell(cq, k)] == kRemotePending;
