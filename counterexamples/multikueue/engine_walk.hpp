@@ -49,17 +49,30 @@ EngineLog engine_log_from_json(const ItfDocument& log);
 
 struct Validation {
   bool allowed = false;
+  // Every step's search visited all model states within reach (see SearchLimits), so a step it
+  // cannot explain is one the model does not allow; otherwise the answer is Incomplete.
+  bool complete = true;
   std::size_t matched = 0;  // log steps the model explained (the initial cells included)
   std::size_t step = 0;     // the first step it could not explain
   std::string event;
   std::vector<std::string>
       unexplained;  // the log's cells at that step that no model state within reach has
-  std::size_t model_actions = 0;  // model actions used to explain the whole log
+  // Where the search found no such state: how the state that read closest differs from them.
+  std::vector<std::string> closest;
+  std::size_t model_actions = 0;  // model actions of the explanation found for the whole log
+  std::size_t states = 0;         // model states visited, all steps together
 };
 
-// Breadth-first, at most `lookahead` model actions per log step (the engine
-// settles several protocol steps at once).
-Validation validate_log(const protocols::MultiKueue& mk, const EngineLog& log, int lookahead = 10);
+// How far the model is searched for each log step (the engine settles several protocol steps
+// at once, and AllAtOnce over four jobs and three workers takes some fifty model actions).
+struct SearchLimits {
+  int max_depth = 0;                // model actions per log step; 0: no limit
+  std::size_t max_states = 20'000;  // model states visited per log step
+};
+
+// Best first, over the states that read closest to the log's cells, within the limits.
+Validation validate_log(const protocols::MultiKueue& mk, const EngineLog& log,
+                        SearchLimits limits = {});
 
 std::string to_text(const Validation& v);
 

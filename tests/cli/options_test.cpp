@@ -43,6 +43,7 @@ TEST_CASE("a bad option value is exit 3 in the same words in every subcommand",
       {walk, "--walks", "0"},
       {walk, "--steps", "-1"},
       {walk, "--lookahead", "ten"},
+      {walk, "--max-states", "0"},
       {"simulate nowhere.yaml", "--seed", "-3"},
       {"replay nowhere.itf.json", "--output", "xml"},
   };

@@ -33,6 +33,9 @@ TEST_CASE("an engine log with a step the model cannot take is reported at that s
   CHECK(r.code == 1);
   CHECK(r.out.find("but not step 3") != std::string::npos);
   CHECK(r.out.find("  phase[team-ml/llm-finetune] = Admitted\n") != std::string::npos);
+  // Where the engine and the model part: the closest state the model has, cell by cell.
+  CHECK(r.out.find("phase[team-ml/llm-finetune]: the engine's Admitted, the model's") !=
+        std::string::npos);
 
   // The log's cells are typed as an ITF state's are: English is bad input.
   cells["remote"]["#map"][0][1] = "QuotaReserved, nominated";
@@ -58,4 +61,25 @@ TEST_CASE("kmc validate rejects what is not an engine log (exit 3)") {
   CHECK(r.err.find("kind") != std::string::npos);
   r = kmc("validate");
   CHECK(r.code == 3);
+}
+
+// One settle of AllAtOnce over four jobs and three workers is dozens of model actions: the
+// best-first search explains it where a breadth-first one with a 10-action lookahead (before)
+// said "Not allowed", a wrong answer. A limit that leaves a step unexplained is Incomplete.
+TEST_CASE("a step that settles many protocol steps is explained; a search cut short is Incomplete",
+          "[cli][validate]") {
+  Run r = kmc("validate --walk examples/three-workers --steps 8");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("Allowed: 1 random walk") != std::string::npos);
+  r = kmc("validate --walk examples/three-workers --steps 8 --lookahead 10");
+  INFO(r.out << r.err);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("step 1 (settle) was not explained within the search's limits") !=
+        std::string::npos);
+  CHECK(r.out.find("Not allowed") == std::string::npos);
+  r = kmc("validate --walk examples/three-workers --steps 8 --max-states 100");
+  INFO(r.out << r.err);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("Incomplete: the model explains steps 0 to 0;") != std::string::npos);
 }
