@@ -281,6 +281,20 @@ void Compiler::compile_options() {
   for (const auto& worker : sc.workers)
     p.pods_ready_eviction.push_back(worker.configuration.wait_for_pods_ready.enable);
   const auto& e = sc.fleet.environment;
+  // Past backoffLimitCount, Kueue deactivates a workload a PodsReady timeout evicts
+  // (reconcileNotReadyTimeout); SpotReclaim requeues the copy every time. Only a budget that
+  // lets one job be reclaimed more often than the limit can tell the two apart.
+  for (std::size_t w = 0; w < sc.workers.size(); ++w) {
+    const auto& config = sc.workers[w].configuration;
+    const auto& limit = config.wait_for_pods_ready.backoff_limit_count;
+    if (!config.wait_for_pods_ready.enable || !limit || e.spot_reclaims <= *limit) continue;
+    ignore(config.pos, "waitForPodsReady.requeuingStrategy.backoffLimitCount",
+           "Configuration.waitForPodsReady.requeuingStrategy.backoffLimitCount",
+           fmt::format("worker {}: past {} requeues Kueue deactivates a copy whose pods lost "
+                       "readiness, while kmc requeues it after every one of the {} spot "
+                       "reclaims the environment allows; results may differ",
+                       sc.fleet.workers[w].name, *limit, e.spot_reclaims));
+  }
   p.spot_reclaims = e.spot_reclaims;
   p.capacity_losses = e.capacity_losses;
   p.snapshot_refreshes = e.snapshot_refreshes;

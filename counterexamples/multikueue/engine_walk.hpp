@@ -64,7 +64,7 @@ struct Validation {
 };
 
 // How far the model is searched for each log step (the engine settles several protocol steps
-// at once, and AllAtOnce over four jobs and three workers takes some fifty model actions).
+// at once: one settle of AllAtOnce over examples/three-workers is about 25 model actions).
 struct SearchLimits {
   int max_depth = 0;                // model actions per log step; 0: no limit
   std::size_t max_states = 20'000;  // model states visited per log step

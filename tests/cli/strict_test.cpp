@@ -97,3 +97,31 @@ TEST_CASE("kueue-admission: a feature gate set away from its default is ignored 
   CHECK(names_line(r.err, dir + "/cluster/kueue-config.yaml",
                    "featureGates.PrioritySortingWithinCohort"));
 }
+
+// Past waitForPodsReady's backoffLimitCount, Kueue deactivates a copy evicted by a PodsReady
+// timeout (reconcileNotReadyTimeout); MultiKueue's SpotReclaim requeues it every time. Where the
+// spot budget lets one job be reclaimed more often than the limit, that is ignored input.
+TEST_CASE("multikueue: spot reclaims past a worker's backoffLimitCount are ignored input",
+          "[cli][strict][multikueue]") {
+  const auto with = [](const std::string& limit, const std::string& reclaims) {
+    auto dir =
+        example_replacing("gpu-hunter", "kmc.yaml", "environment: {snapshotRefreshes: -1}",
+                          "environment: {snapshotRefreshes: -1, spotReclaims: " + reclaims + "}");
+    std::ofstream(dir + "/workers/asia-southeast1/config.yaml")
+        << "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+           "waitForPodsReady:\n  requeuingStrategy: {backoffLimitCount: "
+        << limit << "}\n";
+    return dir;
+  };
+  const std::string field = "waitForPodsReady.requeuingStrategy.backoffLimitCount";
+  auto r = kmc("check " + with("1", "2") + " --max-states 2000");
+  INFO(r.out << r.err);
+  CHECK(has(r.err, "config.yaml:1: " + field));  // the Configuration, and the field in it
+  CHECK(has(r.err, "deactivates"));
+  r = kmc("check " + with("1", "2") + " --strict");
+  CHECK(r.code == 3);
+  CHECK(has(r.err, "config.yaml:1: " + field));  // the Configuration, and the field in it
+  // A budget within the limit cannot tell the two apart: no warning.
+  r = kmc("check " + with("2", "2") + " --max-states 2000");
+  CHECK_FALSE(has(r.err, field));
+}
