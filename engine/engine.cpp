@@ -54,6 +54,7 @@ Engine::Engine(const model::ClusterManifests& m, EngineOptions opts) : manifests
   build_quota_tree();
   cq_workloads.resize(cluster_queues.size());
   queues.set_sticky_head(options.sticky_preemptor_head);
+  queues.set_ordering(ordering());
   for (const auto& cq : cluster_queues) {
     queues.add_cluster_queue(cq.spec.queueing_strategy == model::QueueingStrategy::StrictFIFO);
   }
@@ -115,6 +116,13 @@ bool Engine::local_queue_stopped(const WorkloadInfo& w) const {
 // the engine's independence is from protocols/, not from the facts about Kueue.
 bool Engine::gate(const std::string& name) const {
   return manifests.configuration.feature_gates.enabled(name);
+}
+
+QueueOrdering Engine::ordering() const {
+  return {
+      .pods_ready_by_eviction = manifests.configuration.wait_for_pods_ready.requeuing_timestamp ==
+                                model::RequeuingTimestamp::Eviction,
+      .priority_sorting_within_cohort = gate("PrioritySortingWithinCohort")};
 }
 
 void Engine::build_cluster_queue(const model::ClusterQueue& spec) {

@@ -143,6 +143,7 @@ class Engine {
 
   TimeMs now() const { return now_ms; }
   bool gate(const std::string& name) const;
+  QueueOrdering ordering() const;  // what orders waiting workloads besides themselves
   const WorkloadInfo* find(const std::string& key) const;
   WorkloadInfo* find(const std::string& key);
   int cq_index(const std::string& name) const;

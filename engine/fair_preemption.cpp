@@ -56,9 +56,9 @@ bool within_cq_policy_allows(const PreemptionCtx& ctx, const WorkloadInfo& c) {
     case model::WithinClusterQueuePolicy::Never:
       return false;
     case model::WithinClusterQueuePolicy::LowerPriority:
-      return satisfies_policy("LowerPriority", ctx.preemptor, c);
+      return satisfies_policy("LowerPriority", ctx.preemptor, c, ctx.engine.ordering());
     case model::WithinClusterQueuePolicy::LowerOrNewerEqualPriority:
-      return satisfies_policy("LowerOrNewerEqualPriority", ctx.preemptor, c);
+      return satisfies_policy("LowerOrNewerEqualPriority", ctx.preemptor, c, ctx.engine.ordering());
   }
   return false;
 }

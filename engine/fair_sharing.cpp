@@ -51,8 +51,9 @@ struct Tournament {
     const WorkloadInfo& wb = e.workloads[static_cast<size_t>(b->workload)];
     if (e.gate("PrioritySortingWithinCohort") && wa.priority() != wb.priority())
       return wa.priority() > wb.priority();
-    if (wa.queue_order_ms() != wb.queue_order_ms())
-      return wa.queue_order_ms() < wb.queue_order_ms();
+    const QueueOrdering o = e.ordering();
+    if (wa.queue_order_ms(o) != wb.queue_order_ms(o))
+      return wa.queue_order_ms(o) < wb.queue_order_ms(o);
     return wa.uid < wb.uid;  // deviation: Kueue leaves full ties to map order
   }
 

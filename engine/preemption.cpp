@@ -70,7 +70,7 @@ Variant classify(const PreemptionCtx& ctx, const WorkloadInfo& c, bool hierarchi
   const bool same = c.cluster_queue == ctx.cq;
   const std::string policy = same ? within_policy(cq.spec.preemption.within_cluster_queue)
                                   : reclaim_policy(cq.spec.preemption.reclaim_within_cohort);
-  if (!satisfies_policy(policy, ctx.preemptor, c)) return Variant::Never;
+  if (!satisfies_policy(policy, ctx.preemptor, c, ctx.engine.ordering())) return Variant::Never;
   if (same) return Variant::WithinCQ;
   if (hierarchical_advantage) return Variant::HierarchicalReclaim;
   if (borrow_within_cohort_forbidden(cq)) return Variant::ReclaimWithoutBorrowing;
@@ -225,11 +225,12 @@ bool queue_under_nominal(const PreemptionCtx& ctx) {
 
 }  // namespace
 
-bool satisfies_policy(const std::string& policy, const WorkloadInfo& p, const WorkloadInfo& c) {
+bool satisfies_policy(const std::string& policy, const WorkloadInfo& p, const WorkloadInfo& c,
+                      const QueueOrdering& o) {
   if (policy == "LowerPriority") return p.priority() > c.priority();
   if (policy == "LowerOrNewerEqualPriority") {
     return p.priority() > c.priority() ||
-           (p.priority() == c.priority() && p.queue_order_ms() < c.queue_order_ms());
+           (p.priority() == c.priority() && p.queue_order_ms(o) < c.queue_order_ms(o));
   }
   return policy == "Any";
 }

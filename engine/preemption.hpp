@@ -51,7 +51,7 @@ std::vector<Target> fill_back(PreemptionCtx& ctx, std::vector<Target> targets,
 int candidates_ordering(const Engine& engine, const WorkloadInfo& a, const WorkloadInfo& b,
                         int preemptor_cq);
 bool satisfies_policy(const std::string& policy, const WorkloadInfo& preemptor,
-                      const WorkloadInfo& candidate);
+                      const WorkloadInfo& candidate, const QueueOrdering& ordering);
 // True if the candidate uses any of the frs (its admission's flavors).
 bool uses_resources(const Engine& engine, const WorkloadInfo& w, const std::vector<FrId>& frs);
 

@@ -11,7 +11,7 @@ void QueueManager::add_cluster_queue(bool strict_fifo) {
 }
 
 QueueManager::Key QueueManager::key_of(const Pending& p, const WorkloadInfo& w) const {
-  return Key{p.sticky == w.id ? 0 : 1, -w.priority(), w.queue_order_ms(), w.uid, w.id};
+  return Key{p.sticky == w.id ? 0 : 1, -w.priority(), w.queue_order_ms(ordering_), w.uid, w.id};
 }
 
 void QueueManager::push_active(Pending& p, const WorkloadInfo& w) {

@@ -37,6 +37,7 @@ class QueueManager {
   void reset_cluster_queue(int cq);
   // The sticky preemptor head (#7157); off: Kueue before it.
   void set_sticky_head(bool on) { sticky_head_ = on; }
+  void set_ordering(const QueueOrdering& o) { ordering_ = o; }
   size_t cluster_queue_count() const { return queues_.size(); }
 
   // ClusterQueue.PushOrUpdate.
@@ -85,6 +86,7 @@ class QueueManager {
 
   std::vector<Pending> queues_;
   bool sticky_head_ = true;
+  QueueOrdering ordering_;
 };
 
 std::string scheduling_hash(const WorkloadInfo& w);

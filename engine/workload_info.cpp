@@ -29,12 +29,24 @@ bool WorkloadInfo::is_true(const std::string& type) const {
   return c != nullptr && c->status == "True";
 }
 
-// workload.Ordering.GetQueueOrderTimestamp with requeuingStrategy.timestamp=Eviction.
-TimeMs WorkloadInfo::queue_order_ms() const {
+// workload.Ordering.GetQueueOrderTimestamp: the creation time, except for a
+// workload a PodsReady timeout evicted (requeuingStrategy.timestamp Eviction)
+// or an admission check evicted, which waits from the eviction; and, with
+// PrioritySortingWithinCohort off, one preempted to reclaim quota while it
+// borrowed, which waits from just after the preemption.
+TimeMs WorkloadInfo::queue_order_ms(const QueueOrdering& o) const {
   if (const model::Condition* c = condition("Evicted"); c != nullptr && c->status == "True") {
-    if (c->reason == "PodsReadyTimeout" || c->reason == "AdmissionCheck") {
+    if ((c->reason == "PodsReadyTimeout" && o.pods_ready_by_eviction) ||
+        c->reason == "AdmissionCheck") {
       auto it = condition_ms.find("Evicted");
       if (it != condition_ms.end()) return it->second;
+    }
+  }
+  if (!o.priority_sorting_within_cohort) {
+    if (const model::Condition* c = condition("Preempted");
+        c != nullptr && c->status == "True" && c->reason == "InCohortReclaimWhileBorrowing") {
+      auto it = condition_ms.find("Preempted");
+      if (it != condition_ms.end()) return it->second + 1;
     }
   }
   return created_ms;

@@ -32,6 +32,15 @@ struct LastAssignment {
   int next_flavor_to_try(size_t pod_set, const std::string& resource) const;
 };
 
+// workload.Ordering: what GetQueueOrderTimestamp reads besides the workload,
+// from the Configuration and the feature gates.
+struct QueueOrdering {
+  // waitForPodsReady.requeuingStrategy.timestamp Eviction (the default).
+  bool pods_ready_by_eviction = true;
+  // The PrioritySortingWithinCohort gate (on by default).
+  bool priority_sorting_within_cohort = true;
+};
+
 struct WorkloadInfo {
   int id = -1;
   std::string key;  // NAMESPACE/NAME
@@ -108,7 +117,7 @@ struct WorkloadInfo {
     return !is_finished() && obj.active && !has_quota_reservation() && !deleted;
   }
   std::int64_t priority() const { return obj.priority; }
-  TimeMs queue_order_ms() const;
+  TimeMs queue_order_ms(const QueueOrdering& o) const;
   TimeMs quota_reserved_ms(TimeMs now) const;
 
   void set_condition(const std::string& type, bool status, const std::string& reason,

@@ -237,6 +237,10 @@ struct FeatureGates {
   bool enabled(const std::string& name) const;
 };
 
+// waitForPodsReady.requeuingStrategy.timestamp: what a workload a PodsReady
+// timeout evicted waits in its queue by (workload.Ordering.GetQueueOrderTimestamp).
+enum class RequeuingTimestamp { Eviction, Creation };
+
 struct WaitForPodsReady {
   bool enable = true;  // enabled by default in the v1beta2 config API
   std::int64_t timeout_s = 30 * 60;
@@ -245,6 +249,7 @@ struct WaitForPodsReady {
   std::int64_t backoff_base_s = 60;
   std::int64_t backoff_max_s = 3600;
   std::optional<std::int32_t> backoff_limit_count;  // nil: infinite
+  RequeuingTimestamp requeuing_timestamp = RequeuingTimestamp::Eviction;
 };
 
 struct MultiKueueSettings {

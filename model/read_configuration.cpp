@@ -61,15 +61,9 @@ void read_wait_for_pods_ready(const YamlNode& node, ReadContext& ctx, bool v1bet
       requeuing,
       {.modeled = {"backoffLimitCount", "backoffBaseSeconds", "backoffMaxSeconds", "timestamp"}},
       ctx.warnings);
-  // Eviction, the default, is what kmc models (GetQueueOrderTimestamp).
-  if (const YamlNode ts = requeuing["timestamp"];
-      ts.present() && !ts.one_of<bool>({{"Eviction", true}, {"Creation", false}}))
-    ctx.warnings.push_back(ignored_input(
-        ts.pos(), ts.path(), ts.path(),
-        fmt::format("kmc does not model {} Creation; ignored: the order requeued workloads are "
-                    "retried in may differ because Creation orders them by creation, not "
-                    "eviction, time",
-                    ts.path())));
+  if (const YamlNode ts = requeuing["timestamp"]; ts.present())
+    w.requeuing_timestamp = ts.one_of<RequeuingTimestamp>(
+        {{"Eviction", RequeuingTimestamp::Eviction}, {"Creation", RequeuingTimestamp::Creation}});
   if (requeuing["backoffLimitCount"].present())
     w.backoff_limit_count = requeuing["backoffLimitCount"].int32(0);
   if (requeuing["backoffBaseSeconds"].present())

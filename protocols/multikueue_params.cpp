@@ -295,6 +295,20 @@ void Compiler::compile_options() {
                        "reclaims the environment allows; results may differ",
                        sc.fleet.workers[w].name, *limit, e.spot_reclaims));
   }
+  // requeuingStrategy.timestamp Creation orders a copy the timeout evicted by its creation on
+  // the worker, which the state forgets once the copy is admitted: kmc requeues it at the end.
+  for (std::size_t w = 0; w < sc.workers.size(); ++w) {
+    const auto& wfpr = sc.workers[w].configuration.wait_for_pods_ready;
+    if (!wfpr.enable || wfpr.requeuing_timestamp != model::RequeuingTimestamp::Creation ||
+        e.spot_reclaims == 0)
+      continue;
+    ignore(sc.workers[w].configuration.pos, "waitForPodsReady.requeuingStrategy.timestamp",
+           "Configuration.waitForPodsReady.requeuingStrategy.timestamp",
+           fmt::format("worker {}: with Creation Kueue queues a copy whose pods lost readiness "
+                       "by the copy's creation, while kmc queues it by the eviction, behind "
+                       "every copy waiting then; results may differ",
+                       sc.fleet.workers[w].name));
+  }
   p.spot_reclaims = e.spot_reclaims;
   p.capacity_losses = e.capacity_losses;
   p.snapshot_refreshes = e.snapshot_refreshes;

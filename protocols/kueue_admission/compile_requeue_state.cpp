@@ -2,8 +2,9 @@
 // admission check, it waits out a backoff (the workload controller's
 // reconcile: Requeued False with reason PodsReadyTimeout or AdmissionCheck
 // until status.requeueState.requeueAt has passed), then waits in its queue in
-// order of that eviction (GetQueueOrderTimestamp); requeueState.count counts
-// its PodsReady timeouts against backoffLimitCount.
+// order of that eviction (GetQueueOrderTimestamp; a timeout's only with
+// requeuingStrategy.timestamp Eviction); requeueState.count counts its
+// PodsReady timeouts against backoffLimitCount.
 // Also the queue order's ties the model cannot order as Kueue does.
 #include <fmt/format.h>
 
@@ -25,11 +26,13 @@ bool by_eviction(const model::Condition* c) {
 
 }  // namespace
 
-void compile_requeue_state(AdmissionParams& p, const model::Workload& wl, WorkloadParams& w) {
+void compile_requeue_state(AdmissionParams& p, const model::Workload& wl, WorkloadParams& w,
+                           model::RequeuingTimestamp timestamp) {
   w.initial_requeues = wl.requeue_count;
   if (w.initial_flavor >= 0) return;
   const model::Condition* evicted = find(wl, "Evicted");
-  if (evicted != nullptr && evicted->status == "True" && by_eviction(evicted))
+  if (evicted != nullptr && evicted->status == "True" && by_eviction(evicted) &&
+      !(evicted->reason == "PodsReadyTimeout" && timestamp == model::RequeuingTimestamp::Creation))
     w.evicted_at = evicted->last_transition_s;
   const model::Condition* requeued = find(wl, "Requeued");
   w.initial_backoff =

@@ -313,7 +313,7 @@ struct Compiler {
         w.reserved_at = c.last_transition_s;
       }
     compile_workload_checks(p, wl, w);
-    compile_requeue_state(p, wl, w);
+    compile_requeue_state(p, wl, w, m.configuration.wait_for_pods_ready.requeuing_timestamp);
     if (w.initial_flavor >= 0) {
       w.initial_pods_ready =
           std::any_of(wl.conditions.begin(), wl.conditions.end(),
@@ -349,6 +349,7 @@ struct Compiler {
     const bool wfpr_on = wfpr.enable && !gates.enabled("DisableWaitForPodsReady");
     p.block_admission = wfpr_on && wfpr.block_admission;
     p.pods_ready_limit = wfpr.backoff_limit_count ? std::max(*wfpr.backoff_limit_count, 0) : -1;
+    p.timeout_requeue_by_creation = wfpr.requeuing_timestamp == model::RequeuingTimestamp::Creation;
     if (fleet.environment.pods_ready_timeouts > 0 && !wfpr_on)
       throw InputError(m.configuration.pos, "waitForPodsReady",
                        fmt::format("environment.podsReadyTimeouts is {}, but waitForPodsReady is "

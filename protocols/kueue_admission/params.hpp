@@ -232,6 +232,9 @@ struct AdmissionParams {
   bool recovery_times_out = true;
   // waitForPodsReady.requeuingStrategy.backoffLimitCount; -1: nil (requeued forever).
   int pods_ready_limit = -1;
+  // waitForPodsReady.requeuingStrategy.timestamp Creation: a workload a PodsReady timeout
+  // evicted waits by its creation, not by the eviction (GetQueueOrderTimestamp).
+  bool timeout_requeue_by_creation = false;
   bool sticky_head = true;                // #7157; the variant pre-7157 turns it off
   bool force_fail_stuck_pods = true;      // #7312 (FailureRecoveryPolicy); pre-7312 turns it off
   bool recompute_on_overlap = true;       // RecomputeAssignmentUponPreemptionTargetsOverlap

@@ -17,7 +17,7 @@ namespace kmc::protocols::ka {
 
 namespace {
 
-// The workload's point on the timeline; -1: its creation, before every point.
+// The workload's point on the timeline; -1: its creation (static, before every point).
 std::int64_t key(const XState& s, int w) {
   return s.requeued[w] >= 0 ? s.requeued[w] : s.born[w];
 }
@@ -78,6 +78,13 @@ void Scheduler::stamp_requeued(XState& s, int w) const {
   s.requeued[w] = next_point(s);
 }
 
+void Scheduler::stamp_timed_out(XState& s, int w, bool terminating) const {
+  if (!p_.timeout_requeue_by_creation) return stamp_requeued(s, w);
+  // Marked only while the marker is read: a creation-ordered workload in
+  // backoff or waiting is otherwise the one that was never evicted.
+  if (terminating) s.requeued[w] = kRequeuedInCreationOrder;
+}
+
 // The dump's evictions and the creations after the first of them, on the
 // timeline in the order of their times; equal times share a rank.
 void Scheduler::stamp_dumped_evictions(XState& s) const {
@@ -93,7 +100,7 @@ void Scheduler::stamp_dumped_evictions(XState& s) const {
 
 void Scheduler::unstamp(XState& s, int w, bool gone) const {
   if (!p_.any_requeue()) return;
-  s.requeued[w] = -1;
+  s.requeued[w] = kNotRequeued;
   if (gone) s.born[w] = -1;
   compact(s);
 }

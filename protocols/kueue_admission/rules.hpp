@@ -205,12 +205,13 @@ class Rules {
         [[fallthrough]];
       case kForceFail:
         // The job reconciler unsets the reservation. A preempted workload goes
-        // back to its queue; one a PodsReady timeout evicted (stamped with the
-        // eviction's time) waits out its backoff, or is deactivated past the limit.
+        // back to its queue; one a PodsReady timeout evicted (stamped by the
+        // eviction) waits out its backoff, or is deactivated past the limit.
         sched_.release(s, w);
         s.phase[w] = kPending;
-        if (s.requeued[w] >= 0) {
+        if (s.requeued[w] != kNotRequeued) {
           s.phase[w] = kBackoff;
+          if (s.requeued[w] == kRequeuedInCreationOrder) s.requeued[w] = kNotRequeued;
           if (p_.counts_requeues() && s.requeues[w] > p_.pods_ready_limit) {
             s.phase[w] = kDeactivated;
             s.requeues[w] = p_.pods_ready_limit;
@@ -322,7 +323,7 @@ class Rules {
       case kPodsReadyTimeout: {
         // reconcileNotReadyTimeout: past backoffLimitCount deactivate, else evict
         // (its quota goes at once: the job is suspended) and requeue after a
-        // backoff, ordered by the eviction's time (requeuingStrategy.timestamp).
+        // backoff, ordered by the eviction's time or its creation (requeuingStrategy.timestamp).
         --s.budget[p_.budget_timeouts()];
         sched_.reset_checks_on_eviction(s, w);
         // A pod group's pods terminate first, holding its quota (PodsTerminated
@@ -331,7 +332,7 @@ class Rules {
         if (p_.holds_until_pods_gone(w)) {
           s.phase[w] = kEvicted;  // still unready, where that is tracked: not PodsReady
           if (p_.counts_requeues()) ++s.requeues[w];
-          sched_.stamp_requeued(s, w);
+          sched_.stamp_timed_out(s, w, true);
           break;
         }
         sched_.release(s, w);
@@ -342,7 +343,7 @@ class Rules {
         }
         if (p_.counts_requeues()) ++s.requeues[w];
         s.phase[w] = kBackoff;
-        sched_.stamp_requeued(s, w);
+        sched_.stamp_timed_out(s, w, false);
         break;
       }
       case kAdmissionWritten:

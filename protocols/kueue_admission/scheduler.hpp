@@ -214,6 +214,10 @@ class Scheduler {
   // (`born`), or a check evicts it (`requeued`). Only where checks are modelled.
   void stamp_born(XState& s, int w) const;
   void stamp_requeued(XState& s, int w) const;
+  // A PodsReady timeout evicted it: stamped by the eviction; where
+  // requeuingStrategy.timestamp is Creation, marked kRequeuedInCreationOrder
+  // while its pods are `terminating`, else not stamped.
+  void stamp_timed_out(XState& s, int w, bool terminating) const;
   // The initial state's timeline, where the dump has workloads a PodsReady
   // timeout or a check evicted (WorkloadParams::evicted_at).
   void stamp_dumped_evictions(XState& s) const;

@@ -126,8 +126,10 @@ model::Layout Spec::layout(const Params& p) {
   auto retries = field("retries", {kAxisWorkload, kAxisCheck}, FieldKind::Int, 0, most_retries);
   retries.optional = true;
   // At most one point per workload on each of the two timelines, ranked densely.
-  auto requeued = only_if(requeues, field("requeued", {kAxisWorkload}, FieldKind::Int, -1,
-                                          2 * std::int64_t{p.W()} - 1));
+  auto requeued = only_if(
+      requeues, field("requeued", {kAxisWorkload}, FieldKind::Int,
+                      p.timeout_requeue_by_creation ? kRequeuedInCreationOrder : kNotRequeued,
+                      2 * std::int64_t{p.W()} - 1));
   auto born = only_if(
       requeues, field("born", {kAxisWorkload}, FieldKind::Int, -1, 2 * std::int64_t{p.W()} - 1));
   std::vector<char> dated;  // arrivals, and those created after a dumped eviction
@@ -318,7 +320,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   for (int w = 0; w < p.W(); ++w)
     for (int k = 0; k < p.K(); ++k)
       s.retries[static_cast<std::size_t>(w) * p.K() + k] = p.workloads[w].initial_retries.at(k);
-  s.requeued.assign(p.W(), -1);
+  s.requeued.assign(p.W(), kNotRequeued);
   s.born.assign(p.W(), -1);
   s.blocked.assign(1, 0);
   s.requeues.assign(p.W(), 0);

@@ -68,7 +68,7 @@ struct State {
       // [workload] the queue-order timestamp, where it is not the creationTimestamp's
       // place in the static order: evicted by a check or a PodsReady timeout, ordered by the
       // eviction's time
-      // (GetQueueOrderTimestamp); -1: creation. Ranks shared with `born`, dense.
+      // (GetQueueOrderTimestamp); below 0: creation (Requeued). Ranks shared with `born`, dense.
       (std::vector<V>, requeued),
       // [workload] an arrival's creation, on requeued's timeline; -1: there from the start
       (std::vector<V>, born),
@@ -105,6 +105,12 @@ struct State {
 // The values of cell `unready`: PodsReady False since the job started
 // (WaitForStart), or since a pod failed after they were all ready (WaitForRecovery).
 enum Unready : std::int64_t { kNotStarted = 1, kRecovering = 2 };
+
+// The values of cell `requeued` below 0 (a rank on the timeline from 0 up):
+// not evicted for a retry; or evicted by a PodsReady timeout but waiting by its
+// creation (requeuingStrategy.timestamp Creation), which still marks a pod
+// group terminating after that timeout for a backoff (rules.hpp kForceFail).
+enum Requeued : std::int64_t { kNotRequeued = -1, kRequeuedInCreationOrder = -2 };
 
 // The values of cell `deletion` (cluster_queue_deletion.cpp): the cache has the
 // ClusterQueue as its spec says (deleted in the API or not, until the

@@ -54,3 +54,25 @@ TEST_CASE("kmc admit on a dump taken mid-backoff requeues at requeueAt, in evict
   CHECK(c.code == 0);
   CHECK(has(c.out, "Verified"));
 }
+
+TEST_CASE("kmc admit and check on that dump with requeuingStrategy.timestamp Creation",
+          "[cli][dump][queue-order]") {
+  // The same dump, but Kueue orders a workload a PodsReady timeout evicted by
+  // its creation: retried-job (09:50) now goes before new-job (10:05).
+  const std::string source = std::string(KMC_SOURCE_DIR) + "/tests/cli/fixtures/dumped-backoff";
+  std::string text = slurp(source + "/cluster/dump.yaml");
+  const std::string limit = "    backoffLimitCount: 2\n";
+  REQUIRE(has(text, limit));
+  text.replace(text.find(limit), limit.size(), limit + "    timestamp: Creation\n");
+  const std::string dir = folder_with(source, "cluster/dump.yaml", text);
+  const auto r = kmc("admit " + dir +
+                     "/cluster --expect admitted=ns/retried-job,pending=ns/new-job,"
+                     "pending=ns/old-job");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK_FALSE(has(r.err, "timestamp"));  // modelled now: no warning
+  const auto c = kmc("check " + dir + " --strict");
+  INFO(c.out << c.err);
+  CHECK(c.code == 0);
+  CHECK(has(c.out, "Verified"));
+}

@@ -125,3 +125,31 @@ TEST_CASE("multikueue: spot reclaims past a worker's backoffLimitCount are ignor
   r = kmc("check " + with("2", "2") + " --max-states 2000");
   CHECK_FALSE(has(r.err, field));
 }
+
+// requeuingStrategy.timestamp Creation orders a copy a PodsReady timeout evicted by its creation
+// on the worker; the MultiKueue protocol does not keep that order once the copy is admitted.
+TEST_CASE("multikueue: requeuingStrategy.timestamp Creation with spot reclaims is ignored input",
+          "[cli][strict][multikueue]") {
+  const auto with = [](const std::string& timestamp, const std::string& reclaims) {
+    auto dir =
+        example_replacing("gpu-hunter", "kmc.yaml", "environment: {snapshotRefreshes: -1}",
+                          "environment: {snapshotRefreshes: -1, spotReclaims: " + reclaims + "}");
+    std::ofstream(dir + "/workers/asia-southeast1/config.yaml")
+        << "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+           "waitForPodsReady:\n  requeuingStrategy: {timestamp: "
+        << timestamp << "}\n";
+    return dir;
+  };
+  const std::string field = "waitForPodsReady.requeuingStrategy.timestamp";
+  auto r = kmc("check " + with("Creation", "1") + " --max-states 2000");
+  INFO(r.out << r.err);
+  CHECK(has(r.err, "config.yaml:1: " + field));
+  CHECK(has(r.err, "by the copy's creation"));
+  r = kmc("check " + with("Creation", "1") + " --strict");
+  CHECK(r.code == 3);
+  // Without spot reclaims no copy is evicted for its pods; Eviction is what kmc models.
+  r = kmc("check " + with("Creation", "0") + " --max-states 2000");
+  CHECK_FALSE(has(r.err, field));
+  r = kmc("check " + with("Eviction", "1") + " --max-states 2000");
+  CHECK_FALSE(has(r.err, field));
+}

@@ -303,3 +303,34 @@ TEST_CASE("a LocalQueue resumed or a restart pushes a workload in backoff into i
   e.run(-1, requeue_at);
   CHECK(state_of(e, "job") == "Admitted");
 }
+
+TEST_CASE("requeuingStrategy.timestamp: a timed-out workload waits by its eviction or creation",
+          "[engine][podsready][queue-order]") {
+  // cq a {cpu: 2}: old, mid and young (created in that order) of 2 cpu each.
+  // old's pods are never ready: at 30 minutes the timeout evicts it, mid takes
+  // the quota, and old's backoff ends at 31. When mid finishes, old and young
+  // wait side by side: GetQueueOrderTimestamp puts old behind young by its
+  // eviction (Eviction, the default), ahead of it by its creation (Creation).
+  for (const auto ts :
+       {kmc::model::RequeuingTimestamp::Eviction, kmc::model::RequeuingTimestamp::Creation}) {
+    const bool creation = ts == kmc::model::RequeuingTimestamp::Creation;
+    DYNAMIC_SECTION((creation ? "Creation" : "Eviction")) {
+      Cluster c;
+      c.flavor("default");
+      c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 2}}}})});
+      c.m.configuration.wait_for_pods_ready.requeuing_timestamp = ts;
+      for (const char* name : {"old", "mid", "young"}) c.wl(name, "a", 0, {{"cpu", 2}});
+      Engine e(c.m, manual_pods_ready());
+      e.run(-1, 30 * kMinute + 5000);  // the clock starts at the newest creation, 2 s
+      const auto* evicted = e.find("ns/old")->condition("Evicted");
+      REQUIRE(evicted != nullptr);
+      REQUIRE(evicted->reason == "PodsReadyTimeout");
+      REQUIRE(state_of(e, "mid") == "Admitted");
+      e.post(30 * kMinute + 6000, ev::PodsReady{"ns/mid"});
+      e.post(40 * kMinute, ev::JobFinished{"ns/mid"});
+      e.run(-1, 40 * kMinute + 5000);  // the inadmissible ones requeued after a 1 s batch
+      CHECK(state_of(e, "old") == (creation ? "Admitted" : "Pending"));
+      CHECK(state_of(e, "young") == (creation ? "Pending" : "Admitted"));
+    }
+  }
+}

@@ -86,3 +86,18 @@ TEST_CASE("v1beta2 has no `enable`: Kueue's strict decoding refuses it, and so d
     CHECK(contains(d.message, "does not start"));
   }
 }
+
+TEST_CASE("requeuingStrategy.timestamp: Eviction by default, Creation read, others refused") {
+  using enum RequeuingTimestamp;
+  CHECK(configuration("v1beta2", "").wait_for_pods_ready.requeuing_timestamp == Eviction);
+  CHECK(configuration("v1beta2", "waitForPodsReady:\n  requeuingStrategy: {timestamp: Creation}\n")
+            .wait_for_pods_ready.requeuing_timestamp == Creation);
+  // Read whether or not waitForPodsReady is on (podsReadyRequeuingTimestamp in main.go).
+  CHECK(configuration("v1beta1", "waitForPodsReady:\n  requeuingStrategy: {timestamp: Creation}\n")
+            .wait_for_pods_ready.requeuing_timestamp == Creation);
+  const auto d = input_error_of([] {
+    configuration("v1beta2", "waitForPodsReady:\n  requeuingStrategy:\n    timestamp: Arrival\n");
+  });
+  CHECK(d.pos.line == 5);
+  CHECK(contains(d.field, "requeuingStrategy.timestamp"));
+}

@@ -73,6 +73,49 @@ TEST_CASE("pods ready timeout: the evicted job queues behind one that waited mea
   CHECK_FALSE(rules.enabled(s, ka::Action{ka::kPodsReadyTimeout, 1}));
 }
 
+TEST_CASE("pods ready timeout, requeuingStrategy.timestamp Creation: the job keeps its place",
+          "[admission][pods-ready][order]") {
+  // As above, but w0, back from its backoff, waits by its creation: ahead of w1.
+  auto p = jobs(2, 1, -1);
+  p.timeout_requeue_by_creation = true;
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const ka::Action schedule{ka::kSchedule, -1};
+  step(schedule);
+  step(ka::Action{ka::kPodsReadyTimeout, 0});
+  CHECK(s.phase[0] == ka::kBackoff);
+  CHECK(s.requeued[0] == ka::kNotRequeued);  // nothing to tell it from one never evicted
+  step(ka::Action{ka::kBackoffExpired, 0});
+  step(schedule);
+  CHECK(s.phase[0] == ka::kAdmitted);
+  CHECK(s.phase[1] == ka::kPending);
+}
+
+TEST_CASE("pods ready timeout: exact state counts of two jobs by eviction and by creation",
+          "[admission][pods-ready][order][counts]") {
+  // cq0 {cpu: 1}, w0 and w1, one timeout. States by hand as (w0, w1, timeouts
+  // left), P Pending, I Inadmissible, A Admitted, F Finished, B Backoff; * a
+  // stamp on the timeline. Before any timeout: (P,P,1) (A,P,1) (A,I,1)
+  // (F,P,1) (F,A,1) (F,F,1): 6. By eviction, w0's timeout gives (B*,P,0)
+  // (B*,A,0) (P*,P,0) (B*,F,0) (P*,A,0) (P*,F,0) (I*,A,0) (A,F,0) (F,F,0),
+  // w1 going first once both wait; w1's gives (F,B*,0) (F,P*,0) (F,A,0): 18.
+  // By creation there is no stamp and w0, the older, goes first: (B,P,0)
+  // (B,A,0) (P,P,0) (B,F,0) (P,A,0) (P,F,0) (I,A,0) (A,F,0) (F,F,0), then
+  // (A,P,0) and (A,I,0), which eviction order never reaches; w1's timeout
+  // gives (F,B,0) (F,P,0), which w0 finishing in (A,P,0) reaches too, and
+  // (F,A,0): 20.
+  auto p = jobs(2, 1, -1);
+  auto o = check(p);
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 18);
+  p.timeout_requeue_by_creation = true;
+  p.finish();
+  o = check(p);
+  CHECK(o.result.verdict == Verdict::Verified);
+  CHECK(o.result.stats.states == 20);
+}
+
 namespace {
 
 // jobs() with waitForPodsReady.blockAdmission, and cq0's quota.
@@ -182,6 +225,39 @@ TEST_CASE("pods ready timeout of a pod group: the next job waits for its pods, t
   // Requeued by its eviction's time, so behind w1, which waited meanwhile.
   CHECK(s.phase[1] == ka::kAdmitted);
   CHECK(s.phase[0] != ka::kAdmitted);
+}
+
+TEST_CASE("pods ready timeout of a pod group, timestamp Creation: backoff, then first again",
+          "[admission][pods-ready][pod-group][order]") {
+  // The terminating pods still send it to backoff once they are gone (the
+  // marker kRequeuedInCreationOrder), and it then waits by its creation.
+  auto p = group_first(2);
+  p.timeout_requeue_by_creation = true;
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const ka::Action schedule{ka::kSchedule, -1};
+  step(schedule);
+  step(ka::Action{ka::kPodsReadyTimeout, 0});
+  CHECK(s.phase[0] == ka::kEvicted);
+  CHECK(s.requeued[0] == ka::kRequeuedInCreationOrder);
+  step(schedule);
+  step(ka::Action{ka::kPodsTerminated, 0});
+  CHECK(s.phase[0] == ka::kBackoff);
+  CHECK(s.requeued[0] == ka::kNotRequeued);
+  step(ka::Action{ka::kBackoffExpired, 0});
+  step(schedule);
+  CHECK(s.phase[0] == ka::kAdmitted);
+  CHECK(s.phase[1] != ka::kAdmitted);
+  // The state counts of one such group are those by eviction (above): the
+  // marker stands in the one state where the stamp stood while its pods
+  // terminated, and with one job the stamp orders nothing after that.
+  auto one = group_first(1);
+  one.timeout_requeue_by_creation = true;
+  one.finish();
+  const auto o = check(one);
+  CHECK(o.result.stats.states == 8);
+  CHECK(o.result.stats.transitions == 7);
 }
 
 namespace {
