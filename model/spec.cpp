@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/assert.hpp"
+#include "model/cell_slots.hpp"
 
 namespace kmc::model {
 
@@ -116,11 +117,15 @@ CellValue value_of(const Layout& layout, const Field& f, const std::vector<int>&
 
 }  // namespace
 
-void append_cells(const Layout& layout, const Field& f, const std::vector<std::int64_t>& values,
-                  std::vector<Cell>& out) {
-  KMC_ASSERT(values.size() == layout.size(f));
+namespace {
+
+// Each non-padding, present cell of field f, in row-major order of its axes:
+// visit(flat offset, per-axis indices, entity names).
+template <class Visit>
+void for_each_cell(const Layout& layout, const Field& f, Visit&& visit) {
+  const std::size_t n = layout.size(f);
   std::vector<int> at(f.axes.size(), 0);
-  for (std::size_t flat = 0; flat < values.size(); ++flat) {
+  for (std::size_t flat = 0; flat < n; ++flat) {
     std::size_t rest = flat;  // row-major: the last axis turns fastest
     for (std::size_t k = f.axes.size(); k-- > 0;) {
       const auto extent = static_cast<std::size_t>(layout.axes[f.axes[k]].extent());
@@ -131,8 +136,34 @@ void append_cells(const Layout& layout, const Field& f, const std::vector<std::i
     if (std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.empty(); }))
       continue;  // padding
     if (f.present && !f.present(at)) continue;
-    out.push_back(Cell{f.name, std::move(names), value_of(layout, f, at, values[flat])});
+    visit(flat, at, std::move(names));
   }
+}
+
+}  // namespace
+
+void append_cells(const Layout& layout, const Field& f, const std::vector<std::int64_t>& values,
+                  std::vector<Cell>& out) {
+  KMC_ASSERT(values.size() == layout.size(f));
+  for_each_cell(
+      layout, f, [&](std::size_t flat, const std::vector<int>& at, std::vector<std::string> names) {
+        out.push_back(Cell{f.name, std::move(names), value_of(layout, f, at, values[flat])});
+      });
+}
+
+std::vector<CellSlot> cell_slots(const Layout& layout) {
+  std::vector<CellSlot> out;
+  for (std::size_t k = 0; k < layout.fields.size(); ++k)
+    for_each_cell(
+        layout, layout.fields[k],
+        [&](std::size_t flat, const std::vector<int>& at, std::vector<std::string> names) {
+          out.push_back(CellSlot{k, flat, at, std::move(names)});
+        });
+  return out;
+}
+
+CellValue slot_value(const Layout& layout, const CellSlot& slot, std::int64_t raw) {
+  return value_of(layout, layout.fields[slot.field], slot.at, raw);
 }
 
 }  // namespace kmc::model

@@ -21,6 +21,7 @@
 #include "counterexamples/itf.hpp"
 #include "counterexamples/multikueue/engine_walk.hpp"
 #include "counterexamples/multikueue/itf_read.hpp"
+#include "model/cell_slots.hpp"
 #include "model/diagnostics.hpp"
 
 namespace kmc::cx {
@@ -29,28 +30,14 @@ namespace {
 
 using State = protocols::MultiKueue::State;
 
-// How far a state reads from the log's cells: for each cell the log holds, how many steps of its
-// field's lifecycle lie between the two values (the enums list their phases in order, None
-// before Pending before QuotaReserved), or the difference of two numbers. Counting steps, not
-// cells, makes creating a copy (None to Pending, on the way to QuotaReserved) progress, so the
-// search creates copies in the order it finds them, as the engine does, instead of first
-// settling the copies whose logged value is Pending.
-class Distance {
+// How many steps of a field's lifecycle lie between two of its values: the enums list their
+// phases in order (None before Pending before QuotaReserved); numbers are that far apart.
+class Lifecycles {
  public:
-  Distance() {
+  Lifecycles() {
     for (const auto& f : protocols::MultiKueue::cell_fields())
       for (std::size_t i = 0; i < f.values.size(); ++i) index_[f.field][f.values[i]] = i;
   }
-  std::size_t operator()(const protocols::MultiKueue& mk, const State& s,
-                         const model::Cells& cells) const {
-    std::size_t n = 0;
-    for (const auto& c : mk.cells(s))
-      if (const model::CellValue* logged = cells.find(c.field, c.entity))
-        n += apart(c.field, *logged, c.value);
-    return n;
-  }
-
- private:
   std::size_t apart(const std::string& field, const model::CellValue& a,
                     const model::CellValue& b) const {
     if (a == b) return 0;
@@ -64,7 +51,52 @@ class Distance {
     if (i == values->second.end() || j == values->second.end()) return 1;
     return i->second > j->second ? i->second - j->second : j->second - i->second;
   }
+
+ private:
   std::map<std::string, std::map<std::string, std::size_t>> index_;
+};
+
+// How far a state reads from one log step's cells: for each cell the log holds, the lifecycle
+// steps between the two values. Counting steps, not cells, makes creating a copy (None to
+// Pending, on the way to QuotaReserved) progress, so the search creates copies in the order it
+// finds them, as the engine does, instead of first settling the copies whose logged value is
+// Pending. It reads the logged cells' raw values (model/cell_slots.hpp) and remembers each
+// cell's distance per raw value: the search asks this of every state it finds.
+class Distance {
+ public:
+  Distance(const protocols::MultiKueue& mk, const Lifecycles& lifecycles, const model::Cells& cells)
+      : layout_(mk.layout()), lifecycles_(lifecycles) {
+    for (auto& slot : model::cell_slots(layout_))
+      if (const model::CellValue* logged =
+              cells.find(layout_.fields[slot.field].name, slot.entity)) {
+        logged_.push_back(*logged);
+        slots_.push_back(std::move(slot));
+      }
+    memo_.resize(slots_.size());
+  }
+  std::size_t operator()(const State& s) const {
+    model::raw_values(s, slots_, raw_);
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < slots_.size(); ++i) n += apart(i, raw_[i]);
+    return n;
+  }
+
+ private:
+  std::size_t apart(std::size_t i, std::int64_t raw) const {
+    for (const auto& [v, d] : memo_[i])
+      if (v == raw) return d;
+    const std::size_t d = lifecycles_.apart(layout_.fields[slots_[i].field].name, logged_[i],
+                                            model::slot_value(layout_, slots_[i], raw));
+    memo_[i].emplace_back(raw, d);
+    return d;
+  }
+
+  const model::Layout& layout_;
+  const Lifecycles& lifecycles_;
+  std::vector<model::CellSlot> slots_;  // the cells the log holds
+  std::vector<model::CellValue> logged_;
+  mutable std::vector<std::int64_t> raw_;
+  mutable std::vector<std::vector<std::pair<std::int64_t, std::size_t>>> memo_;
 };
 
 struct Explained {
@@ -76,15 +108,25 @@ struct Explained {
 };
 
 Explained explain(const protocols::MultiKueue& mk, const Distance& distance,
-                  const std::vector<State>& from, const model::Cells& cells,
-                  const SearchLimits& limits) {
+                  const std::vector<State>& from, const SearchLimits& limits) {
   Explained out;
-  std::unordered_set<std::uint64_t> seen;
+  // Seen states by their packed words, compared whole: no fingerprint collision can hide a state
+  // (a wrong "Not allowed"), and packing costs less than fingerprinting every value.
+  struct WordsHash {
+    std::size_t operator()(const std::vector<std::uint64_t>& words) const {
+      model::KeyHasher h;
+      for (auto w : words) h.word(w);
+      return h.done();
+    }
+  };
+  std::unordered_set<std::vector<std::uint64_t>, WordsHash> seen;
+  std::vector<std::uint64_t> words(mk.packing().words());
   // buckets[m]: states m away from the log's cells, in the order found (so by depth).
   std::vector<std::deque<std::pair<State, int>>> buckets;
   auto push = [&](State s, int depth) {
-    if (!seen.insert(mk.fingerprint(s)).second) return;
-    const std::size_t m = distance(mk, s, cells);
+    mk.packing().pack(s, words.data());
+    if (!seen.insert(words).second) return;
+    const std::size_t m = distance(s);
     if (buckets.size() <= m) buckets.resize(m + 1);
     buckets[m].emplace_back(std::move(s), depth);
   };
@@ -130,13 +172,16 @@ Explained explain(const protocols::MultiKueue& mk, const Distance& distance,
 Validation validate_log(const protocols::MultiKueue& mk, const EngineLog& log,
                         SearchLimits limits) {
   Validation v;
-  const Distance distance;
+  const Lifecycles lifecycles;
   std::vector<State> current;
-  for (const auto& s : mk.init_states())
-    if (!log.steps.empty() && distance(mk, s, log.steps.front().cells) == 0) current.push_back(s);
+  if (!log.steps.empty()) {
+    const Distance first(mk, lifecycles, log.steps.front().cells);
+    for (const auto& s : mk.init_states())
+      if (first(s) == 0) current.push_back(s);
+  }
   for (std::size_t i = 0; i < log.steps.size(); ++i) {
     if (i > 0) {
-      Explained e = explain(mk, distance, current, log.steps[i].cells, limits);
+      Explained e = explain(mk, Distance(mk, lifecycles, log.steps[i].cells), current, limits);
       v.states += e.visited;
       v.complete = v.complete && e.complete;
       if (e.depth > 0) v.model_actions += static_cast<std::size_t>(e.depth);
