@@ -31,6 +31,19 @@ std::string with_cohorts() {
   return dir.string();
 }
 
+// gpu-hunter with `reclaims` spot reclaims, and worker asia-southeast1's Configuration holding
+// waitForPodsReady.requeuingStrategy {`strategy`}.
+std::string gpu_hunter_requeuing(const std::string& reclaims, const std::string& strategy) {
+  auto dir =
+      example_replacing("gpu-hunter", "kmc.yaml", "environment: {snapshotRefreshes: -1}",
+                        "environment: {snapshotRefreshes: -1, spotReclaims: " + reclaims + "}");
+  std::ofstream(dir + "/workers/asia-southeast1/config.yaml")
+      << "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+         "waitForPodsReady:\n  requeuingStrategy: {"
+      << strategy << "}\n";
+  return dir;
+}
+
 }  // namespace
 
 TEST_CASE("check: ignored cohorts are one warning line with their count; --strict refuses them",
@@ -104,14 +117,7 @@ TEST_CASE("kueue-admission: a feature gate set away from its default is ignored 
 TEST_CASE("multikueue: spot reclaims past a worker's backoffLimitCount are ignored input",
           "[cli][strict][multikueue]") {
   const auto with = [](const std::string& limit, const std::string& reclaims) {
-    auto dir =
-        example_replacing("gpu-hunter", "kmc.yaml", "environment: {snapshotRefreshes: -1}",
-                          "environment: {snapshotRefreshes: -1, spotReclaims: " + reclaims + "}");
-    std::ofstream(dir + "/workers/asia-southeast1/config.yaml")
-        << "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
-           "waitForPodsReady:\n  requeuingStrategy: {backoffLimitCount: "
-        << limit << "}\n";
-    return dir;
+    return gpu_hunter_requeuing(reclaims, "backoffLimitCount: " + limit);
   };
   const std::string field = "waitForPodsReady.requeuingStrategy.backoffLimitCount";
   auto r = kmc("check " + with("1", "2") + " --max-states 2000");
@@ -131,14 +137,7 @@ TEST_CASE("multikueue: spot reclaims past a worker's backoffLimitCount are ignor
 TEST_CASE("multikueue: requeuingStrategy.timestamp Creation with spot reclaims is ignored input",
           "[cli][strict][multikueue]") {
   const auto with = [](const std::string& timestamp, const std::string& reclaims) {
-    auto dir =
-        example_replacing("gpu-hunter", "kmc.yaml", "environment: {snapshotRefreshes: -1}",
-                          "environment: {snapshotRefreshes: -1, spotReclaims: " + reclaims + "}");
-    std::ofstream(dir + "/workers/asia-southeast1/config.yaml")
-        << "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
-           "waitForPodsReady:\n  requeuingStrategy: {timestamp: "
-        << timestamp << "}\n";
-    return dir;
+    return gpu_hunter_requeuing(reclaims, "timestamp: " + timestamp);
   };
   const std::string field = "waitForPodsReady.requeuingStrategy.timestamp";
   auto r = kmc("check " + with("Creation", "1") + " --max-states 2000");

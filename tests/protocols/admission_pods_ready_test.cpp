@@ -26,6 +26,13 @@ ka::AdmissionParams jobs(int n, int timeouts, int limit) {
   return p;
 }
 
+// p with requeuingStrategy.timestamp Creation.
+ka::AdmissionParams by_creation(ka::AdmissionParams p) {
+  p.timeout_requeue_by_creation = true;
+  p.finish();
+  return p;
+}
+
 }  // namespace
 
 TEST_CASE("pods ready timeout: exact state counts of one job", "[admission][pods-ready][counts]") {
@@ -76,9 +83,7 @@ TEST_CASE("pods ready timeout: the evicted job queues behind one that waited mea
 TEST_CASE("pods ready timeout, requeuingStrategy.timestamp Creation: the job keeps its place",
           "[admission][pods-ready][order]") {
   // As above, but w0, back from its backoff, waits by its creation: ahead of w1.
-  auto p = jobs(2, 1, -1);
-  p.timeout_requeue_by_creation = true;
-  p.finish();
+  const auto p = by_creation(jobs(2, 1, -1));
   ka_check::Walk step(p);
   auto& s = step.s;
   const ka::Action schedule{ka::kSchedule, -1};
@@ -105,13 +110,10 @@ TEST_CASE("pods ready timeout: exact state counts of two jobs by eviction and by
   // (A,P,0) and (A,I,0), which eviction order never reaches; w1's timeout
   // gives (F,B,0) (F,P,0), which w0 finishing in (A,P,0) reaches too, and
   // (F,A,0): 20.
-  auto p = jobs(2, 1, -1);
-  auto o = check(p);
+  auto o = check(jobs(2, 1, -1));
   CHECK(o.result.verdict == Verdict::Verified);
   CHECK(o.result.stats.states == 18);
-  p.timeout_requeue_by_creation = true;
-  p.finish();
-  o = check(p);
+  o = check(by_creation(jobs(2, 1, -1)));
   CHECK(o.result.verdict == Verdict::Verified);
   CHECK(o.result.stats.states == 20);
 }
@@ -231,9 +233,7 @@ TEST_CASE("pods ready timeout of a pod group, timestamp Creation: backoff, then 
           "[admission][pods-ready][pod-group][order]") {
   // The terminating pods still send it to backoff once they are gone (the
   // marker kRequeuedInCreationOrder), and it then waits by its creation.
-  auto p = group_first(2);
-  p.timeout_requeue_by_creation = true;
-  p.finish();
+  const auto p = by_creation(group_first(2));
   ka_check::Walk step(p);
   auto& s = step.s;
   const ka::Action schedule{ka::kSchedule, -1};
@@ -252,10 +252,7 @@ TEST_CASE("pods ready timeout of a pod group, timestamp Creation: backoff, then 
   // The state counts of one such group are those by eviction (above): the
   // marker stands in the one state where the stamp stood while its pods
   // terminated, and with one job the stamp orders nothing after that.
-  auto one = group_first(1);
-  one.timeout_requeue_by_creation = true;
-  one.finish();
-  const auto o = check(one);
+  const auto o = check(by_creation(group_first(1)));
   CHECK(o.result.stats.states == 8);
   CHECK(o.result.stats.transitions == 7);
 }
