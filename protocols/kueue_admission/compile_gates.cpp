@@ -19,14 +19,11 @@ namespace {
 // DisableWaitForPodsReady; the manifest loader for PriorityBoost, which it
 // folds into each workload's priority), and those that change only condition
 // reasons.
-constexpr std::array<std::string_view, 7> kRead = {
-    "DisableWaitForPodsReady",
-    "FairSharingPreemptWithinNominal",
-    "FastQuotaReleaseInPodIntegration",
-    "PriorityBoost",
-    "RecomputeAssignmentUponPreemptionTargetsOverlap",
-    "SchedulingEquivalenceHashing",
-    "UnadmittedWorkloadsObservability"};
+constexpr std::array<std::string_view, 8> kRead = {
+    "DisableWaitForPodsReady",          "FairSharingPreemptWithinNominal",
+    "FastQuotaReleaseInPodIntegration", "PriorityBoost",
+    "PrioritySortingWithinCohort",      "RecomputeAssignmentUponPreemptionTargetsOverlap",
+    "SchedulingEquivalenceHashing",     "UnadmittedWorkloadsObservability"};
 
 bool read_or_elsewhere(const std::string& gate) {
   // MultiKueue's gates act on the manager's dispatch, which protocol multikueue checks.

@@ -24,9 +24,10 @@ std::vector<std::int64_t> compile_checks(const model::ClusterManifests& m, Admis
 void compile_workload_checks(const AdmissionParams& p, const model::Workload& wl,
                              WorkloadParams& w);
 // compile_requeue_state.cpp. w's starting backoff, requeueState.count and
-// queue-order timestamp, from a Workload evicted by a PodsReady timeout or a check.
+// queue-order timestamp, from a Workload evicted by a PodsReady timeout or a check
+// (or, with PrioritySortingWithinCohort off, preempted while its preemptor borrowed).
 void compile_requeue_state(AdmissionParams& p, const model::Workload& wl, WorkloadParams& w,
-                           model::RequeuingTimestamp timestamp);
+                           const model::KueueConfiguration& config);
 // compile_requeue_state.cpp. A warning for each two workloads of one ClusterQueue
 // that the heap cannot tell apart before the name (p.workloads in queue order).
 void warn_queue_order_ties(const model::ClusterManifests& m, AdmissionParams& p);

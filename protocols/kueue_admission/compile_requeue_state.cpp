@@ -4,7 +4,8 @@
 // until status.requeueState.requeueAt has passed), then waits in its queue in
 // order of that eviction (GetQueueOrderTimestamp; a timeout's only with
 // requeuingStrategy.timestamp Eviction); requeueState.count counts its
-// PodsReady timeouts against backoffLimitCount.
+// PodsReady timeouts against backoffLimitCount. With PrioritySortingWithinCohort
+// off, one preempted with reason InCohortReclaimWhileBorrowing waits from then.
 // Also the queue order's ties the model cannot order as Kueue does.
 #include <fmt/format.h>
 
@@ -27,13 +28,22 @@ bool by_eviction(const model::Condition* c) {
 }  // namespace
 
 void compile_requeue_state(AdmissionParams& p, const model::Workload& wl, WorkloadParams& w,
-                           model::RequeuingTimestamp timestamp) {
+                           const model::KueueConfiguration& config) {
   w.initial_requeues = wl.requeue_count;
   if (w.initial_flavor >= 0) return;
+  const auto timestamp = config.wait_for_pods_ready.requeuing_timestamp;
   const model::Condition* evicted = find(wl, "Evicted");
   if (evicted != nullptr && evicted->status == "True" && by_eviction(evicted) &&
       !(evicted->reason == "PodsReadyTimeout" && timestamp == model::RequeuingTimestamp::Creation))
     w.evicted_at = evicted->last_transition_s;
+  // GetQueueOrderTimestamp's last case: the Preempted condition's time plus 1 ms.
+  const model::Condition* preempted = find(wl, "Preempted");
+  if (w.evicted_at < 0 && preempted != nullptr && preempted->status == "True" &&
+      preempted->reason == "InCohortReclaimWhileBorrowing" &&
+      !config.feature_gates.enabled("PrioritySortingWithinCohort")) {
+    w.evicted_at = preempted->last_transition_s;
+    w.evicted_after = true;
+  }
   const model::Condition* requeued = find(wl, "Requeued");
   w.initial_backoff =
       (requeued != nullptr && requeued->status == "False" && by_eviction(requeued)) ||

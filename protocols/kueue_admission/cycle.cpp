@@ -133,7 +133,9 @@ int Scheduler::tournament(const XState& s, const Snapshot& snap, const std::vect
     else if (!wins) {
       const auto& x = p_.workloads[w];
       const auto& y = p_.workloads[heads[best]];
-      wins = x.priority != y.priority ? x.priority > y.priority : queued_before(s, w, heads[best]);
+      wins = p_.priority_sorting_within_cohort && x.priority != y.priority
+                 ? x.priority > y.priority
+                 : queued_before(s, w, heads[best]);
     }
     if (wins) best = static_cast<int>(i), best_lends = lends, best_share = d;
   }
@@ -174,15 +176,17 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
     const int w = head(at, cq);
     if (w >= 0) entries.push_back({w, assign(at, snap, w, none)});
   }
-  // makeClassicalIterator: lower borrowing first, then priority, then the
-  // queue-order timestamp (and the name, for a deterministic order). Fair
-  // sharing's tournament picks one entry at a time instead (below).
+  // makeClassicalIterator: lower borrowing first, then priority (with
+  // PrioritySortingWithinCohort), then the queue-order timestamp (and the
+  // name, for a deterministic order). Fair sharing's tournament picks one
+  // entry at a time instead (below).
   if (!p_.fair_sharing)
     std::sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
       if (a.a.borrow != b.a.borrow) return a.a.borrow < b.a.borrow;
       const auto& x = p_.workloads[a.w];
       const auto& y = p_.workloads[b.w];
-      if (x.priority != y.priority) return x.priority > y.priority;
+      if (p_.priority_sorting_within_cohort && x.priority != y.priority)
+        return x.priority > y.priority;
       return queued_before(at, a.w, b.w);
     });
 
@@ -313,6 +317,12 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
           s.phase[t] = held ? kBackoff : kPending;
           freed.push_back(p_.workloads[t].cq);
         }
+        // GetQueueOrderTimestamp, PrioritySortingWithinCohort off: a victim reclaimed
+        // while the preemptor borrows waits from now on, behind its preemptor.
+        if (!p_.priority_sorting_within_cohort &&
+            std::find(a.reclaimed_while_borrowing.begin(), a.reclaimed_while_borrowing.end(), t) !=
+                a.reclaimed_while_borrowing.end())
+          stamp_requeued(s, t);
       }
       if (!a.targets.empty()) legacy.acted(wl.cq);
       // markPreemptionOutcome: PendingPreemption makes it the sticky head;

@@ -313,7 +313,7 @@ struct Compiler {
         w.reserved_at = c.last_transition_s;
       }
     compile_workload_checks(p, wl, w);
-    compile_requeue_state(p, wl, w, m.configuration.wait_for_pods_ready.requeuing_timestamp);
+    compile_requeue_state(p, wl, w, m.configuration);
     if (w.initial_flavor >= 0) {
       w.initial_pods_ready =
           std::any_of(wl.conditions.begin(), wl.conditions.end(),
@@ -343,6 +343,7 @@ struct Compiler {
       if (p.fs_strategies.empty()) p.fs_strategies = {true, false};  // parseStrategies' default
     }
     p.fs_preempt_within_nominal = gates.enabled("FairSharingPreemptWithinNominal");
+    p.priority_sorting_within_cohort = gates.enabled("PrioritySortingWithinCohort");
     p.equivalence_hashing = gates.enabled("SchedulingEquivalenceHashing");
     p.fast_quota_release = gates.enabled("FastQuotaReleaseInPodIntegration");
     const auto& wfpr = m.configuration.wait_for_pods_ready;
@@ -415,6 +416,14 @@ int AdmissionParams::readoption_of(int w) const {
   for (int v = 0; v < W(); ++v)
     if (workloads[v].readopts == w) return v;
   return -1;
+}
+
+bool AdmissionParams::victims_queue_from_preemption() const {
+  // Cohort membership is not checked: a queue edit may put a ClusterQueue into a cohort.
+  return !priority_sorting_within_cohort && !fair_sharing &&
+         std::any_of(cqs.begin(), cqs.end(), [](const CqParams& c) {
+           return c.reclaim != Reclaim::Never && c.borrow_within_cohort;
+         });
 }
 
 bool AdmissionParams::any_arrivals() const {

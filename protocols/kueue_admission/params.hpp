@@ -169,6 +169,10 @@ struct WorkloadParams {
   // Pending in the dump, evicted by a PodsReady timeout or a check: it waits in
   // order of that eviction's time (GetQueueOrderTimestamp), not its creation. -1: none.
   std::int64_t evicted_at = -1;
+  // With PrioritySortingWithinCohort off, evicted_at is a preemption with reason
+  // InCohortReclaimWhileBorrowing: it waits from 1 ms after it, behind whatever
+  // else that second holds.
+  bool evicted_after = false;
   // The resource index of the `pods` Kueue adds to its requests where its
   // ClusterQueue covers them (add_implicit_pods); -1: none. Preemption chooses
   // victims without them (TotalRequestsFor), the admission counts them.
@@ -198,6 +202,11 @@ struct AdmissionParams {
   std::vector<bool> fs_strategies;  // true: LessThanOrEqualToFinalShare (S2-a), false: S2-b
   bool integer_drs = false;         // before #6617: DRS in integers, 0 for small borrowers (K01)
   bool fs_preempt_within_nominal = true;  // FairSharingPreemptWithinNominal
+  // PrioritySortingWithinCohort (beta, on): a cycle's entries and fair sharing's
+  // tournament compare priorities before queue-order timestamps; off, they do
+  // not, and a victim preempted with reason InCohortReclaimWhileBorrowing waits
+  // from its preemption (GetQueueOrderTimestamp).
+  bool priority_sorting_within_cohort = true;
   // Feature gates and options (kueue-semantics.md §0).
   bool fast_quota_release = false;  // FastQuotaReleaseInPodIntegration (alpha, off)
   // waitForPodsReady (on by default) with blockAdmission: a Fit admission waits
@@ -294,6 +303,13 @@ struct AdmissionParams {
   std::int64_t checks_on_every_flavor(int cq) const;
   // Some workload can be evicted for a retry after a backoff (a check, a PodsReady timeout).
   bool any_requeue() const { return any_checks() || pods_ready_timeouts > 0 || dumped_requeues; }
+  // With PrioritySortingWithinCohort off, some victim can be preempted with reason
+  // InCohortReclaimWhileBorrowing (classical preemption, a ClusterQueue in a cohort
+  // that reclaims with borrowWithinCohort) and then waits from that preemption.
+  bool victims_queue_from_preemption() const;
+  // Some workload's place in its queue can move off its creation (queue_order.cpp):
+  // the timeline cells `requeued` and `born` exist.
+  bool queue_order_moves() const { return any_requeue() || victims_queue_from_preemption(); }
   // A workload in backoff can be pushed into its heap before it ends (kQueuedInBackoff):
   // by a restart, or by an edit that adds a LocalQueue or ClusterQueue or resumes one.
   bool may_push_in_backoff() const {

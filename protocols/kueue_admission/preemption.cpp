@@ -52,7 +52,8 @@ void Scheduler::fill_back(const XState& s, Snapshot& sim, int home,
 std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w, int f,
                                     const std::vector<int>& need,
                                     const std::vector<std::int64_t>& usage,
-                                    const std::vector<bool>& gone) const {
+                                    const std::vector<bool>& gone,
+                                    std::vector<int>* while_borrowing) const {
   // The tree in force where the snapshot was taken: an edit may have reshaped it.
   const QuotaTree& tree = snap.tree();
   if (p_.fair_sharing) return fair_targets(s, snap, w, need, usage, gone);
@@ -171,6 +172,12 @@ std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w
       chosen.push_back(c.w);
       if (!fits_in(sim, home, usage, allow)) continue;
       fill_back(s, sim, home, usage, allow, chosen);
+      // The reason each victim's Preempted condition gets (PreemptionReason).
+      if (while_borrowing != nullptr)
+        for (const auto& k : all)
+          if (k.variant == kWhileBorrowing &&
+              std::find(chosen.begin(), chosen.end(), k.w) != chosen.end())
+            while_borrowing->push_back(k.w);
       return chosen;
     }
   }

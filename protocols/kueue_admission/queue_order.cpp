@@ -2,7 +2,10 @@
 // as the state moves it: GetQueueOrderTimestamp is a workload's
 // creationTimestamp, except for one a check or a PodsReady timeout evicted
 // (Evicted with reason AdmissionCheck or PodsReadyTimeout, and
-// requeuingStrategy.timestamp Eviction), which waits in order of that eviction.
+// requeuingStrategy.timestamp Eviction), which waits in order of that eviction,
+// and, with PrioritySortingWithinCohort off, one preempted with reason
+// InCohortReclaimWhileBorrowing, which waits from that preemption (plus 1 ms,
+// after everything on the timeline at that moment).
 //
 // Workloads there from the start keep their static order (the params' queue
 // order). Later points in time, an arrival's creation and such an eviction,
@@ -47,7 +50,7 @@ std::int64_t next_point(const XState& s) {
 }  // namespace
 
 bool Scheduler::older(const XState& s, int a, int b) const {
-  const auto ka = p_.any_requeue() ? key(s, a) : -1, kb = p_.any_requeue() ? key(s, b) : -1;
+  const auto ka = order_moves_ ? key(s, a) : -1, kb = order_moves_ ? key(s, b) : -1;
   if (ka < 0 && kb < 0) return p_.workloads[a].created < p_.workloads[b].created;
   if (ka < 0 || kb < 0) return ka < 0;
   return ka < kb;
@@ -69,12 +72,12 @@ Phase Scheduler::pushed_phase(const XState& s, int w) const {
 }
 
 void Scheduler::stamp_born(XState& s, int w) const {
-  if (!p_.any_requeue()) return;
+  if (!order_moves_) return;
   s.born[w] = next_point(s);
 }
 
 void Scheduler::stamp_requeued(XState& s, int w) const {
-  if (!p_.any_requeue()) return;
+  if (!order_moves_) return;
   s.requeued[w] = next_point(s);
 }
 
@@ -86,20 +89,21 @@ void Scheduler::stamp_timed_out(XState& s, int w, bool terminating) const {
 }
 
 // The dump's evictions and the creations after the first of them, on the
-// timeline in the order of their times; equal times share a rank.
+// timeline in the order of their times; equal times share a rank, and a time
+// 1 ms after a second (WorkloadParams::evicted_after) comes after it.
 void Scheduler::stamp_dumped_evictions(XState& s) const {
   for (int w = 0; w < p_.W(); ++w) {
     const auto& wl = p_.workloads[w];
     if (wl.evicted_at >= 0)
-      s.requeued[w] = wl.evicted_at;
+      s.requeued[w] = 2 * wl.evicted_at + (wl.evicted_after ? 1 : 0);
     else if (p_.born_on_timeline(w) && !wl.arrives)
-      s.born[w] = wl.created;
+      s.born[w] = 2 * wl.created;
   }
   compact(s);
 }
 
 void Scheduler::unstamp(XState& s, int w, bool gone) const {
-  if (!p_.any_requeue()) return;
+  if (!order_moves_) return;
   s.requeued[w] = kNotRequeued;
   if (gone) s.born[w] = -1;
   compact(s);

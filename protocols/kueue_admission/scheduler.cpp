@@ -41,7 +41,10 @@ bool try_next(const CqParams& cq, const FlavorMode& m) {
 }  // namespace
 
 Scheduler::Scheduler(const AdmissionParams& p)
-    : p_(p), tree_(*p.tree), stops_(p.any_stop() || p.any_cq_deletions()) {}
+    : p_(p),
+      tree_(*p.tree),
+      stops_(p.any_stop() || p.any_cq_deletions()),
+      order_moves_(p.queue_order_moves()) {}
 
 // canPreemptWhileBorrowing: borrowWithinCohort, or under fair sharing any reclaim policy.
 bool Scheduler::preempts_while_borrowing(const CqParams& cq) const {
@@ -61,7 +64,7 @@ int Scheduler::head(const XState& s, int cq) const {
     if (p_.workloads[w].cq != cq || !in_heap(s, w) || !queued(s, w)) continue;
     if (best < 0) {
       best = w;
-      if (!p_.any_requeue()) break;
+      if (!order_moves_) break;
     } else if (p_.workloads[w].priority == p_.workloads[best].priority &&
                queued_before(s, w, best)) {
       best = w;
@@ -274,7 +277,8 @@ Assignment Scheduler::assign(const XState& s, const Snapshot& snap, int w,
     // after it counts them (cycle.cpp fits_projected).
     auto usage = usage_cells(w, best.flavor);
     if (wl.implicit_pods >= 0) usage[p_.cell(wl.cq, best.flavor, wl.implicit_pods)] = 0;
-    best.targets = targets(s, snap, w, best.flavor, best.need, usage, gone);
+    best.targets =
+        targets(s, snap, w, best.flavor, best.need, usage, gone, &best.reclaimed_while_borrowing);
   }
   return best;
 }

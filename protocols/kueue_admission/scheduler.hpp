@@ -31,6 +31,8 @@ struct Assignment {
   int borrow = 0;            // the height of the lowest subtree that fits; 0: within nominal
   std::vector<int> need;     // (flavor, resource) cells that need preemption
   std::vector<int> targets;  // victims, when mode is Preempt
+  // Those of the targets preempted with reason InCohortReclaimWhileBorrowing.
+  std::vector<int> reclaimed_while_borrowing;
 };
 
 // What one scheduling cycle did with its heads.
@@ -123,10 +125,12 @@ class Scheduler {
   Assignment assign(const XState& s, const Snapshot& snap, int w, const std::vector<bool>& gone,
                     int only = -1) const;
   // The victims GetTargets chooses for w in flavor f on the cells `need`,
-  // with w's requests `usage` per cell.
+  // with w's requests `usage` per cell; those it preempts with reason
+  // InCohortReclaimWhileBorrowing also into *while_borrowing, where given.
   std::vector<int> targets(const XState& s, const Snapshot& snap, int w, int f,
                            const std::vector<int>& need, const std::vector<std::int64_t>& usage,
-                           const std::vector<bool>& gone) const;
+                           const std::vector<bool>& gone,
+                           std::vector<int>* while_borrowing = nullptr) const;
 
   // Whether w holds quota (counted in the cache: QuotaReserved, not finished).
   static bool holds(const XState& s, int w) {
@@ -275,6 +279,8 @@ class Scheduler {
   const QuotaTree& tree_;
   // Some queue may be stopped or deleted: p_.any_stop() || p_.any_cq_deletions().
   bool stops_ = false;
+  // p_.queue_order_moves(), read on every comparison of two waiting workloads.
+  bool order_moves_ = false;
 };
 
 }  // namespace kmc::protocols::ka

@@ -117,7 +117,7 @@ model::Layout Spec::layout(const Params& p) {
     f.optional = true;
     return f;
   };
-  const bool checks = p.any_checks(), requeues = p.any_requeue();
+  const bool checks = p.any_checks(), requeues = p.queue_order_moves();
   auto only_with_checks = [&](model::Field f) { return only_if(checks, std::move(f)); };
   auto ready = only_with_checks(
       field("ready", {kAxisWorkload}, FieldKind::Int, 0, 2 * retry_hold_bit(p.K()) - 1));
@@ -397,6 +397,7 @@ std::uint64_t Spec::identity(const Params& p) {
   // Added with the variant, so the identity (and every replay token) of the
   // other variants stays what it was.
   if (!p.multiple_preemptions) add(std::string("pre-2641"));
+  if (!p.priority_sorting_within_cohort) add(std::string("PrioritySortingWithinCohort off"));
   if (p.controller_restarts != 0) add(std::vector<std::int64_t>{p.controller_restarts});
   if (p.any_arrivals())
     for (const auto& w : p.workloads) add(std::vector<std::int64_t>{w.arrives, w.arrives_after});
@@ -420,7 +421,8 @@ std::uint64_t Spec::identity(const Params& p) {
   if (p.block_admission) add(std::string("blockAdmission"));
   if (p.dumped_requeues)
     for (const auto& w : p.workloads)
-      add(std::vector<std::int64_t>{w.initial_backoff, w.evicted_at, 0x726571});
+      add(w.evicted_after ? std::vector<std::int64_t>{w.initial_backoff, w.evicted_at, 0x726571, 1}
+                          : std::vector<std::int64_t>{w.initial_backoff, w.evicted_at, 0x726571});
   if (p.counts_requeues())
     for (const auto& w : p.workloads)
       if (w.initial_requeues != 0) add(w.name + " requeues " + std::to_string(w.initial_requeues));

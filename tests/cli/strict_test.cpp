@@ -94,21 +94,26 @@ TEST_CASE("kueue-admission: a feature gate set away from its default is ignored 
                             gates);
   };
   // Read by the model, or at its default: no warning.
-  auto r = kmc("check " + config("  PrioritySortingWithinCohort: true\n") + " --strict");
+  auto r = kmc("check " + config("  PrioritizePreemptorWorkloads: false\n") + " --strict");
   INFO(r.out << r.err);
   CHECK(r.code == 0);
   CHECK_FALSE(has(r.err, "featureGates"));
-  const auto dir = config("  PrioritySortingWithinCohort: false\n");
+  // Read by the model since it models the gate off: no warning either way.
+  r = kmc("check " + config("  PrioritySortingWithinCohort: false\n") + " --strict");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK_FALSE(has(r.err, "featureGates"));
+  const auto dir = config("  PrioritizePreemptorWorkloads: true\n");
   r = kmc("check " + dir);
   INFO(r.out << r.err);
   CHECK(r.code == 0);
-  CHECK(has(r.err, "featureGates.PrioritySortingWithinCohort"));
-  CHECK(has(r.err, "at its default (on)"));
+  CHECK(has(r.err, "featureGates.PrioritizePreemptorWorkloads"));
+  CHECK(has(r.err, "at its default (off)"));
   r = kmc("check " + dir + " --strict");
   INFO(r.out << r.err);
   CHECK(r.code == 3);
   CHECK(names_line(r.err, dir + "/cluster/kueue-config.yaml",
-                   "featureGates.PrioritySortingWithinCohort"));
+                   "featureGates.PrioritizePreemptorWorkloads"));
 }
 
 // Past waitForPodsReady's backoffLimitCount, Kueue deactivates a copy evicted by a PodsReady
