@@ -472,7 +472,8 @@ std::vector<model::Cell> engine_cells(const engine::Engine& e, const model::Cell
                                : q != nullptr && q->terminating ? "Terminating"
                                                                 : "InCache");
     } else {
-      continue;  // rank, budget, ready, requeued, born, before_edit: nothing to compare with
+      continue;  // rank, budget, ready, requeued, born, before_edit, reclaimed: nothing to
+                 // compare with
     }
     out.push_back(std::move(mine));
   }

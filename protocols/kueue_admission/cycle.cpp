@@ -303,7 +303,8 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
         // One still waiting for its checks never started: its job is suspended,
         // its pods gated, so its quota goes at once. Eviction resets its checks.
         // Nor did one whose admission patch is still in flight; the eviction's
-        // patch lands after it (a Preempted eviction orders it by creation again).
+        // patch lands after it (a Preempted eviction orders it by creation again,
+        // unless it is stamped below).
         // One a Retry check held waits out the rest of that backoff (its requeueAt
         // keeps it out of the heap: backoffWaitingTimeExpired).
         const bool started = s.phase[t] == kAdmitted && !writing(s, t);
@@ -322,7 +323,7 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
         if (!p_.priority_sorting_within_cohort &&
             std::find(a.reclaimed_while_borrowing.begin(), a.reclaimed_while_borrowing.end(), t) !=
                 a.reclaimed_while_borrowing.end())
-          stamp_requeued(s, t);
+          stamp_reclaimed(s, t);
       }
       if (!a.targets.empty()) legacy.acted(wl.cq);
       // markPreemptionOutcome: PendingPreemption makes it the sticky head;

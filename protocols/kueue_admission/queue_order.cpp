@@ -81,6 +81,11 @@ void Scheduler::stamp_requeued(XState& s, int w) const {
   s.requeued[w] = next_point(s);
 }
 
+void Scheduler::stamp_reclaimed(XState& s, int w) const {
+  stamp_requeued(s, w);
+  if (s.phase[w] == kEvicted) s.reclaimed[w] = 1;
+}
+
 void Scheduler::stamp_timed_out(XState& s, int w, bool terminating) const {
   if (!p_.timeout_requeue_by_creation) return stamp_requeued(s, w);
   // Marked only while the marker is read: a creation-ordered workload in
@@ -105,6 +110,7 @@ void Scheduler::stamp_dumped_evictions(XState& s) const {
 void Scheduler::unstamp(XState& s, int w, bool gone) const {
   if (!order_moves_) return;
   s.requeued[w] = kNotRequeued;
+  s.reclaimed[w] = 0;
   if (gone) s.born[w] = -1;
   compact(s);
 }

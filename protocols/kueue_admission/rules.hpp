@@ -205,11 +205,14 @@ class Rules {
         [[fallthrough]];
       case kForceFail:
         // The job reconciler unsets the reservation. A preempted workload goes
-        // back to its queue; one a PodsReady timeout evicted (stamped by the
-        // eviction) waits out its backoff, or is deactivated past the limit.
+        // back to its queue (one reclaimed while its preemptor borrowed keeps
+        // that preemption's stamp); one a PodsReady timeout evicted (stamped by
+        // the eviction) waits out its backoff, or is deactivated past the limit.
         sched_.release(s, w);
         s.phase[w] = kPending;
-        if (s.requeued[w] != kNotRequeued) {
+        if (s.reclaimed[w] != 0) {
+          s.reclaimed[w] = 0;
+        } else if (s.requeued[w] != kNotRequeued) {
           s.phase[w] = kBackoff;
           if (s.requeued[w] == kRequeuedInCreationOrder) s.requeued[w] = kNotRequeued;
           if (p_.counts_requeues() && s.requeues[w] > p_.pods_ready_limit) {

@@ -208,16 +208,20 @@ class Scheduler {
 
   // The heap's order between two waiting workloads (kueue-semantics.md §2.1)
   // after the sticky head and priority: GetQueueOrderTimestamp (the
-  // creationTimestamp, or the eviction's time for one a check or a PodsReady timeout evicted), then
-  // the name.
+  // creationTimestamp, or the eviction's time for one a check or a PodsReady timeout evicted,
+  // or the preemption's for one reclaimed while its preemptor borrowed), then the name.
   bool queued_before(const XState& s, int a, int b) const;
   // a's queue-order timestamp is strictly earlier than b's (withinClusterQueue
   // LowerOrNewerEqualPriority compares them).
   bool older(const XState& s, int a, int b) const;
   // w's queue-order timestamp is now, later than every other: it arrives
-  // (`born`), or a check evicts it (`requeued`). Only where checks are modelled.
+  // (`born`), or a check evicts it (`requeued`). Only where the queue order
+  // moves (AdmissionParams::queue_order_moves).
   void stamp_born(XState& s, int w) const;
   void stamp_requeued(XState& s, int w) const;
+  // The same for a victim preempted with reason InCohortReclaimWhileBorrowing
+  // (PrioritySortingWithinCohort off), marked `reclaimed` while its pods terminate.
+  void stamp_reclaimed(XState& s, int w) const;
   // A PodsReady timeout evicted it: stamped by the eviction; where
   // requeuingStrategy.timestamp is Creation, marked kRequeuedInCreationOrder
   // while its pods are `terminating`, else not stamped.

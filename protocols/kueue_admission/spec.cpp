@@ -150,6 +150,8 @@ model::Layout Spec::layout(const Params& p) {
                          field("unready", {kAxisWorkload}, FieldKind::Int, 0, kRecovering));
   auto before_edit =
       only_if(p.any_quota_edits(), field("before_edit", {kAxisWorkload}, FieldKind::Int, 0, 1));
+  auto reclaimed = only_if(p.victims_queue_from_preemption(),
+                           field("reclaimed", {kAxisWorkload}, FieldKind::Int, 0, 1));
   auto deletion = field("deletion", {kAxisClusterQueue}, FieldKind::Enum, kCqInCache, kCqGone);
   deletion.names = {"InCache", "Terminating", "Gone"};
   deletion.optional = true;
@@ -178,7 +180,8 @@ model::Layout Spec::layout(const Params& p) {
               unready,
               before_edit,
               deletion,
-              expecting};
+              expecting,
+              reclaimed};
   // The scheduler and the pods' termination are weakly fair by default; jobs
   // may run forever, faults are the adversary's, and so is when (whether) a workload arrives.
   // The autoscaler answers when it will (kmc.yaml fairness: {autoscaler: ...}, as
@@ -329,6 +332,7 @@ State<std::int64_t> Spec::initial(const Params& p) {
   s.before_edit.assign(p.W(), 0);
   s.deletion.assign(p.Q(), kCqInCache);
   s.expecting.assign(p.W(), 0);
+  s.reclaimed.assign(p.W(), 0);
   const Scheduler sched(p);
   // Evicted by a PodsReady timeout or a check in the dump: in backoff, its
   // PodsReady timeouts counted, ordered by the eviction's time.

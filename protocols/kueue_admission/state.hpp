@@ -67,7 +67,8 @@ struct State {
       (std::vector<V>, retries),  // [workload][admissionCheck] the check's retryCount
       // [workload] the queue-order timestamp, where it is not the creationTimestamp's
       // place in the static order: evicted by a check or a PodsReady timeout, ordered by the
-      // eviction's time
+      // eviction's time, or (PrioritySortingWithinCohort off) preempted with reason
+      // InCohortReclaimWhileBorrowing, by the preemption's
       // (GetQueueOrderTimestamp); below 0: creation (Requeued). Ranks shared with `born`, dense.
       (std::vector<V>, requeued),
       // [workload] an arrival's creation, on requeued's timeline; -1: there from the start
@@ -98,7 +99,13 @@ struct State {
       // eviction of it that a late admission patch overwrote: every preemptor
       // counts it preempted and issues nothing. Only before #11502 (variant
       // pre-11502), where environment.lateAdmissionWrites may overwrite one.
-      (std::vector<V>, expecting));
+      (std::vector<V>, expecting),
+      // [workload] 1 while a Pod group's pods terminate after a preemption with
+      // reason InCohortReclaimWhileBorrowing, which stamped `requeued`: their end
+      // returns it to its queue, where a stamp from a PodsReady timeout or a check
+      // means a backoff (rules.hpp kForceFail). Only with PrioritySortingWithinCohort
+      // off, where such a preemption orders its victim.
+      (std::vector<V>, reclaimed));
   bool operator==(const State&) const = default;
 };
 

@@ -32,7 +32,8 @@ TEST_CASE("PrioritySortingWithinCohort: a victim reclaimed while borrowing, in b
     const char* check_says;
   };
   for (const Row& row : {
-           // Off: the StrictFIFO queue's head is w2, created before w0 was preempted.
+           // Off: the StrictFIFO queue's head is w2, created in the second w0 was preempted:
+           // w0 waits from 1 ms after it.
            Row{false, "admitted=ns/w1,admitted=ns/w2,pending=ns/w0", 1, "Reproduced in the engine"},
            // On: w0 heads the queue by its creation and does not fit; w2 waits behind it.
            Row{true, "admitted=ns/w1,pending=ns/w2,pending=ns/w0", 0, "w2-not-before-w0  Verified"},

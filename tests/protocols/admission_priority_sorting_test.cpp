@@ -36,10 +36,12 @@ ka::AdmissionParams rivals(bool priority_sorting) {
 // and cq1 may reclaim while borrowing (reclaimWithinCohort: Any,
 // borrowWithinCohort: LowerPriority): w1 evicts w0 with reason
 // InCohortReclaimWhileBorrowing. w2 (cq0, 1 cpu, priority 0) was created
-// after w0 and waits behind it.
-ka::AdmissionParams reclaim_while_borrowing(bool priority_sorting) {
+// after w0 and waits behind it. With pod_group, w0 is a Pod group: its quota
+// stays until its pods are gone.
+ka::AdmissionParams reclaim_while_borrowing(bool priority_sorting, bool pod_group = false) {
   auto p = ka_check::two_in_cohort(1, 1);
   p.workloads[0].initial_flavor = 0;
+  p.workloads[0].pods = pod_group;
   p.workloads[1].req = {2};
   p.workloads[1].priority = 10;
   p.cqs[1].reclaim = ka::Reclaim::Any;
@@ -115,6 +117,29 @@ TEST_CASE("PrioritySortingWithinCohort off: reservation takes the victim off the
   step(kSchedule);
   CHECK(s.phase[0] == ka::kAdmitted);
   CHECK(s.requeued[0] == ka::kNotRequeued);
+}
+
+TEST_CASE(
+    "PrioritySortingWithinCohort off: a Pod group victim goes back to its queue, not a backoff",
+    "[admission][priority-sorting][order]") {
+  // Preemption sets no requeueAt (only a PodsReady timeout or a Retry check
+  // does): once its pods are gone the victim is pending, still ordered from
+  // its preemption.
+  const auto p = reclaim_while_borrowing(false, true);
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  step(kSchedule);
+  REQUIRE(s.phase[0] == ka::kEvicted);
+  CHECK(s.requeued[0] >= 0);
+  CHECK(s.reclaimed[0] == 1);
+  step(ka::Action{ka::kPodsTerminated, 0});
+  CHECK(s.phase[0] == ka::kPending);
+  CHECK(s.usage[0] == 0);
+  CHECK(s.requeued[0] >= 0);
+  CHECK(s.reclaimed[0] == 0);  // read only while its pods terminate
+  step(kSchedule);
+  CHECK(s.phase[2] == ka::kAdmitted);
+  CHECK(s.phase[0] != ka::kAdmitted);
 }
 
 TEST_CASE("PrioritySortingWithinCohort: exact state counts on and off",
