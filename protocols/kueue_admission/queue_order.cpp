@@ -82,8 +82,9 @@ void Scheduler::stamp_requeued(XState& s, int w) const {
 }
 
 void Scheduler::stamp_reclaimed(XState& s, int w) const {
+  if (!order_moves_) return;  // the cells are there: victims_queue_from_preemption()
   stamp_requeued(s, w);
-  if (s.phase[w] == kEvicted) s.reclaimed[w] = 1;
+  if (s.phase[w] == kEvicted) s.reclaimed[w] = 1;  // a Pod group, its pods terminating
 }
 
 void Scheduler::stamp_timed_out(XState& s, int w, bool terminating) const {

@@ -150,8 +150,14 @@ model::Layout Spec::layout(const Params& p) {
                          field("unready", {kAxisWorkload}, FieldKind::Int, 0, kRecovering));
   auto before_edit =
       only_if(p.any_quota_edits(), field("before_edit", {kAxisWorkload}, FieldKind::Int, 0, 1));
+  // Only Pod groups: a Job's quota goes at its eviction, so it never terminates evicted.
   auto reclaimed = only_if(p.victims_queue_from_preemption(),
                            field("reclaimed", {kAxisWorkload}, FieldKind::Int, 0, 1));
+  std::vector<char> groups;
+  for (int w = 0; w < p.W(); ++w) groups.push_back(p.holds_until_pods_gone(w));
+  reclaimed.present = [on = p.victims_queue_from_preemption(), groups](const std::vector<int>& at) {
+    return on && groups[at[0]] != 0;
+  };
   auto deletion = field("deletion", {kAxisClusterQueue}, FieldKind::Enum, kCqInCache, kCqGone);
   deletion.names = {"InCache", "Terminating", "Gone"};
   deletion.optional = true;
