@@ -23,11 +23,17 @@ namespace {
 // Cohort "co" {cpu: 0} over cq0 {cpu: 1} and cq1 {cpu: 1}: 2 cpu to share.
 // w0 (cq0, created first, priority 0) and w1 (cq1, priority 10) both ask for
 // 2 cpu, so both borrow and only one fits.
-ka::AdmissionParams rivals(bool priority_sorting) {
+// With fair_sharing, the tournament orders them: neither lends, and both
+// would borrow 1 of 2, an equal share.
+ka::AdmissionParams rivals(bool priority_sorting, bool fair_sharing = false) {
   auto p = ka_check::two_in_cohort(1, 1);
   p.workloads[1].req = {2};
   p.workloads[1].priority = 10;
   p.priority_sorting_within_cohort = priority_sorting;
+  if (fair_sharing) {
+    p.fair_sharing = true;
+    p.fs_strategies = {true, false};
+  }
   p.finish();
   return p;
 }
@@ -69,6 +75,19 @@ TEST_CASE("PrioritySortingWithinCohort: a cycle's entries by priority, or by age
     step(kSchedule);
     CHECK(step.s.phase[0] == ka::kAdmitted);
     CHECK(step.s.phase[1] != ka::kAdmitted);
+  }
+}
+
+TEST_CASE("PrioritySortingWithinCohort: fair sharing's tournament, by priority or by age",
+          "[admission][priority-sorting][fair-sharing]") {
+  for (const bool on : {true, false}) {
+    INFO("PrioritySortingWithinCohort " << on);
+    const auto p = rivals(on, true);
+    ka_check::Walk step(p);
+    step(kSchedule);
+    // On: w1, the higher priority, wins the tie of shares; off: w0, the older.
+    CHECK(step.s.phase[on ? 1 : 0] == ka::kAdmitted);
+    CHECK(step.s.phase[on ? 0 : 1] != ka::kAdmitted);
   }
 }
 
