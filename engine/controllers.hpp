@@ -18,6 +18,9 @@ void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a);
 // workloadevict.Evict: Evicted=True; checks reset to Pending; the job is stopped.
 void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
                     const std::string& message);
+// The job reconciler's answer to an Evicted workload that holds quota: stop its
+// job (a Pod group's pods terminate first); the quota goes when it reads inactive.
+void stop_evicted_job(Engine& e, WorkloadInfo& w);
 // Job reconciler, eviction step: the job is inactive, so the reservation goes.
 void release_quota_after_stop(Engine& e, WorkloadInfo& w);
 void finish_workload(Engine& e, WorkloadInfo& w, const std::string& reason);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "engine/controllers.hpp"
 #include "engine/lookup.hpp"
 
 namespace kmc::engine {
@@ -290,6 +291,8 @@ void Engine::adopt_admission(WorkloadInfo& w) {
   cache_add(w);
   w.job_active = w.is_admitted();
   w.pods_ready = w.is_true("PodsReady") || (w.job_active && options.pods_ready_on_start);
+  // Loaded halfway through its eviction: the job reconciler goes on stopping it.
+  if (w.is_evicted()) stop_evicted_job(*this, w);
 }
 
 int Engine::create_workload(model::Workload obj) {

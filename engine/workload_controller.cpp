@@ -212,6 +212,10 @@ void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
     s.retry_count = s.state == model::CheckState::Retry ? s.retry_count + 1 : 0;
     s.state = model::CheckState::Pending;
   }
+  stop_evicted_job(e, w);
+}
+
+void stop_evicted_job(Engine& e, WorkloadInfo& w) {
   // The jobframework releases the reservation only once the Job reads inactive: for a MultiKueue
   // workload on the manager that is the status mirrored from its worker, which the MultiKueue
   // controller clears when it sees that Job stopped (multikueue_controller.cpp).

@@ -165,6 +165,54 @@ TEST_CASE("the first reconcile after start admits a reserved workload that needs
   CHECK(used(e) == 8000);
 }
 
+namespace {
+
+// one_queue's "low" loaded from a dump taken halfway through its eviction:
+// Admitted, holding its 8 cpu, and Evicted (Preempted) a second before the dump;
+// "next" (8 cpu, priority 10) waits.
+Cluster evicted_holder(bool pod_group) {
+  Cluster c = one_queue(pod_group);
+  auto& low = c.m.workloads[0];
+  low.admission = kmc::model::Admission{};
+  low.admission->cluster_queue = "a";
+  kmc::model::PodSetAssignment psa;
+  psa.flavors["cpu"] = "default";
+  psa.resource_usage["cpu"] = units(8);
+  low.admission->pod_set_assignments.push_back(psa);
+  low.conditions.push_back({"QuotaReserved", "True", "QuotaReserved", "", 10});
+  low.conditions.push_back({"Admitted", "True", "Admitted", "", 10});
+  low.conditions.push_back({"Evicted", "True", "Preempted", "", 11});
+  c.wl("next", "a", 10, {{"cpu", 8}});
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("a dumped workload evicted halfway finishes its eviction", "[engine][pods]") {
+  // Kueue's job reconciler stops an evicted job whatever loaded it: the
+  // Job's quota goes when it reads inactive, the Pod group's when its pods are gone.
+  SECTION("a Job") {
+    Engine e(evicted_holder(false).m, on_event());
+    REQUIRE(state_of(e, "low") == "Evicted");
+    e.run();
+    CHECK(state_of(e, "low") == "Pending");
+    CHECK(state_of(e, "next") == "Admitted");
+    // Its eviction keeps its time: the dump's, not the load's.
+    CHECK(e.find("ns/low")->condition("Evicted")->last_transition_s == 11);
+  }
+  SECTION("a Pod group") {
+    Engine e(evicted_holder(true).m, on_event());
+    e.run();
+    CHECK(state_of(e, "low") == "Evicted");
+    CHECK(e.find("ns/low")->pods_terminating);
+    CHECK(state_of(e, "next") == "Pending");
+    e.post(e.now(), ev::PodsTerminated{"ns/low"});
+    e.run();
+    CHECK(state_of(e, "low") == "Pending");
+    CHECK(state_of(e, "next") == "Admitted");
+  }
+}
+
 TEST_CASE("the event queue shows its next event without taking it", "[engine][clock]") {
   EventQueue q;
   q.post(20, ev::JobStopped{"b"});
