@@ -145,9 +145,11 @@ TEST_CASE("without pod_termination_on_event a Pod group stops as a Job does", "[
   CHECK(state_of(e, "high") == "Admitted");
 }
 
-TEST_CASE("the first reconcile after start admits a reserved workload that needs no check",
-          "[engine][pods]") {
-  Cluster c = one_queue(true);
+namespace {
+
+// one_queue's "low" as a dump shows it holding its 8 cpu in "a" since `at`:
+// status.admission and QuotaReserved.
+kmc::model::Workload& reserved(Cluster& c, std::int64_t at) {
   auto& low = c.m.workloads[0];
   low.admission = kmc::model::Admission{};
   low.admission->cluster_queue = "a";
@@ -155,7 +157,16 @@ TEST_CASE("the first reconcile after start admits a reserved workload that needs
   psa.flavors["cpu"] = "default";
   psa.resource_usage["cpu"] = units(8);
   low.admission->pod_set_assignments.push_back(psa);
-  low.conditions.push_back({"QuotaReserved", "True", "QuotaReserved", "", 0});
+  low.conditions.push_back({"QuotaReserved", "True", "QuotaReserved", "", at});
+  return low;
+}
+
+}  // namespace
+
+TEST_CASE("the first reconcile after start admits a reserved workload that needs no check",
+          "[engine][pods]") {
+  Cluster c = one_queue(true);
+  reserved(c, 0);
   Engine e(c.m, on_event());
   REQUIRE(state_of(e, "low") == "QuotaReserved");
   CHECK_FALSE(e.find("ns/low")->job_active);
@@ -172,14 +183,7 @@ namespace {
 // "next" (8 cpu, priority 10) waits.
 Cluster evicted_holder(bool pod_group) {
   Cluster c = one_queue(pod_group);
-  auto& low = c.m.workloads[0];
-  low.admission = kmc::model::Admission{};
-  low.admission->cluster_queue = "a";
-  kmc::model::PodSetAssignment psa;
-  psa.flavors["cpu"] = "default";
-  psa.resource_usage["cpu"] = units(8);
-  low.admission->pod_set_assignments.push_back(psa);
-  low.conditions.push_back({"QuotaReserved", "True", "QuotaReserved", "", 10});
+  auto& low = reserved(c, 10);
   low.conditions.push_back({"Admitted", "True", "Admitted", "", 10});
   low.conditions.push_back({"Evicted", "True", "Preempted", "", 11});
   c.wl("next", "a", 10, {{"cpu", 8}});
