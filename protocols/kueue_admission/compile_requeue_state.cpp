@@ -6,8 +6,11 @@
 // requeuingStrategy.timestamp Eviction); requeueState.count counts its
 // PodsReady timeouts against backoffLimitCount. With PrioritySortingWithinCohort
 // off, one preempted with reason InCohortReclaimWhileBorrowing waits from then.
+// One still holding quota while Evicted is ignored input: it starts Admitted.
 // Also the queue order's ties the model cannot order as Kueue does.
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "protocols/kueue_admission/compile_parts.hpp"
 
@@ -30,7 +33,19 @@ bool by_eviction(const model::Condition* c) {
 void compile_requeue_state(AdmissionParams& p, const model::Workload& wl, WorkloadParams& w,
                            const model::KueueConfiguration& config) {
   w.initial_requeues = wl.requeue_count;
-  if (w.initial_flavor >= 0) return;
+  if (w.initial_flavor >= 0) {
+    // Evicted while it still holds quota: the dump caught its eviction half done
+    // (the job stopping, a Pod group's pods terminating). The model starts it
+    // Admitted, as if the eviction had not happened yet.
+    for (const auto& c : wl.conditions)
+      if (c.type == "Evicted" && c.status == "True")
+        p.warnings.push_back(model::ignored_input(
+            wl.meta.pos, "status.conditions", "Workload evicted while holding quota",
+            fmt::format("{} is Evicted ({}) and still holds quota; kueue-admission starts "
+                        "it Admitted, its eviction not begun, and checks from there",
+                        w.name, c.reason)));
+    return;
+  }
   const auto timestamp = config.wait_for_pods_ready.requeuing_timestamp;
   const model::Condition* evicted = find(wl, "Evicted");
   if (evicted != nullptr && evicted->status == "True" && by_eviction(evicted) &&
@@ -49,6 +64,14 @@ void compile_requeue_state(AdmissionParams& p, const model::Workload& wl, Worklo
       (requeued != nullptr && requeued->status == "False" && by_eviction(requeued)) ||
       wl.requeue_at_s.has_value();
   if (w.initial_backoff || w.evicted_at >= 0) p.dumped_requeues = true;
+}
+
+bool AdmissionParams::victims_queue_from_preemption() const {
+  // Cohort membership is not checked: a queue edit may put a ClusterQueue into a cohort.
+  return !priority_sorting_within_cohort && !fair_sharing &&
+         std::any_of(cqs.begin(), cqs.end(), [](const CqParams& c) {
+           return c.reclaim != Reclaim::Never && c.borrow_within_cohort;
+         });
 }
 
 std::int64_t AdmissionParams::earliest_dumped_eviction() const {

@@ -312,17 +312,6 @@ struct Compiler {
         w.initial_flavor = static_cast<int>(it - p.flavors.begin());
         w.reserved_at = c.last_transition_s;
       }
-    // Evicted while it still holds quota: the dump caught its eviction half done
-    // (the job stopping, a Pod group's pods terminating). The model starts it
-    // Admitted, as if the eviction had not happened yet.
-    if (w.initial_flavor >= 0)
-      for (const auto& c : wl.conditions)
-        if (c.type == "Evicted" && c.status == "True")
-          p.warnings.push_back(model::ignored_input(
-              wl.meta.pos, "status.conditions", "Workload evicted while holding quota",
-              fmt::format("{} is Evicted ({}) and still holds quota; kueue-admission starts "
-                          "it Admitted, its eviction not begun, and checks from there",
-                          w.name, c.reason)));
     compile_workload_checks(p, wl, w);
     compile_requeue_state(p, wl, w, m.configuration);
     if (w.initial_flavor >= 0) {
@@ -427,14 +416,6 @@ int AdmissionParams::readoption_of(int w) const {
   for (int v = 0; v < W(); ++v)
     if (workloads[v].readopts == w) return v;
   return -1;
-}
-
-bool AdmissionParams::victims_queue_from_preemption() const {
-  // Cohort membership is not checked: a queue edit may put a ClusterQueue into a cohort.
-  return !priority_sorting_within_cohort && !fair_sharing &&
-         std::any_of(cqs.begin(), cqs.end(), [](const CqParams& c) {
-           return c.reclaim != Reclaim::Never && c.borrow_within_cohort;
-         });
 }
 
 bool AdmissionParams::any_arrivals() const {
