@@ -6,6 +6,7 @@
 
 #include "engine/controllers.hpp"
 #include "engine/lookup.hpp"
+#include "model/dump_clock.hpp"
 
 namespace kmc::engine {
 
@@ -62,10 +63,7 @@ Engine::Engine(const model::ClusterManifests& m, EngineOptions opts) : manifests
   // The clock starts at the newest time the manifests show (a creation or a condition's
   // change), so every loaded object and condition is in the past.
   TimeMs start = 0;
-  for (const auto& w : manifests.workloads) {
-    start = std::max(start, w.meta.creation_order * 1000);
-    for (const auto& c : w.conditions) start = std::max(start, c.last_transition_s * 1000);
-  }
+  for (const auto& w : manifests.workloads) start = std::max(start, model::newest_time_s(w) * 1000);
   now_ms = start;
   std::vector<model::Workload> initial = manifests.workloads;
   std::stable_sort(initial.begin(), initial.end(), [](const auto& a, const auto& b) {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include "model/dump_clock.hpp"
+
 namespace kmc::model {
 namespace {
 
@@ -87,6 +89,16 @@ bool FeatureGates::enabled(const std::string& name) const {
   for (const auto& gate : kGateDefaults)
     if (gate.name == name) return gate.enabled;
   return false;
+}
+
+}  // namespace kmc::model
+
+namespace kmc::model {
+
+std::int64_t newest_time_s(const Workload& w) {
+  std::int64_t t = w.meta.creation_order;
+  for (const auto& c : w.conditions) t = std::max(t, c.last_transition_s);
+  return t;
 }
 
 }  // namespace kmc::model

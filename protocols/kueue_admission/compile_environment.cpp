@@ -26,7 +26,7 @@ void compile_arrivals(const model::Scenario& sc, AdmissionParams& p) {
       throw InputError(
           env.arrival_pos[i], field,
           fmt::format("no Workload or Job {} in {}/", env.arrivals[i], sc.manager.dir));
-    if (it->initial_flavor >= 0)
+    if (it->initial_flavor >= 0 || it->initial_evicted)
       throw InputError(env.arrival_pos[i], field,
                        fmt::format("{} holds quota in its status.admission, so it is there from "
                                    "the start; a workload that arrives during the run cannot",

@@ -23,11 +23,18 @@ std::vector<std::int64_t> compile_checks(const model::ClusterManifests& m, Admis
 // the starting status its Workload's checks give (initial_retries, _ready, _admitted).
 void compile_workload_checks(const AdmissionParams& p, const model::Workload& wl,
                              WorkloadParams& w);
+// compile_reservation.cpp. w's status.admission at the start: initial_flavor,
+// reserved_at, initial_pods_ready (w.cq and w.eligible are set).
+void compile_reservation(const AdmissionParams& p, const model::Workload& wl, WorkloadParams& w);
+// compile_reservation.cpp. The dump's time (model/dump_clock.hpp) over the
+// workloads there from the start.
+std::int64_t dump_time(const model::Scenario& sc);
 // compile_requeue_state.cpp. w's starting backoff, requeueState.count and
 // queue-order timestamp, from a Workload evicted by a PodsReady timeout or a check
-// (or, with PrioritySortingWithinCohort off, preempted while its preemptor borrowed).
+// (or, with PrioritySortingWithinCohort off, preempted while its preemptor borrowed),
+// and an eviction the dump caught half done. `dump_time`: model/dump_clock.hpp.
 void compile_requeue_state(AdmissionParams& p, const model::Workload& wl, WorkloadParams& w,
-                           const model::KueueConfiguration& config);
+                           const model::KueueConfiguration& config, std::int64_t dump_time);
 // compile_requeue_state.cpp. A warning for each two workloads of one ClusterQueue
 // that the heap cannot tell apart before the name (p.workloads in queue order).
 void warn_queue_order_ties(const model::ClusterManifests& m, AdmissionParams& p);

@@ -6,7 +6,10 @@
 // requeuingStrategy.timestamp Eviction); requeueState.count counts its
 // PodsReady timeouts against backoffLimitCount. With PrioritySortingWithinCohort
 // off, one preempted with reason InCohortReclaimWhileBorrowing waits from then.
-// One still holding quota while Evicted is ignored input: it starts Admitted.
+// One Evicted while it still holds quota was caught halfway through its
+// eviction: the job reconciler stops its job, then unsets the reservation
+// (reconciler.go, "handle eviction"), and the workload controller requeues it
+// at once unless a requeueAt is ahead.
 // Also the queue order's ties the model cannot order as Kueue does.
 #include <fmt/format.h>
 
@@ -31,24 +34,23 @@ bool by_eviction(const model::Condition* c) {
 }  // namespace
 
 void compile_requeue_state(AdmissionParams& p, const model::Workload& wl, WorkloadParams& w,
-                           const model::KueueConfiguration& config) {
+                           const model::KueueConfiguration& config, std::int64_t dump_time) {
   w.initial_requeues = wl.requeue_count;
+  const model::Condition* evicted = find(wl, "Evicted");
+  const bool evicting = evicted != nullptr && evicted->status == "True";
   if (w.initial_flavor >= 0) {
-    // Evicted while it still holds quota: the dump caught its eviction half done
-    // (the job stopping, a Pod group's pods terminating). The model starts it
-    // Admitted, as if the eviction had not happened yet.
-    for (const auto& c : wl.conditions)
-      if (c.type == "Evicted" && c.status == "True")
-        p.warnings.push_back(model::ignored_input(
-            wl.meta.pos, "status.conditions", "Workload evicted while holding quota",
-            fmt::format("{} is Evicted ({}) and still holds quota; kueue-admission starts "
-                        "it Admitted, its eviction not begun, and checks from there",
-                        w.name, c.reason)));
-    return;
+    if (!evicting) return;
+    w.initial_evicted = true;
+    // Pods hold a Pod group's quota only once its job has started (Admitted).
+    const model::Condition* admitted = find(wl, "Admitted");
+    const bool running = admitted != nullptr && admitted->status == "True";
+    if (!running || !w.pods || config.feature_gates.enabled("FastQuotaReleaseInPodIntegration")) {
+      w.initial_flavor = -1;
+      w.reserved_at = 0;
+    }
   }
   const auto timestamp = config.wait_for_pods_ready.requeuing_timestamp;
-  const model::Condition* evicted = find(wl, "Evicted");
-  if (evicted != nullptr && evicted->status == "True" && by_eviction(evicted) &&
+  if (evicting && by_eviction(evicted) &&
       !(evicted->reason == "PodsReadyTimeout" && timestamp == model::RequeuingTimestamp::Creation))
     w.evicted_at = evicted->last_transition_s;
   // GetQueueOrderTimestamp's last case: the Preempted condition's time plus 1 ms.
@@ -59,11 +61,18 @@ void compile_requeue_state(AdmissionParams& p, const model::Workload& wl, Worklo
     w.evicted_at = preempted->last_transition_s;
     w.evicted_after = true;
   }
+  // Caught halfway, its Requeued condition is not set yet: the eviction's reason
+  // says whether a backoff follows.
   const model::Condition* requeued = find(wl, "Requeued");
-  w.initial_backoff =
-      (requeued != nullptr && requeued->status == "False" && by_eviction(requeued)) ||
-      wl.requeue_at_s.has_value();
+  const bool backoff = w.initial_evicted ? by_eviction(evicted)
+                                         : (requeued != nullptr && requeued->status == "False" &&
+                                            by_eviction(requeued)) ||
+                                               wl.requeue_at_s.has_value();
+  w.initial_backoff = backoff && wl.requeue_at_s.value_or(dump_time) > dump_time;
   if (w.initial_backoff || w.evicted_at >= 0) p.dumped_requeues = true;
+  // A Pod group whose pods' end returns it to its queue at once, ordered by its eviction.
+  if (w.initial_evicted && w.initial_flavor >= 0 && !w.initial_backoff && w.evicted_at >= 0)
+    p.dumped_requeues_at_once = true;
 }
 
 bool AdmissionParams::victims_queue_from_preemption() const {

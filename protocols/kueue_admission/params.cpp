@@ -40,6 +40,7 @@ struct Compiler {
   const model::ClusterManifests& m;
   AdmissionParams p;
   std::map<std::string, int> cohort_index;
+  std::int64_t dump_time = 0;  // compile_reservation.cpp
 
   QuotaNode empty_node(const std::string& name) const {
     QuotaNode n;
@@ -292,33 +293,9 @@ struct Compiler {
     const auto group = wl.meta.annotations.find("kueue.x-k8s.io/is-group-workload");
     w.pods = (group != wl.meta.annotations.end() && group->second == "true") ||
              wl.meta.labels.contains("kueue.x-k8s.io/pod-group-name");
-    for (const auto& c : wl.conditions)
-      if (c.type == "QuotaReserved" && c.status == "True" && wl.admission &&
-          !wl.admission->pod_set_assignments.empty() &&
-          !wl.admission->pod_set_assignments[0].flavors.empty()) {
-        // The chosen group's flavor (compile_flavor_choice), where it has one.
-        const auto& assigned = wl.admission->pod_set_assignments[0].flavors;
-        std::string name = assigned.begin()->second;
-        bool chosen = false;
-        for (const auto& [r, f] : assigned)
-          for (int c : home.flavors)
-            if (p.flavors[static_cast<std::size_t>(c)] == f) name = f, chosen = true;
-        if (!chosen && !home.fixed_flavor.empty() && !home.flavors.empty())
-          name = p.flavors[static_cast<std::size_t>(home.flavors[0])];  // as above
-        auto it = std::find(p.flavors.begin(), p.flavors.end(), name);
-        if (it == p.flavors.end())
-          throw InputError(wl.meta.pos, "status.admission.podSetAssignments[0].flavors",
-                           fmt::format("flavor {} is in no ClusterQueue", name));
-        w.initial_flavor = static_cast<int>(it - p.flavors.begin());
-        w.reserved_at = c.last_transition_s;
-      }
+    compile_reservation(p, wl, w);
     compile_workload_checks(p, wl, w);
-    compile_requeue_state(p, wl, w, m.configuration);
-    if (w.initial_flavor >= 0) {
-      w.initial_pods_ready =
-          std::any_of(wl.conditions.begin(), wl.conditions.end(),
-                      [](const auto& c) { return c.type == "PodsReady" && c.status == "True"; });
-    }
+    compile_requeue_state(p, wl, w, m.configuration, dump_time);
     p.workloads.push_back(std::move(w));
   }
 
@@ -447,6 +424,7 @@ AdmissionParams compile_admission(const model::Scenario& sc) {
   c.collect_names();
   c.compile_cohorts();
   for (const auto& q : sc.manager.cluster_queues) c.compile_cq(q);
+  c.dump_time = dump_time(sc);
   for (const auto& wl : sc.manager.workloads) c.compile_workload(wl);
   if (c.p.workloads.empty())
     throw InputError({sc.manager.dir, 0}, "",

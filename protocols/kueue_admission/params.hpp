@@ -163,8 +163,17 @@ struct WorkloadParams {
   bool initial_pods_ready = true;  // PodsReady True in the dump (read where pods may be late)
   std::vector<std::int64_t> initial_retries;  // [check]
   // Waiting out a backoff in the dump (Requeued False after a PodsReady timeout
-  // or a check's Retry, or a requeueState.requeueAt ahead): it starts in Backoff.
+  // or a check's Retry, or a requeueState.requeueAt): it starts in Backoff. Only
+  // while requeueAt is after the dump's time (model/dump_clock.hpp); one already
+  // past is over, and the workload controller requeues it at once. With
+  // initial_evicted and a flavor: the backoff its pods' end starts.
   bool initial_backoff = false;
+  // The dump caught its eviction half done: Evicted while it still holds quota.
+  // A Job's quota goes once the job reconciler has stopped it, which the model
+  // takes as at once (as at any eviction of a Job): it starts without a flavor.
+  // A running Pod group's goes once its pods are gone: it keeps initial_flavor
+  // and starts Evicted (spec.cpp Spec::initial).
+  bool initial_evicted = false;
   std::int64_t initial_requeues = 0;  // status.requeueState.count, at most backoffLimitCount
   // Pending in the dump, evicted by a PodsReady timeout or a check: it waits in
   // order of that eviction's time (GetQueueOrderTimestamp), not its creation. -1: none.
@@ -318,6 +327,14 @@ struct AdmissionParams {
   // Some workload of the dump is in backoff or ordered by its eviction (initial_backoff,
   // evicted_at).
   bool dumped_requeues = false;
+  // Some Pod group starts Evicted (initial_evicted), ordered by its eviction, with
+  // its backoff over: its pods' end returns it to its queue (State::reclaimed).
+  bool dumped_requeues_at_once = false;
+  // The cell `reclaimed` exists: for victims_queue_from_preemption() or a dump's
+  // Pod group of dumped_requeues_at_once.
+  bool tracks_reclaimed() const {
+    return dumped_requeues_at_once || victims_queue_from_preemption();
+  }
   // The earliest evicted_at; -1: none. Workloads created from then on are on the
   // queue-order timeline (State::born) from the start (queue_order.cpp).
   std::int64_t earliest_dumped_eviction() const;

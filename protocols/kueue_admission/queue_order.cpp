@@ -108,6 +108,22 @@ void Scheduler::stamp_dumped_evictions(XState& s) const {
   compact(s);
 }
 
+// Its pods terminate, holding its quota. Their end puts it into a backoff that
+// is still ahead (a timeout's by creation is marked), or back in its queue with
+// its stamp (reclaimed); with neither, back in its queue by creation.
+void Scheduler::resume_dumped_evictions(XState& s) const {
+  for (int w = 0; w < p_.W(); ++w) {
+    const auto& wl = p_.workloads[w];
+    if (!wl.initial_evicted || wl.initial_flavor < 0) continue;  // a Job: released
+    s.phase[w] = kEvicted;
+    if (!s.ready.empty()) s.ready[w] = 0;  // Evict resets its checks
+    if (wl.initial_backoff && s.requeued[w] == kNotRequeued)
+      s.requeued[w] = kRequeuedInCreationOrder;
+    else if (!wl.initial_backoff && s.requeued[w] >= 0)
+      s.reclaimed[w] = 1;
+  }
+}
+
 void Scheduler::unstamp(XState& s, int w, bool gone) const {
   if (!order_moves_) return;
   s.requeued[w] = kNotRequeued;

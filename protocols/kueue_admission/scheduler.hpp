@@ -229,6 +229,9 @@ class Scheduler {
   // The initial state's timeline, where the dump has workloads a PodsReady
   // timeout or a check evicted (WorkloadParams::evicted_at).
   void stamp_dumped_evictions(XState& s) const;
+  // The initial state of each Pod group the dump caught halfway through its
+  // eviction (WorkloadParams::initial_evicted), once reserved and stamped.
+  void resume_dumped_evictions(XState& s) const;
   // w's eviction time no longer orders it (it reserved quota again, or left
   // for good); `gone`: its creation does not either.
   void unstamp(XState& s, int w, bool gone) const;

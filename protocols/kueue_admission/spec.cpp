@@ -151,11 +151,11 @@ model::Layout Spec::layout(const Params& p) {
   auto before_edit =
       only_if(p.any_quota_edits(), field("before_edit", {kAxisWorkload}, FieldKind::Int, 0, 1));
   // Only Pod groups: a Job's quota goes at its eviction, so it never terminates evicted.
-  auto reclaimed = only_if(p.victims_queue_from_preemption(),
-                           field("reclaimed", {kAxisWorkload}, FieldKind::Int, 0, 1));
+  auto reclaimed =
+      only_if(p.tracks_reclaimed(), field("reclaimed", {kAxisWorkload}, FieldKind::Int, 0, 1));
   std::vector<char> groups;
   for (int w = 0; w < p.W(); ++w) groups.push_back(p.holds_until_pods_gone(w));
-  reclaimed.present = [on = p.victims_queue_from_preemption(), groups](const std::vector<int>& at) {
+  reclaimed.present = [on = p.tracks_reclaimed(), groups](const std::vector<int>& at) {
     return on && groups[at[0]] != 0;
   };
   auto deletion = field("deletion", {kAxisClusterQueue}, FieldKind::Enum, kCqInCache, kCqGone);
@@ -348,7 +348,6 @@ State<std::int64_t> Spec::initial(const Params& p) {
     if (p.counts_requeues())
       s.requeues[w] = std::min<std::int64_t>(wl.initial_requeues, p.pods_ready_limit);
   }
-  if (p.dumped_requeues) sched.stamp_dumped_evictions(s);
   for (int w : holders) {
     sched.reserve(s, w, p.workloads[w].initial_flavor);
     // QuotaReserved in the dump but not Admitted: still waiting for some check.
@@ -358,6 +357,9 @@ State<std::int64_t> Spec::initial(const Params& p) {
     s.unready[w] = 0;
     if (s.phase[w] == kAdmitted && !p.workloads[w].initial_pods_ready) sched.start_job(s, w);
   }
+  // After the reservations, which unstamp (SetQuotaReservation resets the order).
+  if (p.dumped_requeues) sched.stamp_dumped_evictions(s);
+  sched.resume_dumped_evictions(s);
   // Queues stopped in the manifests: the workload controller has reconciled
   // their workloads by the time anything else happens (as the engine loads them).
   for (int w = 0; w < p.W(); ++w)
@@ -433,6 +435,8 @@ std::uint64_t Spec::identity(const Params& p) {
     for (const auto& w : p.workloads)
       add(w.evicted_after ? std::vector<std::int64_t>{w.initial_backoff, w.evicted_at, 0x726571, 1}
                           : std::vector<std::int64_t>{w.initial_backoff, w.evicted_at, 0x726571});
+  for (const auto& w : p.workloads)
+    if (w.initial_evicted) add(w.name + " evicted halfway");
   if (p.counts_requeues())
     for (const auto& w : p.workloads)
       if (w.initial_requeues != 0) add(w.name + " requeues " + std::to_string(w.initial_requeues));

@@ -104,7 +104,9 @@ struct State {
       // reason InCohortReclaimWhileBorrowing, which stamped `requeued`: their end
       // returns it to its queue, where a stamp from a PodsReady timeout or a check
       // means a backoff (rules.hpp kForceFail). Only with PrioritySortingWithinCohort
-      // off, where such a preemption orders its victim.
+      // off, where such a preemption orders its victim; or for a Pod group the dump
+      // caught halfway through such an eviction, its backoff over by the dump's time
+      // (AdmissionParams::tracks_reclaimed).
       (std::vector<V>, reclaimed));
   bool operator==(const State&) const = default;
 };

@@ -157,31 +157,3 @@ TEST_CASE("multikueue: requeuingStrategy.timestamp Creation with spot reclaims i
   r = kmc("check " + with("Eviction", "1") + " --max-states 2000");
   CHECK_FALSE(has(r.err, field));
 }
-
-// A dump taken while an eviction is half done (the Workload Evicted, its quota still held) starts
-// the holder Admitted in kueue-admission: ignored input, said at the Workload.
-TEST_CASE("kueue-admission: a Workload evicted while it holds quota is ignored input",
-          "[cli][strict][admission]") {
-  const std::string fixture =
-      std::string(KMC_SOURCE_DIR) + "/tests/cli/fixtures/reclaimed-while-borrowing";
-  const std::string admitted =
-      R"(    - {type: Admitted, status: "True", reason: Admitted, lastTransitionTime: "2026-01-01T00:01:00Z"}
-)";
-  std::string dump = slurp(fixture + "/cluster/manifests.yaml");
-  REQUIRE(dump.find(admitted) != std::string::npos);
-  dump.insert(
-      dump.find(admitted) + admitted.size(),
-      R"(    - {type: Evicted, status: "True", reason: Preempted, lastTransitionTime: "2026-01-01T00:01:30Z"}
-)");
-  const auto dir = folder_with(fixture, "cluster/manifests.yaml", dump);
-  auto r = kmc("check " + dir);
-  INFO(r.out << r.err);
-  CHECK(has(r.err, "status.conditions"));
-  CHECK(has(r.err, "ns/w1 is Evicted (Preempted) and still holds quota"));
-  r = kmc("check " + dir + " --strict");
-  CHECK(r.code == 3);
-  CHECK(names_line(r.err, dir + "/cluster/manifests.yaml", "status.conditions"));
-  // The fixture as shipped (w0 Evicted, its quota released) says nothing of it.
-  r = kmc("check " + fixture);
-  CHECK_FALSE(has(r.err, "still holds quota"));
-}
