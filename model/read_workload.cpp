@@ -79,8 +79,8 @@ void read_status(const YamlNode& status, Workload& wl) {
             .one_of<std::string>({{"True", "True"}, {"False", "False"}, {"Unknown", "Unknown"}});
     if (c["reason"].present()) cond.reason = c["reason"].str();
     if (c["message"].present()) cond.message = c["message"].str();
-    if (c["lastTransitionTime"].present())
-      cond.last_transition_s = parse_rfc3339_s(c["lastTransitionTime"]);
+    // Required by metav1.Condition; kmc orders workloads by it.
+    cond.last_transition_s = parse_rfc3339_s(require(c, "lastTransitionTime"));
     wl.conditions.push_back(std::move(cond));
   }
   if (const YamlNode a = status["admission"]; a.present()) {

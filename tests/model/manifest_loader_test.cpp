@@ -231,6 +231,28 @@ TEST_CASE("a missing required field is an error at the object that lacks it") {
   CHECK(contains(d.message, "required"));
 }
 
+// metav1.Condition requires lastTransitionTime, and kmc orders workloads by it
+// (an eviction's, a reservation's): read as 0, a hand-written condition without
+// it would put its workload first in every order.
+TEST_CASE("a Workload condition without lastTransitionTime is an error at the condition") {
+  const std::string file = kmc::test::write_temp("wl.yaml",
+                                                 "apiVersion: kueue.x-k8s.io/v1beta2\n"
+                                                 "kind: Workload\n"
+                                                 "metadata: {name: a, namespace: ns}\n"
+                                                 "spec:\n"
+                                                 "  queueName: lq\n"
+                                                 "  podSets: [{name: main, count: 1, template: "
+                                                 "{spec: {containers: [{name: c}]}}}]\n"
+                                                 "status:\n"
+                                                 "  conditions:\n"
+                                                 "  - {type: Evicted, status: \"True\", reason: "
+                                                 "PodsReadyTimeout}\n");
+  const auto d = input_error_of([&] { load_cluster_manifests({file}); });
+  CHECK(d.pos == SourcePos{file, 9});
+  CHECK(d.field == "status.conditions[0].lastTransitionTime");
+  CHECK(contains(d.message, "required"));
+}
+
 TEST_CASE("two objects of one kind and name are an error naming both places") {
   const auto d = input_error_of([] { load_cluster_manifests({fixture("bad/duplicate-name")}); });
   CHECK(d.pos == SourcePos{fixture("bad/duplicate-name/b.yaml"), 6});
