@@ -312,7 +312,9 @@ int Engine::create_workload(model::Workload obj) {
   workload_ids[w.key] = w.id;
   workloads.push_back(std::move(w));
   WorkloadInfo& ref = workloads.back();
-  if (ref.obj.admission && ref.has_quota_reservation()) {
+  // Kueue's cache counts an active reservation only (HasActiveQuotaReservation): a
+  // deactivated workload's quota is free at once, while its pods still stop.
+  if (ref.obj.admission && ref.has_quota_reservation() && ref.obj.active) {
     adopt_admission(ref);
   } else {
     ref.obj.admission.reset();

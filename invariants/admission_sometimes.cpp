@@ -31,8 +31,8 @@ AdmissionProperty some_workload_admitted(const AdmissionInstance& p) {
 // leaves no such mark: the guard is registered only where every preemption
 // does (AdmissionParams::preemption_observable). An eviction the dump caught
 // halfway (WorkloadParams::initial_evicted) happened before the run: that
-// workload's marks witness nothing, so a later preemption of it is missed
-// when nothing else marks it (the guard errs towards saying it never happened).
+// workload's Evicted phase witnesses nothing, and a later preemption of it is
+// witnessed by its preemptor sticking (preemption_observable asks for that).
 AdmissionProperty some_preemption(const AdmissionInstance& p) {
   const int W = p.params().W(), Q = p.params().Q();
   std::vector<bool> held, dumped;

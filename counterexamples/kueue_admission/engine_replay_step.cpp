@@ -405,6 +405,10 @@ std::string engine_phase(const engine::Engine& e, const std::string& key) {
   if (const model::Condition* r = w->condition("Requeued"); r != nullptr && r->status == "False")
     return e.queues.in_active(*w) ? "PendingInBackoff" : "Backoff";
   if (w->cluster_queue < 0) return "Pending (no ClusterQueue)";
+  // Requeued, with a requeueAt ahead all the same (a dump's): the queue keeps it
+  // parked until then (backoffWaitingTimeExpired), and nothing else moves it.
+  if (e.queues.in_inadmissible(*w) && w->requeue_at_ms && *w->requeue_at_ms > e.now_ms)
+    return "Backoff";
   if (e.queues.in_inadmissible(*w)) return "Inadmissible";
   // A stopped LocalQueue's workloads are out of the queues, and still Pending.
   if (e.local_queue_stopped(*w)) return "Pending";

@@ -9,7 +9,7 @@
 // One Evicted while it still holds quota was caught halfway through its
 // eviction: the job reconciler stops its job, then unsets the reservation
 // (reconciler.go, "handle eviction"), and the workload controller requeues it
-// at once unless a requeueAt is ahead.
+// at once unless a requeueAt is ahead, whatever the reason.
 // Also the queue order's ties the model cannot order as Kueue does.
 #include <fmt/format.h>
 
@@ -61,18 +61,23 @@ void compile_requeue_state(AdmissionParams& p, const model::Workload& wl, Worklo
     w.evicted_at = preempted->last_transition_s;
     w.evicted_after = true;
   }
-  // Caught halfway, its Requeued condition is not set yet: the eviction's reason
-  // says whether a backoff follows.
+  // A requeueAt ahead holds any workload back (the workload controller's
+  // RequeueAfter; the queue's backoffWaitingTimeExpired). Caught halfway, its
+  // Requeued condition is not set yet: the eviction's reason says whether a
+  // backoff follows.
   const model::Condition* requeued = find(wl, "Requeued");
-  const bool backoff = w.initial_evicted ? by_eviction(evicted)
-                                         : (requeued != nullptr && requeued->status == "False" &&
-                                            by_eviction(requeued)) ||
-                                               wl.requeue_at_s.has_value();
-  w.initial_backoff = backoff && wl.requeue_at_s.value_or(dump_time) > dump_time;
+  const bool by_reason = w.initial_evicted ? by_eviction(evicted)
+                                           : requeued != nullptr && requeued->status == "False" &&
+                                                 by_eviction(requeued);
+  w.initial_backoff =
+      (by_reason || wl.requeue_at_s.has_value()) && wl.requeue_at_s.value_or(dump_time) > dump_time;
   if (w.initial_backoff || w.evicted_at >= 0) p.dumped_requeues = true;
-  // A Pod group whose pods' end returns it to its queue at once, ordered by its eviction.
-  if (w.initial_evicted && w.initial_flavor >= 0 && !w.initial_backoff && w.evicted_at >= 0)
+  // A Pod group whose pods' end returns it to its queue at once, ordered by its eviction,
+  // or puts it into a backoff, ordered by its creation.
+  if (w.initial_evicted && w.initial_flavor >= 0 && w.evicted_at >= 0 && !w.initial_backoff)
     p.dumped_requeues_at_once = true;
+  if (w.initial_evicted && w.initial_flavor >= 0 && w.evicted_at < 0 && w.initial_backoff)
+    p.dumped_backoff_by_creation = true;
 }
 
 bool AdmissionParams::victims_queue_from_preemption() const {

@@ -294,8 +294,10 @@ struct Compiler {
     w.pods = (group != wl.meta.annotations.end() && group->second == "true") ||
              wl.meta.labels.contains("kueue.x-k8s.io/pod-group-name");
     compile_reservation(p, wl, w);
-    compile_workload_checks(p, wl, w);
+    // The eviction first: a Job caught halfway through one holds nothing, and its
+    // checks are read as those of a workload without a reservation.
     compile_requeue_state(p, wl, w, m.configuration, dump_time);
+    compile_workload_checks(p, wl, w);
     p.workloads.push_back(std::move(w));
   }
 

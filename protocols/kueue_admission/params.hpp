@@ -330,6 +330,13 @@ struct AdmissionParams {
   // Some Pod group starts Evicted (initial_evicted), ordered by its eviction, with
   // its backoff over: its pods' end returns it to its queue (State::reclaimed).
   bool dumped_requeues_at_once = false;
+  // Some Pod group starts Evicted, waits by its creation, and has a backoff ahead:
+  // marked kRequeuedInCreationOrder while its pods terminate (as a timeout's with
+  // requeuingStrategy.timestamp Creation).
+  bool dumped_backoff_by_creation = false;
+  bool marks_creation_order() const {
+    return timeout_requeue_by_creation || dumped_backoff_by_creation;
+  }
   // The cell `reclaimed` exists: for victims_queue_from_preemption() or a dump's
   // Pod group of dumped_requeues_at_once.
   bool tracks_reclaimed() const {

@@ -126,10 +126,10 @@ model::Layout Spec::layout(const Params& p) {
   auto retries = field("retries", {kAxisWorkload, kAxisCheck}, FieldKind::Int, 0, most_retries);
   retries.optional = true;
   // At most one point per workload on each of the two timelines, ranked densely.
-  auto requeued = only_if(
-      requeues, field("requeued", {kAxisWorkload}, FieldKind::Int,
-                      p.timeout_requeue_by_creation ? kRequeuedInCreationOrder : kNotRequeued,
-                      2 * std::int64_t{p.W()} - 1));
+  auto requeued =
+      only_if(requeues, field("requeued", {kAxisWorkload}, FieldKind::Int,
+                              p.marks_creation_order() ? kRequeuedInCreationOrder : kNotRequeued,
+                              2 * std::int64_t{p.W()} - 1));
   auto born = only_if(
       requeues, field("born", {kAxisWorkload}, FieldKind::Int, -1, 2 * std::int64_t{p.W()} - 1));
   std::vector<char> dated;  // arrivals, and those created after a dumped eviction
