@@ -78,7 +78,7 @@ void validate_cluster_references(const ClusterManifests& c, Warnings& warnings) 
   for (const auto& ac : c.admission_checks) check_admission_check(c, ac);
   for (const auto& m : c.multikueue_configs) check_multikueue_config(c, m, warnings);
   for (const auto& wl : c.workloads) {
-    const std::string field = wl.source_kind == "Job"
+    const std::string field = wl.source_kind != "Workload"
                                   ? "metadata.labels[\"kueue.x-k8s.io/queue-name\"]"
                                   : "spec.queueName";
     if (wl.queue_name.empty()) {

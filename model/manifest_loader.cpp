@@ -13,6 +13,7 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "model/assert.hpp"
 #include "model/manifest_readers.hpp"
@@ -25,6 +26,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kStdinName = "<stdin>";
 constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
+constexpr const char* kIsGroup = "kueue.x-k8s.io/is-group-workload";
 
 bool is_kueue_version(const std::string& v) {
   return v == "kueue.x-k8s.io/v1beta1" || v == "kueue.x-k8s.io/v1beta2";
@@ -45,9 +47,14 @@ class ManifestLoader {
   }
 
   void finish() {
+    leave_unmanaged_kinds();
     explain_ignored_jobs();
     drop_owners_of_workloads();
     name_generated_workloads();
+    group_pods(pending_, out.warnings);
+    for (const auto& p : pending_)  // a group's Workload, named as its group, is one
+      if (p.workload.source_kind == "Pod" && p.workload.meta.annotations.contains(kIsGroup))
+        check_unique(p.workload.meta, "Workload");
     resolve_priorities();
     // Only now: the Configuration may come after the workloads in load order.
     for (auto& p : pending_) apply_priority_boost(p, out.configuration.feature_gates, out.warnings);
@@ -95,13 +102,14 @@ class ManifestLoader {
         object["apiVersion"].fail(fmt::format(
             "unsupported apiVersion '{}'; kmc reads config.kueue.x-k8s.io/v1beta1 and v1beta2",
             version));
-      return set_configuration(object, read_configuration(object, ctx));
+      return set_configuration(object, read_configuration(object, ctx, &frameworks_));
     }
     if (version == "batch/v1" && kind == "Job") return load_job(object, ctx);
+    if (version == "v1" && kind == "Pod") return load_pod(object, ctx);
     if (version == "v1" && kind == "Namespace")
       return add(out.namespaces, read_namespace(object, ctx), kind);
     if (version == "v1" && kind == "ConfigMap") {
-      if (auto config = read_config_map(object, ctx))
+      if (auto config = read_config_map(object, ctx, &frameworks_))
         return set_configuration(object, std::move(*config));
     }
     ignore(object, kind, fmt::format("kmc does not model kind {} ({}); ignored", kind, version));
@@ -177,6 +185,24 @@ class ManifestLoader {
       return;
     }
     add_workload(read_job(object, ctx), "Job");
+  }
+
+  void load_pod(const YamlNode& object, ReadContext& ctx) {
+    if (!object["metadata"]["labels"][kQueueNameLabel].present()) {
+      // Kueue's default manageJobsWithoutQueueName=false leaves such Pods alone.
+      out.warnings.push_back(Diagnostic{
+          object.pos(), "metadata.labels",
+          "Pod has no kueue.x-k8s.io/queue-name label; Kueue does not manage it; ignored"});
+      return;
+    }
+    if (const std::string owner = pod_owner_job(object); !owner.empty()) {
+      out.warnings.push_back(Diagnostic{
+          object.pos(), "metadata.ownerReferences",
+          fmt::format("Pod owned by {}: Kueue admits that job's Workload, not its pods; ignored",
+                      owner)});
+      return;
+    }
+    add_workload(read_pod(object, ctx), "Pod");
   }
 
   // Duplicates are an error naming both places: Kubernetes keeps one object
@@ -285,18 +311,19 @@ class ManifestLoader {
     const auto owner_to_workload = owners_of_workloads();
     if (owner_to_workload.empty()) return;
     const auto owned = [&](Workload& job) {
-      if (job.source_kind != "Job" || job.meta.name.empty()) return false;
-      auto it = owner_to_workload.find(job.meta.namespace_ + "/Job/" + job.meta.name);
+      const std::string& kind = job.source_kind;
+      if ((kind != "Job" && kind != "Pod") || job.meta.name.empty()) return false;
+      auto it = owner_to_workload.find(job.meta.namespace_ + "/" + kind + "/" + job.meta.name);
       if (it == owner_to_workload.end()) return false;
       Workload& workload = pending_[it->second].workload;
       // The runtime annotation is kmc's own and usually written on the Job.
       if (workload.runtime_s == 0) workload.runtime_s = job.runtime_s;
       out.warnings.push_back(Diagnostic{
           job.meta.pos, "metadata.name",
-          fmt::format("Job {}/{} is owned by Workload {}/{} ({}:{}); the Workload stands for it "
-                      "and the Job is dropped, so the job is queued once",
-                      job.meta.namespace_, job.meta.name, workload.meta.namespace_,
-                      workload.meta.name, workload.meta.pos.file, workload.meta.pos.line)});
+          fmt::format("{} {}/{} is owned by Workload {}/{} ({}:{}); the Workload stands for it "
+                      "and the {} is dropped, so the job is queued once",
+                      kind, job.meta.namespace_, job.meta.name, workload.meta.namespace_,
+                      workload.meta.name, workload.meta.pos.file, workload.meta.pos.line, kind)});
       return true;
     };
     // Marked first, erased after: erasing moves elements the map indexes.
@@ -324,7 +351,32 @@ class ManifestLoader {
     }
   }
 
+  // Kueue manages Pods and Jobs only where integrations.frameworks lists them
+  // ("pod", "batch/job"); its default lists batch/job only. The shipped
+  // manifests' kueue-manager-config lists both.
+  void leave_unmanaged_kinds() {
+    for (const auto& [kind, framework] :
+         {std::pair<std::string, std::string>{"Pod", "pod"}, {"Job", "batch/job"}}) {
+      if (std::find(frameworks_.begin(), frameworks_.end(), framework) != frameworks_.end())
+        continue;
+      const std::string where =
+          config_pos_ ? fmt::format("the Configuration ({}:{}) does not list it", config_pos_->file,
+                                    config_pos_->line)
+                      : "there is no Configuration, and Kueue's default lists batch/job only";
+      std::erase_if(pending_, [&](const PendingWorkload& p) {
+        if (p.workload.source_kind != kind) return false;
+        out.warnings.push_back(
+            Diagnostic{p.workload.meta.pos, "kind",
+                       fmt::format("Kueue manages a {} only with the {} integration "
+                                   "(integrations.frameworks), and {}; ignored",
+                                   kind, framework, where)});
+        return true;
+      });
+    }
+  }
+
   std::vector<PendingWorkload> pending_;
+  std::vector<std::string> frameworks_ = {"batch/job"};
   std::map<std::string, SourcePos> seen_;
   std::set<std::string> unmanaged_names_;  // "ns/name" of Jobs Kueue does not manage
   struct IgnoredObject {

@@ -56,6 +56,16 @@ struct PendingWorkload {
   // Configuration says whether the PriorityBoost gate is on: see apply_priority_boost.
   std::optional<std::string> priority_boost;
   std::optional<Diagnostic> boost_where;
+  // A v1 Pod (read_pod.cpp): its group (empty: a lone Pod), the group's total
+  // count it declares, whether it asks for fast admission, whether Kueue counts
+  // it (neither Failed nor being deleted), and whether it has ended.
+  std::string pod_group;
+  std::int32_t pod_group_total = 0;
+  bool pod_group_fast = false;
+  bool pod_runnable = true;
+  bool pod_succeeded = false;
+  bool pod_done = false;  // a lone Pod that Kueue finishes or finalizes
+  std::string pod_role;   // what Kueue's role hash reads of it
 };
 PendingWorkload read_workload(const YamlNode& object, ReadContext& ctx);
 // Once every file is read: with the PriorityBoost gate on, adds the annotation to the priority
@@ -66,13 +76,28 @@ void apply_priority_boost(PendingWorkload& p, const FeatureGates& gates, Warning
 PendingWorkload read_job(const YamlNode& object, ReadContext& ctx);
 // Pod template -> per-pod requests (Kueue's PodRequests), node selector, tolerations.
 void read_pod_template(const YamlNode& template_node, PodSet& pod_set, ReadContext& ctx);
+// The same of a PodSpec (a template's, or a Pod's).
+void read_pod_spec(const YamlNode& spec, PodSet& pod_set, ReadContext& ctx);
+// The kind and name of the job of another Kueue integration that owns a Pod
+// (its pods are that job's); empty: none.
+std::string pod_owner_job(const YamlNode& object);
+// A v1 Pod with the queue-name label: a lone Pod's Workload, or a member of a
+// group (PendingWorkload::pod_group), which group_pods turns into the group's.
+PendingWorkload read_pod(const YamlNode& object, ReadContext& ctx);
+// Once every file is read and named: each group's members -> the group's
+// Workload, as Kueue builds it; lone Pods that have ended are left out.
+void group_pods(std::vector<PendingWorkload>& pending, Warnings& warnings);
 
 // The Configuration's excludeResourcePrefixes and transformations applied to
 // each pod set's per-pod requests, as Kueue does before counting quota.
 void apply_resource_settings(const ResourceSettings& settings, Workload& workload);
 
-KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx);
+// `frameworks`, where given, gets integrations.frameworks: the job kinds Kueue
+// manages (its default: batch/job only). The loader reads Pods and Jobs by it.
+KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx,
+                                      std::vector<std::string>* frameworks = nullptr);
 // The Configuration inside ConfigMap kueue-manager-config; nullopt for other ConfigMaps.
-std::optional<KueueConfiguration> read_config_map(const YamlNode& object, ReadContext& ctx);
+std::optional<KueueConfiguration> read_config_map(const YamlNode& object, ReadContext& ctx,
+                                                  std::vector<std::string>* frameworks = nullptr);
 
 }  // namespace kmc::model

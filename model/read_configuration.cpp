@@ -161,19 +161,17 @@ void read_resources(const YamlNode& node, ReadContext& ctx, ResourceSettings& r)
 
 }  // namespace
 
-KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx) {
+KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx,
+                                      std::vector<std::string>* frameworks) {
   check_keys(object,
              {.modeled = {"apiVersion", "kind", "featureGates", "waitForPodsReady", "fairSharing",
-                          "multiKueue", "resources"},
+                          "multiKueue", "resources", "integrations"},
               .unmodeled = {{"manageJobsWithoutQueueName",
                              "admission may differ because Kueue then also manages Jobs without "
                              "the queue-name label"},
                             {"managedJobsNamespaceSelector",
                              "admission may differ because Kueue manages only the Jobs of the "
                              "namespaces it selects"},
-                            {"integrations",
-                             "admission may differ because Kueue manages only the job kinds its "
-                             "frameworks list"},
                             {"admissionFairSharing",
                              "admission order may differ because admission fair sharing orders "
                              "workloads by their LocalQueue's usage"},
@@ -198,10 +196,25 @@ KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx) 
   read_fair_sharing(object["fairSharing"], ctx, v1beta1, config.fair_sharing);
   read_multi_kueue(object["multiKueue"], ctx, config.multi_kueue);
   read_resources(object["resources"], ctx, config.resources);
+  const YamlNode integrations = object["integrations"];
+  check_keys(integrations,
+             {.modeled = {"frameworks"},
+              .unmodeled = {{"externalFrameworks",
+                             "admission may differ because Kueue also manages the kinds it lists"},
+                            {"podOptions",
+                             "admission may differ because Kueue manages only the Pods of the "
+                             "namespaces podOptions selects"}},
+              .silent = {"labelKeysToCopy"}},
+             ctx.warnings);
+  if (frameworks != nullptr) {
+    *frameworks = integrations["frameworks"].string_list();
+    if (frameworks->empty()) *frameworks = {"batch/job"};  // SetDefaults_Configuration
+  }
   return config;
 }
 
-std::optional<KueueConfiguration> read_config_map(const YamlNode& object, ReadContext& ctx) {
+std::optional<KueueConfiguration> read_config_map(const YamlNode& object, ReadContext& ctx,
+                                                  std::vector<std::string>* frameworks) {
   ObjectMeta meta = read_meta(object, ctx, true, {"data", "binaryData", "immutable"});
   const YamlNode embedded = object["data"][kManagerConfigKey];
   if (meta.name != kManagerConfigMap || !embedded.present()) return std::nullopt;
@@ -218,7 +231,7 @@ std::optional<KueueConfiguration> read_config_map(const YamlNode& object, ReadCo
         "unsupported apiVersion '{}'; expected config.kueue.x-k8s.io/v1beta1 or v1beta2", version));
   if (require(inner, "kind").str() != "Configuration")
     inner["kind"].fail("expected kind Configuration");
-  return read_configuration(inner, ctx);
+  return read_configuration(inner, ctx, frameworks);
 }
 
 }  // namespace kmc::model

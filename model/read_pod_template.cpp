@@ -146,7 +146,10 @@ ResourceList pod_requests(const YamlNode& spec, ReadContext& ctx) {
 
 void read_pod_template(const YamlNode& template_node, PodSet& pod_set, ReadContext& ctx) {
   check_keys(template_node, {.modeled = {"metadata", "spec"}}, ctx.warnings);
-  const YamlNode spec = require(template_node, "spec");
+  read_pod_spec(require(template_node, "spec"), pod_set, ctx);
+}
+
+void read_pod_spec(const YamlNode& spec, PodSet& pod_set, ReadContext& ctx) {
   check_keys(spec, kPodSpecKeys, ctx.warnings);
   pod_set.requests = pod_requests(spec, ctx);
   pod_set.node_selector = read_labels(spec["nodeSelector"]);

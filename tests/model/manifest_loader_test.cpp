@@ -56,7 +56,8 @@ TEST_CASE("fields Kueue defines but kmc does not model are warnings with their l
                          [](const Diagnostic& d) { return d.field == "spec.admissionScope"; });
   REQUIRE(it != m.warnings.end());
   CHECK(it->pos == SourcePos{fixture("gpu-fleet/manager/queues.yaml"), 43});
-  CHECK(has_warning(m.warnings, "integrations", "kmc does not model integrations"));
+  CHECK(has_warning(m.warnings, "manageJobsWithoutQueueName",
+                    "kmc does not model manageJobsWithoutQueueName"));
   CHECK(has_warning(m.warnings, "kind", "kmc does not model kind Secret"));
 }
 
@@ -143,10 +144,11 @@ TEST_CASE("the Kueue Configuration inside kueue-manager-config sets gates and Mu
   CHECK(c.multi_kueue.dispatcher_name == kDispatcherIncremental);
   CHECK(c.multi_kueue.incremental_step_size == 2);
   CHECK(c.pos.file == fixture("gpu-fleet/manager/kueue-config.yaml"));
-  auto it = std::find_if(m.warnings.begin(), m.warnings.end(),
-                         [](const Diagnostic& d) { return d.field == "integrations"; });
+  auto it = std::find_if(m.warnings.begin(), m.warnings.end(), [](const Diagnostic& d) {
+    return d.field == "manageJobsWithoutQueueName";
+  });
   REQUIRE(it != m.warnings.end());
-  CHECK(it->pos.line == 24);  // line inside the file, not inside the embedded string
+  CHECK(it->pos.line == 26);  // line inside the file, not inside the embedded string
 }
 
 TEST_CASE("MultiKueue objects keep cluster order and the Active condition") {
