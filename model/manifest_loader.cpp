@@ -106,6 +106,8 @@ class ManifestLoader {
     }
     if (version == "batch/v1" && kind == "Job") return load_job(object, ctx);
     if (version == "v1" && kind == "Pod") return load_pod(object, ctx);
+    if (version == "scheduling.k8s.io/v1" && kind == "PriorityClass")
+      return add(kube_priority_classes_, read_kube_priority_class(object, ctx), kind);
     if (version == "v1" && kind == "Namespace")
       return add(out.namespaces, read_namespace(object, ctx), kind);
     if (version == "v1" && kind == "ConfigMap") {
@@ -335,19 +337,46 @@ class ManifestLoader {
   }
 
   // Kueue copies the WorkloadPriorityClass value into spec.priority when it
-  // creates the Workload; we do the same once every file is read.
+  // creates the Workload; we do the same once every file is read. Without one,
+  // a Kubernetes PriorityClass the pods name gives it, or, for a job's Workload
+  // (not one written as such), the globalDefault class (ExtractPriority).
   void resolve_priorities() {
-    std::map<std::string, std::int32_t> values;
+    std::map<std::string, std::int32_t> values, kube_values;
     for (const auto& pc : out.priority_classes) values[pc.meta.name] = pc.value;
+    const KubePriorityClass* global_default = nullptr;
+    for (const auto& pc : kube_priority_classes_) {
+      kube_values[pc.meta.name] = pc.value;
+      if (!pc.global_default) continue;
+      if (global_default != nullptr)
+        throw InputError(pc.default_pos, "globalDefault",
+                         fmt::format("a second globalDefault PriorityClass; {} ({}:{}) is one "
+                                     "already, and Kubernetes admits only one",
+                                     global_default->meta.name, global_default->meta.pos.file,
+                                     global_default->meta.pos.line));
+      global_default = &pc;
+    }
+    const auto not_found = [](const Diagnostic& where, const std::string& kind,
+                              const std::string& name) {
+      Diagnostic d = where;
+      d.message = fmt::format("{} '{}' not found", kind, name);
+      throw InputError(d);
+    };
     for (auto& p : pending_) {
-      if (p.priority_class.empty() || p.priority_explicit) continue;
-      auto it = values.find(p.priority_class);
-      if (it == values.end()) {
-        Diagnostic d = *p.where;
-        d.message = fmt::format("WorkloadPriorityClass '{}' not found", p.priority_class);
-        throw InputError(d);
+      if (p.priority_explicit) continue;
+      if (!p.priority_class.empty()) {
+        auto it = values.find(p.priority_class);
+        if (it == values.end()) not_found(*p.where, "WorkloadPriorityClass", p.priority_class);
+        p.workload.priority = it->second;
+      } else if (!p.kube_priority_class.empty()) {
+        auto it = kube_values.find(p.kube_priority_class);
+        if (it == kube_values.end())
+          not_found(*p.kube_where, "PriorityClass", p.kube_priority_class);
+        p.workload.priority = it->second;
+        p.workload.priority_class_name = p.kube_priority_class;
+      } else if (global_default != nullptr && p.workload.source_kind != "Workload") {
+        p.workload.priority = global_default->value;
+        p.workload.priority_class_name = global_default->meta.name;
       }
-      p.workload.priority = it->second;
     }
   }
 
@@ -376,6 +405,7 @@ class ManifestLoader {
   }
 
   std::vector<PendingWorkload> pending_;
+  std::vector<KubePriorityClass> kube_priority_classes_;
   std::vector<std::string> frameworks_ = {"batch/job"};
   std::map<std::string, SourcePos> seen_;
   std::set<std::string> unmanaged_names_;  // "ns/name" of Jobs Kueue does not manage

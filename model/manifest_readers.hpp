@@ -45,6 +45,17 @@ MultiKueueCluster read_multikueue_cluster(const YamlNode& object, ReadContext& c
 
 inline constexpr const char* kPriorityBoostAnnotation = "kueue.x-k8s.io/priority-boost";
 
+// A Kubernetes PriorityClass (scheduling.k8s.io/v1): the priority of a job
+// whose pods name it in priorityClassName (ExtractPriority), or, globalDefault,
+// of one whose pods name none.
+struct KubePriorityClass {
+  ObjectMeta meta;
+  std::int32_t value = 0;
+  bool global_default = false;
+  SourcePos default_pos;  // where globalDefault is written
+};
+KubePriorityClass read_kube_priority_class(const YamlNode& object, ReadContext& ctx);
+
 // A Workload whose priority may still name a WorkloadPriorityClass that is
 // defined in a later file.
 struct PendingWorkload {
@@ -52,6 +63,10 @@ struct PendingWorkload {
   bool priority_explicit = false;   // spec.priority was printed: Kueue copied it already
   std::string priority_class;       // WorkloadPriorityClass to resolve; empty: none
   std::optional<Diagnostic> where;  // the field naming the class, for "not found"
+  // A Kubernetes PriorityClass the pods (or a Workload's priorityClassRef) name,
+  // read where no WorkloadPriorityClass is named; and where.
+  std::string kube_priority_class;
+  std::optional<Diagnostic> kube_where;
   // The kueue.x-k8s.io/priority-boost annotation as written, and where. Read only once the
   // Configuration says whether the PriorityBoost gate is on: see apply_priority_boost.
   std::optional<std::string> priority_boost;

@@ -67,6 +67,9 @@ PendingWorkload read_job(const YamlNode& object, ReadContext& ctx) {
     wl.priority_class_name = it->second;
     out.priority_class = it->second;
     out.where = object["metadata"]["labels"][kPriorityClassLabel].diagnostic("");
+  } else if (const YamlNode pc = spec["template"]["spec"]["priorityClassName"]; pc.present()) {
+    out.kube_priority_class = pc.str();
+    out.kube_where = pc.diagnostic("");
   }
   return out;
 }

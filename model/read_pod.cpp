@@ -113,8 +113,8 @@ PendingWorkload read_pod(const YamlNode& object, ReadContext& ctx) {
     out.priority_class = it->second;
     out.where = object["metadata"]["labels"][kPriorityClassLabel].diagnostic("");
   } else if (const YamlNode pc = object["spec"]["priorityClassName"]; pc.present()) {
-    ctx.warnings.push_back(pc.diagnostic(fmt::format(
-        "kmc does not model Kubernetes PriorityClass '{}'; priority 0 is assumed", pc.str())));
+    out.kube_priority_class = pc.str();
+    out.kube_where = pc.diagnostic("");
   }
   const YamlNode phase = object["status"]["phase"];
   const std::string ended = phase.present() ? phase.str() : "";
@@ -194,7 +194,8 @@ std::optional<PendingWorkload> build_group(const std::string& key,
                       fmt::format("{} have different queue names, {} and {}", names,
                                   first.workload.queue_name, m.workload.queue_name));
     // Kueue takes the priority of whichever pod it reconciles: not an order kmc knows.
-    if (m.priority_class != first.priority_class)
+    if (m.priority_class != first.priority_class ||
+        m.kube_priority_class != first.kube_priority_class)
       throw InputError(m.workload.meta.pos, label_field(kPriorityClassLabel),
                        fmt::format("{} of group {} have different priority classes, {} and {}: "
                                    "Kueue takes one pod's, in an order kmc cannot know",

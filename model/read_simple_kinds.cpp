@@ -56,6 +56,18 @@ WorkloadPriorityClass read_priority_class(const YamlNode& object, ReadContext& c
   return pc;
 }
 
+KubePriorityClass read_kube_priority_class(const YamlNode& object, ReadContext& ctx) {
+  KubePriorityClass pc;
+  pc.meta =
+      read_meta(object, ctx, false, {"value", "globalDefault", "description", "preemptionPolicy"});
+  pc.value = require(object, "value").int32();
+  if (const YamlNode d = object["globalDefault"]; d.present()) {
+    pc.global_default = d.boolean();
+    pc.default_pos = d.pos();
+  }
+  return pc;
+}
+
 Namespace read_namespace(const YamlNode& object, ReadContext& ctx) {
   Namespace ns;
   ns.meta = read_meta(object, ctx, false);

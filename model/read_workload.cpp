@@ -62,9 +62,9 @@ void read_priority(const YamlNode& spec, ReadContext& ctx, PendingWorkload& out)
   if (group == kWorkloadPriorityGroup) {
     out.priority_class = name;
     out.where = where.diagnostic("");
-  } else if (!out.priority_explicit) {
-    ctx.warnings.push_back(where.diagnostic(fmt::format(
-        "kmc does not model Kubernetes PriorityClass '{}'; priority 0 is assumed", name)));
+  } else {
+    out.kube_priority_class = name;
+    out.kube_where = where.diagnostic("");
   }
 }
 
