@@ -87,6 +87,11 @@ PendingWorkload read_workload(const YamlNode& object, ReadContext& ctx);
 // as Kueue's EffectivePriority does (an unparsable value is the webhook's rejection: an
 // InputError); with it off, Kueue ignores the annotation and kmc says so.
 void apply_priority_boost(PendingWorkload& p, const FeatureGates& gates, Warnings& warnings);
+// What Kueue's job framework reads of any job's object (read_job.cpp): its
+// metadata, the queue-name label, the priority (the WorkloadPriorityClass label,
+// else the PriorityClass `pod_spec` names), and kmc's runtime annotation.
+PendingWorkload read_job_object(const YamlNode& object, ReadContext& ctx, const char* kind,
+                                const YamlNode& pod_spec);
 // A batch/v1 Job with the queue-name label, converted as Kueue's job integration does.
 PendingWorkload read_job(const YamlNode& object, ReadContext& ctx);
 // Pod template -> per-pod requests (Kueue's PodRequests), node selector, tolerations.

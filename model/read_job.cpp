@@ -1,9 +1,9 @@
 // batch/v1 Job -> Workload, as Kueue's job integration builds it: one pod set
 // "main" whose count is the pods that run at once (parallelism, capped by
 // completions), the priority class from the kueue.x-k8s.io/priority-class
-// label, and PartialAdmission's minimum from kueue.x-k8s.io/job-min-parallelism.
-// The Workload keeps the Job's name (Kueue would call it job-<name>-<hash>),
-// so reports name what the user wrote.
+// label or the pods' priorityClassName, and PartialAdmission's minimum from
+// kueue.x-k8s.io/job-min-parallelism. The Workload keeps the Job's name (Kueue would call it
+// job-<name>-<hash>), so reports name what the user wrote.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,19 +18,35 @@ inline constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 inline constexpr const char* kPriorityClassLabel = "kueue.x-k8s.io/priority-class";
 inline constexpr const char* kMinParallelismAnnotation = "kueue.x-k8s.io/job-min-parallelism";
 
-PendingWorkload read_job(const YamlNode& object, ReadContext& ctx) {
+PendingWorkload read_job_object(const YamlNode& object, ReadContext& ctx, const char* kind,
+                                const YamlNode& pod_spec) {
   PendingWorkload out;
   Workload& wl = out.workload;
-  wl.source_kind = "Job";
+  wl.source_kind = kind;
   wl.meta = read_meta(object, ctx, true);
   wl.runtime_s = read_runtime_annotation(object);
+  if (auto it = wl.meta.labels.find(kQueueNameLabel); it != wl.meta.labels.end())
+    wl.queue_name = it->second;
+  // ExtractPriority: the WorkloadPriorityClass label, else the pods' PriorityClass.
+  if (auto it = wl.meta.labels.find(kPriorityClassLabel); it != wl.meta.labels.end()) {
+    wl.priority_class_name = it->second;
+    out.priority_class = it->second;
+    out.where = object["metadata"]["labels"][kPriorityClassLabel].diagnostic("");
+  } else if (const YamlNode pc = pod_spec["priorityClassName"]; pc.present()) {
+    out.kube_priority_class = pc.str();
+    out.kube_where = pc.diagnostic("");
+  }
+  return out;
+}
+
+PendingWorkload read_job(const YamlNode& object, ReadContext& ctx) {
+  PendingWorkload out = read_job_object(object, ctx, "Job", object["spec"]["template"]["spec"]);
+  Workload& wl = out.workload;
   if (const YamlNode boost = object["metadata"]["annotations"][kPriorityBoostAnnotation];
       boost.present())
     ctx.warnings.push_back(boost.diagnostic(
         "ignored, as Kueue ignores it: Kueue reads the priority boost on the Workload only "
         "(jobframework does not copy it from the Job); write it on the Workload"));
-  if (auto it = wl.meta.labels.find(kQueueNameLabel); it != wl.meta.labels.end())
-    wl.queue_name = it->second;
   const YamlNode spec = require(object, "spec");
   check_keys(spec,
              {.modeled = {"parallelism", "completions", "template"},
@@ -63,14 +79,6 @@ PendingWorkload read_job(const YamlNode& object, ReadContext& ctx) {
     main.min_count = static_cast<std::int32_t>(min_parallelism.int64(1, main.count));
   read_pod_template(require(spec, "template"), main, ctx);
   wl.pod_sets.push_back(std::move(main));
-  if (auto it = wl.meta.labels.find(kPriorityClassLabel); it != wl.meta.labels.end()) {
-    wl.priority_class_name = it->second;
-    out.priority_class = it->second;
-    out.where = object["metadata"]["labels"][kPriorityClassLabel].diagnostic("");
-  } else if (const YamlNode pc = spec["template"]["spec"]["priorityClassName"]; pc.present()) {
-    out.kube_priority_class = pc.str();
-    out.kube_where = pc.diagnostic("");
-  }
   return out;
 }
 

@@ -20,8 +20,6 @@
 
 namespace kmc::model {
 
-std::int64_t read_runtime_annotation(const YamlNode& object);  // read_workload.cpp
-
 namespace {
 
 inline constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
@@ -98,24 +96,11 @@ std::string pod_owner_job(const YamlNode& object) {
 }
 
 PendingWorkload read_pod(const YamlNode& object, ReadContext& ctx) {
-  PendingWorkload out;
+  PendingWorkload out = read_job_object(object, ctx, "Pod", object["spec"]);
   Workload& wl = out.workload;
-  wl.source_kind = "Pod";
-  wl.meta = read_meta(object, ctx, true);
-  wl.runtime_s = read_runtime_annotation(object);
-  if (auto it = wl.meta.labels.find(kQueueNameLabel); it != wl.meta.labels.end())
-    wl.queue_name = it->second;
   PodSet main;
   read_pod_spec(require(object, "spec"), main, ctx);
   wl.pod_sets.push_back(std::move(main));
-  if (auto it = wl.meta.labels.find(kPriorityClassLabel); it != wl.meta.labels.end()) {
-    wl.priority_class_name = it->second;
-    out.priority_class = it->second;
-    out.where = object["metadata"]["labels"][kPriorityClassLabel].diagnostic("");
-  } else if (const YamlNode pc = object["spec"]["priorityClassName"]; pc.present()) {
-    out.kube_priority_class = pc.str();
-    out.kube_where = pc.diagnostic("");
-  }
   const YamlNode phase = object["status"]["phase"];
   const std::string ended = phase.present() ? phase.str() : "";
   const bool deleting = object["metadata"]["deletionTimestamp"].present();
