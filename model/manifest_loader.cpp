@@ -343,6 +343,13 @@ class ManifestLoader {
   void resolve_priorities() {
     std::map<std::string, std::int32_t> values, kube_values;
     for (const auto& pc : out.priority_classes) values[pc.meta.name] = pc.value;
+    // Every cluster has these two (SystemPriorityClasses).
+    kube_values["system-cluster-critical"] = 2000000000;
+    kube_values["system-node-critical"] = 2000001000;
+    // WorkloadPriorityClassDefaulting: the job webhooks label a job that names
+    // no WorkloadPriorityClass with the one named "default", where it exists.
+    const bool defaulting = values.contains("default") && out.configuration.feature_gates.enabled(
+                                                              "WorkloadPriorityClassDefaulting");
     const KubePriorityClass* global_default = nullptr;
     for (const auto& pc : kube_priority_classes_) {
       kube_values[pc.meta.name] = pc.value;
@@ -363,6 +370,10 @@ class ManifestLoader {
     };
     for (auto& p : pending_) {
       if (p.priority_explicit) continue;
+      if (defaulting && p.priority_class.empty() && p.workload.source_kind != "Workload") {
+        p.priority_class = "default";
+        p.workload.priority_class_name = "default";
+      }
       if (!p.priority_class.empty()) {
         auto it = values.find(p.priority_class);
         if (it == values.end()) not_found(*p.where, "WorkloadPriorityClass", p.priority_class);

@@ -6,7 +6,10 @@
 // metrics, leader election, ...) is accepted silently; settings that change
 // Kueue's behaviour but that kmc does not model are warned about.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "model/manifest_readers.hpp"
@@ -159,6 +162,26 @@ void read_resources(const YamlNode& node, ReadContext& ctx, ResourceSettings& r)
   }
 }
 
+// The built-in integrations' names (each FrameworkName in pkg/controller/jobs).
+constexpr const char* kFrameworks[] = {"batch/job",
+                                       "deployment",
+                                       "jobset.x-k8s.io/jobset",
+                                       "kubeflow.org/jaxjob",
+                                       "kubeflow.org/mpijob",
+                                       "kubeflow.org/paddlejob",
+                                       "kubeflow.org/pytorchjob",
+                                       "kubeflow.org/tfjob",
+                                       "kubeflow.org/xgboostjob",
+                                       "leaderworkerset.x-k8s.io/leaderworkerset",
+                                       "pod",
+                                       "ray.io/raycluster",
+                                       "ray.io/rayjob",
+                                       "ray.io/rayservice",
+                                       "sparkoperator.k8s.io/sparkapplication",
+                                       "statefulset",
+                                       "trainer.kubeflow.org/trainjob",
+                                       "workload.codeflare.dev/appwrapper"};
+
 }  // namespace
 
 KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx,
@@ -197,19 +220,28 @@ KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx,
   read_multi_kueue(object["multiKueue"], ctx, config.multi_kueue);
   read_resources(object["resources"], ctx, config.resources);
   const YamlNode integrations = object["integrations"];
-  check_keys(integrations,
-             {.modeled = {"frameworks"},
-              .unmodeled = {{"externalFrameworks",
-                             "admission may differ because Kueue also manages the kinds it lists"},
-                            {"podOptions",
-                             "admission may differ because Kueue manages only the Pods of the "
-                             "namespaces podOptions selects"}},
-              .silent = {"labelKeysToCopy"}},
-             ctx.warnings);
-  if (frameworks != nullptr) {
-    *frameworks = integrations["frameworks"].string_list();
-    if (frameworks->empty()) *frameworks = {"batch/job"};  // SetDefaults_Configuration
+  // podOptions is v1beta1's, and its conversion drops it; v1beta2 has no such field.
+  KeyPolicy integration_keys{
+      .modeled = {"frameworks"},
+      .unmodeled = {{"externalFrameworks",
+                     "admission may differ because Kueue also manages the kinds it lists"}},
+      .silent = {"labelKeysToCopy"}};
+  if (v1beta1) integration_keys.silent.push_back("podOptions");
+  check_keys(integrations, integration_keys, ctx.warnings);
+  // validateIntegrations: Kueue refuses to start on a name no integration has, or on one twice.
+  const YamlNode listed = integrations["frameworks"];
+  std::vector<std::string> names;
+  for (const auto& item : listed.items()) {
+    const std::string name = item.str();
+    if (std::find(std::begin(kFrameworks), std::end(kFrameworks), name) == std::end(kFrameworks))
+      item.fail(fmt::format("unsupported framework '{}'; Kueue's are {}", name,
+                            fmt::join(kFrameworks, ", ")));
+    if (std::find(names.begin(), names.end(), name) != names.end())
+      item.fail(fmt::format("framework '{}' listed twice; Kueue refuses that", name));
+    names.push_back(name);
   }
+  if (names.empty()) names = {"batch/job"};  // SetDefaults_Configuration
+  if (frameworks != nullptr) *frameworks = std::move(names);
   return config;
 }
 

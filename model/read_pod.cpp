@@ -181,7 +181,9 @@ std::optional<PendingWorkload> build_group(const std::string& key,
     // Kueue takes the priority of whichever pod it reconciles: not an order kmc knows.
     if (m.priority_class != first.priority_class ||
         m.kube_priority_class != first.kube_priority_class)
-      throw InputError(m.workload.meta.pos, label_field(kPriorityClassLabel),
+      throw InputError(m.workload.meta.pos,
+                       m.priority_class != first.priority_class ? label_field(kPriorityClassLabel)
+                                                                : "spec.priorityClassName",
                        fmt::format("{} of group {} have different priority classes, {} and {}: "
                                    "Kueue takes one pod's, in an order kmc cannot know",
                                    names, key, none(first.priority_class), none(m.priority_class)));

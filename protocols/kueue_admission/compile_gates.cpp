@@ -17,13 +17,14 @@ namespace {
 
 // The gates the model reads (compile_options; the Configuration reader for
 // DisableWaitForPodsReady; the manifest loader for PriorityBoost, which it
-// folds into each workload's priority), and those that change only condition
-// reasons.
-constexpr std::array<std::string_view, 8> kRead = {
+// folds into each workload's priority, and WorkloadPriorityClassDefaulting),
+// and those that change only condition reasons.
+constexpr std::array<std::string_view, 9> kRead = {
     "DisableWaitForPodsReady",          "FairSharingPreemptWithinNominal",
     "FastQuotaReleaseInPodIntegration", "PriorityBoost",
     "PrioritySortingWithinCohort",      "RecomputeAssignmentUponPreemptionTargetsOverlap",
-    "SchedulingEquivalenceHashing",     "UnadmittedWorkloadsObservability"};
+    "SchedulingEquivalenceHashing",     "UnadmittedWorkloadsObservability",
+    "WorkloadPriorityClassDefaulting"};
 
 bool read_or_elsewhere(const std::string& gate) {
   // MultiKueue's gates act on the manager's dispatch, which protocol multikueue checks.

@@ -86,3 +86,65 @@ TEST_CASE("two globalDefault PriorityClasses are an error, as Kubernetes refuses
   const auto d = input_error_of([&] { load_cluster_manifests({file}); });
   CHECK(d.field == "globalDefault");
 }
+
+TEST_CASE("a Pod's priorityClassName, the globalDefault, and the system classes") {
+  const std::string pod =
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ns\n"
+      "  labels: {kueue.x-k8s.io/queue-name: lq}\nspec:\n  priorityClassName: urgent\n"
+      "  containers: [{name: c, image: i}]\n---\n"
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: q\n  namespace: ns\n"
+      "  labels: {kueue.x-k8s.io/queue-name: lq}\nspec:\n  containers: [{name: c, image: i}]\n---\n"
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+      "integrations: {frameworks: [batch/job, pod]}\n---\n";
+  const auto m = load_cluster_manifests({write_temp(
+      "kpc.yaml", kube_class("urgent", 1000) + kube_class("everyday", 5, true) + pod +
+                      job("critical", "      priorityClassName: system-node-critical\n"))});
+  CHECK(named(m, "p").priority == 1000);
+  CHECK(named(m, "q").priority == 5);
+  CHECK(named(m, "critical").priority == 2000001000);  // in every cluster
+}
+
+TEST_CASE("WorkloadPriorityClassDefaulting: a job naming none gets the class named default") {
+  const std::string classes =
+      kube_class("urgent", 1000) +
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata: {name: "
+      "default}\nvalue: 7\n---\n";
+  const std::string jobs = job("j", "      priorityClassName: urgent\n");
+  // The gate is beta and on: the label Kueue's webhook adds beats the pods' class.
+  const auto on = load_cluster_manifests({write_temp("kpc.yaml", classes + jobs)});
+  CHECK(named(on, "j").priority == 7);
+  CHECK(named(on, "j").priority_class_name == "default");
+  const auto off = load_cluster_manifests(
+      {write_temp("kpc.yaml", classes + jobs +
+                                  "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: "
+                                  "Configuration\nfeatureGates: "
+                                  "{WorkloadPriorityClassDefaulting: false}\n")});
+  CHECK(named(off, "j").priority == 1000);
+}
+
+TEST_CASE("integrations.frameworks: what Kueue manages, and names it refuses") {
+  const std::string pod =
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ns\n"
+      "  labels: {kueue.x-k8s.io/queue-name: lq}\n"
+      "spec:\n  containers: [{name: c, image: i}]\n---\n";
+  const auto config = [](const std::string& integrations) {
+    return "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n" + integrations;
+  };
+  // Listed: both. An empty list is Kueue's default, batch/job only.
+  auto m = load_cluster_manifests(
+      {write_temp("kpc.yaml", pod + job("j", "") + config("integrations: {frameworks: [pod]}\n"))});
+  REQUIRE(m.workloads.size() == 1);
+  CHECK(m.workloads[0].source_kind == "Pod");
+  m = load_cluster_manifests(
+      {write_temp("kpc.yaml", pod + job("j", "") + config("integrations: {}\n"))});
+  REQUIRE(m.workloads.size() == 1);
+  CHECK(m.workloads[0].source_kind == "Job");
+  // validateIntegrations: an unknown name, or one twice, and Kueue does not start.
+  for (const char* bad : {"[batch/job, pods]", "[pod, pod]"}) {
+    const auto file =
+        write_temp("kpc.yaml", config("integrations: {frameworks: " + std::string(bad) + "}\n"));
+    const auto d = input_error_of([&] { load_cluster_manifests({file}); });
+    INFO(bad);
+    CHECK(d.field == "integrations.frameworks[1]");
+  }
+}
