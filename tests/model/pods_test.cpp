@@ -52,6 +52,13 @@ ClusterManifests load_pods(std::vector<std::string> files) {
   return load_cluster_manifests(files);
 }
 
+// Pods, one document each, in one file.
+ClusterManifests load_group(std::initializer_list<std::string> pods) {
+  std::string text;
+  for (const auto& p : pods) text += p + "---\n";
+  return load_pods({write_temp("group.yaml", text)});
+}
+
 bool has_warning(const Warnings& warnings, const std::string& text) {
   for (const auto& d : warnings)
     if (contains(d.message, text)) return true;
@@ -99,10 +106,9 @@ TEST_CASE("a Pod without a queue name is not Kueue's") {
 TEST_CASE("the Pods of a group are one Workload, a pod set per role") {
   // Two alike workers and a leader: two roles. The group's Workload is created
   // once its last pod exists, so that is its creation.
-  const auto m = load_pods(
-      {write_temp("group.yaml", pod("leader", "3", member("3"), "2026-12-05T10:00:00Z") + "---\n" +
-                                    pod("w1", "1", member("3"), "2026-12-05T10:00:05Z") + "---\n" +
-                                    pod("w2", "1", member("3"), "2026-12-05T10:00:02Z"))});
+  const auto m = load_group({pod("leader", "3", member("3"), "2026-12-05T10:00:00Z"),
+                             pod("w1", "1", member("3"), "2026-12-05T10:00:05Z"),
+                             pod("w2", "1", member("3"), "2026-12-05T10:00:02Z")});
   REQUIRE(m.workloads.size() == 1);
   const Workload& wl = m.workloads[0];
   CHECK(wl.source_kind == "Pod");
@@ -122,9 +128,7 @@ TEST_CASE("the Pods of a group are one Workload, a pod set per role") {
 TEST_CASE("a group with fewer pods than its total count has no Workload yet") {
   // Failed pods do not count (isPodRunnableOrSucceeded).
   const std::string failed = pod("w2", "1", member("3")) + "status: {phase: Failed}\n";
-  const auto m =
-      load_pods({write_temp("group.yaml", pod("leader", "3", member("3")) + "---\n" +
-                                              pod("w1", "1", member("3")) + "---\n" + failed)});
+  const auto m = load_group({pod("leader", "3", member("3")), pod("w1", "1", member("3")), failed});
   CHECK(m.workloads.empty());
   CHECK(has_warning(m.warnings, "2 of its 3 pods"));
 }
@@ -135,9 +139,8 @@ TEST_CASE("fast admission builds the group's Workload from its first pod") {
       "  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/pod-group-name: g}\n"
       "  annotations: {kueue.x-k8s.io/pod-group-total-count: \"4\", "
       "kueue.x-k8s.io/pod-group-fast-admission: \"true\"}\n";
-  const auto m =
-      load_pods({write_temp("group.yaml", pod("w1", "1", fast, "2026-12-05T10:00:00Z") + "---\n" +
-                                              pod("w2", "1", fast, "2026-12-05T10:00:07Z"))});
+  const auto m = load_group(
+      {pod("w1", "1", fast, "2026-12-05T10:00:00Z"), pod("w2", "1", fast, "2026-12-05T10:00:07Z")});
   REQUIRE(m.workloads.size() == 1);
   REQUIRE(m.workloads[0].pod_sets.size() == 1);
   CHECK(m.workloads[0].pod_sets[0].count == 4);
@@ -145,9 +148,8 @@ TEST_CASE("fast admission builds the group's Workload from its first pod") {
 }
 
 TEST_CASE("a group's extra pods are removed by Kueue, the oldest kept") {
-  const auto m = load_pods(
-      {write_temp("group.yaml", pod("a", "2", member("1"), "2026-12-05T10:00:02Z") + "---\n" +
-                                    pod("b", "1", member("1"), "2026-12-05T10:00:01Z"))});
+  const auto m = load_group({pod("a", "2", member("1"), "2026-12-05T10:00:02Z"),
+                             pod("b", "1", member("1"), "2026-12-05T10:00:01Z")});
   REQUIRE(m.workloads.size() == 1);
   REQUIRE(m.workloads[0].pod_sets.size() == 1);
   CHECK(m.workloads[0].pod_sets[0].count == 1);
@@ -182,8 +184,7 @@ TEST_CASE("pod group metadata Kueue's webhook rejects is an input error") {
 
 TEST_CASE("a group whose members disagree gets no Workload: its pods stay gated") {
   // validatePodGroupMetadata's UnretryableError: Kueue builds nothing, and says so in an event.
-  const auto m = load_pods({write_temp(
-      "group.yaml", pod("a", "1", member("2")) + "---\n" + pod("b", "1", member("3")))});
+  const auto m = load_group({pod("a", "1", member("2")), pod("b", "1", member("3"))});
   CHECK(m.workloads.empty());
   CHECK(has_warning(m.warnings, "pods a and b have different total counts, 2 and 3"));
 }
@@ -205,8 +206,7 @@ TEST_CASE("a group named by annotation (WorkloadIdentifierAnnotations) is a grou
   const std::string meta = kQueued +
                            "  annotations: {kueue.x-k8s.io/pod-group-name: g, "
                            "kueue.x-k8s.io/pod-group-total-count: \"2\"}\n";
-  const auto m =
-      load_pods({write_temp("group.yaml", pod("a", "1", meta) + "---\n" + pod("b", "1", meta))});
+  const auto m = load_group({pod("a", "1", meta), pod("b", "1", meta)});
   REQUIRE(m.workloads.size() == 1);
   CHECK(m.workloads[0].meta.name == "g");
   CHECK(m.workloads[0].pod_sets[0].count == 2);
@@ -216,7 +216,7 @@ TEST_CASE("roles are what Kueue's role hash reads: per container, not summed") {
   // 1 container of 2 cpu and 2 containers of 1 cpu: one pod size, two roles.
   const std::string two =
       pod("b", "1", member("2")) + "  - name: d\n    resources: {requests: {cpu: \"1\"}}\n";
-  const auto m = load_pods({write_temp("group.yaml", pod("a", "2", member("2")) + "---\n" + two)});
+  const auto m = load_group({pod("a", "2", member("2")), two});
   REQUIRE(m.workloads.size() == 1);
   REQUIRE(m.workloads[0].pod_sets.size() == 2);
   CHECK(m.workloads[0].pod_sets[0].requests.at("cpu") == Quantity::from_units(2));
@@ -240,9 +240,9 @@ TEST_CASE("Pods that ended or are going hold nothing") {
           pod("going", "1", kQueued + "  deletionTimestamp: \"2026-12-05T10:01:00Z\"\n"))});
   CHECK(lone.workloads.empty());
   // A group all of whose pods succeeded is Finished.
-  const auto group = load_pods(
-      {write_temp("group.yaml", pod("a", "1", member("2")) + "status: {phase: Succeeded}\n---\n" +
-                                    pod("b", "1", member("2")) + "status: {phase: Succeeded}\n")});
+  const std::string succeeded = "status: {phase: Succeeded}\n";
+  const auto group =
+      load_group({pod("a", "1", member("2")) + succeeded, pod("b", "1", member("2")) + succeeded});
   CHECK(group.workloads.empty());
   CHECK(has_warning(group.warnings, "all 2 pods succeeded"));
 }
@@ -265,7 +265,7 @@ TEST_CASE("Pods a dumped Workload owns are dropped: the Workload stands for them
       "spec:\n"
       "  queueName: lq\n"
       "  podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c}]}}}]\n";
-  const auto m = load_pods({write_temp("group.yaml", pod("a", "1", owned) + "---\n" + workload)});
+  const auto m = load_group({pod("a", "1", owned), workload});
   REQUIRE(m.workloads.size() == 1);
   CHECK(m.workloads[0].source_kind == "Workload");
   CHECK(has_warning(m.warnings, "the Workload stands for it"));
