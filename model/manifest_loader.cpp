@@ -336,6 +336,33 @@ class ManifestLoader {
     std::erase_if(out.unmanaged_jobs, owned);
   }
 
+  // Kueue's CRD refuses a Workload that names a priority class without
+  // spec.priority ("priority should not be nil when priorityClassRef is set"),
+  // so only a hand-written one can: the error says which value to write.
+  static void refuse_class_without_priority(
+      const PendingWorkload& p, const std::map<std::string, std::int32_t>& values,
+      const std::map<std::string, std::int32_t>& kube_values) {
+    const bool kueue_class = !p.priority_class.empty();
+    if (!kueue_class && p.kube_priority_class.empty()) return;
+    const Diagnostic& where = kueue_class ? *p.where : *p.kube_where;
+    const std::string named_by = where.field.substr(where.field.rfind('.') + 1);
+    const std::string& name = kueue_class ? p.priority_class : p.kube_priority_class;
+    const auto& known = kueue_class ? values : kube_values;
+    const std::string kind = kueue_class ? "WorkloadPriorityClass" : "PriorityClass";
+    const auto it = known.find(name);
+    const std::string fix =
+        it == known.end()
+            ? fmt::format(
+                  "Write the value of {} '{}' as spec.priority ({} '{}' is not in the "
+                  "input either)",
+                  kind, name, kind, name)
+            : fmt::format("Write the value of {} '{}': `priority: {}`", kind, name, it->second);
+    throw InputError(where.pos, "spec.priority",
+                     fmt::format("priority should not be nil when {} is set: Kueue's CRD refuses "
+                                 "this Workload. {}",
+                                 named_by, fix));
+  }
+
   // Kueue copies the WorkloadPriorityClass value into spec.priority when it
   // creates the Workload; we do the same once every file is read. Without one,
   // a Kubernetes PriorityClass the pods name gives it, or, for a job's Workload
@@ -370,6 +397,8 @@ class ManifestLoader {
     };
     for (auto& p : pending_) {
       if (p.priority_explicit) continue;
+      if (p.workload.source_kind == "Workload")
+        refuse_class_without_priority(p, values, kube_values);
       if (defaulting && p.priority_class.empty() && p.workload.source_kind != "Workload") {
         p.priority_class = "default";
         p.workload.priority_class_name = "default";

@@ -60,7 +60,7 @@ TEST_CASE("a WorkloadPriorityClass label wins over the pods' priorityClassName")
 TEST_CASE("a Workload names a Kubernetes PriorityClass in priorityClassRef") {
   const std::string wl =
       "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: w, namespace: ns}\n"
-      "spec:\n  queueName: lq\n"
+      "spec:\n  queueName: lq\n  priority: 1000\n"
       "  priorityClassRef: {group: scheduling.k8s.io, kind: PriorityClass, name: urgent}\n"
       "  podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c}]}}}]\n---\n"
       "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: plain, namespace: "
@@ -71,6 +71,60 @@ TEST_CASE("a Workload names a Kubernetes PriorityClass in priorityClassRef") {
   CHECK(named(m, "w").priority == 1000);
   // A Workload written as such gets no default class: that is the job reconciler's.
   CHECK(named(m, "plain").priority == 0);
+}
+
+// Kueue's CRD (workload_types.go): "priority should not be nil when
+// priorityClassRef is set"; v1beta1's says the same of priorityClassName. The
+// API server refuses such a Workload, so a dump never holds one: a hand-written
+// one is bad input, and the error says which value to write.
+TEST_CASE("a Workload naming a priority class without spec.priority is refused as its CRD does") {
+  const auto workload = [](const std::string& version, const std::string& class_fields) {
+    return "apiVersion: kueue.x-k8s.io/" + version +
+           "\nkind: Workload\nmetadata: {name: w, namespace: ns}\nspec:\n  queueName: lq\n" +
+           class_fields +
+           "  podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c}]}}}]\n";
+  };
+  const std::string wpc =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata: {name: "
+      "high}\nvalue: 700\n---\n";
+  SECTION("a WorkloadPriorityClass in v1beta2's priorityClassRef") {
+    const auto file =
+        write_temp("kpc.yaml", wpc + workload("v1beta2",
+                                              "  priorityClassRef: {group: kueue.x-k8s.io, kind: "
+                                              "WorkloadPriorityClass, name: high}\n"));
+    const auto d = input_error_of([&] { load_cluster_manifests({file}); });
+    CHECK(d.pos.line == 11);
+    CHECK(d.field == "spec.priority");
+    CHECK(contains(d.message, "priority should not be nil when priorityClassRef is set"));
+    CHECK(contains(d.message, "priority: 700"));
+  }
+  SECTION("a Kubernetes PriorityClass in v1beta1's priorityClassName") {
+    const auto file = write_temp(
+        "kpc.yaml", kube_class("urgent", 1000) +
+                        workload("v1beta1",
+                                 "  priorityClassName: urgent\n"
+                                 "  priorityClassSource: scheduling.k8s.io/priorityclass\n"));
+    const auto d = input_error_of([&] { load_cluster_manifests({file}); });
+    CHECK(d.field == "spec.priority");
+    CHECK(contains(d.message, "priority should not be nil when priorityClassName is set"));
+    CHECK(contains(d.message, "priority: 1000"));
+  }
+  SECTION("a class that is not in the input either") {
+    const auto file =
+        write_temp("kpc.yaml", workload("v1beta2",
+                                        "  priorityClassRef: {group: scheduling.k8s.io, kind: "
+                                        "PriorityClass, name: gone}\n"));
+    const auto d = input_error_of([&] { load_cluster_manifests({file}); });
+    CHECK(d.field == "spec.priority");
+    CHECK(contains(d.message, "PriorityClass 'gone' is not in the input"));
+  }
+  SECTION("with spec.priority, its value wins over the class's, as Kueue reads it") {
+    const auto m = load_cluster_manifests({write_temp(
+        "kpc.yaml", wpc + workload("v1beta2",
+                                   "  priority: 3\n  priorityClassRef: {group: kueue.x-k8s.io, "
+                                   "kind: WorkloadPriorityClass, name: high}\n"))});
+    CHECK(named(m, "w").priority == 3);
+  }
 }
 
 TEST_CASE("a PriorityClass that does not exist is an error at the name") {

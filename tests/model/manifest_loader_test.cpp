@@ -281,7 +281,7 @@ TEST_CASE("a priority class that does not exist is an error at the reference") {
   const auto d =
       input_error_of([] { load_cluster_manifests({fixture("bad/unknown-priority-class")}); });
   CHECK(d.pos == SourcePos{fixture("bad/unknown-priority-class/wl.yaml"), 8});
-  CHECK(d.field == "spec.priorityClassRef");
+  CHECK(d.field == "metadata.labels[\"kueue.x-k8s.io/priority-class\"]");
   CHECK(contains(d.message, "WorkloadPriorityClass 'urgent' not found"));
 }
 

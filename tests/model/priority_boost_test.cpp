@@ -72,6 +72,8 @@ TEST_CASE("with PriorityBoost on, the annotation is added to spec.priority") {
   CHECK_FALSE(warned(m, ""));
 }
 
+// A Workload naming a class carries the class's value in spec.priority (its CRD
+// refuses it otherwise); the boost adds to that.
 TEST_CASE("the boost is added to a WorkloadPriorityClass's value, in 64 bits as Kueue does") {
   const std::string cls =
       "apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\n"
@@ -79,6 +81,7 @@ TEST_CASE("the boost is added to a WorkloadPriorityClass's value, in 64 bits as 
   const auto m =
       load("boost-class.yaml", config(true) + cls +
                                    workload("'2147483647'",
+                                            "priority: 2147483647\n  "
                                             "priorityClassRef: {group: kueue.x-k8s.io, kind: "
                                             "WorkloadPriorityClass, name: top}"));
   CHECK(m.workloads.at(0).priority == std::int64_t{2147483647} * 2);
