@@ -47,6 +47,8 @@ class ManifestLoader {
   }
 
   void finish() {
+    read_jobsets();
+    leave_parts_to_their_jobs();
     leave_unmanaged_kinds();
     explain_ignored_jobs();
     drop_owners_of_workloads();
@@ -55,7 +57,8 @@ class ManifestLoader {
     for (const auto& p : pending_)  // a group's Workload, named as its group, is one
       if (p.workload.source_kind == "Pod" && p.workload.meta.annotations.contains(kIsGroup))
         check_unique(p.workload.meta, "Workload");
-    resolve_priorities();
+    resolve_priorities(pending_, out.priority_classes, kube_priority_classes_,
+                       out.configuration.feature_gates);
     // Only now: the Configuration may come after the workloads in load order.
     for (auto& p : pending_) apply_priority_boost(p, out.configuration.feature_gates, out.warnings);
     for (auto& p : pending_) apply_resource_settings(out.configuration.resources, p.workload);
@@ -106,6 +109,7 @@ class ManifestLoader {
     }
     if (version == "batch/v1" && kind == "Job") return load_job(object, ctx);
     if (version == "v1" && kind == "Pod") return load_pod(object, ctx);
+    if (version == "jobset.x-k8s.io/v1alpha2" && kind == "JobSet") return load_jobset(object, ctx);
     if (version == "scheduling.k8s.io/v1" && kind == "PriorityClass")
       return add(kube_priority_classes_, read_kube_priority_class(object, ctx), kind);
     if (version == "v1" && kind == "Namespace")
@@ -186,7 +190,9 @@ class ManifestLoader {
       if (!meta.name.empty()) unmanaged_names_.insert(meta.namespace_ + "/" + meta.name);
       return;
     }
-    add_workload(read_job(object, ctx), "Job");
+    PendingWorkload job = read_job(object, ctx);
+    job.owner = job_owner(object);
+    add_workload(std::move(job), "Job");
   }
 
   void load_pod(const YamlNode& object, ReadContext& ctx) {
@@ -197,14 +203,66 @@ class ManifestLoader {
           "Pod has no kueue.x-k8s.io/queue-name label; Kueue does not manage it; ignored"});
       return;
     }
-    if (const std::string owner = pod_owner_job(object); !owner.empty()) {
-      out.warnings.push_back(Diagnostic{
-          object.pos(), "metadata.ownerReferences",
-          fmt::format("Pod owned by {}: Kueue admits that job's Workload, not its pods; ignored",
-                      owner)});
-      return;
+    PendingWorkload pod = read_pod(object, ctx);
+    pod.owner = job_owner(object);
+    add_workload(std::move(pod), "Pod");
+  }
+
+  bool listed(const std::string& framework) const {
+    return std::find(frameworks_.begin(), frameworks_.end(), framework) != frameworks_.end();
+  }
+
+  void leave_parts_to_their_jobs() {
+    std::map<std::string, bool> queued_jobsets;  // "ns/name" -> has the queue-name label
+    for (const auto& jobset : jobsets_) {
+      const YamlNode meta = jobset.object["metadata"];
+      if (!meta["name"].present()) continue;
+      const std::string ns = meta["namespace"].present() ? meta["namespace"].str() : "default";
+      queued_jobsets[ns + "/" + meta["name"].str()] = meta["labels"][kQueueNameLabel].present();
     }
-    add_workload(read_pod(object, ctx), "Pod");
+    model::leave_parts_to_their_jobs(pending_, frameworks_, queued_jobsets, out.warnings);
+  }
+
+  // A JobSet is read once the Configuration, which may come later in load
+  // order, says whether Kueue manages JobSets: without the integration Kueue
+  // leaves it alone, however it is written.
+  void load_jobset(const YamlNode& object, ReadContext& ctx) {
+    jobsets_.push_back({object, ctx.api_version, ctx.load_index});
+  }
+
+  void read_jobsets() {
+    const char* framework = "jobset.x-k8s.io/jobset";
+    const bool managed = listed(framework);
+    for (const auto& [object, api_version, load_index] : jobsets_) {
+      if (!managed) {
+        ignore(object, "JobSet", unmanaged_kind_message("JobSet", framework));
+        // With a Configuration that leaves JobSets out, Kueue surely queues none;
+        // without one, the cluster's own may list them (Kueue's shipped one does).
+        if (config_pos_) ignored_.back().queued = false;
+        ignored_.back().readable = true;
+        continue;
+      }
+      if (!object["metadata"]["labels"][kQueueNameLabel].present()) {
+        // Kueue's default manageJobsWithoutQueueName=false leaves such JobSets alone.
+        out.warnings.push_back(Diagnostic{
+            object.pos(), "metadata.labels",
+            "JobSet has no kueue.x-k8s.io/queue-name label; Kueue does not manage it; ignored"});
+        continue;
+      }
+      ReadContext ctx{out.warnings, api_version, load_index};
+      add_workload(read_jobset(object, ctx), "JobSet");
+    }
+  }
+
+  std::string unmanaged_kind_message(const std::string& kind, const std::string& framework) const {
+    const std::string where =
+        config_pos_ ? fmt::format("the Configuration ({}:{}) does not list it", config_pos_->file,
+                                  config_pos_->line)
+                    : "there is no Configuration, and Kueue's default lists batch/job only";
+    return fmt::format(
+        "Kueue manages a {} only with the {} integration (integrations.frameworks), and {}; "
+        "ignored",
+        kind, framework, where);
   }
 
   // Duplicates are an error naming both places: Kubernetes keeps one object
@@ -294,6 +352,14 @@ class ManifestLoader {
         w.message +=
             fmt::format("; its Workload {}/{} ({}:{}) stands for it", workload.meta.namespace_,
                         workload.meta.name, workload.meta.pos.file, workload.meta.pos.line);
+      } else if (ignored.queued && ignored.readable) {
+        w.message += fmt::format(
+            ": admission may differ because Kueue's shipped Configuration lists {}s, and then "
+            "Kueue queues this one (it has the {} label): add the cluster's Configuration "
+            "(ConfigMap kueue-manager-config) to the input",
+            ignored.kind, kQueueNameLabel);
+        w.may_change_answer = true;
+        w.concept_ = ignored.kind + " with a queue name and no Configuration";
       } else if (ignored.queued) {
         w.message += fmt::format(
             ": admission may differ because Kueue queues this {} (it has the {} label) and "
@@ -314,7 +380,7 @@ class ManifestLoader {
     if (owner_to_workload.empty()) return;
     const auto owned = [&](Workload& job) {
       const std::string& kind = job.source_kind;
-      if ((kind != "Job" && kind != "Pod") || job.meta.name.empty()) return false;
+      if (kind == "Workload" || job.meta.name.empty()) return false;
       auto it = owner_to_workload.find(job.meta.namespace_ + "/" + kind + "/" + job.meta.name);
       if (it == owner_to_workload.end()) return false;
       Workload& workload = pending_[it->second].workload;
@@ -336,109 +402,17 @@ class ManifestLoader {
     std::erase_if(out.unmanaged_jobs, owned);
   }
 
-  // Kueue's CRD refuses a Workload that names a priority class without
-  // spec.priority ("priority should not be nil when priorityClassRef is set"),
-  // so only a hand-written one can: the error says which value to write.
-  static void refuse_class_without_priority(
-      const PendingWorkload& p, const std::map<std::string, std::int32_t>& values,
-      const std::map<std::string, std::int32_t>& kube_values) {
-    const bool kueue_class = !p.priority_class.empty();
-    if (!kueue_class && p.kube_priority_class.empty()) return;
-    const Diagnostic& where = kueue_class ? *p.where : *p.kube_where;
-    const std::string named_by = where.field.substr(where.field.rfind('.') + 1);
-    const std::string& name = kueue_class ? p.priority_class : p.kube_priority_class;
-    const auto& known = kueue_class ? values : kube_values;
-    const std::string kind = kueue_class ? "WorkloadPriorityClass" : "PriorityClass";
-    const auto it = known.find(name);
-    const std::string fix =
-        it == known.end()
-            ? fmt::format(
-                  "Write the value of {} '{}' as spec.priority ({} '{}' is not in the "
-                  "input either)",
-                  kind, name, kind, name)
-            : fmt::format("Write the value of {} '{}': `priority: {}`", kind, name, it->second);
-    throw InputError(where.pos, "spec.priority",
-                     fmt::format("priority should not be nil when {} is set: Kueue's CRD refuses "
-                                 "this Workload. {}",
-                                 named_by, fix));
-  }
-
-  // Kueue copies the WorkloadPriorityClass value into spec.priority when it
-  // creates the Workload; we do the same once every file is read. Without one,
-  // a Kubernetes PriorityClass the pods name gives it, or, for a job's Workload
-  // (not one written as such), the globalDefault class (ExtractPriority).
-  void resolve_priorities() {
-    std::map<std::string, std::int32_t> values, kube_values;
-    for (const auto& pc : out.priority_classes) values[pc.meta.name] = pc.value;
-    // Every cluster has these two (SystemPriorityClasses).
-    kube_values["system-cluster-critical"] = 2000000000;
-    kube_values["system-node-critical"] = 2000001000;
-    // WorkloadPriorityClassDefaulting: the job webhooks label a job that names
-    // no WorkloadPriorityClass with the one named "default", where it exists.
-    const bool defaulting = values.contains("default") && out.configuration.feature_gates.enabled(
-                                                              "WorkloadPriorityClassDefaulting");
-    const KubePriorityClass* global_default = nullptr;
-    for (const auto& pc : kube_priority_classes_) {
-      kube_values[pc.meta.name] = pc.value;
-      if (!pc.global_default) continue;
-      if (global_default != nullptr)
-        throw InputError(pc.default_pos, "globalDefault",
-                         fmt::format("a second globalDefault PriorityClass; {} ({}:{}) is one "
-                                     "already, and Kubernetes admits only one",
-                                     global_default->meta.name, global_default->meta.pos.file,
-                                     global_default->meta.pos.line));
-      global_default = &pc;
-    }
-    const auto not_found = [](const Diagnostic& where, const std::string& kind,
-                              const std::string& name) {
-      Diagnostic d = where;
-      d.message = fmt::format("{} '{}' not found", kind, name);
-      throw InputError(d);
-    };
-    for (auto& p : pending_) {
-      if (p.priority_explicit) continue;
-      if (p.workload.source_kind == "Workload")
-        refuse_class_without_priority(p, values, kube_values);
-      if (defaulting && p.priority_class.empty() && p.workload.source_kind != "Workload") {
-        p.priority_class = "default";
-        p.workload.priority_class_name = "default";
-      }
-      if (!p.priority_class.empty()) {
-        auto it = values.find(p.priority_class);
-        if (it == values.end()) not_found(*p.where, "WorkloadPriorityClass", p.priority_class);
-        p.workload.priority = it->second;
-      } else if (!p.kube_priority_class.empty()) {
-        auto it = kube_values.find(p.kube_priority_class);
-        if (it == kube_values.end())
-          not_found(*p.kube_where, "PriorityClass", p.kube_priority_class);
-        p.workload.priority = it->second;
-        p.workload.priority_class_name = p.kube_priority_class;
-      } else if (global_default != nullptr && p.workload.source_kind != "Workload") {
-        p.workload.priority = global_default->value;
-        p.workload.priority_class_name = global_default->meta.name;
-      }
-    }
-  }
-
   // Kueue manages Pods and Jobs only where integrations.frameworks lists them
   // ("pod", "batch/job"); its default lists batch/job only. The shipped
-  // manifests' kueue-manager-config lists both.
+  // manifests' kueue-manager-config lists both, and JobSets (read_jobsets).
   void leave_unmanaged_kinds() {
     for (const auto& [kind, framework] :
          {std::pair<std::string, std::string>{"Pod", "pod"}, {"Job", "batch/job"}}) {
-      if (std::find(frameworks_.begin(), frameworks_.end(), framework) != frameworks_.end())
-        continue;
-      const std::string where =
-          config_pos_ ? fmt::format("the Configuration ({}:{}) does not list it", config_pos_->file,
-                                    config_pos_->line)
-                      : "there is no Configuration, and Kueue's default lists batch/job only";
+      if (listed(framework)) continue;
       std::erase_if(pending_, [&](const PendingWorkload& p) {
         if (p.workload.source_kind != kind) return false;
         out.warnings.push_back(
-            Diagnostic{p.workload.meta.pos, "kind",
-                       fmt::format("Kueue manages a {} only with the {} integration "
-                                   "(integrations.frameworks), and {}; ignored",
-                                   kind, framework, where)});
+            Diagnostic{p.workload.meta.pos, "kind", unmanaged_kind_message(kind, framework)});
         return true;
       });
     }
@@ -446,6 +420,12 @@ class ManifestLoader {
 
   std::vector<PendingWorkload> pending_;
   std::vector<KubePriorityClass> kube_priority_classes_;
+  struct DeferredJobSet {
+    YamlNode object;
+    std::string api_version;
+    std::int64_t load_index = 0;
+  };
+  std::vector<DeferredJobSet> jobsets_;
   std::vector<std::string> frameworks_ = {"batch/job"};
   std::map<std::string, SourcePos> seen_;
   std::set<std::string> unmanaged_names_;  // "ns/name" of Jobs Kueue does not manage
@@ -454,6 +434,7 @@ class ManifestLoader {
     std::string kind;
     bool queued = false;      // has the queue-name label: Kueue manages it
     std::size_t warning = 0;  // its warning in out.warnings
+    bool readable = false;    // a kind kmc reads, left out for want of a Configuration
   };
   std::vector<IgnoredObject> ignored_;
   std::optional<SourcePos> config_pos_;

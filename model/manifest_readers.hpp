@@ -6,6 +6,7 @@
 // that must exist) happen after all files are read. Internal to model/.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -44,6 +45,11 @@ MultiKueueConfig read_multikueue_config(const YamlNode& object, ReadContext& ctx
 MultiKueueCluster read_multikueue_cluster(const YamlNode& object, ReadContext& ctx);
 
 inline constexpr const char* kPriorityBoostAnnotation = "kueue.x-k8s.io/priority-boost";
+// What a maximum execution time (a Workload's spec.maximumExecutionTimeSeconds,
+// a job's kueue.x-k8s.io/max-exec-time-seconds label) would change.
+inline constexpr const char* kMaxExecutionTimeEffect =
+    "admission may differ because Kueue deactivates a workload admitted for longer than this "
+    "(MaximumExecutionTimeExceeded), freeing its quota; kmc lets it run until it finishes";
 
 // A Kubernetes PriorityClass (scheduling.k8s.io/v1): the priority of a job
 // whose pods name it in priorityClassName (ExtractPriority), or, globalDefault,
@@ -55,6 +61,12 @@ struct KubePriorityClass {
   SourcePos default_pos;  // where globalDefault is written
 };
 KubePriorityClass read_kube_priority_class(const YamlNode& object, ReadContext& ctx);
+
+// The job of another Kueue integration that a Pod's or a Job's controller
+// ownerReference names (job_owner.cpp), and that integration's framework name.
+struct JobOwner {
+  std::string kind, name, framework;
+};
 
 // A Workload whose priority may still name a WorkloadPriorityClass that is
 // defined in a later file.
@@ -81,8 +93,18 @@ struct PendingWorkload {
   bool pod_succeeded = false;
   bool pod_done = false;  // a lone Pod that Kueue finishes or finalizes
   std::string pod_role;   // what Kueue's role hash reads of it
+  // A Pod's or a Job's owning job: Kueue leaves it to that job's Workload
+  // where the integration is enabled (the loader decides once all is read).
+  std::optional<JobOwner> owner;
 };
 PendingWorkload read_workload(const YamlNode& object, ReadContext& ctx);
+// Once every file is read: each job's priority from the class it names, or the
+// globalDefault PriorityClass (resolve_priorities.cpp); a class not in the
+// input, or a Workload naming one without spec.priority, is an InputError.
+void resolve_priorities(std::vector<PendingWorkload>& pending,
+                        const std::vector<WorkloadPriorityClass>& classes,
+                        const std::vector<KubePriorityClass>& kube_classes,
+                        const FeatureGates& gates);
 // Once every file is read: with the PriorityBoost gate on, adds the annotation to the priority
 // as Kueue's EffectivePriority does (an unparsable value is the webhook's rejection: an
 // InputError); with it off, Kueue ignores the annotation and kmc says so.
@@ -94,13 +116,32 @@ PendingWorkload read_job_object(const YamlNode& object, ReadContext& ctx, const 
                                 const YamlNode& pod_spec);
 // A batch/v1 Job with the queue-name label, converted as Kueue's job integration does.
 PendingWorkload read_job(const YamlNode& object, ReadContext& ctx);
+// A jobset.x-k8s.io JobSet with the queue-name label: one pod set per replicated job.
+PendingWorkload read_jobset(const YamlNode& object, ReadContext& ctx);
+// Kueue's MaxPodSets: a Workload holds at most this many pod sets (its CRD's
+// MaxItems), so a job of more gets none.
+inline constexpr std::size_t kMaxPodSets = 18;
+// Of a batch/v1 JobSpec (a Job's, or a JobSet's replicated job's): the pods
+// one Job runs at once, and the keys Kueue reads or may ignore.
+std::int32_t job_pods_at_once(const YamlNode& job_spec);
+void check_job_spec_keys(const YamlNode& job_spec, ReadContext& ctx);
+// spec.managedBy of a job kind whose own controller is `own_controller`: a
+// warning where another controller manages it (MultiKueue rejects it).
+void read_managed_by(const YamlNode& spec, ReadContext& ctx, const char* kind,
+                     const char* own_controller);
 // Pod template -> per-pod requests (Kueue's PodRequests), node selector, tolerations.
 void read_pod_template(const YamlNode& template_node, PodSet& pod_set, ReadContext& ctx);
 // The same of a PodSpec (a template's, or a Pod's).
 void read_pod_spec(const YamlNode& spec, PodSet& pod_set, ReadContext& ctx);
-// The kind and name of the job of another Kueue integration that owns a Pod
-// (its pods are that job's); empty: none.
-std::string pod_owner_job(const YamlNode& object);
+std::optional<JobOwner> job_owner(const YamlNode& object);
+// Once every file is read: the Pods and Jobs whose owner Kueue admits instead
+// (its integration among `frameworks`; a JobSet owning a Job, queued) are
+// left out with a warning each. `queued_jobsets`: "ns/name" of the input's
+// JobSets -> whether each has the queue-name label.
+void leave_parts_to_their_jobs(std::vector<PendingWorkload>& pending,
+                               const std::vector<std::string>& frameworks,
+                               const std::map<std::string, bool>& queued_jobsets,
+                               Warnings& warnings);
 // A v1 Pod with the queue-name label: a lone Pod's Workload, or a member of a
 // group (PendingWorkload::pod_group), which group_pods turns into the group's.
 PendingWorkload read_pod(const YamlNode& object, ReadContext& ctx);

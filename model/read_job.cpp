@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <string_view>
 
 #include "model/manifest_readers.hpp"
 
@@ -17,6 +19,52 @@ std::int64_t read_runtime_annotation(const YamlNode& object);  // read_workload.
 inline constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 inline constexpr const char* kPriorityClassLabel = "kueue.x-k8s.io/priority-class";
 inline constexpr const char* kMinParallelismAnnotation = "kueue.x-k8s.io/job-min-parallelism";
+inline constexpr const char* kMaxExecTimeLabel = "kueue.x-k8s.io/max-exec-time-seconds";
+
+namespace {
+
+// k8s.io/apimachinery's IsDNS1123Subdomain: at most 253 characters of
+// lowercase alphanumerics, '-' and '.', each dot-separated part starting and
+// ending with an alphanumeric.
+bool is_dns1123_subdomain(std::string_view s) {
+  if (s.empty() || s.size() > 253) return false;
+  const auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  char previous = '.';
+  for (char c : s) {
+    if (c == '.' && !alnum(previous)) return false;
+    if (c == '-' && previous == '.') return false;
+    if (!alnum(c) && c != '-' && c != '.') return false;
+    previous = c;
+  }
+  return alnum(previous);
+}
+
+// The job webhooks' ValidateJobOnCreate, of the labels kmc reads: Kueue
+// refuses the job, so it never exists.
+void validate_job_labels(const YamlNode& labels, ReadContext& ctx, const char* kind) {
+  if (const YamlNode queue = labels[kQueueNameLabel]; queue.present()) {
+    if (!is_dns1123_subdomain(queue.str()))
+      queue.fail(
+          fmt::format("'{}' is not a valid LocalQueue name (a lowercase RFC 1123 "
+                      "subdomain); Kueue's webhook refuses the {}",
+                      queue.str(), kind));
+  }
+  if (const YamlNode max_exec = labels[kMaxExecTimeLabel]; max_exec.present()) {
+    const std::string text = max_exec.str();
+    std::int64_t seconds = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (ec != std::errc() || end != text.data() + text.size() || seconds <= 0)
+      max_exec.fail(
+          fmt::format("'{}' is not a whole number of seconds above 0; Kueue's "
+                      "webhook refuses the {}",
+                      text, kind));
+    ctx.warnings.push_back(ignored_input(
+        max_exec.pos(), max_exec.path(),
+        fmt::format("{}.metadata.labels[{}]", kind, kMaxExecTimeLabel), kMaxExecutionTimeEffect));
+  }
+}
+
+}  // namespace
 
 PendingWorkload read_job_object(const YamlNode& object, ReadContext& ctx, const char* kind,
                                 const YamlNode& pod_spec) {
@@ -25,6 +73,7 @@ PendingWorkload read_job_object(const YamlNode& object, ReadContext& ctx, const 
   wl.source_kind = kind;
   wl.meta = read_meta(object, ctx, true);
   wl.runtime_s = read_runtime_annotation(object);
+  validate_job_labels(object["metadata"]["labels"], ctx, kind);
   if (auto it = wl.meta.labels.find(kQueueNameLabel); it != wl.meta.labels.end())
     wl.queue_name = it->second;
   // ExtractPriority: the WorkloadPriorityClass label, else the pods' PriorityClass.
@@ -36,44 +85,61 @@ PendingWorkload read_job_object(const YamlNode& object, ReadContext& ctx, const 
     out.kube_priority_class = pc.str();
     out.kube_where = pc.diagnostic("");
   }
-  return out;
-}
-
-PendingWorkload read_job(const YamlNode& object, ReadContext& ctx) {
-  PendingWorkload out = read_job_object(object, ctx, "Job", object["spec"]["template"]["spec"]);
-  Workload& wl = out.workload;
   if (const YamlNode boost = object["metadata"]["annotations"][kPriorityBoostAnnotation];
       boost.present())
     ctx.warnings.push_back(boost.diagnostic(
-        "ignored, as Kueue ignores it: Kueue reads the priority boost on the Workload only "
-        "(jobframework does not copy it from the Job); write it on the Workload"));
-  const YamlNode spec = require(object, "spec");
-  check_keys(spec,
+        fmt::format("ignored, as Kueue ignores it: Kueue reads the priority boost on the "
+                    "Workload only (jobframework does not copy it from the {}); write it on the "
+                    "Workload",
+                    kind)));
+  return out;
+}
+
+// Kueue's webhook defaults an empty (or the kind's own controller's) managedBy to MultiKueue
+// where the job's queue has a MultiKueue check (ApplyDefaultForManagedBy), and its MultiKueue
+// controller Rejects the check of a job another controller manages (IsJobManagedByKueue): that
+// job is deactivated and never runs. kmc dispatches every job alike, so it says where it reads
+// past.
+void read_managed_by(const YamlNode& spec, ReadContext& ctx, const char* kind,
+                     const char* own_controller) {
+  const YamlNode managed_by = spec["managedBy"];
+  if (!managed_by.present()) return;
+  const std::string by = managed_by.str();
+  if (by == own_controller || by == "kueue.x-k8s.io/multikueue") return;
+  ctx.warnings.push_back(ignored_input(
+      managed_by.pos(), managed_by.path(), fmt::format("{}.spec.managedBy", kind),
+      fmt::format("{} manages this {}: under MultiKueue, Kueue rejects its admission check "
+                  "(IsJobManagedByKueue) and the {} never runs; kmc checks it as if MultiKueue "
+                  "managed it",
+                  by, kind, kind)));
+}
+
+std::int32_t job_pods_at_once(const YamlNode& job_spec) {
+  // parallelism defaults to 1; completions, where set, caps it.
+  std::int32_t count = job_spec["parallelism"].present() ? job_spec["parallelism"].int32(0) : 1;
+  if (job_spec["completions"].present()) count = std::min(count, job_spec["completions"].int32(0));
+  return count;
+}
+
+void check_job_spec_keys(const YamlNode& job_spec, ReadContext& ctx) {
+  check_keys(job_spec,
              {.modeled = {"parallelism", "completions", "template"},
               .silent = {"backoffLimit", "activeDeadlineSeconds", "suspend", "completionMode",
                          "ttlSecondsAfterFinished", "selector", "manualSelector",
                          "podFailurePolicy", "backoffLimitPerIndex", "maxFailedIndexes",
                          "podReplacementPolicy", "successPolicy", "managedBy"}},
              ctx.warnings);
-  // Kueue's webhook defaults an empty (or the Job controller's) managedBy to MultiKueue where the
-  // Job's queue has a MultiKueue check (ApplyDefaultForManagedBy), and its MultiKueue controller
-  // Rejects the check of a Job another controller manages (IsJobManagedByKueue): that Job is
-  // deactivated and never runs. kmc dispatches every Job alike, so it says where it reads past.
-  if (const YamlNode managed_by = spec["managedBy"]; managed_by.present()) {
-    const std::string by = managed_by.str();
-    if (by != "kubernetes.io/job-controller" && by != "kueue.x-k8s.io/multikueue")
-      ctx.warnings.push_back(ignored_input(
-          managed_by.pos(), managed_by.path(), "Job.spec.managedBy",
-          fmt::format("{} manages this Job: under MultiKueue, Kueue rejects its admission check "
-                      "(IsJobManagedByKueue) and the Job never runs; kmc checks it as if "
-                      "MultiKueue managed it",
-                      by)));
-  }
+}
+
+PendingWorkload read_job(const YamlNode& object, ReadContext& ctx) {
+  PendingWorkload out = read_job_object(object, ctx, "Job", object["spec"]["template"]["spec"]);
+  Workload& wl = out.workload;
+  const YamlNode spec = require(object, "spec");
+  check_job_spec_keys(spec, ctx);
+  read_managed_by(spec, ctx, "Job", "kubernetes.io/job-controller");
   PodSet main;
   main.name = "main";
-  main.count = spec["parallelism"].present() ? spec["parallelism"].int32(0) : 1;
-  if (spec["completions"].present())
-    main.count = std::min(main.count, spec["completions"].int32(0));
+  main.count = job_pods_at_once(spec);
   const YamlNode min_parallelism = object["metadata"]["annotations"][kMinParallelismAnnotation];
   if (min_parallelism.present())
     main.min_count = static_cast<std::int32_t>(min_parallelism.int64(1, main.count));

@@ -28,15 +28,7 @@ inline constexpr const char* kGroupNameLabel = "kueue.x-k8s.io/pod-group-name";
 inline constexpr const char* kTotalCountAnnotation = "kueue.x-k8s.io/pod-group-total-count";
 inline constexpr const char* kFastAdmissionAnnotation = "kueue.x-k8s.io/pod-group-fast-admission";
 inline constexpr const char* kIsGroupAnnotation = "kueue.x-k8s.io/is-group-workload";
-// Kueue's MaxPodSets: a group of more roles gets no Workload.
-constexpr std::size_t kMaxPodSets = 8;
-
 inline constexpr const char* kRoleHashAnnotation = "kueue.x-k8s.io/role-hash";
-// Owners whose pods Kueue leaves to their job's integration.
-constexpr const char* kJobKinds[] = {
-    "Job",        "JobSet",    "RayJob", "RayCluster", "MPIJob",     "PyTorchJob",      "TFJob",
-    "XGBoostJob", "PaddleJob", "JAXJob", "TrainJob",   "AppWrapper", "SparkApplication"};
-
 // A node's text with mapping keys sorted, as Go's json.Marshal writes a map.
 std::string canonical(const YAML::Node& n) {
   if (!n.IsDefined() || n.IsNull()) return "~";
@@ -85,15 +77,6 @@ std::string label_field(const char* key) {
 }
 
 }  // namespace
-
-std::string pod_owner_job(const YamlNode& object) {
-  for (const auto& owner : object["metadata"]["ownerReferences"].items()) {
-    const std::string kind = owner["kind"].present() ? owner["kind"].str() : "";
-    if (std::find(std::begin(kJobKinds), std::end(kJobKinds), kind) != std::end(kJobKinds))
-      return kind + " " + (owner["name"].present() ? owner["name"].str() : "");
-  }
-  return "";
-}
 
 PendingWorkload read_pod(const YamlNode& object, ReadContext& ctx) {
   PendingWorkload out = read_job_object(object, ctx, "Pod", object["spec"]);

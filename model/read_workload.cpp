@@ -9,6 +9,7 @@
 
 #include <charconv>
 #include <limits>
+#include <set>
 
 #include "model/manifest_readers.hpp"
 
@@ -26,7 +27,8 @@ PodSet read_pod_set(const YamlNode& node, ReadContext& ctx) {
                       "only where one topology domain has room"}}},
       ctx.warnings);
   PodSet ps;
-  ps.name = require(node, "name").str();
+  // The CRD defaults a pod set's name to "main".
+  ps.name = node["name"].present() ? node["name"].str() : "main";
   if (node["count"].present()) ps.count = node["count"].int32(0);
   if (node["minCount"].present()) ps.min_count = node["minCount"].int32(0);
   if (ps.min_count && *ps.min_count > ps.count)
@@ -46,6 +48,7 @@ void read_priority(const YamlNode& spec, ReadContext& ctx, PendingWorkload& out)
   if (ctx.v1beta1()) {
     where = spec["priorityClassName"];
     if (where.present()) name = where.str();
+    if (where.present() && name.empty()) where.fail("an empty name; Kueue's CRD refuses it");
     const YamlNode source = spec["priorityClassSource"];
     if (source.present())
       group = source.one_of<std::string>(
@@ -53,9 +56,22 @@ void read_priority(const YamlNode& spec, ReadContext& ctx, PendingWorkload& out)
            {"scheduling.k8s.io/priorityclass", "scheduling.k8s.io"},
            {"", ""}});
   } else if (where.present()) {
+    // The CRD: group and kind from two pairs, and a name of at least one character.
     check_keys(where, {.modeled = {"group", "kind", "name"}}, ctx.warnings);
-    group = require(where, "group").str();
+    group = require(where, "group")
+                .one_of<std::string>({{kWorkloadPriorityGroup, kWorkloadPriorityGroup},
+                                      {"scheduling.k8s.io", "scheduling.k8s.io"}});
+    const std::string kind =
+        require(where, "kind")
+            .one_of<std::string>({{"WorkloadPriorityClass", "WorkloadPriorityClass"},
+                                  {"PriorityClass", "PriorityClass"}});
+    const std::string paired =
+        group == kWorkloadPriorityGroup ? "WorkloadPriorityClass" : "PriorityClass";
+    if (kind != paired)
+      where["kind"].fail(
+          fmt::format("only the {} kind is allowed for the {} group", paired, group));
     name = require(where, "name").str();
+    if (name.empty()) where["name"].fail("an empty name; Kueue's CRD refuses it");
   }
   wl.priority_class_name = name;
   if (name.empty()) return;
@@ -133,18 +149,27 @@ PendingWorkload read_workload(const YamlNode& object, ReadContext& ctx) {
   wl.runtime_s = read_runtime_annotation(object);
   const YamlNode spec = require(object, "spec");
   KeyPolicy keys{
-      .modeled = {"podSets", "queueName", "priority", "active", "maximumExecutionTimeSeconds"},
+      .modeled = {"podSets", "queueName", "priority", "active"},
       .unmodeled = {{"preemptionGates",
                      "preemption may differ because a closed gate keeps the workload from "
-                     "preempting others"}}};
+                     "preempting others"},
+                    {"maximumExecutionTimeSeconds", kMaxExecutionTimeEffect}}};
   for (auto k : ctx.v1beta1()
                     ? std::vector<std::string_view>{"priorityClassName", "priorityClassSource"}
                     : std::vector<std::string_view>{"priorityClassRef"})
     keys.modeled.push_back(k);
   check_keys(spec, keys, ctx.warnings);
-  for (const auto& item : require(spec, "podSets").items())
+  // The CRD: at least 1 and at most MaxPodSets pod sets, a map keyed by name.
+  std::set<std::string> names;
+  for (const auto& item : require(spec, "podSets").items()) {
     wl.pod_sets.push_back(read_pod_set(item, ctx));
+    if (!names.insert(wl.pod_sets.back().name).second)
+      item["name"].fail(fmt::format("a second pod set named '{}'", wl.pod_sets.back().name));
+  }
   if (wl.pod_sets.empty()) spec["podSets"].fail("a Workload needs at least one pod set");
+  if (wl.pod_sets.size() > kMaxPodSets)
+    spec["podSets"].fail(
+        fmt::format("{} pod sets; a Workload holds at most {}", wl.pod_sets.size(), kMaxPodSets));
   if (spec["queueName"].present()) wl.queue_name = spec["queueName"].str();
   read_priority(spec, ctx, out);
   if (const YamlNode boost = object["metadata"]["annotations"][kPriorityBoostAnnotation];

@@ -51,6 +51,7 @@ TEST_CASE("every v1beta2 field of Kueue's kinds loads, the unmodeled ones as war
                                   "provisioningrequestconfig.yaml: spec.podSetUpdates",
                                   "resourceflavor.yaml: spec.topologyName (may change)",
                                   "topology.yaml: kind",
+                                  "workload.yaml: spec.maximumExecutionTimeSeconds (may change)",
                                   "workload.yaml: spec.podSets[0].topologyRequest (may change)",
                                   "workload.yaml: spec.preemptionGates (may change)",
                               });
@@ -76,6 +77,7 @@ TEST_CASE("every v1beta1 field of Kueue's kinds loads, the unmodeled ones as war
                                   "provisioningrequestconfig.yaml: spec.podSetUpdates",
                                   "resourceflavor.yaml: spec.topologyName (may change)",
                                   "topology.yaml: kind",
+                                  "workload.yaml: spec.maximumExecutionTimeSeconds (may change)",
                                   "workload.yaml: spec.podSets[0].topologyRequest (may change)",
                               });
   check_consequences(m.warnings);

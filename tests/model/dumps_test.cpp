@@ -150,7 +150,9 @@ TEST_CASE("'-' twice is refused: standard input can be read once") {
   CHECK(contains(d.message, "only once"));
 }
 
-TEST_CASE("a queued job of a kind kmc does not read is an answer-changing warning") {
+// With no Configuration, kmc reads Kueue's default integrations (batch/job
+// only), but the cluster's own, like Kueue's shipped one, may list JobSets.
+TEST_CASE("a queued JobSet and no Configuration is an answer-changing warning") {
   const std::string jobset = R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
 metadata:
@@ -164,7 +166,8 @@ spec: {}
   const auto m = load_cluster_manifests({alone});
   REQUIRE(m.warnings.size() == 1);
   CHECK(m.warnings[0].may_change_answer);
-  CHECK(m.warnings[0].concept_ == "JobSet with a queue name and no Workload");
+  CHECK(m.warnings[0].concept_ == "JobSet with a queue name and no Configuration");
+  CHECK(contains(m.warnings[0].message, "add the cluster's Configuration"));
 
   // With the Workload Kueue made for it, the JobSet is accounted for.
   std::string workload = kOwnedWorkload;
