@@ -44,6 +44,7 @@ ProvisioningRequestConfig read_provisioning_config(const YamlNode& object, ReadC
 MultiKueueConfig read_multikueue_config(const YamlNode& object, ReadContext& ctx);
 MultiKueueCluster read_multikueue_cluster(const YamlNode& object, ReadContext& ctx);
 
+inline constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 inline constexpr const char* kPriorityBoostAnnotation = "kueue.x-k8s.io/priority-boost";
 // What a maximum execution time (a Workload's spec.maximumExecutionTimeSeconds,
 // a job's kueue.x-k8s.io/max-exec-time-seconds label) would change.

@@ -16,7 +16,6 @@ namespace kmc::model {
 
 std::int64_t read_runtime_annotation(const YamlNode& object);  // read_workload.cpp
 
-inline constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 inline constexpr const char* kPriorityClassLabel = "kueue.x-k8s.io/priority-class";
 inline constexpr const char* kMinParallelismAnnotation = "kueue.x-k8s.io/job-min-parallelism";
 inline constexpr const char* kMaxExecTimeLabel = "kueue.x-k8s.io/max-exec-time-seconds";

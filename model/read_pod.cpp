@@ -22,7 +22,6 @@ namespace kmc::model {
 
 namespace {
 
-inline constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 inline constexpr const char* kPriorityClassLabel = "kueue.x-k8s.io/priority-class";
 inline constexpr const char* kGroupNameLabel = "kueue.x-k8s.io/pod-group-name";
 inline constexpr const char* kTotalCountAnnotation = "kueue.x-k8s.io/pod-group-total-count";

@@ -1,0 +1,148 @@
+// The manifest loader (internal to model/), in two halves:
+// manifest_loader.cpp reads every object, names it and checks it is unique;
+// job_integrations.cpp decides which jobs Kueue manages (its integrations,
+// jobs owned by other jobs, LocalQueue defaulting).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/manifest_readers.hpp"
+
+namespace kmc::model {
+
+class ManifestLoader {
+ public:
+  ClusterManifests out;
+
+  void load_file(const std::string& path);
+
+  // `kubectl get -o yaml ... | kmc admit -`: standard input, shown as <stdin>.
+  void load_stdin();
+
+  void finish();
+
+ private:
+  void load_document(const YamlNode& document);
+
+  // Concepts are named with the kind they belong to ("ClusterQueue.spec.admissionScope"):
+  // check_keys knows the path, only the loader knows whose.
+  void load_object(const YamlNode& object);
+
+  void load_object_of_any_kind(const YamlNode& object);
+
+  // A job of an integration kmc does not read (JobSet, RayJob, a Pod, ...)
+  // is only missing from the answer when Kueue queues it (it has the
+  // queue-name label) and its Workload is not in the input: finish() tells.
+  void ignore(const YamlNode& object, const std::string& kind, std::string message);
+
+  void load_kueue_object(const YamlNode& object, const std::string& kind, ReadContext& ctx);
+
+  void load_job(const YamlNode& object, ReadContext& ctx);
+
+  void load_pod(const YamlNode& object, ReadContext& ctx);
+
+  bool listed(const std::string& framework) const;
+
+  void leave_parts_to_their_jobs();
+
+  // A JobSet is read once the Configuration, which may come later in load
+  // order, says whether Kueue manages JobSets: without the integration Kueue
+  // leaves it alone, however it is written.
+  void load_jobset(const YamlNode& object, ReadContext& ctx);
+
+  void read_jobsets();
+
+  static std::string namespace_of(const YamlNode& object);
+
+  // LocalQueue defaulting (ApplyDefaultLocalQueue): the Job and JobSet webhooks
+  // label a job that names no queue with its namespace's LocalQueue "default",
+  // where one exists, unless its owner is Kueue's (a JobSet's Jobs) or Kueue
+  // does not manage its namespace (its default managedJobsNamespaceSelector
+  // leaves out kube-system and kueue-system).
+  bool default_local_queue_applies(const std::string& ns,
+                                   const std::optional<JobOwner>& owner) const;
+
+  void give_default_local_queue(PendingWorkload& job, const std::string& kind);
+
+  // Once every LocalQueue is read: each Job without a queue name is Kueue's
+  // through its namespace's LocalQueue "default", or left to the scheduler alone.
+  void default_local_queues();
+
+  std::string unmanaged_kind_message(const std::string& kind, const std::string& framework) const;
+
+  // Duplicates are an error naming both places: Kubernetes keeps one object
+  // per name, so a second one means two files disagree.
+  void check_unique(const ObjectMeta& meta, const std::string& kind);
+
+  // generateName + the first counter (1, 2, ...) that no other object of the
+  // kind in that namespace has: deterministic in load order, and stable as
+  // long as the input is. Kubernetes would append 5 random characters.
+  void name_generated(ObjectMeta& meta, const std::string& kind);
+
+  template <class T>
+  void add(std::vector<T>& list, T object, const std::string& kind) {
+    // Jobs and Workloads are named once every name is known (finish); other
+    // kinds at once, against the names read so far.
+    if (object.meta.name.empty())
+      name_generated(object.meta, kind);
+    else
+      check_unique(object.meta, kind);
+    list.push_back(std::move(object));
+  }
+
+  void add_workload(PendingWorkload w, const std::string& kind);
+
+  void set_configuration(const YamlNode& object, KueueConfiguration config);
+
+  void name_generated_workloads();
+
+  // "ns/Kind/name" of each Workload's owners -> the Workload's index in pending_.
+  std::map<std::string, std::size_t> owners_of_workloads() const;
+
+  void explain_ignored_jobs();
+
+  // A dump of Jobs and Workloads holds each job twice: the Job, and the
+  // Workload Kueue created for it (ownerReferences names the Job). Kueue
+  // queues the Workload only, so it stands for its owner, with its status;
+  // the owner is dropped with one note naming both.
+  void drop_owners_of_workloads();
+
+  // Kueue manages Pods and Jobs only where integrations.frameworks lists them
+  // ("pod", "batch/job"); its default lists batch/job only. The shipped
+  // manifests' kueue-manager-config lists both, and JobSets (read_jobsets).
+  void leave_unmanaged_kinds();
+
+  std::vector<PendingWorkload> pending_;
+  std::vector<KubePriorityClass> kube_priority_classes_;
+  struct DeferredJobSet {
+    YamlNode object;
+    std::string api_version;
+    std::int64_t load_index = 0;
+  };
+  std::vector<DeferredJobSet> jobsets_;
+  struct UnlabelledJob {
+    PendingWorkload job;
+    std::size_t warning = 0;  // its "no queue-name label" warning in out.warnings
+  };
+  std::vector<UnlabelledJob> unlabelled_jobs_;
+  std::vector<std::string> frameworks_ = {"batch/job"};
+  std::map<std::string, SourcePos> seen_;
+  std::set<std::string> unmanaged_names_;  // "ns/name" of Jobs Kueue does not manage
+  struct IgnoredObject {
+    std::string key;  // "ns/Kind/name"
+    std::string kind;
+    bool queued = false;      // has the queue-name label: Kueue manages it
+    std::size_t warning = 0;  // its warning in out.warnings
+    bool readable = false;    // a kind kmc reads, left out for want of a Configuration
+  };
+  std::vector<IgnoredObject> ignored_;
+  std::optional<SourcePos> config_pos_;
+  std::int64_t load_index_ = 0;
+};
+
+}  // namespace kmc::model

@@ -1,0 +1,76 @@
+// LocalQueue defaulting (jobframework ApplyDefaultLocalQueue): the Job and
+// JobSet webhooks give a job that names no queue its namespace's LocalQueue
+// "default", where one exists, unless another job owns it or Kueue does not
+// manage the namespace.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "fixtures.hpp"
+#include "model/scenario.hpp"
+
+using namespace kmc::model;
+using kmc::test::contains;
+using kmc::test::write_temp;
+
+namespace {
+
+std::string local_queue(const std::string& ns, const std::string& name) {
+  return "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: " + name +
+         ", namespace: " + ns + "}\nspec: {clusterQueue: cq}\n---\n";
+}
+
+std::string job(const std::string& ns, const std::string& metadata_extra = "") {
+  return "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  namespace: " + ns + "\n" +
+         metadata_extra + "spec:\n  template:\n    spec:\n      containers: [{name: c}]\n---\n";
+}
+
+bool warned(const ClusterManifests& m, const std::string& text) {
+  for (const auto& w : m.warnings)
+    if (contains(w.message, text)) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a Job without a queue name gets its namespace's LocalQueue default") {
+  // The LocalQueue may come after the Job in load order.
+  const auto m =
+      load_cluster_manifests({write_temp("d.yaml", job("ns") + local_queue("ns", "default"))});
+  REQUIRE(m.workloads.size() == 1);
+  CHECK(m.workloads[0].queue_name == "default");
+  CHECK(m.unmanaged_jobs.empty());
+  CHECK(warned(m, "Kueue's webhook gives it its namespace's LocalQueue 'default'"));
+  CHECK_FALSE(warned(m, "Kueue does not manage it"));
+}
+
+TEST_CASE("no LocalQueue default, or a namespace Kueue leaves alone: the Job is not Kueue's") {
+  for (const auto& [ns, queue] : {std::pair<std::string, std::string>{"ns", "team"},
+                                  {"kube-system", "default"},
+                                  {"kueue-system", "default"}}) {
+    INFO(ns << " " << queue);
+    const auto m = load_cluster_manifests({write_temp("d.yaml", local_queue(ns, queue) + job(ns))});
+    CHECK(m.workloads.empty());
+    CHECK(m.unmanaged_jobs.size() == 1);
+    CHECK(warned(m, "Kueue does not manage it"));
+  }
+}
+
+TEST_CASE("a JobSet gets the LocalQueue default; its Jobs are its own, not defaulted") {
+  const std::string config =
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+      "integrations: {frameworks: [batch/job, jobset.x-k8s.io/jobset]}\n---\n";
+  const std::string jobset =
+      "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: train, namespace: "
+      "ns}\nspec:\n  replicatedJobs:\n  - name: w\n    template:\n      spec:\n        template:\n"
+      "          spec:\n            containers: [{name: c}]\n---\n";
+  const std::string owned =
+      "  ownerReferences: [{apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, name: train, "
+      "uid: u, controller: true}]\n";
+  const auto m = load_cluster_manifests(
+      {write_temp("d.yaml", config + local_queue("ns", "default") + jobset + job("ns", owned))});
+  REQUIRE(m.workloads.size() == 1);
+  CHECK(m.workloads[0].source_kind == "JobSet");
+  CHECK(m.workloads[0].queue_name == "default");
+  // The child Job runs, as the JobSet's: the plain scheduler still sees it.
+  CHECK(m.unmanaged_jobs.size() == 1);
+}
