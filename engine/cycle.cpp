@@ -261,7 +261,8 @@ void Cycle::process(Entry& en) {
     en.reason = RequeueReason::PreemptionNoCandidates;
     en.quota_reason = "WaitingForQuota";
     const auto& cq = e.cluster_queues[static_cast<size_t>(en.cq)];
-    if (cq.spec.preemption.reclaim_within_cohort != model::ReclaimWithinCohortPolicy::Any) {
+    if (cq.spec.preemption.reclaim_within_cohort != model::ReclaimWithinCohortPolicy::Any ||
+        en.preemptor) {
       snapshot.tree.add_usage(node(en.cq), resources_to_reserve(en));
     }
     return;
@@ -329,6 +330,7 @@ CycleStats Engine::schedule() {
     Entry en;
     en.workload = id;
     en.cq = static_cast<int>(i);
+    en.preemptor = gate("PrioritizePreemptorWorkloads") && queues.preemptor(en.cq) == id;
     entries.push_back(std::move(en));
   }
   Cycle c{*this, make_snapshot(), {}, {}};

@@ -37,8 +37,10 @@ struct Tournament {
     }
   }
 
-  // entryComparer.less: non-borrowing first, lower DRS, higher priority, FIFO.
+  // entryComparer.less: the preemptor first, non-borrowing first, lower DRS,
+  // higher priority, FIFO.
   bool less(const Entry* a, const Entry* b, int cohort) const {
+    if (a->preemptor != b->preemptor) return a->preemptor;  // PrioritizePreemptorWorkloads
     const Drs& da = drs.at({cohort, a});
     const Drs& db = drs.at({cohort, b});
     if (e.gate("FairSharingPrioritizeNonBorrowing")) {

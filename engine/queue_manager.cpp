@@ -11,7 +11,8 @@ void QueueManager::add_cluster_queue(bool strict_fifo) {
 }
 
 QueueManager::Key QueueManager::key_of(const Pending& p, const WorkloadInfo& w) const {
-  return Key{p.sticky == w.id ? 0 : 1, -w.priority(), w.queue_order_ms(ordering_), w.uid, w.id};
+  return Key{!p.strict_fifo && p.preemptor == w.id ? 0 : 1, -w.priority(),
+             w.queue_order_ms(ordering_), w.uid, w.id};
 }
 
 void QueueManager::push_active(Pending& p, const WorkloadInfo& w) {
@@ -77,7 +78,7 @@ void QueueManager::requeue(const WorkloadInfo& w, RequeueReason reason, TimeMs n
   if (p.inflight == w.id) p.inflight = -1;
   if (!w.admissible()) return;  // e.g. it got quota meanwhile
   const bool be = !p.strict_fifo;
-  if (reason == RequeueReason::PendingPreemption && be && sticky_head_) p.sticky = w.id;
+  if (reason == RequeueReason::PendingPreemption && sticky_head_) p.preemptor = w.id;
   bool immediate = false;
   if (p.strict_fifo) {
     immediate = reason != RequeueReason::NamespaceMismatch;
@@ -122,7 +123,7 @@ void QueueManager::forget(const WorkloadInfo& w) {
   erase_active(p, w.id);
   p.inadmissible.erase(w.id);
   if (p.inflight == w.id) p.inflight = -1;
-  if (p.sticky == w.id) p.sticky = -1;
+  if (p.preemptor == w.id) p.preemptor = -1;
 }
 
 void QueueManager::queue_inadmissible(int cq, TimeMs now, const std::vector<WorkloadInfo>& all) {

@@ -60,8 +60,11 @@ class QueueManager {
   size_t inadmissible_count(int cq) const { return q(cq).inadmissible.size(); }
   bool in_inadmissible(const WorkloadInfo& w) const;
   bool in_active(const WorkloadInfo& w) const;
-  // The preemptor kept at the head of a BestEffortFIFO queue (the sticky head, #7157); -1: none.
-  int sticky(int cq) const { return q(cq).sticky; }
+  // The queue's preemptor, waiting for its victims to stop (preemptorWorkload,
+  // #7157; ClusterQueue.IsPreemptor); -1: none. A BestEffortFIFO queue keeps
+  // it at its head (the sticky head); a StrictFIFO one only tracks it.
+  int preemptor(int cq) const { return q(cq).preemptor; }
+  int sticky(int cq) const { return q(cq).strict_fifo ? -1 : q(cq).preemptor; }
   std::vector<int> pending_ids(int cq) const;  // active in heap order, then inadmissible
 
  private:
@@ -74,7 +77,7 @@ class QueueManager {
     std::set<int> inadmissible;
     int inflight = -1;
     std::int64_t pop_cycle = 0, queue_inadmissible_cycle = -1;
-    int sticky = -1;
+    int preemptor = -1;
     std::set<std::string> bulk_moved_hashes;
   };
   const Pending& q(int cq) const { return queues_[static_cast<size_t>(cq)]; }

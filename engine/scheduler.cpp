@@ -114,7 +114,9 @@ void order_classical(const Engine& e, std::vector<Entry*>& entries) {
   auto key = [&](const Entry* x) {
     const WorkloadInfo& w = e.workloads[static_cast<size_t>(x->workload)];
     const std::int64_t prio = e.gate("PrioritySortingWithinCohort") ? -w.priority() : 0;
-    return std::tuple(x->assignment.borrowing, prio, w.queue_order_ms(e.ordering()), w.uid);
+    // IsPreemptor is set only under PrioritizePreemptorWorkloads: preemptors first.
+    return std::tuple(!x->preemptor, x->assignment.borrowing, prio, w.queue_order_ms(e.ordering()),
+                      w.uid);
   };
   std::sort(entries.begin(), entries.end(),
             [&](const Entry* a, const Entry* b) { return key(a) < key(b); });

@@ -26,6 +26,8 @@ struct Entry {
   std::string quota_reason;  // QuotaReserved=False reason
   // Not processed: blockAdmission stopped the cycle earlier (Kueue processes it later).
   bool deferred = false;
+  // Its queue's preemptor, under PrioritizePreemptorWorkloads (entry.IsPreemptor).
+  bool preemptor = false;
 };
 
 // getAssignments: flavors, then preemption targets, then partial admission.

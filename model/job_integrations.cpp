@@ -10,36 +10,53 @@
 
 namespace kmc::model {
 
-void ManifestLoader::load_job(const YamlNode& object, ReadContext& ctx) {
+namespace {
+
+// The queue-name label as the webhooks read it: "" is no queue name
+// (QueueNameForObject), which LocalQueue defaulting may fill.
+bool names_queue(const YamlNode& object) {
   const YamlNode label = object["metadata"]["labels"][kQueueNameLabel];
-  if (!label.present()) {
-    // Kueue's default manageJobsWithoutQueueName=false leaves such Jobs alone,
-    // unless its namespace has a LocalQueue "default" (default_local_queues).
-    out.warnings.push_back(Diagnostic{
-        object.pos(), "metadata.labels",
-        "Job has no kueue.x-k8s.io/queue-name label; Kueue does not manage it; ignored"});
-    unlabelled_jobs_.push_back({read_job(object, ctx), out.warnings.size() - 1});
-    unlabelled_jobs_.back().job.owner = job_owner(object);
-    const ObjectMeta& meta = unlabelled_jobs_.back().job.workload.meta;
-    if (!meta.name.empty()) unmanaged_names_.insert(meta.namespace_ + "/" + meta.name);
-    return;
-  }
+  return label.present() && !label.str().empty();
+}
+
+}  // namespace
+
+void ManifestLoader::load_job(const YamlNode& object, ReadContext& ctx) {
+  if (!names_queue(object)) return load_unlabelled(object, ctx, "Job");
   PendingWorkload job = read_job(object, ctx);
   job.owner = job_owner(object);
   add_workload(std::move(job), "Job");
 }
 
 void ManifestLoader::load_pod(const YamlNode& object, ReadContext& ctx) {
-  if (!object["metadata"]["labels"][kQueueNameLabel].present()) {
-    // Kueue's default manageJobsWithoutQueueName=false leaves such Pods alone.
-    out.warnings.push_back(Diagnostic{
-        object.pos(), "metadata.labels",
-        "Pod has no kueue.x-k8s.io/queue-name label; Kueue does not manage it; ignored"});
-    return;
-  }
+  if (!names_queue(object)) return load_unlabelled(object, ctx, "Pod");
   PendingWorkload pod = read_pod(object, ctx);
   pod.owner = job_owner(object);
   add_workload(std::move(pod), "Pod");
+}
+
+// Kueue's default manageJobsWithoutQueueName=false leaves a job without a queue
+// name alone, unless its namespace has a LocalQueue "default" when it is created
+// (default_local_queues). A Job still runs without Kueue (unmanaged_jobs).
+void ManifestLoader::load_unlabelled(const YamlNode& object, ReadContext& ctx,
+                                     const std::string& kind) {
+  const std::size_t warning = out.warnings.size();
+  out.warnings.push_back(Diagnostic{
+      object.pos(), "metadata.labels",
+      kind + " has no kueue.x-k8s.io/queue-name label; Kueue does not manage it; ignored"});
+  // The webhooks default on create only: an object the cluster has (a uid) was
+  // created without the LocalQueue, and a Pod that never will be is not read.
+  const bool creatable = !object["metadata"]["uid"].present();
+  if (kind == "Pod" && !creatable) return;
+  Unlabelled u{kind == "Job" ? read_job(object, ctx) : read_pod(object, ctx), warning, creatable,
+               std::nullopt};
+  u.job.owner = job_owner(object);
+  if (const YamlNode label = object["metadata"]["labels"][kQueueNameLabel]; label.present())
+    u.empty_label = label.diagnostic("");
+  const ObjectMeta& meta = u.job.workload.meta;
+  if (kind == "Job" && !meta.name.empty())
+    unmanaged_names_.insert(meta.namespace_ + "/" + meta.name);
+  unlabelled_.push_back(std::move(u));
 }
 
 bool ManifestLoader::listed(const std::string& framework) const {
@@ -53,8 +70,9 @@ void ManifestLoader::leave_parts_to_their_jobs() {
     if (!meta["name"].present()) continue;
     const std::string ns = meta["namespace"].present() ? meta["namespace"].str() : "default";
     queued_jobsets[ns + "/" + meta["name"].str()] =
-        meta["labels"][kQueueNameLabel].present() ||
-        default_local_queue_applies(ns, job_owner(jobset.object));
+        names_queue(jobset.object) ||
+        (!meta["uid"].present() &&
+         default_local_queue_applies(ns, job_owner(jobset.object), "jobset.x-k8s.io/jobset"));
   }
   model::leave_parts_to_their_jobs(pending_, frameworks_, queued_jobsets, out.warnings);
 }
@@ -76,9 +94,14 @@ void ManifestLoader::read_jobsets() {
       continue;
     }
     ReadContext ctx{out.warnings, api_version, load_index};
-    if (!object["metadata"]["labels"][kQueueNameLabel].present()) {
+    if (!names_queue(object)) {
       const std::string ns = namespace_of(object);
-      if (!default_local_queue_applies(ns, job_owner(object))) {
+      if (object["metadata"]["uid"].present() ||
+          !default_local_queue_applies(ns, job_owner(object), framework)) {
+        if (const YamlNode label = object["metadata"]["labels"][kQueueNameLabel]; label.present())
+          label.fail(
+              "an empty queue name, and no LocalQueue 'default' to give it; Kueue's "
+              "webhook refuses the JobSet");
         // Kueue's default manageJobsWithoutQueueName=false leaves such JobSets alone.
         out.warnings.push_back(Diagnostic{
             object.pos(), "metadata.labels",
@@ -100,11 +123,15 @@ std::string ManifestLoader::namespace_of(const YamlNode& object) {
 }
 
 bool ManifestLoader::default_local_queue_applies(const std::string& ns,
-                                                 const std::optional<JobOwner>& owner) const {
+                                                 const std::optional<JobOwner>& owner,
+                                                 const std::string& framework) const {
+  if (!listed(framework)) return false;  // no webhook for the kind
   if (ns == "kube-system" || ns == "kueue-system") return false;
   if (owner && listed(owner->framework)) return false;
+  // DefaultLocalQueueExist: the queue manager holds a LocalQueue only while it is not stopped.
   return std::any_of(out.local_queues.begin(), out.local_queues.end(), [&](const auto& lq) {
-    return lq.meta.namespace_ == ns && lq.meta.name == "default";
+    return lq.meta.namespace_ == ns && lq.meta.name == "default" &&
+           lq.stop_policy == StopPolicy::None;
   });
 }
 
@@ -120,15 +147,24 @@ void ManifestLoader::give_default_local_queue(PendingWorkload& job, const std::s
 }
 
 void ManifestLoader::default_local_queues() {
-  for (auto& [job, warning] : unlabelled_jobs_) {
-    if (!default_local_queue_applies(job.workload.meta.namespace_, job.owner)) {
-      out.unmanaged_jobs.push_back(std::move(job.workload));  // the scheduler still runs it
+  for (auto& [job, warning, creatable, empty_label] : unlabelled_) {
+    const std::string kind = job.workload.source_kind;
+    const char* framework = kind == "Pod" ? "pod" : "batch/job";
+    if (!creatable ||
+        !default_local_queue_applies(job.workload.meta.namespace_, job.owner, framework)) {
+      // Left with "queue-name: """: the webhook's validation refuses the job.
+      if (empty_label && listed(framework) && !(job.owner && listed(job.owner->framework)))
+        throw InputError(empty_label->pos, empty_label->field,
+                         fmt::format("an empty queue name, and no LocalQueue 'default' in "
+                                     "namespace '{}' to give it; Kueue's webhook refuses the {}",
+                                     job.workload.meta.namespace_, kind));
+      if (kind == "Job") out.unmanaged_jobs.push_back(std::move(job.workload));  // it still runs
       continue;
     }
-    give_default_local_queue(job, "Job");
+    give_default_local_queue(job, kind);
     out.warnings[warning] = std::move(out.warnings.back());  // in place of "ignored"
     out.warnings.pop_back();
-    add_workload(std::move(job), "Job");
+    add_workload(std::move(job), kind);
   }
 }
 

@@ -45,6 +45,7 @@ class ManifestLoader {
   void load_job(const YamlNode& object, ReadContext& ctx);
 
   void load_pod(const YamlNode& object, ReadContext& ctx);
+  void load_unlabelled(const YamlNode& object, ReadContext& ctx, const std::string& kind);
 
   bool listed(const std::string& framework) const;
 
@@ -59,13 +60,14 @@ class ManifestLoader {
 
   static std::string namespace_of(const YamlNode& object);
 
-  // LocalQueue defaulting (ApplyDefaultLocalQueue): the Job and JobSet webhooks
-  // label a job that names no queue with its namespace's LocalQueue "default",
-  // where one exists, unless its owner is Kueue's (a JobSet's Jobs) or Kueue
-  // does not manage its namespace (its default managedJobsNamespaceSelector
+  // LocalQueue defaulting (ApplyDefaultLocalQueue; the pod webhook's own): the
+  // webhook of an enabled integration (`framework`) labels a job that names no
+  // queue, on create, with its namespace's LocalQueue "default" where one that
+  // is not stopped exists, unless its owner is Kueue's (a JobSet's Jobs) or
+  // Kueue does not manage its namespace (its default managedJobsNamespaceSelector
   // leaves out kube-system and kueue-system).
-  bool default_local_queue_applies(const std::string& ns,
-                                   const std::optional<JobOwner>& owner) const;
+  bool default_local_queue_applies(const std::string& ns, const std::optional<JobOwner>& owner,
+                                   const std::string& framework) const;
 
   void give_default_local_queue(PendingWorkload& job, const std::string& kind);
 
@@ -125,11 +127,14 @@ class ManifestLoader {
     std::int64_t load_index = 0;
   };
   std::vector<DeferredJobSet> jobsets_;
-  struct UnlabelledJob {
+  // A Job or Pod without a queue name, until LocalQueue defaulting decides.
+  struct Unlabelled {
     PendingWorkload job;
     std::size_t warning = 0;  // its "no queue-name label" warning in out.warnings
+    bool creatable = false;   // not in the cluster yet (no uid): the webhooks run on it
+    std::optional<Diagnostic> empty_label;  // `queue-name: ""`, where it is written
   };
-  std::vector<UnlabelledJob> unlabelled_jobs_;
+  std::vector<Unlabelled> unlabelled_;
   std::vector<std::string> frameworks_ = {"batch/job"};
   std::map<std::string, SourcePos> seen_;
   std::set<std::string> unmanaged_names_;  // "ns/name" of Jobs Kueue does not manage

@@ -41,7 +41,8 @@ bool is_dns1123_subdomain(std::string_view s) {
 // The job webhooks' ValidateJobOnCreate, of the labels kmc reads: Kueue
 // refuses the job, so it never exists.
 void validate_job_labels(const YamlNode& labels, ReadContext& ctx, const char* kind) {
-  if (const YamlNode queue = labels[kQueueNameLabel]; queue.present()) {
+  // "" is no queue name, which LocalQueue defaulting may fill (the loader decides).
+  if (const YamlNode queue = labels[kQueueNameLabel]; queue.present() && !queue.str().empty()) {
     if (!is_dns1123_subdomain(queue.str()))
       queue.fail(
           fmt::format("'{}' is not a valid LocalQueue name (a lowercase RFC 1123 "

@@ -432,7 +432,8 @@ std::vector<model::Cell> engine_cells(const engine::Engine& e, const model::Cell
       mine.value = cq < 0 || fr < 0 ? std::int64_t{0} : e.tree.usage(e.cluster_queues[cq].node, fr);
     } else if (c.field == "sticky") {
       const int cq = e.cq_index(c.entity.at(0));
-      const int id = cq < 0 ? -1 : e.queues.sticky(cq);
+      const bool tracked = e.gate("PrioritizePreemptorWorkloads");  // StrictFIFO's too
+      const int id = cq < 0 ? -1 : tracked ? e.queues.preemptor(cq) : e.queues.sticky(cq);
       mine.value = id < 0 ? "" : model_name(e.workloads[static_cast<std::size_t>(id)]);
     } else if (c.field == "retries") {
       // The check's retryCount in the Workload's status; a Retry check holding

@@ -19,11 +19,16 @@ namespace {
 // DisableWaitForPodsReady; the manifest loader for PriorityBoost, which it
 // folds into each workload's priority, and WorkloadPriorityClassDefaulting),
 // and those that change only condition reasons.
-constexpr std::array<std::string_view, 9> kRead = {
-    "DisableWaitForPodsReady",          "FairSharingPreemptWithinNominal",
-    "FastQuotaReleaseInPodIntegration", "PriorityBoost",
-    "PrioritySortingWithinCohort",      "RecomputeAssignmentUponPreemptionTargetsOverlap",
-    "SchedulingEquivalenceHashing",     "UnadmittedWorkloadsObservability",
+constexpr std::array<std::string_view, 10> kRead = {
+    "DisableWaitForPodsReady",
+    "FairSharingPreemptWithinNominal",
+    "FastQuotaReleaseInPodIntegration",
+    "PriorityBoost",
+    "PrioritizePreemptorWorkloads",
+    "PrioritySortingWithinCohort",
+    "RecomputeAssignmentUponPreemptionTargetsOverlap",
+    "SchedulingEquivalenceHashing",
+    "UnadmittedWorkloadsObservability",
     "WorkloadPriorityClassDefaulting"};
 
 bool read_or_elsewhere(const std::string& gate) {

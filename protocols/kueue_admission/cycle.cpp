@@ -126,7 +126,10 @@ int Scheduler::tournament(const XState& s, const Snapshot& snap, const std::vect
       if (cells[fr] > 0 && snap.usage(cq, fr) + cells[fr] > snap.tree().subtree_quota(cq, fr))
         lends = false;
     bool wins = best < 0;
-    if (!wins && lends != best_lends)
+    // entryComparer.less: a preemptor first (PrioritizePreemptorWorkloads).
+    if (!wins && preemptor(s, w) != preemptor(s, heads[best]))
+      wins = preemptor(s, w);
+    else if (!wins && lends != best_lends)
       wins = lends;
     else if (!wins && compare_drs(d, best_share) != 0)
       wins = compare_drs(d, best_share) < 0;
@@ -176,12 +179,14 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
     const int w = head(at, cq);
     if (w >= 0) entries.push_back({w, assign(at, snap, w, none)});
   }
-  // makeClassicalIterator: lower borrowing first, then priority (with
+  // makeClassicalIterator: a preemptor first (PrioritizePreemptorWorkloads),
+  // then lower borrowing, then priority (with
   // PrioritySortingWithinCohort), then the queue-order timestamp (and the
   // name, for a deterministic order). Fair sharing's tournament picks one
   // entry at a time instead (below).
   if (!p_.fair_sharing)
     std::sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+      if (preemptor(at, a.w) != preemptor(at, b.w)) return preemptor(at, a.w);
       if (a.a.borrow != b.a.borrow) return a.a.borrow < b.a.borrow;
       const auto& x = p_.workloads[a.w];
       const auto& y = p_.workloads[b.w];
@@ -208,7 +213,10 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
   };
   auto stick = [&](int w) {
     const int cq = p_.workloads[w].cq;
-    if (!p_.cqs[cq].strict_fifo && p_.sticky_head) s.sticky[cq] = w;
+    // preemptorWorkload.set: every queue tracks its preemptor; only a
+    // BestEffortFIFO one keeps it at the head, and only the gate reads it in
+    // a StrictFIFO one.
+    if (p_.sticky_head && (!p_.cqs[cq].strict_fifo || p_.prioritize_preemptors)) s.sticky[cq] = w;
   };
   auto process = [&](Entry& e) {
     // Asleep in cache.WaitForPodsReady: the cycle's later entries go back to their heaps.
@@ -245,8 +253,9 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
     if (a.mode == Mode::Preempt && a.targets.empty()) {
       park(w);
       // Unless the ClusterQueue can always reclaim, it keeps what it could
-      // use of its quota for the rest of the cycle (resourcesToReserve).
-      if (p_.cqs[wl.cq].reclaim != Reclaim::Any)
+      // use of its quota for the rest of the cycle (resourcesToReserve); so
+      // does a preemptor under PrioritizePreemptorWorkloads.
+      if (p_.cqs[wl.cq].reclaim != Reclaim::Any || preemptor(at, w))
         snap.add_cells(wl.cq, reserve_cells(snap, w, a), +1);
       return;
     }

@@ -323,6 +323,7 @@ struct Compiler {
     }
     p.fs_preempt_within_nominal = gates.enabled("FairSharingPreemptWithinNominal");
     p.priority_sorting_within_cohort = gates.enabled("PrioritySortingWithinCohort");
+    p.prioritize_preemptors = gates.enabled("PrioritizePreemptorWorkloads");
     p.equivalence_hashing = gates.enabled("SchedulingEquivalenceHashing");
     p.fast_quota_release = gates.enabled("FastQuotaReleaseInPodIntegration");
     const auto& wfpr = m.configuration.wait_for_pods_ready;

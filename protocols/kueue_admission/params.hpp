@@ -253,7 +253,11 @@ struct AdmissionParams {
   // waitForPodsReady.requeuingStrategy.timestamp Creation: a workload a PodsReady timeout
   // evicted waits by its creation, not by the eviction (GetQueueOrderTimestamp).
   bool timeout_requeue_by_creation = false;
-  bool sticky_head = true;                // #7157; the variant pre-7157 turns it off
+  bool sticky_head = true;  // #7157; the variant pre-7157 turns it off
+  // PrioritizePreemptorWorkloads (alpha, off by default): a ClusterQueue's
+  // preemptor (StrictFIFO too, in the sticky cell) goes first in the cycle and
+  // keeps its quota when its victims are already going.
+  bool prioritize_preemptors = false;
   bool force_fail_stuck_pods = true;      // #7312 (FailureRecoveryPolicy); pre-7312 turns it off
   bool recompute_on_overlap = true;       // RecomputeAssignmentUponPreemptionTargetsOverlap
   bool broken_skip_cohort_limit = false;  // deliberately broken: must be caught

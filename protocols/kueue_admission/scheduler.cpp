@@ -53,7 +53,9 @@ bool Scheduler::preempts_while_borrowing(const CqParams& cq) const {
 
 int Scheduler::head(const XState& s, int cq) const {
   if (!cq_active(s, cq)) return -1;  // heads() skips inactive ClusterQueues
-  const auto sticky = s.sticky[cq];
+  // Sticky only in BestEffortFIFO: a StrictFIFO queue's cell holds its
+  // preemptor for PrioritizePreemptorWorkloads alone.
+  const auto sticky = p_.cqs[cq].strict_fifo ? -1 : s.sticky[cq];
   if (sticky >= 0 && in_heap(s, static_cast<int>(sticky)) && queued(s, static_cast<int>(sticky)))
     return static_cast<int>(sticky);
   // Workloads are in queue order already: priority, then creation, then name;

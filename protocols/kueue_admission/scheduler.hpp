@@ -118,6 +118,11 @@ class Scheduler {
   }
   // The workload cq's heap would pop now; -1: none.
   int head(const XState& s, int cq) const;
+  // ClusterQueue.IsPreemptor under PrioritizePreemptorWorkloads: w is its
+  // queue's preemptor, waiting for its victims to stop.
+  bool preemptor(const XState& s, int w) const {
+    return p_.prioritize_preemptors && s.sticky[p_.workloads[w].cq] == w;
+  }
   bool any_head(const XState& s) const;
   // Flavor assignment and, for Preempt, its targets, as nominate() computes
   // them against `snap` (only: the nominated flavor, for a recompute).

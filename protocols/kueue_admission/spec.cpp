@@ -406,10 +406,10 @@ std::uint64_t Spec::identity(const Params& p) {
                                 p.recompute_on_overlap, p.broken_skip_cohort_limit,
                                 p.recheck_in_cycle, p.stuck_terminating, p.fair_sharing,
                                 p.integer_drs, p.fs_preempt_within_nominal});
-  // Added with the variant, so the identity (and every replay token) of the
-  // other variants stays what it was.
+  // Added with the variant, so the identity (and replay tokens) of others stays.
   if (!p.multiple_preemptions) add(std::string("pre-2641"));
   if (!p.priority_sorting_within_cohort) add(std::string("PrioritySortingWithinCohort off"));
+  if (p.prioritize_preemptors) add(std::string("PrioritizePreemptorWorkloads"));
   if (p.controller_restarts != 0) add(std::vector<std::int64_t>{p.controller_restarts});
   if (p.any_arrivals())
     for (const auto& w : p.workloads) add(std::vector<std::int64_t>{w.arrives, w.arrives_after});

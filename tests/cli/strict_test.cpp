@@ -103,17 +103,16 @@ TEST_CASE("kueue-admission: a feature gate set away from its default is ignored 
   INFO(r.out << r.err);
   CHECK(r.code == 0);
   CHECK_FALSE(has(r.err, "featureGates"));
-  const auto dir = config("  PrioritizePreemptorWorkloads: true\n");
+  const auto dir = config("  ConcurrentAdmission: true\n");
   r = kmc("check " + dir);
   INFO(r.out << r.err);
   CHECK(r.code == 0);
-  CHECK(has(r.err, "featureGates.PrioritizePreemptorWorkloads"));
+  CHECK(has(r.err, "featureGates.ConcurrentAdmission"));
   CHECK(has(r.err, "at its default (off)"));
   r = kmc("check " + dir + " --strict");
   INFO(r.out << r.err);
   CHECK(r.code == 3);
-  CHECK(names_line(r.err, dir + "/cluster/kueue-config.yaml",
-                   "featureGates.PrioritizePreemptorWorkloads"));
+  CHECK(names_line(r.err, dir + "/cluster/kueue-config.yaml", "featureGates.ConcurrentAdmission"));
 }
 
 // Past waitForPodsReady's backoffLimitCount, Kueue deactivates a copy evicted by a PodsReady

@@ -71,7 +71,11 @@ TEST_CASE("a Workload's priorityClassRef: a known group, its kind, and a name") 
 }
 
 TEST_CASE("a job's queue-name label must name a LocalQueue Kubernetes could have") {
-  for (const std::string bad : {"''", "Team-A", "-a", "a..b", "a_b"}) {
+  // "" is no queue name: with no LocalQueue "default" to give it, refused too.
+  const auto empty = refusal(job("kueue.x-k8s.io/queue-name: ''"));
+  CHECK(empty.field == "metadata.labels[\"kueue.x-k8s.io/queue-name\"]");
+  CHECK(contains(empty.message, "an empty queue name, and no LocalQueue 'default'"));
+  for (const std::string bad : {"Team-A", "-a", "a..b", "a_b"}) {
     INFO(bad);
     const auto d = refusal(job("kueue.x-k8s.io/queue-name: " + bad));
     CHECK(d.field == "metadata.labels[\"kueue.x-k8s.io/queue-name\"]");

@@ -74,3 +74,45 @@ TEST_CASE("a JobSet gets the LocalQueue default; its Jobs are its own, not defau
   // The child Job runs, as the JobSet's: the plain scheduler still sees it.
   CHECK(m.unmanaged_jobs.size() == 1);
 }
+
+TEST_CASE("LocalQueue defaulting happens on create, to a LocalQueue not stopped, by a webhook") {
+  const std::string lq = local_queue("ns", "default");
+  SECTION("a dumped Job (it has a uid) was created without it") {
+    const auto m = load_cluster_manifests({write_temp("d.yaml", lq + job("ns", "  uid: u1\n"))});
+    CHECK(m.workloads.empty());
+    CHECK(m.unmanaged_jobs.size() == 1);
+  }
+  SECTION("a stopped LocalQueue is not in Kueue's queue manager") {
+    const std::string held =
+        "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: default, "
+        "namespace: ns}\nspec: {clusterQueue: cq, stopPolicy: Hold}\n---\n";
+    CHECK(load_cluster_manifests({write_temp("d.yaml", held + job("ns"))}).workloads.empty());
+  }
+  SECTION("without the batch/job integration there is no Job webhook") {
+    const std::string config =
+        "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+        "integrations: {frameworks: [pod]}\n---\n";
+    const auto m = load_cluster_manifests({write_temp("d.yaml", config + lq + job("ns"))});
+    CHECK(m.workloads.empty());
+  }
+  SECTION("an empty queue-name label is no queue name") {
+    const auto m = load_cluster_manifests(
+        {write_temp("d.yaml", lq + job("ns", "  labels: {kueue.x-k8s.io/queue-name: \"\"}\n"))});
+    REQUIRE(m.workloads.size() == 1);
+    CHECK(m.workloads[0].queue_name == "default");
+  }
+  SECTION("the pod webhook defaults a Pod, with the pod integration") {
+    const std::string config =
+        "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+        "integrations: {frameworks: [batch/job, pod]}\n---\n";
+    const std::string pod =
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\n"
+        "spec:\n  containers: [{name: c, resources: {requests: {cpu: '1'}}}]\n";
+    const auto m = load_cluster_manifests({write_temp("d.yaml", config + lq + pod)});
+    REQUIRE(m.workloads.size() == 1);
+    CHECK(m.workloads[0].source_kind == "Pod");
+    CHECK(m.workloads[0].queue_name == "default");
+    // Without it, the Pod is no one's.
+    CHECK(load_cluster_manifests({write_temp("d.yaml", lq + pod)}).workloads.empty());
+  }
+}
