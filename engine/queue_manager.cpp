@@ -117,13 +117,18 @@ void QueueManager::reset_cluster_queue(int cq) {
   q(cq) = std::move(fresh);
 }
 
-void QueueManager::forget(const WorkloadInfo& w) {
+void QueueManager::forget(const WorkloadInfo& w, bool keep_preemptor) {
   if (w.cluster_queue < 0) return;
   Pending& p = q(w.cluster_queue);
   erase_active(p, w.id);
   p.inadmissible.erase(w.id);
   if (p.inflight == w.id) p.inflight = -1;
-  if (p.preemptor == w.id) p.preemptor = -1;
+  if (!keep_preemptor) clear_preemptor(w);
+}
+
+void QueueManager::clear_preemptor(const WorkloadInfo& w) {
+  if (w.cluster_queue >= 0 && q(w.cluster_queue).preemptor == w.id)
+    q(w.cluster_queue).preemptor = -1;
 }
 
 void QueueManager::queue_inadmissible(int cq, TimeMs now, const std::vector<WorkloadInfo>& all) {

@@ -52,7 +52,11 @@ class QueueManager {
   // RequeueWorkload/requeueIfNotPresent after a cycle; `w` is re-read by the caller.
   void requeue(const WorkloadInfo& w, RequeueReason reason, TimeMs now,
                const std::vector<WorkloadInfo>& all);
-  void forget(const WorkloadInfo& w);  // admitted or deleted: leaves every bucket
+  // Admitted or deleted: leaves every bucket. A reservation still being
+  // written keeps its queue's preemptor until the write lands (clear_preemptor):
+  // Kueue forgets it only when the workload controller sees the reservation.
+  void forget(const WorkloadInfo& w, bool keep_preemptor = false);
+  void clear_preemptor(const WorkloadInfo& w);
   // QueueInadmissibleWorkloads for one ClusterQueue.
   void queue_inadmissible(int cq, TimeMs now, const std::vector<WorkloadInfo>& all);
 

@@ -149,7 +149,7 @@ void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a) {
       w.set_condition(c, false, "QuotaReserved", "Previously: " + w.condition(c)->message, e.now());
   }
   w.pending_message.clear();
-  e.queues.forget(w);
+  e.queues.forget(w, w.admission_in_flight.has_value());
   e.cache_add(w);
   sync_admission_checks(e, w);
   provisioning_on_reservation(e, w);
@@ -161,6 +161,7 @@ void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a) {
 bool land_admission_write(Engine& e, WorkloadInfo& w) {
   if (!w.admission_in_flight) return false;
   w.admission_in_flight.reset();
+  e.queues.clear_preemptor(w);
   e.log_line(fmt::format("{}: the admission patch reached the API server", w.key));
   start_job_if_admitted(e, w);
   return true;
@@ -199,6 +200,7 @@ void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
                     const std::string& message) {
   // The eviction's patch follows the admission's, which lands first; the job
   // never started.
+  if (w.admission_in_flight) e.queues.clear_preemptor(w);
   w.admission_in_flight.reset();
   w.preemption_expected = false;  // the scheduler observes it evicted
   w.set_condition("Evicted", true, reason, message, e.now());

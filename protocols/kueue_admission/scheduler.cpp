@@ -115,11 +115,14 @@ void Scheduler::reserve(XState& s, int w, int f, bool landed) const {
   }
   const int k = p_.F() * p_.R();
   for (int r = 0; r < p_.R(); ++r) s.usage[wl.cq * k + p_.cell(wl.cq, f, r)] += wl.req[r];
-  if (s.sticky[wl.cq] == w) s.sticky[wl.cq] = -1;  // it left the queue
+  // It stays its queue's preemptor until the workload controller sees its
+  // reservation and deletes it from the queue: a patch that fails keeps it so.
+  if (s.sticky[wl.cq] == w && s.writing[w] == 0) s.sticky[wl.cq] = -1;
 }
 
 void Scheduler::land(XState& s, int w) const {
   s.writing[w] = 0;
+  if (s.sticky[p_.workloads[w].cq] == w) s.sticky[p_.workloads[w].cq] = -1;
   unstamp(s, w, false);
   if (s.phase[w] == kAdmitted) start_job(s, w);
 }

@@ -10,6 +10,7 @@
 
 using namespace kmc::model;
 using kmc::test::contains;
+using kmc::test::has_warning;
 using kmc::test::write_temp;
 
 namespace {
@@ -24,12 +25,6 @@ std::string job(const std::string& ns, const std::string& metadata_extra = "") {
          metadata_extra + "spec:\n  template:\n    spec:\n      containers: [{name: c}]\n---\n";
 }
 
-bool warned(const ClusterManifests& m, const std::string& text) {
-  for (const auto& w : m.warnings)
-    if (contains(w.message, text)) return true;
-  return false;
-}
-
 }  // namespace
 
 TEST_CASE("a Job without a queue name gets its namespace's LocalQueue default") {
@@ -39,8 +34,8 @@ TEST_CASE("a Job without a queue name gets its namespace's LocalQueue default") 
   REQUIRE(m.workloads.size() == 1);
   CHECK(m.workloads[0].queue_name == "default");
   CHECK(m.unmanaged_jobs.empty());
-  CHECK(warned(m, "Kueue's webhook gives it its namespace's LocalQueue 'default'"));
-  CHECK_FALSE(warned(m, "Kueue does not manage it"));
+  CHECK(has_warning(m.warnings, "Kueue's webhook gives it its namespace's LocalQueue 'default'"));
+  CHECK_FALSE(has_warning(m.warnings, "Kueue does not manage it"));
 }
 
 TEST_CASE("no LocalQueue default, or a namespace Kueue leaves alone: the Job is not Kueue's") {
@@ -51,7 +46,7 @@ TEST_CASE("no LocalQueue default, or a namespace Kueue leaves alone: the Job is 
     const auto m = load_cluster_manifests({write_temp("d.yaml", local_queue(ns, queue) + job(ns))});
     CHECK(m.workloads.empty());
     CHECK(m.unmanaged_jobs.size() == 1);
-    CHECK(warned(m, "Kueue does not manage it"));
+    CHECK(has_warning(m.warnings, "Kueue does not manage it"));
   }
 }
 

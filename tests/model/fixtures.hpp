@@ -50,4 +50,11 @@ inline bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// Whether some warning's message contains `part`.
+inline bool has_warning(const model::Warnings& warnings, const std::string& part) {
+  for (const auto& w : warnings)
+    if (contains(w.message, part)) return true;
+  return false;
+}
+
 }  // namespace kmc::test

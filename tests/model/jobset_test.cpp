@@ -10,6 +10,7 @@
 
 using namespace kmc::model;
 using kmc::test::contains;
+using kmc::test::has_warning;
 using kmc::test::input_error_of;
 using kmc::test::write_temp;
 
@@ -41,12 +42,6 @@ ClusterManifests load_jobsets(const std::string& text, const std::string& framew
                                             "kind: Configuration\n"
                                             "integrations: {frameworks: " +
                                                 frameworks + "}\n---\n" + text)});
-}
-
-bool warned(const ClusterManifests& m, const std::string& text) {
-  for (const auto& w : m.warnings)
-    if (contains(w.message, text)) return true;
-  return false;
 }
 
 }  // namespace
@@ -92,10 +87,11 @@ TEST_CASE("a JobSet's priority: its WorkloadPriorityClass label, else the first 
 TEST_CASE("a JobSet is Kueue's only where integrations.frameworks lists jobset") {
   const auto m = load_jobsets(jobset("train", replicated("w", "", "", "1")), "[batch/job]");
   CHECK(m.workloads.empty());
-  CHECK(warned(m, "Kueue manages a JobSet only with the jobset.x-k8s.io/jobset integration"));
+  CHECK(has_warning(m.warnings,
+                    "Kueue manages a JobSet only with the jobset.x-k8s.io/jobset integration"));
   const auto unlabelled = load_jobsets(jobset("train", replicated("w", "", "", "1"), "team: a"));
   CHECK(unlabelled.workloads.empty());
-  CHECK(warned(unlabelled, "JobSet has no kueue.x-k8s.io/queue-name label"));
+  CHECK(has_warning(unlabelled.warnings, "JobSet has no kueue.x-k8s.io/queue-name label"));
 }
 
 TEST_CASE("a dumped JobSet's Workload stands for it, and its Jobs are the JobSet's") {
@@ -115,8 +111,8 @@ TEST_CASE("a dumped JobSet's Workload stands for it, and its Jobs are the JobSet
   const auto m = load_jobsets(jobset("train", replicated("w", "", "", "1")) + workload + child_job);
   REQUIRE(m.workloads.size() == 1);
   CHECK(m.workloads[0].meta.name == "jobset-train-1a2b3");
-  CHECK(warned(m, "JobSet ns/train is owned by Workload ns/jobset-train-1a2b3"));
-  CHECK(warned(m, "Job owned by JobSet train: Kueue admits that job's Workload"));
+  CHECK(has_warning(m.warnings, "JobSet ns/train is owned by Workload ns/jobset-train-1a2b3"));
+  CHECK(has_warning(m.warnings, "Job owned by JobSet train: Kueue admits that job's Workload"));
 }
 
 TEST_CASE("JobSets Kueue could never admit are exit 3 at the replicated jobs") {

@@ -10,6 +10,7 @@
 
 using namespace kmc::model;
 using kmc::test::contains;
+using kmc::test::has_warning;
 using kmc::test::input_error_of;
 using kmc::test::write_temp;
 
@@ -57,12 +58,6 @@ ClusterManifests load_group(std::initializer_list<std::string> pods) {
   std::string text;
   for (const auto& p : pods) text += p + "---\n";
   return load_pods({write_temp("group.yaml", text)});
-}
-
-bool has_warning(const Warnings& warnings, const std::string& text) {
-  for (const auto& d : warnings)
-    if (contains(d.message, text)) return true;
-  return false;
 }
 
 }  // namespace
