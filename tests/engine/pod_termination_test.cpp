@@ -236,6 +236,31 @@ TEST_CASE("the queue manager says which preemptor a ClusterQueue keeps at its he
   CHECK(e.queues.sticky(0) == -1);  // admitted: it left the queue
 }
 
+// Kueue forgets the preemptor when the workload controller sees its
+// reservation: while the admission patch is in flight it is still the
+// preemptor, and a patch that fails requeues it so, at its queue's head.
+TEST_CASE("a preemptor stays so until its admission's write lands", "[engine][pods]") {
+  EngineOptions o = on_event();
+  o.admission_write_failures = 1;
+  for (const bool lands : {true, false}) {
+    INFO("lands " << lands);
+    Engine e = preempted(one_queue(true), o);
+    WorkloadInfo& high = *e.find("ns/high");
+    e.post(e.now(), ev::PodsTerminated{"ns/low"});
+    e.run();
+    REQUIRE(high.admission_in_flight);
+    CHECK(e.queues.sticky(0) == high.id);
+    if (lands) {
+      land_admission_write(e, high);
+      CHECK(e.queues.sticky(0) == -1);
+    } else {
+      fail_admission_write(e, high);
+      CHECK(state_of(e, "high") == "Pending");
+      CHECK(e.queues.sticky(0) == high.id);
+    }
+  }
+}
+
 TEST_CASE("before #7157 a BestEffortFIFO queue keeps no preemptor at its head", "[engine][pods]") {
   EngineOptions o = on_event();
   o.sticky_preemptor_head = false;
