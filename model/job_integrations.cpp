@@ -68,7 +68,7 @@ void ManifestLoader::leave_parts_to_their_jobs() {
   for (const auto& jobset : jobsets_) {
     const YamlNode meta = jobset.object["metadata"];
     if (!meta["name"].present()) continue;
-    const std::string ns = meta["namespace"].present() ? meta["namespace"].str() : "default";
+    const std::string ns = namespace_of(jobset.object);
     queued_jobsets[ns + "/" + meta["name"].str()] =
         names_queue(jobset.object) ||
         (!meta["uid"].present() &&
