@@ -9,6 +9,7 @@
 #include "engine/controllers.hpp"
 #include "engine/lookup.hpp"
 #include "engine/scheduler.hpp"
+#include "model/label_selector.hpp"
 
 namespace kmc::engine {
 
@@ -353,7 +354,8 @@ CycleStats Engine::schedule() {
     } else if (!manifests.namespaces.empty() && ns == nullptr) {
       en.message = fmt::format("namespaces \"{}\" not found", w.obj.meta.namespace_);
       en.quota_reason = "Misconfigured";
-    } else if (!selector_matches(selector, ns != nullptr ? ns->meta.labels : model::Labels{})) {
+    } else if (!model::selector_matches(selector, model::namespace_labels(manifests.namespaces,
+                                                                          w.obj.meta.namespace_))) {
       en.message = "workload namespace doesn't match ClusterQueue selector";
       en.quota_reason = "Misconfigured";
       en.reason = RequeueReason::NamespaceMismatch;

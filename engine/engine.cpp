@@ -17,30 +17,7 @@ std::optional<Amount> opt_value(const std::string& res, const std::optional<mode
   return resource_value(res, *q);
 }
 
-bool requirement_matches(const model::LabelSelector::Requirement& r, const model::Labels& labels) {
-  auto it = labels.find(r.key);
-  const bool has = it != labels.end();
-  const bool in = has && std::find(r.values.begin(), r.values.end(), it->second) != r.values.end();
-  if (r.op == "In") return in;
-  if (r.op == "NotIn") return !in;
-  if (r.op == "Exists") return has;
-  if (r.op == "DoesNotExist") return !has;
-  return false;
-}
-
 }  // namespace
-
-bool selector_matches(const model::LabelSelector& s, const model::Labels& labels) {
-  if (!s.present) return false;
-  for (const auto& [k, v] : s.match_labels) {
-    auto it = labels.find(k);
-    if (it == labels.end() || it->second != v) return false;
-  }
-  for (const auto& r : s.match_expressions) {
-    if (!requirement_matches(r, labels)) return false;
-  }
-  return true;
-}
 
 void Snapshot::add_workload(int cq_node, int cq, const WorkloadInfo& w) {
   tree.add_usage(cq_node, w.usage);

@@ -230,7 +230,4 @@ class Engine {
   bool progress_pending_ = false;
 };
 
-// Namespace selector: nil selects nothing, {} everything.
-bool selector_matches(const model::LabelSelector& s, const model::Labels& labels);
-
 }  // namespace kmc::engine

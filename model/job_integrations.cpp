@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "model/label_selector.hpp"
 #include "model/manifest_loader.hpp"
 
 namespace kmc::model {
@@ -17,6 +18,12 @@ namespace {
 bool names_queue(const YamlNode& object) {
   const YamlNode label = object["metadata"]["labels"][kQueueNameLabel];
   return label.present() && !label.str().empty();
+}
+
+std::string selector_written(const JobIntegrationSettings& s) {
+  if (!s.selector_pos) return "the default managedJobsNamespaceSelector";
+  return fmt::format("managedJobsNamespaceSelector ({}:{})", s.selector_pos->file,
+                     s.selector_pos->line);
 }
 
 }  // namespace
@@ -60,7 +67,8 @@ void ManifestLoader::load_unlabelled(const YamlNode& object, ReadContext& ctx,
 }
 
 bool ManifestLoader::listed(const std::string& framework) const {
-  return std::find(frameworks_.begin(), frameworks_.end(), framework) != frameworks_.end();
+  const auto& listed = integrations_.frameworks;
+  return std::find(listed.begin(), listed.end(), framework) != listed.end();
 }
 
 void ManifestLoader::leave_parts_to_their_jobs() {
@@ -72,9 +80,11 @@ void ManifestLoader::leave_parts_to_their_jobs() {
     queued_jobsets[ns + "/" + meta["name"].str()] =
         names_queue(jobset.object) ||
         (!meta["uid"].present() &&
-         default_local_queue_applies(ns, job_owner(jobset.object), "jobset.x-k8s.io/jobset"));
+         default_local_queue_applies(ns, job_owner(jobset.object), "jobset.x-k8s.io/jobset",
+                                     jobset.object.pos()));
   }
-  model::leave_parts_to_their_jobs(pending_, frameworks_, queued_jobsets, out.warnings);
+  model::leave_parts_to_their_jobs(pending_, integrations_.frameworks, queued_jobsets,
+                                   out.warnings);
 }
 
 void ManifestLoader::load_jobset(const YamlNode& object, ReadContext& ctx) {
@@ -97,8 +107,10 @@ void ManifestLoader::read_jobsets() {
     if (!names_queue(object)) {
       const std::string ns = namespace_of(object);
       if (object["metadata"]["uid"].present() ||
-          !default_local_queue_applies(ns, job_owner(object), framework)) {
-        if (const YamlNode label = object["metadata"]["labels"][kQueueNameLabel]; label.present())
+          !default_local_queue_applies(ns, job_owner(object), framework, object.pos())) {
+        const YamlNode label = object["metadata"]["labels"][kQueueNameLabel];
+        if (label.present() &&
+            namespace_management(ns, label.pos()) != NamespaceManagement::NoWebhook)
           label.fail(
               "an empty queue name, and no LocalQueue 'default' to give it; Kueue's "
               "webhook refuses the JobSet");
@@ -124,14 +136,74 @@ std::string ManifestLoader::namespace_of(const YamlNode& object) {
 
 bool ManifestLoader::default_local_queue_applies(const std::string& ns,
                                                  const std::optional<JobOwner>& owner,
-                                                 const std::string& framework) const {
+                                                 const std::string& framework,
+                                                 const SourcePos& at) {
   if (!listed(framework)) return false;  // no webhook for the kind
-  if (ns == "kube-system" || ns == "kueue-system") return false;
   if (owner && listed(owner->framework)) return false;
   // DefaultLocalQueueExist: the queue manager holds a LocalQueue only while it is not stopped.
-  return std::any_of(out.local_queues.begin(), out.local_queues.end(), [&](const auto& lq) {
-    return lq.meta.namespace_ == ns && lq.meta.name == "default" &&
-           lq.stop_policy == StopPolicy::None;
+  const bool exists =
+      std::any_of(out.local_queues.begin(), out.local_queues.end(), [&](const auto& lq) {
+        return lq.meta.namespace_ == ns && lq.meta.name == "default" &&
+               lq.stop_policy == StopPolicy::None;
+      });
+  // Last, as Kueue reads the Namespace last: only where it decides.
+  return exists && namespace_management(ns, at) == NamespaceManagement::Managed;
+}
+
+ManifestLoader::NamespaceManagement ManifestLoader::namespace_management(const std::string& ns,
+                                                                         const SourcePos& at) {
+  if (ns == "kube-system" || ns == integrations_.kueue_namespace)
+    return NamespaceManagement::NoWebhook;
+  const LabelSelector& selector = integrations_.managed_jobs_namespace_selector;
+  const bool known = std::any_of(out.namespaces.begin(), out.namespaces.end(),
+                                 [&](const Namespace& n) { return n.meta.name == ns; });
+  const auto keys = selector_keys(selector);
+  const bool reads_unknown_label = std::any_of(
+      keys.begin(), keys.end(), [](const std::string& k) { return k != kNamespaceNameLabel; });
+  if (!known && reads_unknown_label && namespaces_warned_.insert(ns).second)
+    out.warnings.push_back(Diagnostic{
+        at, "metadata.namespace",
+        fmt::format("Namespace '{}' is not in the input, and {} reads its labels: admission may "
+                    "differ because kmc takes it to have none but its name label; add the "
+                    "Namespace",
+                    ns, selector_written(integrations_)),
+        true, "Namespace missing that managedJobsNamespaceSelector reads"});
+  return selector_matches(selector, namespace_labels(out.namespaces, ns))
+             ? NamespaceManagement::Managed
+             : NamespaceManagement::Unselected;
+}
+
+void ManifestLoader::leave_unmanaged_namespaces() {
+  std::erase_if(pending_, [&](PendingWorkload& p) {
+    Workload& job = p.workload;
+    const std::string& kind = job.source_kind;
+    if (kind == "Workload") return false;  // it exists: Kueue queues it
+    const NamespaceManagement m = namespace_management(job.meta.namespace_, job.meta.pos);
+    if (m == NamespaceManagement::Managed) return false;
+    std::string message;
+    if (m == NamespaceManagement::NoWebhook) {
+      message = fmt::format(
+          "{} names a queue, but Kueue's webhooks skip namespace '{}' (its installs leave out "
+          "kube-system and Kueue's own namespace) and its job reconcilers ignore it: it runs "
+          "without Kueue; left out of admission",
+          kind, job.meta.namespace_);
+    } else if (kind == "Pod") {
+      message = fmt::format(
+          "Pod names a queue, but {} does not select namespace '{}', so the pod webhook leaves "
+          "it ungated: it runs without Kueue; left out of admission",
+          selector_written(integrations_), job.meta.namespace_);
+    } else {
+      message = fmt::format(
+          "{} names a queue, so Kueue's webhook suspends it, but {} does not select namespace "
+          "'{}', so Kueue's job reconciler never creates its Workload: it never runs; left out "
+          "of admission",
+          kind, selector_written(integrations_), job.meta.namespace_);
+    }
+    out.warnings.push_back(Diagnostic{job.meta.pos, "metadata.namespace", std::move(message)});
+    // Not suspended, a Job still loads the cluster for the plain scheduler.
+    if (m == NamespaceManagement::NoWebhook && kind == "Job")
+      out.unmanaged_jobs.push_back(std::move(job));
+    return true;
   });
 }
 
@@ -150,14 +222,16 @@ void ManifestLoader::default_local_queues() {
   for (auto& [job, warning, creatable, empty_label] : unlabelled_) {
     const std::string kind = job.workload.source_kind;
     const char* framework = kind == "Pod" ? "pod" : "batch/job";
+    const std::string& ns = job.workload.meta.namespace_;
     if (!creatable ||
-        !default_local_queue_applies(job.workload.meta.namespace_, job.owner, framework)) {
+        !default_local_queue_applies(ns, job.owner, framework, job.workload.meta.pos)) {
       // Left with "queue-name: """: the webhook's validation refuses the job.
-      if (empty_label && listed(framework) && !(job.owner && listed(job.owner->framework)))
+      if (empty_label && listed(framework) && !(job.owner && listed(job.owner->framework)) &&
+          namespace_management(ns, empty_label->pos) != NamespaceManagement::NoWebhook)
         throw InputError(empty_label->pos, empty_label->field,
                          fmt::format("an empty queue name, and no LocalQueue 'default' in "
                                      "namespace '{}' to give it; Kueue's webhook refuses the {}",
-                                     job.workload.meta.namespace_, kind));
+                                     ns, kind));
       if (kind == "Job") out.unmanaged_jobs.push_back(std::move(job.workload));  // it still runs
       continue;
     }

@@ -69,6 +69,7 @@ void ManifestLoader::finish() {
   leave_unmanaged_kinds();
   explain_ignored_jobs();
   drop_owners_of_workloads();
+  leave_unmanaged_namespaces();
   name_generated_workloads();
   group_pods(pending_, out.warnings);
   for (const auto& p : pending_)  // a group's Workload, named as its group, is one
@@ -119,7 +120,7 @@ void ManifestLoader::load_object_of_any_kind(const YamlNode& object) {
       object["apiVersion"].fail(fmt::format(
           "unsupported apiVersion '{}'; kmc reads config.kueue.x-k8s.io/v1beta1 and v1beta2",
           version));
-    return set_configuration(object, read_configuration(object, ctx, &frameworks_));
+    return set_configuration(object, read_configuration(object, ctx, &integrations_));
   }
   if (version == "batch/v1" && kind == "Job") return load_job(object, ctx);
   if (version == "v1" && kind == "Pod") return load_pod(object, ctx);
@@ -129,7 +130,7 @@ void ManifestLoader::load_object_of_any_kind(const YamlNode& object) {
   if (version == "v1" && kind == "Namespace")
     return add(out.namespaces, read_namespace(object, ctx), kind);
   if (version == "v1" && kind == "ConfigMap") {
-    if (auto config = read_config_map(object, ctx, &frameworks_))
+    if (auto config = read_config_map(object, ctx, &integrations_))
       return set_configuration(object, std::move(*config));
   }
   ignore(object, kind, fmt::format("kmc does not model kind {} ({}); ignored", kind, version));
@@ -251,8 +252,12 @@ std::map<std::string, std::size_t> ManifestLoader::owners_of_workloads() const {
 
 void ManifestLoader::explain_ignored_jobs() {
   const auto owner_to_workload = owners_of_workloads();
-  for (const auto& ignored : ignored_) {
+  for (auto& ignored : ignored_) {
     Diagnostic& w = out.warnings[ignored.warning];
+    // Where Kueue does not manage jobs, it queues none, whatever its kind.
+    const std::string ns = ignored.key.substr(0, ignored.key.find('/'));
+    if (ignored.queued && namespace_management(ns, w.pos) != NamespaceManagement::Managed)
+      ignored.queued = false;
     if (auto it = owner_to_workload.find(ignored.key); it != owner_to_workload.end()) {
       const Workload& workload = pending_[it->second].workload;
       w.message +=

@@ -64,10 +64,24 @@ class ManifestLoader {
   // webhook of an enabled integration (`framework`) labels a job that names no
   // queue, on create, with its namespace's LocalQueue "default" where one that
   // is not stopped exists, unless its owner is Kueue's (a JobSet's Jobs) or
-  // Kueue does not manage its namespace (its default managedJobsNamespaceSelector
-  // leaves out kube-system and kueue-system).
+  // Kueue does not manage its namespace (namespace_management).
   bool default_local_queue_applies(const std::string& ns, const std::optional<JobOwner>& owner,
-                                   const std::string& framework) const;
+                                   const std::string& framework, const SourcePos& at);
+
+  enum class NamespaceManagement {
+    Managed,     // Kueue's webhooks and job reconcilers act on its jobs
+    NoWebhook,   // kube-system and Kueue's own: Kueue's installs keep its webhooks out
+    Unselected,  // managedJobsNamespaceSelector does not select it: the job webhooks
+                 // still run, the job reconcilers and the pod webhook leave it alone
+  };
+  // Where the selector reads a label of a namespace the input has no Namespace
+  // object for, the answer may change: a warning at `at`, once per namespace.
+  NamespaceManagement namespace_management(const std::string& ns, const SourcePos& at);
+
+  // A job naming a queue where Kueue does not manage jobs: it runs without
+  // Kueue (no webhook, or a Pod left ungated), or never (suspended by the job
+  // webhook, never reconciled into a Workload).
+  void leave_unmanaged_namespaces();
 
   void give_default_local_queue(PendingWorkload& job, const std::string& kind);
 
@@ -135,7 +149,8 @@ class ManifestLoader {
     std::optional<Diagnostic> empty_label;  // `queue-name: ""`, where it is written
   };
   std::vector<Unlabelled> unlabelled_;
-  std::vector<std::string> frameworks_ = {"batch/job"};
+  JobIntegrationSettings integrations_;
+  std::set<std::string> namespaces_warned_;  // Namespaces missing that the selector reads
   std::map<std::string, SourcePos> seen_;
   std::set<std::string> unmanaged_names_;  // "ns/name" of Jobs Kueue does not manage
   struct IgnoredObject {

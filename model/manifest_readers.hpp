@@ -29,6 +29,8 @@ ObjectMeta read_meta(const YamlNode& object, ReadContext& ctx, bool namespaced,
 std::int64_t parse_rfc3339_s(const YamlNode& node);
 
 Labels read_labels(const YamlNode& node);
+// A metav1.LabelSelector, refused where the API server refuses it (label_selector.cpp).
+LabelSelector read_selector(const YamlNode& node, ReadContext& ctx);
 std::vector<Toleration> read_tolerations(const YamlNode& node, ReadContext& ctx);
 std::vector<ResourceGroup> read_resource_groups(const YamlNode& node, ReadContext& ctx);
 StopPolicy read_stop_policy(const YamlNode& node);
@@ -154,12 +156,30 @@ void group_pods(std::vector<PendingWorkload>& pending, Warnings& warnings);
 // each pod set's per-pod requests, as Kueue does before counting quota.
 void apply_resource_settings(const ResourceSettings& settings, Workload& workload);
 
-// `frameworks`, where given, gets integrations.frameworks: the job kinds Kueue
-// manages (its default: batch/job only). The loader reads Pods and Jobs by it.
+// What the Configuration says about which jobs Kueue manages; the loader
+// reads jobs by it (job_integrations.cpp).
+struct JobIntegrationSettings {
+  // integrations.frameworks: the job kinds Kueue manages.
+  std::vector<std::string> frameworks = {"batch/job"};
+  // Configuration.namespace: where Kueue runs, which its installs keep its
+  // webhooks out of, as they do kube-system.
+  std::string kueue_namespace = "kueue-system";
+  // managedJobsNamespaceSelector: the namespaces whose jobs Kueue's job
+  // reconcilers and pod webhook act on; defaulted (SetDefaults_Configuration)
+  // to all but kube-system and kueue_namespace.
+  LabelSelector managed_jobs_namespace_selector = {
+      .present = true,
+      .match_labels = {},
+      .match_expressions = {
+          {"kubernetes.io/metadata.name", "NotIn", {"kube-system", "kueue-system"}}}};
+  std::optional<SourcePos> selector_pos;  // where written; none: the default
+};
+
+// `integrations`, where given, gets what says which jobs Kueue manages.
 KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx,
-                                      std::vector<std::string>* frameworks = nullptr);
+                                      JobIntegrationSettings* integrations = nullptr);
 // The Configuration inside ConfigMap kueue-manager-config; nullopt for other ConfigMaps.
 std::optional<KueueConfiguration> read_config_map(const YamlNode& object, ReadContext& ctx,
-                                                  std::vector<std::string>* frameworks = nullptr);
+                                                  JobIntegrationSettings* integrations = nullptr);
 
 }  // namespace kmc::model

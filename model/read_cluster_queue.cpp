@@ -61,27 +61,6 @@ FlavorFungibility read_fungibility(const YamlNode& node, ReadContext& ctx) {
   return f;
 }
 
-LabelSelector read_selector(const YamlNode& node, ReadContext& ctx) {
-  LabelSelector s;
-  if (!node.present()) return s;  // nil selects nothing
-  check_keys(node, {.modeled = {"matchLabels", "matchExpressions"}}, ctx.warnings);
-  s.present = true;
-  s.match_labels = read_labels(node["matchLabels"]);
-  for (const auto& item : node["matchExpressions"].items()) {
-    check_keys(item, {.modeled = {"key", "operator", "values"}}, ctx.warnings);
-    LabelSelector::Requirement r;
-    r.key = require(item, "key").str();
-    r.op = require(item, "operator")
-               .one_of<std::string>({{"In", "In"},
-                                     {"NotIn", "NotIn"},
-                                     {"Exists", "Exists"},
-                                     {"DoesNotExist", "DoesNotExist"}});
-    r.values = item["values"].string_list();
-    s.match_expressions.push_back(std::move(r));
-  }
-  return s;
-}
-
 std::vector<AdmissionCheckRule> read_check_strategy(const YamlNode& node, ReadContext& ctx) {
   check_keys(node, {.modeled = {"admissionChecks"}}, ctx.warnings);
   std::vector<AdmissionCheckRule> rules;

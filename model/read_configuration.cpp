@@ -12,6 +12,7 @@
 #include <iterator>
 #include <map>
 
+#include "model/label_selector.hpp"
 #include "model/manifest_readers.hpp"
 
 namespace kmc::model {
@@ -182,43 +183,28 @@ constexpr const char* kFrameworks[] = {"batch/job",
                                        "trainer.kubeflow.org/trainjob",
                                        "workload.codeflare.dev/appwrapper"};
 
-}  // namespace
+// Configuration.namespace and managedJobsNamespaceSelector, defaulted and
+// validated as Kueue does (SetDefaults_Configuration,
+// validateManagedJobsNamespaceSelector).
+void read_managed_namespaces(const YamlNode& object, ReadContext& ctx,
+                             JobIntegrationSettings& settings) {
+  if (const YamlNode ns = object["namespace"]; ns.present()) settings.kueue_namespace = ns.str();
+  LabelSelector& selector = settings.managed_jobs_namespace_selector;
+  const YamlNode written = object["managedJobsNamespaceSelector"];
+  if (written.present()) {
+    selector = read_selector(written, ctx);
+    settings.selector_pos = written.pos();
+  } else {
+    selector.match_expressions.at(0).values = {"kube-system", settings.kueue_namespace};
+  }
+  // Kueue refuses to start on a selector that would manage jobs where it runs.
+  for (const std::string& ns : {std::string("kube-system"), settings.kueue_namespace})
+    if (!ns.empty() && selector_matches(selector, {{kNamespaceNameLabel, ns}}))
+      written.fail(fmt::format("should not match the \"{}\" namespace; Kueue does not start", ns));
+}
 
-KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx,
-                                      std::vector<std::string>* frameworks) {
-  check_keys(object,
-             {.modeled = {"apiVersion", "kind", "featureGates", "waitForPodsReady", "fairSharing",
-                          "multiKueue", "resources", "integrations"},
-              .unmodeled = {{"manageJobsWithoutQueueName",
-                             "admission may differ because Kueue then also manages Jobs without "
-                             "the queue-name label"},
-                            {"managedJobsNamespaceSelector",
-                             "admission may differ because Kueue manages only the Jobs of the "
-                             "namespaces it selects"},
-                            {"admissionFairSharing",
-                             "admission order may differ because admission fair sharing orders "
-                             "workloads by their LocalQueue's usage"},
-                            "objectRetentionPolicies",
-                            "queueVisibility",
-                            {"dra",
-                             "quota counted may differ because Kueue's DRA integration counts "
-                             "claimed devices as resources"}},
-              .silent = {"metadata", "namespace", "internalCertManagement", "clientConnection",
-                         "health", "metrics", "webhook", "leaderElection", "controller",
-                         "pprofBindAddress", "cacheSyncTimeout", "tls", "visibilityServer"}},
-             ctx.warnings);
-  KueueConfiguration config;
-  config.pos = object.pos();
-  for (const auto& e : object["featureGates"].entries())
-    config.feature_gates.gates[e.key] = e.value.boolean();
-  const bool v1beta1 = object["apiVersion"].present() &&
-                       object["apiVersion"].str() == "config.kueue.x-k8s.io/v1beta1";
-  read_wait_for_pods_ready(object["waitForPodsReady"], ctx, v1beta1, config.wait_for_pods_ready);
-  if (config.feature_gates.enabled("DisableWaitForPodsReady"))
-    config.wait_for_pods_ready.enable = false;
-  read_fair_sharing(object["fairSharing"], ctx, v1beta1, config.fair_sharing);
-  read_multi_kueue(object["multiKueue"], ctx, config.multi_kueue);
-  read_resources(object["resources"], ctx, config.resources);
+void read_job_integrations(const YamlNode& object, ReadContext& ctx, bool v1beta1,
+                           JobIntegrationSettings& settings) {
   const YamlNode integrations = object["integrations"];
   // podOptions is v1beta1's, and its conversion drops it; v1beta2 has no such field.
   KeyPolicy integration_keys{
@@ -240,13 +226,53 @@ KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx,
       item.fail(fmt::format("framework '{}' listed twice; Kueue refuses that", name));
     names.push_back(name);
   }
-  if (names.empty()) names = {"batch/job"};  // SetDefaults_Configuration
-  if (frameworks != nullptr) *frameworks = std::move(names);
+  if (!names.empty()) settings.frameworks = std::move(names);  // else SetDefaults_Configuration
+  read_managed_namespaces(object, ctx, settings);
+}
+
+}  // namespace
+
+KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx,
+                                      JobIntegrationSettings* integrations) {
+  check_keys(object,
+             {.modeled = {"apiVersion", "kind", "featureGates", "waitForPodsReady", "fairSharing",
+                          "multiKueue", "resources", "integrations", "namespace",
+                          "managedJobsNamespaceSelector"},
+              .unmodeled = {{"manageJobsWithoutQueueName",
+                             "admission may differ because Kueue then also manages Jobs without "
+                             "the queue-name label"},
+                            {"admissionFairSharing",
+                             "admission order may differ because admission fair sharing orders "
+                             "workloads by their LocalQueue's usage"},
+                            "objectRetentionPolicies",
+                            "queueVisibility",
+                            {"dra",
+                             "quota counted may differ because Kueue's DRA integration counts "
+                             "claimed devices as resources"}},
+              .silent = {"metadata", "internalCertManagement", "clientConnection", "health",
+                         "metrics", "webhook", "leaderElection", "controller", "pprofBindAddress",
+                         "cacheSyncTimeout", "tls", "visibilityServer"}},
+             ctx.warnings);
+  KueueConfiguration config;
+  config.pos = object.pos();
+  for (const auto& e : object["featureGates"].entries())
+    config.feature_gates.gates[e.key] = e.value.boolean();
+  const bool v1beta1 = object["apiVersion"].present() &&
+                       object["apiVersion"].str() == "config.kueue.x-k8s.io/v1beta1";
+  read_wait_for_pods_ready(object["waitForPodsReady"], ctx, v1beta1, config.wait_for_pods_ready);
+  if (config.feature_gates.enabled("DisableWaitForPodsReady"))
+    config.wait_for_pods_ready.enable = false;
+  read_fair_sharing(object["fairSharing"], ctx, v1beta1, config.fair_sharing);
+  read_multi_kueue(object["multiKueue"], ctx, config.multi_kueue);
+  read_resources(object["resources"], ctx, config.resources);
+  JobIntegrationSettings settings;  // read even when unwanted: Kueue validates them
+  read_job_integrations(object, ctx, v1beta1, settings);
+  if (integrations != nullptr) *integrations = std::move(settings);
   return config;
 }
 
 std::optional<KueueConfiguration> read_config_map(const YamlNode& object, ReadContext& ctx,
-                                                  std::vector<std::string>* frameworks) {
+                                                  JobIntegrationSettings* integrations) {
   ObjectMeta meta = read_meta(object, ctx, true, {"data", "binaryData", "immutable"});
   const YamlNode embedded = object["data"][kManagerConfigKey];
   if (meta.name != kManagerConfigMap || !embedded.present()) return std::nullopt;
@@ -263,7 +289,7 @@ std::optional<KueueConfiguration> read_config_map(const YamlNode& object, ReadCo
         "unsupported apiVersion '{}'; expected config.kueue.x-k8s.io/v1beta1 or v1beta2", version));
   if (require(inner, "kind").str() != "Configuration")
     inner["kind"].fail("expected kind Configuration");
-  return read_configuration(inner, ctx, frameworks);
+  return read_configuration(inner, ctx, integrations);
 }
 
 }  // namespace kmc::model

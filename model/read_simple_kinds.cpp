@@ -1,6 +1,7 @@
 // The small kinds: ResourceFlavor, LocalQueue, WorkloadPriorityClass, Namespace.
 #include <fmt/format.h>
 
+#include "model/label_selector.hpp"
 #include "model/manifest_readers.hpp"
 
 namespace kmc::model {
@@ -71,6 +72,7 @@ KubePriorityClass read_kube_priority_class(const YamlNode& object, ReadContext& 
 Namespace read_namespace(const YamlNode& object, ReadContext& ctx) {
   Namespace ns;
   ns.meta = read_meta(object, ctx, false);
+  ns.meta.labels[kNamespaceNameLabel] = ns.meta.name;  // the API server sets it, always
   return ns;
 }
 

@@ -345,3 +345,31 @@ TEST_CASE("a skipped entry resumes its flavor scan unless the progress gate is o
     }
   }
 }
+
+TEST_CASE("a ClusterQueue's namespaceSelector sees the name label of every Namespace",
+          "[engine][scheduler]") {
+  // Kueue's docs select a team's namespace by kubernetes.io/metadata.name,
+  // which the API server sets: neither the input's Namespace object nor its
+  // absence has to write it.
+  for (const bool with_object : {false, true}) {
+    for (const std::string selected : {"ns", "team-b"}) {
+      INFO("Namespace object " << with_object << ", selected " << selected);
+      Cluster c;
+      c.flavor("default");
+      auto& q = c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+      q.namespace_selector.match_labels["kubernetes.io/metadata.name"] = selected;
+      if (with_object) {
+        kmc::model::Namespace ns;
+        ns.meta.name = "ns";
+        c.m.namespaces.push_back(ns);
+      }
+      c.wl("w", "a", 0, {{"cpu", 1}});
+      Engine e(c.m);
+      e.schedule();
+      CHECK(state_of(e, "w") == (selected == "ns" ? "Admitted" : "Pending"));
+      if (selected != "ns")
+        CHECK(e.find("ns/w")->pending_message ==
+              "workload namespace doesn't match ClusterQueue selector");
+    }
+  }
+}

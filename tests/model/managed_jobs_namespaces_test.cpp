@@ -1,0 +1,170 @@
+// Which namespaces Kueue manages jobs in (Configuration managedJobsNamespaceSelector,
+// namespace). Kueue's job reconciler acts only on jobs of the namespaces the
+// selector selects (its default: all but kube-system and Kueue's own), and
+// Kueue's installs keep its webhooks out of kube-system and its own namespace.
+// So a job naming a queue there runs without Kueue, and elsewhere outside the
+// selector its webhook suspends it and no Workload ever comes: it never runs.
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "fixtures.hpp"
+#include "model/scenario.hpp"
+
+using namespace kmc::model;
+using kmc::test::contains;
+using kmc::test::has_warning;
+using kmc::test::input_error_of;
+using kmc::test::write_temp;
+
+namespace {
+
+std::string configuration(const std::string& fields) {
+  return fmt::format(
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+      "integrations: {{frameworks: [batch/job, pod]}}\n{}---\n",
+      fields);
+}
+
+const std::string kSelectEnabled =
+    "managedJobsNamespaceSelector: {matchLabels: {kueue: enabled}}\n";
+
+std::string name_space(const std::string& name, const std::string& labels) {
+  return fmt::format(
+      "apiVersion: v1\nkind: Namespace\nmetadata: {{name: {}, labels: {{{}}}}}\n---\n", name,
+      labels);
+}
+
+std::string local_queue(const std::string& ns, const std::string& name = "lq") {
+  return fmt::format(
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {{name: {}, namespace: "
+      "{}}}\nspec: {{clusterQueue: cq}}\n---\n",
+      name, ns);
+}
+
+std::string job(const std::string& ns, const std::string& queue = "lq") {
+  const std::string labels =
+      queue.empty() ? "" : fmt::format("  labels: {{kueue.x-k8s.io/queue-name: {}}}\n", queue);
+  return fmt::format(
+      "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  namespace: {}\n{}spec:\n"
+      "  template:\n    spec:\n      containers: [{{name: c}}]\n---\n",
+      ns, labels);
+}
+
+std::string pod(const std::string& ns) {
+  return fmt::format(
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: {}\n"
+      "  labels: {{kueue.x-k8s.io/queue-name: lq}}\nspec:\n  containers: [{{name: c}}]\n---\n",
+      ns);
+}
+
+ClusterManifests load(const std::string& text) {
+  return load_cluster_manifests({write_temp("ns.yaml", text)});
+}
+
+}  // namespace
+
+TEST_CASE("a job naming a queue in kube-system or Kueue's namespace runs without Kueue") {
+  for (const std::string ns : {"kube-system", "kueue-system"}) {
+    INFO(ns);
+    const auto m = load(local_queue(ns) + job(ns));
+    CHECK(m.workloads.empty());
+    CHECK(m.unmanaged_jobs.size() == 1);  // not suspended: the plain scheduler runs it
+    CHECK(has_warning(m.warnings, fmt::format("Kueue's webhooks skip namespace '{}'", ns)));
+  }
+}
+
+TEST_CASE("Configuration.namespace moves Kueue's own namespace out of management") {
+  const std::string config = configuration("namespace: kueue\n");
+  const auto m = load(config + local_queue("kueue") + job("kueue"));
+  CHECK(m.workloads.empty());
+  CHECK(has_warning(m.warnings, "Kueue's webhooks skip namespace 'kueue'"));
+  // kueue-system is then an ordinary namespace.
+  const auto system = load(config + local_queue("kueue-system") + job("kueue-system"));
+  CHECK(system.workloads.size() == 1);
+}
+
+TEST_CASE("a custom managedJobsNamespaceSelector: a queued Job outside it never runs") {
+  const auto m = load(configuration(kSelectEnabled) + name_space("team-a", "kueue: enabled") +
+                      name_space("team-b", "") + local_queue("team-a") + local_queue("team-b") +
+                      job("team-a") + job("team-b"));
+  REQUIRE(m.workloads.size() == 1);
+  CHECK(m.workloads[0].meta.namespace_ == "team-a");
+  // Suspended by the webhook, since it names a queue, and never reconciled.
+  CHECK(m.unmanaged_jobs.empty());
+  CHECK(has_warning(m.warnings, "it never runs"));
+  CHECK(has_warning(m.warnings, "namespace 'team-b'"));
+  for (const auto& w : m.warnings) CHECK_FALSE(w.may_change_answer);
+}
+
+TEST_CASE("a Pod naming a queue outside the selector runs without Kueue") {
+  const auto m = load(configuration(kSelectEnabled) + name_space("team-b", "") +
+                      local_queue("team-b") + pod("team-b"));
+  CHECK(m.workloads.empty());
+  CHECK(has_warning(m.warnings, "the pod webhook leaves it ungated"));
+}
+
+TEST_CASE("LocalQueue defaulting only where the selector selects") {
+  const std::string objects = configuration(kSelectEnabled) +
+                              name_space("team-a", "kueue: enabled") + name_space("team-b", "") +
+                              local_queue("team-a", "default") + local_queue("team-b", "default");
+  const auto a = load(objects + job("team-a", ""));
+  REQUIRE(a.workloads.size() == 1);
+  CHECK(a.workloads[0].queue_name == "default");
+  const auto b = load(objects + job("team-b", ""));
+  CHECK(b.workloads.empty());
+  CHECK(b.unmanaged_jobs.size() == 1);  // no queue name: not suspended, it runs
+}
+
+TEST_CASE("selectors see the name label the API server puts on every Namespace") {
+  // No Namespace objects at all: the name label is all a selector on it needs.
+  const std::string config = configuration(
+      "managedJobsNamespaceSelector:\n  matchExpressions:\n  - {key: kubernetes.io/metadata.name, "
+      "operator: In, values: [team-a]}\n");
+  const auto m =
+      load(config + local_queue("team-a") + local_queue("team-b") + job("team-a") + job("team-b"));
+  REQUIRE(m.workloads.size() == 1);
+  CHECK(m.workloads[0].meta.namespace_ == "team-a");
+  for (const auto& w : m.warnings) CHECK_FALSE(w.may_change_answer);
+  const auto ns = load(name_space("team-a", ""));
+  REQUIRE(ns.namespaces.size() == 1);
+  CHECK(ns.namespaces[0].meta.labels.at("kubernetes.io/metadata.name") == "team-a");
+}
+
+TEST_CASE("a selector on labels of a Namespace not in the input may change the answer") {
+  const auto m = load(configuration(kSelectEnabled) + local_queue("team-a") + job("team-a"));
+  CHECK(m.workloads.empty());
+  bool warned = false;
+  for (const auto& w : m.warnings)
+    warned = warned || (w.may_change_answer && contains(w.message, "Namespace 'team-a'"));
+  CHECK(warned);
+}
+
+TEST_CASE("Kueue refuses a managedJobsNamespaceSelector that selects its own or kube-system") {
+  for (const auto& [selector, refused] :
+       {std::pair<std::string, std::string>{"{}", "kube-system"},
+        {"{matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: "
+         "[kube-system]}]}",
+         "kueue-system"},
+        {"{matchExpressions: [{key: tier, operator: DoesNotExist}]}", "kube-system"}}) {
+    INFO(selector);
+    const auto e = input_error_of(
+        [&] { load(configuration(fmt::format("managedJobsNamespaceSelector: {}\n", selector))); });
+    CHECK(e.field == "managedJobsNamespaceSelector");
+    CHECK(contains(e.message, fmt::format("should not match the \"{}\" namespace", refused)));
+  }
+}
+
+TEST_CASE("a label selector's operators need their values, as the API validates") {
+  for (const std::string expression :
+       {"{key: a, operator: In, values: []}", "{key: a, operator: NotIn}",
+        "{key: a, operator: Exists, values: [x]}"}) {
+    INFO(expression);
+    const auto e = input_error_of([&] {
+      load(configuration(
+          fmt::format("managedJobsNamespaceSelector: {{matchExpressions: [{}]}}\n", expression)));
+    });
+    CHECK(contains(e.field, "values"));
+  }
+}
