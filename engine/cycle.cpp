@@ -354,8 +354,8 @@ CycleStats Engine::schedule() {
     } else if (!manifests.namespaces.empty() && ns == nullptr) {
       en.message = fmt::format("namespaces \"{}\" not found", w.obj.meta.namespace_);
       en.quota_reason = "Misconfigured";
-    } else if (!model::selector_matches(selector, model::namespace_labels(manifests.namespaces,
-                                                                          w.obj.meta.namespace_))) {
+    } else if (!model::selector_matches(selector,
+                                        model::namespace_labels(ns, w.obj.meta.namespace_))) {
       en.message = "workload namespace doesn't match ClusterQueue selector";
       en.quota_reason = "Misconfigured";
       en.reason = RequeueReason::NamespaceMismatch;

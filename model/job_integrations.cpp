@@ -110,7 +110,7 @@ void ManifestLoader::read_jobsets() {
           !default_local_queue_applies(ns, job_owner(object), framework, object.pos())) {
         const YamlNode label = object["metadata"]["labels"][kQueueNameLabel];
         if (label.present() &&
-            namespace_management(ns, label.pos()) != NamespaceManagement::NoWebhook)
+            namespace_management(ns, label.pos()) == NamespaceManagement::Managed)
           label.fail(
               "an empty queue name, and no LocalQueue 'default' to give it; Kueue's "
               "webhook refuses the JobSet");
@@ -155,8 +155,9 @@ ManifestLoader::NamespaceManagement ManifestLoader::namespace_management(const s
   if (ns == "kube-system" || ns == integrations_.kueue_namespace)
     return NamespaceManagement::NoWebhook;
   const LabelSelector& selector = integrations_.managed_jobs_namespace_selector;
-  const bool known = std::any_of(out.namespaces.begin(), out.namespaces.end(),
-                                 [&](const Namespace& n) { return n.meta.name == ns; });
+  const auto object = std::find_if(out.namespaces.begin(), out.namespaces.end(),
+                                   [&](const Namespace& n) { return n.meta.name == ns; });
+  const bool known = object != out.namespaces.end();
   const auto keys = selector_keys(selector);
   const bool reads_unknown_label = std::any_of(
       keys.begin(), keys.end(), [](const std::string& k) { return k != kNamespaceNameLabel; });
@@ -168,7 +169,7 @@ ManifestLoader::NamespaceManagement ManifestLoader::namespace_management(const s
                     "Namespace",
                     ns, selector_written(integrations_)),
         true, "Namespace missing that managedJobsNamespaceSelector reads"});
-  return selector_matches(selector, namespace_labels(out.namespaces, ns))
+  return selector_matches(selector, namespace_labels(known ? &*object : nullptr, ns))
              ? NamespaceManagement::Managed
              : NamespaceManagement::Unselected;
 }
@@ -177,9 +178,23 @@ void ManifestLoader::leave_unmanaged_namespaces() {
   std::erase_if(pending_, [&](PendingWorkload& p) {
     Workload& job = p.workload;
     const std::string& kind = job.source_kind;
-    if (kind == "Workload") return false;  // it exists: Kueue queues it
     const NamespaceManagement m = namespace_management(job.meta.namespace_, job.meta.pos);
     if (m == NamespaceManagement::Managed) return false;
+    if (kind == "Workload") {
+      // It exists, so Kueue queues and admits it; its job, though, is never started.
+      if (!job.meta.owners.empty())
+        out.warnings.push_back(ignored_input(
+            job.meta.pos, "metadata.namespace", "Workload of a job Kueue does not manage",
+            fmt::format("admission may differ because Kueue's job reconciler ignores namespace "
+                        "'{}' ({}), so the {} owning this Workload is never started once it is "
+                        "admitted, and its quota never freed; kmc lets it run and finish",
+                        job.meta.namespace_,
+                        m == NamespaceManagement::NoWebhook
+                            ? "kube-system or Kueue's own"
+                            : fmt::format("{} does not select it", selector_written(integrations_)),
+                        job.meta.owners.front().kind)));
+      return false;
+    }
     std::string message;
     if (m == NamespaceManagement::NoWebhook) {
       message = fmt::format(
@@ -193,10 +208,13 @@ void ManifestLoader::leave_unmanaged_namespaces() {
           "it ungated: it runs without Kueue; left out of admission",
           selector_written(integrations_), job.meta.namespace_);
     } else {
+      // Whether the webhooks run there is the install's: Kueue's Helm chart gives
+      // them this selector, its release manifests (kustomize) do not.
       message = fmt::format(
-          "{} names a queue, so Kueue's webhook suspends it, but {} does not select namespace "
-          "'{}', so Kueue's job reconciler never creates its Workload: it never runs; left out "
-          "of admission",
+          "{0} names a queue, but {1} does not select namespace '{2}', so Kueue's job reconciler "
+          "never creates its Workload; left out of admission. Installed by Kueue's Helm chart, "
+          "whose webhooks get that selector too, the {0} runs without Kueue; by its release "
+          "manifests (kustomize), the {0} webhook suspends it and it never runs",
           kind, selector_written(integrations_), job.meta.namespace_);
     }
     out.warnings.push_back(Diagnostic{job.meta.pos, "metadata.namespace", std::move(message)});
@@ -227,7 +245,7 @@ void ManifestLoader::default_local_queues() {
         !default_local_queue_applies(ns, job.owner, framework, job.workload.meta.pos)) {
       // Left with "queue-name: """: the webhook's validation refuses the job.
       if (empty_label && listed(framework) && !(job.owner && listed(job.owner->framework)) &&
-          namespace_management(ns, empty_label->pos) != NamespaceManagement::NoWebhook)
+          namespace_management(ns, empty_label->pos) == NamespaceManagement::Managed)
         throw InputError(empty_label->pos, empty_label->field,
                          fmt::format("an empty queue name, and no LocalQueue 'default' in "
                                      "namespace '{}' to give it; Kueue's webhook refuses the {}",

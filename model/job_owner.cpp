@@ -13,21 +13,35 @@
 namespace kmc::model {
 namespace {
 
-// Kind -> Kueue's integration (framework) name, as integrations.frameworks lists it.
-constexpr std::pair<const char*, const char*> kJobKinds[] = {
-    {"Job", "batch/job"},
-    {"JobSet", "jobset.x-k8s.io/jobset"},
-    {"RayJob", "ray.io/rayjob"},
-    {"RayCluster", "ray.io/raycluster"},
-    {"MPIJob", "kubeflow.org/mpijob"},
-    {"PyTorchJob", "kubeflow.org/pytorchjob"},
-    {"TFJob", "kubeflow.org/tfjob"},
-    {"XGBoostJob", "kubeflow.org/xgboostjob"},
-    {"PaddleJob", "kubeflow.org/paddlejob"},
-    {"JAXJob", "kubeflow.org/jaxjob"},
-    {"TrainJob", "trainer.kubeflow.org/trainjob"},
-    {"AppWrapper", "workload.codeflare.dev/appwrapper"},
-    {"SparkApplication", "sparkoperator.k8s.io/sparkapplication"}};
+// The job kinds of Kueue's built-in integrations (pkg/controller/jobs), each
+// with its API group and its name in integrations.frameworks. `owns_parts`:
+// Kueue admits its Workload for the Jobs or Pods it owns; the others gate
+// their pods through the pod integration (kueue.x-k8s.io/pod-suspending-parent).
+struct IntegrationKind {
+  const char* group;
+  const char* kind;
+  const char* framework;
+  bool owns_parts;
+};
+constexpr IntegrationKind kIntegrationKinds[] = {
+    {"batch", "Job", "batch/job", true},
+    {"jobset.x-k8s.io", "JobSet", "jobset.x-k8s.io/jobset", true},
+    {"ray.io", "RayJob", "ray.io/rayjob", true},
+    {"ray.io", "RayCluster", "ray.io/raycluster", true},
+    {"ray.io", "RayService", "ray.io/rayservice", false},
+    {"kubeflow.org", "MPIJob", "kubeflow.org/mpijob", true},
+    {"kubeflow.org", "PyTorchJob", "kubeflow.org/pytorchjob", true},
+    {"kubeflow.org", "TFJob", "kubeflow.org/tfjob", true},
+    {"kubeflow.org", "XGBoostJob", "kubeflow.org/xgboostjob", true},
+    {"kubeflow.org", "PaddleJob", "kubeflow.org/paddlejob", true},
+    {"kubeflow.org", "JAXJob", "kubeflow.org/jaxjob", true},
+    {"trainer.kubeflow.org", "TrainJob", "trainer.kubeflow.org/trainjob", true},
+    {"workload.codeflare.dev", "AppWrapper", "workload.codeflare.dev/appwrapper", true},
+    {"sparkoperator.k8s.io", "SparkApplication", "sparkoperator.k8s.io/sparkapplication", true},
+    {"apps", "Deployment", "deployment", false},
+    {"apps", "StatefulSet", "statefulset", false},
+    {"leaderworkerset.x-k8s.io", "LeaderWorkerSet", "leaderworkerset.x-k8s.io/leaderworkerset",
+     false}};
 
 }  // namespace
 
@@ -36,11 +50,18 @@ std::optional<JobOwner> job_owner(const YamlNode& object) {
     // metav1.GetControllerOf: only the controller reference is followed.
     if (!owner["controller"].present() || !owner["controller"].boolean()) continue;
     const std::string kind = owner["kind"].present() ? owner["kind"].str() : "";
-    const auto it = std::find_if(std::begin(kJobKinds), std::end(kJobKinds),
-                                 [&](const auto& k) { return kind == k.first; });
-    if (it == std::end(kJobKinds)) return std::nullopt;
-    return JobOwner{kind, owner["name"].present() ? owner["name"].str() : "", it->second};
+    const auto it = std::find_if(std::begin(kIntegrationKinds), std::end(kIntegrationKinds),
+                                 [&](const auto& k) { return k.owns_parts && kind == k.kind; });
+    if (it == std::end(kIntegrationKinds)) return std::nullopt;
+    return JobOwner{kind, owner["name"].present() ? owner["name"].str() : "", it->framework};
   }
+  return std::nullopt;
+}
+
+std::optional<std::string> integration_of(const std::string& api_version, const std::string& kind) {
+  const std::string group = api_version.substr(0, api_version.rfind('/'));
+  for (const auto& k : kIntegrationKinds)
+    if (kind == k.kind && group == k.group) return k.framework;
   return std::nullopt;
 }
 

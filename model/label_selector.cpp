@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "model/k8s_names.hpp"
 #include "model/manifest_readers.hpp"
 
 namespace kmc::model {
@@ -17,7 +18,25 @@ bool requirement_matches(const LabelSelector::Requirement& r, const Labels& labe
   if (r.op == "In") return in;
   if (r.op == "NotIn") return !in;
   if (r.op == "Exists") return has;
-  return !has;  // DoesNotExist; read_selector admits no other operator
+  if (r.op == "DoesNotExist") return !has;
+  return false;  // read_selector admits no other operator
+}
+
+void check_key(const YamlNode& node, const std::string& key) {
+  if (!is_qualified_name(key))
+    node.fail(fmt::format(
+        "'{}' is not a valid label key: a name of at most 63 alphanumeric characters, '-', '_' "
+        "or '.', starting and ending with an alphanumeric, with an optional DNS subdomain "
+        "prefix and '/'",
+        key));
+}
+
+void check_value(const YamlNode& node, const std::string& value) {
+  if (!is_label_value(value))
+    node.fail(fmt::format(
+        "'{}' is not a valid label value: empty, or at most 63 alphanumeric characters, '-', "
+        "'_' or '.', starting and ending with an alphanumeric",
+        value));
 }
 
 }  // namespace
@@ -39,10 +58,8 @@ std::vector<std::string> selector_keys(const LabelSelector& selector) {
   return keys;
 }
 
-Labels namespace_labels(const std::vector<Namespace>& namespaces, const std::string& name) {
-  Labels labels;
-  for (const auto& ns : namespaces)
-    if (ns.meta.name == name) labels = ns.meta.labels;
+Labels namespace_labels(const Namespace* ns, const std::string& name) {
+  Labels labels = ns != nullptr ? ns->meta.labels : Labels{};
   labels[kNamespaceNameLabel] = name;
   return labels;
 }
@@ -52,24 +69,34 @@ LabelSelector read_selector(const YamlNode& node, ReadContext& ctx) {
   if (!node.present()) return s;  // nil selects nothing
   check_keys(node, {.modeled = {"matchLabels", "matchExpressions"}}, ctx.warnings);
   s.present = true;
-  s.match_labels = read_labels(node["matchLabels"]);
+  for (const auto& e : node["matchLabels"].entries()) {
+    const std::string value = e.value.present() ? e.value.str() : "";
+    check_key(e.value, e.key);
+    check_value(e.value, value);
+    s.match_labels[e.key] = value;
+  }
   for (const auto& item : node["matchExpressions"].items()) {
     check_keys(item, {.modeled = {"key", "operator", "values"}}, ctx.warnings);
     LabelSelector::Requirement r;
-    r.key = require(item, "key").str();
+    const YamlNode key = require(item, "key");
+    r.key = key.str();
+    check_key(key, r.key);
     r.op = require(item, "operator")
                .one_of<std::string>({{"In", "In"},
                                      {"NotIn", "NotIn"},
                                      {"Exists", "Exists"},
                                      {"DoesNotExist", "DoesNotExist"}});
     const YamlNode values = item["values"];
-    r.values = values.string_list();
+    for (const auto& value : values.items()) {
+      r.values.push_back(value.str());
+      check_value(value, r.values.back());
+    }
     // ValidateLabelSelectorRequirement: the API server refuses the object.
     const bool set_based = r.op == "In" || r.op == "NotIn";
     if (set_based && r.values.empty())
-      values.fail(fmt::format("must be specified when `operator` is '{}'", r.op));
+      values.fail("must be specified when `operator` is 'In' or 'NotIn'");
     if (!set_based && !r.values.empty())
-      values.fail(fmt::format("may not be specified when `operator` is '{}'", r.op));
+      values.fail("may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
     s.match_expressions.push_back(std::move(r));
   }
   return s;

@@ -21,9 +21,9 @@ bool selector_matches(const LabelSelector& selector, const Labels& labels);
 // The keys a selector reads.
 std::vector<std::string> selector_keys(const LabelSelector& selector);
 
-// A namespace's labels as a selector sees them: its Namespace object's, or,
-// where the input has none, the name label alone (the object's other labels
-// are unknown).
-Labels namespace_labels(const std::vector<Namespace>& namespaces, const std::string& name);
+// A namespace's labels as a selector sees them: its Namespace object's (`ns`),
+// or, where the input has none (null), the name label alone (the object's
+// other labels are unknown).
+Labels namespace_labels(const Namespace* ns, const std::string& name);
 
 }  // namespace kmc::model

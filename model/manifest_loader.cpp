@@ -145,9 +145,17 @@ void ManifestLoader::ignore(const YamlNode& object, const std::string& kind, std
   // With generateName only, no Workload can name it as owner, but it is still queued.
   std::string name = scalar(meta["name"]);
   if (name.empty()) name = scalar(meta["generateName"]) + "*";
-  const std::string ns = scalar(meta["namespace"]);
-  ignored_.push_back({(ns.empty() ? "default" : ns) + "/" + kind + "/" + name, kind,
-                      meta["labels"][kQueueNameLabel].present(), out.warnings.size() - 1});
+  std::string ns = scalar(meta["namespace"]);
+  if (ns.empty()) ns = "default";
+  ignored_.push_back({.key = ns + "/" + kind + "/" + name,
+                      .kind = kind,
+                      .ns = ns,
+                      .queued = !scalar(meta["labels"][kQueueNameLabel]).empty(),
+                      .warning = out.warnings.size() - 1,
+                      .readable = false,
+                      .framework = integration_of(scalar(object["apiVersion"]), kind),
+                      .creatable = !meta["uid"].present(),
+                      .owner = job_owner(object)});
 }
 
 void ManifestLoader::load_kueue_object(const YamlNode& object, const std::string& kind,
@@ -253,11 +261,15 @@ std::map<std::string, std::size_t> ManifestLoader::owners_of_workloads() const {
 void ManifestLoader::explain_ignored_jobs() {
   const auto owner_to_workload = owners_of_workloads();
   for (auto& ignored : ignored_) {
-    Diagnostic& w = out.warnings[ignored.warning];
+    const SourcePos pos = out.warnings[ignored.warning].pos;
     // Where Kueue does not manage jobs, it queues none, whatever its kind.
-    const std::string ns = ignored.key.substr(0, ignored.key.find('/'));
-    if (ignored.queued && namespace_management(ns, w.pos) != NamespaceManagement::Managed)
+    if (ignored.queued && namespace_management(ignored.ns, pos) != NamespaceManagement::Managed)
       ignored.queued = false;
+    // One that names no queue, LocalQueue defaulting may queue (its integration's webhook).
+    const bool defaulted =
+        !ignored.queued && ignored.creatable && ignored.framework &&
+        default_local_queue_applies(ignored.ns, ignored.owner, *ignored.framework, pos);
+    Diagnostic& w = out.warnings[ignored.warning];  // only now: those may add warnings
     if (auto it = owner_to_workload.find(ignored.key); it != owner_to_workload.end()) {
       const Workload& workload = pending_[it->second].workload;
       w.message +=
@@ -278,6 +290,13 @@ void ManifestLoader::explain_ignored_jobs() {
           ignored.kind, kQueueNameLabel);
       w.may_change_answer = true;
       w.concept_ = ignored.kind + " with a queue name and no Workload";
+    } else if (defaulted) {
+      w.message +=
+          ": admission may differ because Kueue's webhook gives it its namespace's LocalQueue "
+          "'default' and queues it, and kmc counts it only through its Workload, which is not in "
+          "the input";
+      w.may_change_answer = true;
+      w.concept_ = ignored.kind + " given LocalQueue 'default' and no Workload";
     }
   }
 }

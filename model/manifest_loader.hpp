@@ -155,10 +155,15 @@ class ManifestLoader {
   std::set<std::string> unmanaged_names_;  // "ns/name" of Jobs Kueue does not manage
   struct IgnoredObject {
     std::string key;  // "ns/Kind/name"
-    std::string kind;
-    bool queued = false;      // has the queue-name label: Kueue manages it
+    std::string kind, ns;
+    bool queued = false;      // names a queue: Kueue manages it
     std::size_t warning = 0;  // its warning in out.warnings
     bool readable = false;    // a kind kmc reads, left out for want of a Configuration
+    // What LocalQueue defaulting reads: the kind's integration, whether the
+    // webhooks will see it created (no uid), its owner.
+    std::optional<std::string> framework;
+    bool creatable = false;
+    std::optional<JobOwner> owner;
   };
   std::vector<IgnoredObject> ignored_;
   std::optional<SourcePos> config_pos_;

@@ -137,6 +137,9 @@ void read_pod_template(const YamlNode& template_node, PodSet& pod_set, ReadConte
 // The same of a PodSpec (a template's, or a Pod's).
 void read_pod_spec(const YamlNode& spec, PodSet& pod_set, ReadContext& ctx);
 std::optional<JobOwner> job_owner(const YamlNode& object);
+// The integration (its integrations.frameworks name) whose jobs are of this
+// apiVersion and kind; nullopt for kinds no built-in integration has.
+std::optional<std::string> integration_of(const std::string& api_version, const std::string& kind);
 // Once every file is read: the Pods and Jobs whose owner Kueue admits instead
 // (its integration among `frameworks`; a JobSet owning a Job, queued) are
 // left out with a warning each. `queued_jobsets`: "ns/name" of the input's
@@ -165,8 +168,8 @@ struct JobIntegrationSettings {
   // webhooks out of, as they do kube-system.
   std::string kueue_namespace = "kueue-system";
   // managedJobsNamespaceSelector: the namespaces whose jobs Kueue's job
-  // reconcilers and pod webhook act on; defaulted (SetDefaults_Configuration)
-  // to all but kube-system and kueue_namespace.
+  // reconcilers, pod webhook and LocalQueue defaulting act on; defaulted
+  // (SetDefaults_Configuration) to all but kube-system and kueue_namespace.
   LabelSelector managed_jobs_namespace_selector = {
       .present = true,
       .match_labels = {},

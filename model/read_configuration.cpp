@@ -240,7 +240,8 @@ KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx,
                           "managedJobsNamespaceSelector"},
               .unmodeled = {{"manageJobsWithoutQueueName",
                              "admission may differ because Kueue then also manages Jobs without "
-                             "the queue-name label"},
+                             "the queue-name label, in the namespaces "
+                             "managedJobsNamespaceSelector selects"},
                             {"admissionFairSharing",
                              "admission order may differ because admission fair sharing orders "
                              "workloads by their LocalQueue's usage"},

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <string_view>
 
+#include "model/k8s_names.hpp"
 #include "model/manifest_readers.hpp"
 
 namespace kmc::model {
@@ -21,22 +22,6 @@ inline constexpr const char* kMinParallelismAnnotation = "kueue.x-k8s.io/job-min
 inline constexpr const char* kMaxExecTimeLabel = "kueue.x-k8s.io/max-exec-time-seconds";
 
 namespace {
-
-// k8s.io/apimachinery's IsDNS1123Subdomain: at most 253 characters of
-// lowercase alphanumerics, '-' and '.', each dot-separated part starting and
-// ending with an alphanumeric.
-bool is_dns1123_subdomain(std::string_view s) {
-  if (s.empty() || s.size() > 253) return false;
-  const auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  char previous = '.';
-  for (char c : s) {
-    if (c == '.' && !alnum(previous)) return false;
-    if (c == '-' && previous == '.') return false;
-    if (!alnum(c) && c != '-' && c != '.') return false;
-    previous = c;
-  }
-  return alnum(previous);
-}
 
 // The job webhooks' ValidateJobOnCreate, of the labels kmc reads: Kueue
 // refuses the job, so it never exists.

@@ -2,6 +2,8 @@
 // JobSet webhooks give a job that names no queue its namespace's LocalQueue
 // "default", where one exists, unless another job owns it or Kueue does not
 // manage the namespace.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -109,5 +111,52 @@ TEST_CASE("LocalQueue defaulting happens on create, to a LocalQueue not stopped,
     CHECK(m.workloads[0].queue_name == "default");
     // Without it, the Pod is no one's.
     CHECK(load_cluster_manifests({write_temp("d.yaml", lq + pod)}).workloads.empty());
+  }
+}
+
+namespace {
+
+std::string ray_job(const std::string& ns, const std::string& metadata_extra = "") {
+  return fmt::format(
+      "apiVersion: ray.io/v1\nkind: RayJob\nmetadata:\n  name: r\n  namespace: {}\n{}spec: {{}}\n"
+      "---\n",
+      ns, metadata_extra);
+}
+
+bool answer_changing(const Warnings& warnings, const std::string& part) {
+  for (const auto& w : warnings)
+    if (w.may_change_answer && contains(w.message, part)) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a job of a kind kmc does not read, that LocalQueue defaulting queues, may change it") {
+  const std::string rayjobs =
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+      "integrations: {frameworks: [batch/job, ray.io/rayjob]}\n---\n";
+  const std::string defaulted = "gives it its namespace's LocalQueue 'default' and queues it";
+  SECTION("its integration on, a LocalQueue default: Kueue queues it, kmc cannot") {
+    const auto m = load_cluster_manifests(
+        {write_temp("d.yaml", rayjobs + local_queue("ns", "default") + ray_job("ns"))});
+    CHECK(answer_changing(m.warnings, defaulted));
+  }
+  SECTION("no LocalQueue default, the integration off, created already, or no webhook there") {
+    for (const std::string& text :
+         {rayjobs + local_queue("ns", "team") + ray_job("ns"),
+          local_queue("ns", "default") + ray_job("ns"),
+          rayjobs + local_queue("ns", "default") + ray_job("ns", "  uid: u1\n"),
+          rayjobs + local_queue("kube-system", "default") + ray_job("kube-system")}) {
+      INFO(text);
+      const auto m = load_cluster_manifests({write_temp("d.yaml", text)});
+      CHECK(has_warning(m.warnings, "kmc does not model kind RayJob"));
+      CHECK_FALSE(has_warning(m.warnings, defaulted));
+    }
+  }
+  SECTION("one naming a queue where Kueue does not manage jobs is not queued either") {
+    const auto m = load_cluster_manifests({write_temp(
+        "d.yaml", rayjobs + ray_job("kube-system", "  labels: {kueue.x-k8s.io/queue-name: q}\n"))});
+    CHECK(has_warning(m.warnings, "kmc does not model kind RayJob"));
+    for (const auto& w : m.warnings) CHECK_FALSE(w.may_change_answer);
   }
 }

@@ -3,7 +3,9 @@
 // selector selects (its default: all but kube-system and Kueue's own), and
 // Kueue's installs keep its webhooks out of kube-system and its own namespace.
 // So a job naming a queue there runs without Kueue, and elsewhere outside the
-// selector its webhook suspends it and no Workload ever comes: it never runs.
+// selector no Workload ever comes: whether it runs is the install's (Kueue's
+// Helm chart gives its webhooks the selector; its kustomize manifests do not,
+// and the job webhook suspends it).
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
@@ -85,16 +87,18 @@ TEST_CASE("Configuration.namespace moves Kueue's own namespace out of management
   CHECK(system.workloads.size() == 1);
 }
 
-TEST_CASE("a custom managedJobsNamespaceSelector: a queued Job outside it never runs") {
+TEST_CASE("a custom managedJobsNamespaceSelector: a queued Job outside it gets no Workload") {
   const auto m = load(configuration(kSelectEnabled) + name_space("team-a", "kueue: enabled") +
                       name_space("team-b", "") + local_queue("team-a") + local_queue("team-b") +
                       job("team-a") + job("team-b"));
   REQUIRE(m.workloads.size() == 1);
   CHECK(m.workloads[0].meta.namespace_ == "team-a");
-  // Suspended by the webhook, since it names a queue, and never reconciled.
+  // Never reconciled; suspended by the webhook, where the webhook runs there.
   CHECK(m.unmanaged_jobs.empty());
-  CHECK(has_warning(m.warnings, "it never runs"));
-  CHECK(has_warning(m.warnings, "namespace 'team-b'"));
+  CHECK(has_warning(m.warnings,
+                    "does not select namespace 'team-b', so Kueue's job reconciler "
+                    "never creates its Workload"));
+  CHECK(has_warning(m.warnings, "Helm chart"));
   for (const auto& w : m.warnings) CHECK_FALSE(w.may_change_answer);
 }
 
@@ -167,4 +171,46 @@ TEST_CASE("a label selector's operators need their values, as the API validates"
     });
     CHECK(contains(e.field, "values"));
   }
+}
+
+TEST_CASE("an empty queue name outside the selector is not Kueue's to refuse") {
+  // Where the webhooks run there is the install's: no exit 3.
+  const auto m =
+      load(configuration(kSelectEnabled) + name_space("team-b", "") + job("team-b", "\"\""));
+  CHECK(m.workloads.empty());
+  CHECK(has_warning(m.warnings, "Kueue does not manage it"));
+}
+
+TEST_CASE("a dumped Workload of a job outside the selector is admitted, its job never started") {
+  const std::string workload =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: job-j\n"
+      "  namespace: team-b\n  ownerReferences: [{apiVersion: batch/v1, kind: Job, name: j, uid: "
+      "u, controller: true}]\nspec:\n  queueName: lq\n  podSets:\n  - name: main\n"
+      "    count: 1\n    template:\n      spec:\n        containers: [{name: c}]\n---\n";
+  const auto m = load(configuration(kSelectEnabled) + name_space("team-b", "") +
+                      local_queue("team-b") + workload);
+  REQUIRE(m.workloads.size() == 1);
+  bool warned = false;
+  for (const auto& w : m.warnings)
+    warned = warned || (w.may_change_answer && contains(w.message,
+                                                        "the Job owning this Workload "
+                                                        "is never started"));
+  CHECK(warned);
+}
+
+TEST_CASE("a label selector's keys and values follow Kubernetes' label syntax") {
+  for (const std::string selector :
+       {"{matchLabels: {\"-bad\": x}}", "{matchLabels: {team: \"a b\"}}",
+        "{matchExpressions: [{key: \"a/b/c\", operator: Exists}]}",
+        "{matchExpressions: [{key: \"Example.com/x\", operator: Exists}]}",
+        "{matchExpressions: [{key: team, operator: In, values: [\"x_\"]}]}"}) {
+    INFO(selector);
+    const auto e = input_error_of(
+        [&] { load(configuration(fmt::format("managedJobsNamespaceSelector: {}\n", selector))); });
+    CHECK(contains(e.message, "is not a valid label"));
+  }
+  // Valid: a prefixed key, an empty value.
+  const auto m = load(configuration(
+      "managedJobsNamespaceSelector: {matchLabels: {example.com/team: \"\", kueue: on_1.x}}\n"));
+  CHECK(m.workloads.empty());
 }
