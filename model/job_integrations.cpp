@@ -155,13 +155,9 @@ ManifestLoader::NamespaceManagement ManifestLoader::namespace_management(const s
   if (ns == "kube-system" || ns == integrations_.kueue_namespace)
     return NamespaceManagement::NoWebhook;
   const LabelSelector& selector = integrations_.managed_jobs_namespace_selector;
-  const auto object = std::find_if(out.namespaces.begin(), out.namespaces.end(),
-                                   [&](const Namespace& n) { return n.meta.name == ns; });
-  const bool known = object != out.namespaces.end();
-  const auto keys = selector_keys(selector);
-  const bool reads_unknown_label = std::any_of(
-      keys.begin(), keys.end(), [](const std::string& k) { return k != kNamespaceNameLabel; });
-  if (!known && reads_unknown_label && namespaces_warned_.insert(ns).second)
+  const Namespace* object = find_namespace(out.namespaces, ns);
+  if (object == nullptr && reads_more_than_the_name(selector) &&
+      namespaces_warned_.insert(ns).second)
     out.warnings.push_back(Diagnostic{
         at, "metadata.namespace",
         fmt::format("Namespace '{}' is not in the input, and {} reads its labels: admission may "
@@ -169,9 +165,8 @@ ManifestLoader::NamespaceManagement ManifestLoader::namespace_management(const s
                     "Namespace",
                     ns, selector_written(integrations_)),
         true, "Namespace missing that managedJobsNamespaceSelector reads"});
-  return selector_matches(selector, namespace_labels(known ? &*object : nullptr, ns))
-             ? NamespaceManagement::Managed
-             : NamespaceManagement::Unselected;
+  return selector_matches(selector, namespace_labels(object, ns)) ? NamespaceManagement::Managed
+                                                                  : NamespaceManagement::Unselected;
 }
 
 void ManifestLoader::leave_unmanaged_namespaces() {

@@ -51,11 +51,17 @@ bool selector_matches(const LabelSelector& selector, const Labels& labels) {
                      [&](const auto& r) { return requirement_matches(r, labels); });
 }
 
-std::vector<std::string> selector_keys(const LabelSelector& selector) {
-  std::vector<std::string> keys;
-  for (const auto& [key, value] : selector.match_labels) keys.push_back(key);
-  for (const auto& r : selector.match_expressions) keys.push_back(r.key);
-  return keys;
+bool reads_more_than_the_name(const LabelSelector& selector) {
+  for (const auto& [key, value] : selector.match_labels)
+    if (key != kNamespaceNameLabel) return true;
+  return std::any_of(selector.match_expressions.begin(), selector.match_expressions.end(),
+                     [](const auto& r) { return r.key != kNamespaceNameLabel; });
+}
+
+const Namespace* find_namespace(const std::vector<Namespace>& namespaces, const std::string& name) {
+  for (const auto& ns : namespaces)
+    if (ns.meta.name == name) return &ns;
+  return nullptr;
 }
 
 Labels namespace_labels(const Namespace* ns, const std::string& name) {

@@ -18,8 +18,12 @@ inline constexpr const char* kNamespaceNameLabel = "kubernetes.io/metadata.name"
 // A nil selector (absent) selects nothing; {} selects everything.
 bool selector_matches(const LabelSelector& selector, const Labels& labels);
 
-// The keys a selector reads.
-std::vector<std::string> selector_keys(const LabelSelector& selector);
+// Whether the selector reads some label other than kNamespaceNameLabel: of
+// a namespace, one only its Namespace object tells.
+bool reads_more_than_the_name(const LabelSelector& selector);
+
+// The input's Namespace of that name; null where it has none.
+const Namespace* find_namespace(const std::vector<Namespace>& namespaces, const std::string& name);
 
 // A namespace's labels as a selector sees them: its Namespace object's (`ns`),
 // or, where the input has none (null), the name label alone (the object's

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "model/label_selector.hpp"
 #include "model/provisioning_class.hpp"
 
 namespace kmc::protocols {
@@ -74,14 +75,40 @@ struct Compiler {
       return -1;
     }
     if (lq->stop_policy != model::StopPolicy::None) fail(lq->meta.pos, "spec.stopPolicy", kNoStops);
-    for (std::size_t i = 0; i < p.cqs.size(); ++i)
-      if (p.cqs[i].cluster == w && p.cqs[i].name == lq->cluster_queue) return static_cast<int>(i);
     const auto* cq = m.find_cluster_queue(lq->cluster_queue);
     if (!cq)
       fail(lq->meta.pos, "spec.clusterQueue", fmt::format("no ClusterQueue {}", lq->cluster_queue));
+    check_namespace(*cq, wl.meta.namespace_, m);
+    for (std::size_t i = 0; i < p.cqs.size(); ++i)
+      if (p.cqs[i].cluster == w && p.cqs[i].name == lq->cluster_queue) return static_cast<int>(i);
     p.cqs.push_back(compile_cq(w, *cq));
     return static_cast<int>(p.cqs.size() - 1);
   }
+
+  // ValidateAdmissibility: Kueue never admits a workload there, which this
+  // protocol does not model; once per ClusterQueue and namespace.
+  void check_namespace(const model::ClusterQueue& cq, const std::string& ns,
+                       const model::ClusterManifests& m) {
+    const model::Namespace* object = model::find_namespace(m.namespaces, ns);
+    const bool selected =
+        model::selector_matches(cq.namespace_selector, model::namespace_labels(object, ns));
+    const bool unknown =
+        object == nullptr && model::reads_more_than_the_name(cq.namespace_selector);
+    if ((selected && !unknown) || !mismatches_.insert(m.dir + "/" + cq.meta.name + "/" + ns).second)
+      return;
+    const std::string why =
+        !cq.namespace_selector.present ? "namespaceSelector is not set, so it selects no namespace"
+        : !selected ? fmt::format("namespaceSelector does not select namespace '{}'", ns)
+                    : fmt::format(
+                          "namespaceSelector reads labels of Namespace '{}', which is "
+                          "not in the input",
+                          ns);
+    ignore(cq.meta.pos, "spec.namespaceSelector", "ClusterQueue.spec.namespaceSelector",
+           fmt::format("ClusterQueue {}'s {}: Kueue may admit none of the workloads of namespace "
+                       "'{}' there, and the MultiKueue protocol does not model namespaceSelector",
+                       cq.meta.name, why, ns));
+  }
+  std::set<std::string> mismatches_;
 
   // Input the protocol reads past although it could change the answer (--strict refuses it).
   void ignore(const SourcePos& pos, const std::string& field, const std::string& concept_,
@@ -381,7 +408,7 @@ const std::vector<std::string>& multikueue_variants() {
 }
 
 MkParams compile_multikueue(const model::Scenario& scenario) {
-  Compiler c{scenario, {}};
+  Compiler c{scenario, {}, {}};
   c.collect_resources();
   c.compile_workers();
   c.compile_jobs();

@@ -175,9 +175,15 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
   const Snapshot start = snap;
   OnePreemptionPerCohort legacy(start.tree(), start);
   std::vector<Entry> entries;
+  // nominate's inadmissible entries: not planned, requeued after the cycle.
+  std::vector<int> mismatched;
   for (int cq = 0; cq < p_.Q(); ++cq) {
     const int w = head(at, cq);
-    if (w >= 0) entries.push_back({w, assign(at, snap, w, none)});
+    if (w < 0) continue;
+    if (p_.workloads[w].namespace_mismatch)
+      mismatched.push_back(w);
+    else
+      entries.push_back({w, assign(at, snap, w, none)});
   }
   // makeClassicalIterator: a preemptor first (PrioritizePreemptorWorkloads),
   // then lower borrowing, then priority (with
@@ -370,6 +376,9 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
     if (at.phase[e.w] == kQueuedInBackoff &&
         (s.phase[e.w] == kQueuedInBackoff || s.phase[e.w] == kInadmissible))
       s.phase[e.w] = kBackoff;
+  // NamespaceMismatch is not immediate even for StrictFIFO (RequeueIfNotPresent),
+  // and bulk-parks nothing (only NoFit and no candidates do).
+  for (int w : mismatched) s.phase[w] = at.phase[w] == kQueuedInBackoff ? kBackoff : kInadmissible;
   // A requeue-all event during the cycle reaches its in-flight heads too
   // (queueInadmissibleCycle >= popCycle), so it is applied after them.
   for (int cq : freed) requeue_tree(s, cq);

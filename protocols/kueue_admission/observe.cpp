@@ -34,6 +34,8 @@ bool fits_nominal_after(const Scheduler& sched, const XState& s, int w, bool ahe
         return false;
     return true;
   }
+  // Its ClusterQueue does not take its namespace: misconfigured, nothing is owed.
+  if (wl.namespace_mismatch) return false;
   if (!Scheduler::in_heap(s, w) && s.phase[w] != kInadmissible && s.phase[w] != kBackoff)
     return false;
   // Remove what w may preempt: its own queue's by withinClusterQueue, and
@@ -144,7 +146,7 @@ struct Waiting {
 Waiting waiting_head(const Scheduler& sched, const XState& s, int cq) {
   const auto& p = sched.params();
   const int h = sched.head(s, cq);
-  if (h < 0) return {-1, {}};
+  if (h < 0 || p.workloads[h].namespace_mismatch) return {-1, {}};  // never nominated
   const std::vector<bool> none(p.W(), false);
   const Assignment a = sched.assign(s, sched.snapshot(s), h, none);
   const bool waits =

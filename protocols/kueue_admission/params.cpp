@@ -182,11 +182,6 @@ struct Compiler {
           "kueue-admission restarts the flavor scan every cycle; Kueue resumes "
           "it after the flavor it stopped at, for a workload nominated and not admitted "
           "(FlavorFungibilityPreserveScanProgress)"));
-    if (q.namespace_selector.present && (!q.namespace_selector.match_labels.empty() ||
-                                         !q.namespace_selector.match_expressions.empty()))
-      p.warnings.push_back(
-          model::ignored_input(pos, "spec.namespaceSelector", "ClusterQueue.spec.namespaceSelector",
-                               "not modelled: every workload's namespace is taken to match"));
     p.cqs.push_back(std::move(c));
   }
 
@@ -239,6 +234,7 @@ struct Compiler {
       throw InputError(lq->meta.pos, "spec.clusterQueue",
                        fmt::format("no ClusterQueue {}", lq->cluster_queue));
     w.lq = local_queue(*lq);
+    w.namespace_mismatch = !namespace_selected(m, *m.find_cluster_queue(lq->cluster_queue), wl, p);
     w.priority = wl.priority;
     w.created = wl.meta.creation_order;
     w.req.assign(p.R(), 0);

@@ -134,6 +134,9 @@ struct WorkloadParams {
   std::vector<std::int64_t> req;  // [r], total for all pods
   std::vector<bool> eligible;     // [f]: taints and node selectors allow the flavor
   bool pods = false;  // a pod group (the Pod integration): quota waits for its pods to terminate
+  // Its namespace is not one its ClusterQueue's namespaceSelector selects: every
+  // cycle that pops it parks it, whatever the queueing strategy (NamespaceMismatch).
+  bool namespace_mismatch = false;
   int initial_flavor = -1;       // status.admission: already holding quota at the start
   std::int64_t reserved_at = 0;  // its QuotaReserved time, for the victim order
   // Its class under SchedulingEquivalenceHashing: workloads of one ClusterQueue

@@ -165,29 +165,15 @@ model::Layout Spec::layout(const Params& p) {
     const auto q = static_cast<std::size_t>(at[0]);
     return q < deleted.size() && deleted[q] >= 0;
   };
-  l.fields = {phase,
-              flavor,
-              rank,
-              usage,
-              sticky,
-              field("budget", {kAxisBudget}, FieldKind::Int, 0,
-                    std::max({p.stuck_terminating, p.controller_restarts, p.pods_ready_timeouts,
-                              p.admission_write_failures, p.eviction_write_failures,
-                              p.pods_may_fail() ? p.pod_failures : 0,
-                              static_cast<int>(p.queue_edits.size()), p.capacity_revocations,
-                              p.late_admission_writes, 0})),
-              ready,
-              retries,
-              requeued,
-              born,
-              blocked,
-              requeue_count,
-              writing,
-              unready,
-              before_edit,
-              deletion,
-              expecting,
-              reclaimed};
+  const auto budget = field(
+      "budget", {kAxisBudget}, FieldKind::Int, 0,
+      std::max({p.stuck_terminating, p.controller_restarts, p.pods_ready_timeouts,
+                p.admission_write_failures, p.eviction_write_failures,
+                p.pods_may_fail() ? p.pod_failures : 0, static_cast<int>(p.queue_edits.size()),
+                p.capacity_revocations, p.late_admission_writes, 0}));
+  l.fields = {phase,   flavor,  rank,        usage,    sticky,    budget,
+              ready,   retries, requeued,    born,     blocked,   requeue_count,
+              writing, unready, before_edit, deletion, expecting, reclaimed};
   // The scheduler and the pods' termination are weakly fair by default; jobs
   // may run forever, faults are the adversary's, and so is when (whether) a workload arrives.
   // The autoscaler answers when it will (kmc.yaml fairness: {autoscaler: ...}, as
@@ -435,8 +421,10 @@ std::uint64_t Spec::identity(const Params& p) {
     for (const auto& w : p.workloads)
       add(w.evicted_after ? std::vector<std::int64_t>{w.initial_backoff, w.evicted_at, 0x726571, 1}
                           : std::vector<std::int64_t>{w.initial_backoff, w.evicted_at, 0x726571});
-  for (const auto& w : p.workloads)
+  for (const auto& w : p.workloads) {
     if (w.initial_evicted) add(w.name + " evicted halfway");
+    if (w.namespace_mismatch) add(w.name + " NamespaceMismatch");
+  }
   if (p.counts_requeues())
     for (const auto& w : p.workloads)
       if (w.initial_requeues != 0) add(w.name + " requeues " + std::to_string(w.initial_requeues));

@@ -5,6 +5,7 @@
 // BookingExpired. With failed admission writes, the walks cover patches in flight meeting
 // preemption, deletions, restarts and blockAdmission; with late ones, evictions they overwrite.
 #include <catch2/catch.hpp>
+#include <functional>
 #include <optional>
 #include <random>
 
@@ -56,6 +57,7 @@ struct Budgets {
   int restarts = 0;        // environment.controllerRestarts, where not 0
   int late_writes = 0;     // environment.lateAdmissionWrites
   bool pre_11502 = false;  // the variant: an overwritten eviction's expectation stays
+  std::function<void(model::Scenario&)> edit = nullptr;  // of the manifests, before compiling
 };
 
 // An edit of ClusterQueue cq's quota of `resource` in `flavor`: its nominal quota, and
@@ -98,6 +100,7 @@ Followed walk_and_replay(const std::string& example, int walks, int depth, unsig
     sc.fleet.environment.queue_edits.push_back(e);
   }
   for (const auto& e : b.quota_edits) sc.fleet.environment.queue_edits.push_back(e);
+  if (b.edit) b.edit(sc);
   auto params = protocols::ka::compile_admission(sc);
   params.answer = model::AutoscalerAnswer::Any;
   params.pods_ready_timeouts = b.timeouts;
@@ -426,5 +429,31 @@ TEST_CASE("random walks with late admission writes replay step by step in the en
     CHECK(f.steps > 700);
     CHECK(f.landed > 50);
     CHECK(f.overwritten > 3);
+  }
+}
+
+TEST_CASE("random walks with a ClusterQueue's namespaceSelector replay step by step in the engine",
+          "[replay][admission][namespaces]") {
+  // cohort-shared-victim with beta-high moved to namespace "other", which beta's
+  // namespaceSelector leaves out: popped, it is parked (NamespaceMismatch) in
+  // either queueing strategy, and requeued with its tree.
+  for (const bool strict : {false, true}) {
+    INFO("StrictFIFO " << strict);
+    const auto edit = [strict](model::Scenario& sc) {
+      auto& m = sc.manager;
+      for (auto& q : m.cluster_queues)
+        if (q.meta.name == "beta") {
+          q.namespace_selector.match_labels["kubernetes.io/metadata.name"] = "default";
+          if (strict) q.queueing_strategy = model::QueueingStrategy::StrictFIFO;
+        }
+      for (auto& w : m.workloads)
+        if (w.meta.name == "beta-high") w.meta.namespace_ = "other";
+      model::LocalQueue lq = *m.find_local_queue("default", "beta");
+      lq.meta.namespace_ = "other";
+      m.local_queues.push_back(lq);
+    };
+    const auto f = walk_and_replay("cohort-shared-victim", 60, 16, strict ? 229u : 233u,
+                                   {.write_failures = 1, .edit = edit});
+    CHECK(f.steps > 300);
   }
 }
