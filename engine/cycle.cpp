@@ -9,7 +9,6 @@
 #include "engine/controllers.hpp"
 #include "engine/lookup.hpp"
 #include "engine/scheduler.hpp"
-#include "model/label_selector.hpp"
 
 namespace kmc::engine {
 
@@ -346,16 +345,12 @@ CycleStats Engine::schedule() {
       failed_checks = failed_checks || s.state == model::CheckState::Retry ||
                       s.state == model::CheckState::Rejected;
     }
-    const model::Namespace* ns = find_namespace(manifests, w.obj.meta.namespace_);
-    const auto& selector = cluster_queues[static_cast<size_t>(en.cq)].spec.namespace_selector;
+    // A Namespace missing from the input exists all the same (a Workload cannot
+    // be without one): the protocol reads it so too.
     if (failed_checks) {
       en.message = "The workload has failed admission checks";
       en.quota_reason = "PendingEvaluation";
-    } else if (!manifests.namespaces.empty() && ns == nullptr) {
-      en.message = fmt::format("namespaces \"{}\" not found", w.obj.meta.namespace_);
-      en.quota_reason = "Misconfigured";
-    } else if (!model::selector_matches(selector,
-                                        model::namespace_labels(ns, w.obj.meta.namespace_))) {
+    } else if (!namespace_selected(en.cq, w)) {
       en.message = "workload namespace doesn't match ClusterQueue selector";
       en.quota_reason = "Misconfigured";
       en.reason = RequeueReason::NamespaceMismatch;

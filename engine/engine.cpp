@@ -7,6 +7,7 @@
 #include "engine/controllers.hpp"
 #include "engine/lookup.hpp"
 #include "model/dump_clock.hpp"
+#include "model/label_selector.hpp"
 
 namespace kmc::engine {
 
@@ -347,6 +348,12 @@ void Engine::cache_forget(WorkloadInfo& w) {
   if (cq_workloads[static_cast<size_t>(w.cluster_queue)].erase(w.id) == 0) return;
   tree.remove_usage(cq.node, w.usage);
   cq.allocatable_generation++;
+}
+
+bool Engine::namespace_selected(int cq, const WorkloadInfo& w) const {
+  const std::string& ns = w.obj.meta.namespace_;
+  return model::selector_matches(cluster_queues[static_cast<size_t>(cq)].spec.namespace_selector,
+                                 model::namespace_labels(find_namespace(manifests, ns), ns));
 }
 
 void Engine::notify_requeue_inadmissible(int cq) {

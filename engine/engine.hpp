@@ -193,7 +193,10 @@ class Engine {
   // would trigger: a forgotten assumption, which no API event reports.
   void cache_forget(WorkloadInfo& w);
   void notify_requeue_inadmissible(int cq);  // QueueAssociatedInadmissibleWorkloadsAfter
-  void notify_requeue_tree(int node);        // the same for the tree of a quota tree node
+  // Whether ClusterQueue cq's namespaceSelector selects w's namespace (its
+  // Namespace's labels; the name label alone where the input has none).
+  bool namespace_selected(int cq, const WorkloadInfo& w) const;
+  void notify_requeue_tree(int node);  // the same for the tree of a quota tree node
   void handle(const Event& e);
   // PushOrUpdate unless the workload's LocalQueue is stopped (Kueue removes a
   // stopped LocalQueue from the queue manager, so its workloads are not queued).

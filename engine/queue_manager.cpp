@@ -131,7 +131,8 @@ void QueueManager::clear_preemptor(const WorkloadInfo& w) {
     q(w.cluster_queue).preemptor = -1;
 }
 
-void QueueManager::queue_inadmissible(int cq, TimeMs now, const std::vector<WorkloadInfo>& all) {
+void QueueManager::queue_inadmissible(int cq, TimeMs now, const std::vector<WorkloadInfo>& all,
+                                      const std::function<bool(const WorkloadInfo&)>& selected) {
   Pending& p = q(cq);
   p.queue_inadmissible_cycle = p.pop_cycle;
   p.bulk_moved_hashes.clear();
@@ -142,7 +143,7 @@ void QueueManager::queue_inadmissible(int cq, TimeMs now, const std::vector<Work
       p.inadmissible.erase(id);
       continue;
     }
-    if (backoff_expired(w, now)) push_active(p, w);
+    if (selected(w) && backoff_expired(w, now)) push_active(p, w);
   }
 }
 

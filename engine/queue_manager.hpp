@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -58,7 +59,10 @@ class QueueManager {
   void forget(const WorkloadInfo& w, bool keep_preemptor = false);
   void clear_preemptor(const WorkloadInfo& w);
   // QueueInadmissibleWorkloads for one ClusterQueue.
-  void queue_inadmissible(int cq, TimeMs now, const std::vector<WorkloadInfo>& all);
+  // `selected`: whether the ClusterQueue's namespaceSelector selects a workload's
+  // namespace; one it does not stays parked (queueInadmissibleWorkloads).
+  void queue_inadmissible(int cq, TimeMs now, const std::vector<WorkloadInfo>& all,
+                          const std::function<bool(const WorkloadInfo&)>& selected);
 
   size_t active_count(int cq) const { return q(cq).active.size(); }
   size_t inadmissible_count(int cq) const { return q(cq).inadmissible.size(); }

@@ -363,7 +363,9 @@ void Engine::handle(const Event& event) {
       e.pending_requeue_roots.erase(x.root_node);
       for (size_t i = 0; i < e.cluster_queues.size(); ++i) {
         if (e.tree.root_of(e.cluster_queues[i].node) == x.root_node) {
-          e.queues.queue_inadmissible(static_cast<int>(i), e.now(), e.workloads);
+          e.queues.queue_inadmissible(
+              static_cast<int>(i), e.now(), e.workloads,
+              [&](const WorkloadInfo& w) { return e.namespace_selected(static_cast<int>(i), w); });
         }
       }
     }

@@ -380,8 +380,14 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
   // and bulk-parks nothing (only NoFit and no candidates do).
   for (int w : mismatched) s.phase[w] = at.phase[w] == kQueuedInBackoff ? kBackoff : kInadmissible;
   // A requeue-all event during the cycle reaches its in-flight heads too
-  // (queueInadmissibleCycle >= popCycle), so it is applied after them.
-  for (int cq : freed) requeue_tree(s, cq);
+  // (queueInadmissibleCycle >= popCycle), so it is applied after them; to a
+  // mismatched head as well, which requeueIfNotPresent does not check.
+  for (int cq : freed) {
+    requeue_tree(s, cq);
+    for (int w : mismatched)
+      if (s.phase[w] == kInadmissible && tree_at(s).root(p_.workloads[w].cq) == tree_at(s).root(cq))
+        s.phase[w] = kPending;
+  }
 }
 
 }  // namespace kmc::protocols::ka

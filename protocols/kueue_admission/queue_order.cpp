@@ -66,7 +66,9 @@ Phase Scheduler::pushed_phase(const XState& s, int w) const {
   const int eq = p_.workloads[w].equivalence;
   if (eq < 0 || p_.cqs[p_.workloads[w].cq].strict_fifo) return kPending;
   for (int v = 0; v < p_.W(); ++v)
-    if (v != w && p_.workloads[v].equivalence == eq && s.phase[v] == kInadmissible)
+    // Parked by NamespaceMismatch, it bulk-parked no hash (hashToBulkMoveReason).
+    if (v != w && p_.workloads[v].equivalence == eq && s.phase[v] == kInadmissible &&
+        !p_.workloads[v].namespace_mismatch)
       return kInadmissible;
   return kPending;
 }

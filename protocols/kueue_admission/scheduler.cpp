@@ -175,12 +175,15 @@ void Scheduler::reset_checks_on_eviction(XState& s, int w) const {
 }
 
 // Quota freed in a tree moves every inadmissible workload of that tree back
-// to its heap (QueueAssociatedInadmissibleWorkloadsAfter, §2.1).
+// to its heap (QueueAssociatedInadmissibleWorkloadsAfter, §2.1), but one
+// whose namespace its ClusterQueue does not select (queueInadmissibleWorkloads).
 void Scheduler::requeue_tree(XState& s, int node) const {
   const QuotaTree& tree = tree_at(s);
   const int root = tree.root(node);
   for (int w = 0; w < p_.W(); ++w)
-    if (s.phase[w] == kInadmissible && tree.root(p_.workloads[w].cq) == root) s.phase[w] = kPending;
+    if (s.phase[w] == kInadmissible && tree.root(p_.workloads[w].cq) == root &&
+        !p_.workloads[w].namespace_mismatch)
+      s.phase[w] = kPending;
 }
 
 bool Scheduler::fits_in(const Snapshot& snap, int cq, const std::vector<std::int64_t>& usage,
