@@ -14,33 +14,36 @@ namespace kmc::model {
 namespace {
 
 // The job kinds of Kueue's built-in integrations (pkg/controller/jobs), each
-// with its API group and its name in integrations.frameworks. `owns_parts`:
-// Kueue admits its Workload for the Jobs or Pods it owns; the others gate
-// their pods through the pod integration (kueue.x-k8s.io/pod-suspending-parent).
+// with the apiVersion Kueue registers it at (its gvk), and its name in
+// integrations.frameworks. Kueue matches an owner, and serves a webhook, at
+// that apiVersion only (ownerReferenceMatchingGVK). `owns_parts`: Kueue admits
+// its Workload for the Jobs or Pods it owns; the others gate their pods
+// through the pod integration (kueue.x-k8s.io/pod-suspending-parent).
 struct IntegrationKind {
-  const char* group;
+  const char* api_version;
   const char* kind;
   const char* framework;
   bool owns_parts;
 };
 constexpr IntegrationKind kIntegrationKinds[] = {
-    {"batch", "Job", "batch/job", true},
-    {"jobset.x-k8s.io", "JobSet", "jobset.x-k8s.io/jobset", true},
-    {"ray.io", "RayJob", "ray.io/rayjob", true},
-    {"ray.io", "RayCluster", "ray.io/raycluster", true},
-    {"ray.io", "RayService", "ray.io/rayservice", false},
-    {"kubeflow.org", "MPIJob", "kubeflow.org/mpijob", true},
-    {"kubeflow.org", "PyTorchJob", "kubeflow.org/pytorchjob", true},
-    {"kubeflow.org", "TFJob", "kubeflow.org/tfjob", true},
-    {"kubeflow.org", "XGBoostJob", "kubeflow.org/xgboostjob", true},
-    {"kubeflow.org", "PaddleJob", "kubeflow.org/paddlejob", true},
-    {"kubeflow.org", "JAXJob", "kubeflow.org/jaxjob", true},
-    {"trainer.kubeflow.org", "TrainJob", "trainer.kubeflow.org/trainjob", true},
-    {"workload.codeflare.dev", "AppWrapper", "workload.codeflare.dev/appwrapper", true},
-    {"sparkoperator.k8s.io", "SparkApplication", "sparkoperator.k8s.io/sparkapplication", true},
-    {"apps", "Deployment", "deployment", false},
-    {"apps", "StatefulSet", "statefulset", false},
-    {"leaderworkerset.x-k8s.io", "LeaderWorkerSet", "leaderworkerset.x-k8s.io/leaderworkerset",
+    {"batch/v1", "Job", "batch/job", true},
+    {"jobset.x-k8s.io/v1alpha2", "JobSet", "jobset.x-k8s.io/jobset", true},
+    {"ray.io/v1", "RayJob", "ray.io/rayjob", true},
+    {"ray.io/v1", "RayCluster", "ray.io/raycluster", true},
+    {"ray.io/v1", "RayService", "ray.io/rayservice", false},
+    {"kubeflow.org/v2beta1", "MPIJob", "kubeflow.org/mpijob", true},
+    {"kubeflow.org/v1", "PyTorchJob", "kubeflow.org/pytorchjob", true},
+    {"kubeflow.org/v1", "TFJob", "kubeflow.org/tfjob", true},
+    {"kubeflow.org/v1", "XGBoostJob", "kubeflow.org/xgboostjob", true},
+    {"kubeflow.org/v1", "PaddleJob", "kubeflow.org/paddlejob", true},
+    {"kubeflow.org/v1", "JAXJob", "kubeflow.org/jaxjob", true},
+    {"trainer.kubeflow.org/v1alpha1", "TrainJob", "trainer.kubeflow.org/trainjob", true},
+    {"workload.codeflare.dev/v1beta2", "AppWrapper", "workload.codeflare.dev/appwrapper", true},
+    {"sparkoperator.k8s.io/v1beta2", "SparkApplication", "sparkoperator.k8s.io/sparkapplication",
+     true},
+    {"apps/v1", "Deployment", "deployment", false},
+    {"apps/v1", "StatefulSet", "statefulset", false},
+    {"leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet", "leaderworkerset.x-k8s.io/leaderworkerset",
      false}};
 
 }  // namespace
@@ -50,8 +53,11 @@ std::optional<JobOwner> job_owner(const YamlNode& object) {
     // metav1.GetControllerOf: only the controller reference is followed.
     if (!owner["controller"].present() || !owner["controller"].boolean()) continue;
     const std::string kind = owner["kind"].present() ? owner["kind"].str() : "";
-    const auto it = std::find_if(std::begin(kIntegrationKinds), std::end(kIntegrationKinds),
-                                 [&](const auto& k) { return k.owns_parts && kind == k.kind; });
+    const std::string api_version = owner["apiVersion"].present() ? owner["apiVersion"].str() : "";
+    const auto it = std::find_if(
+        std::begin(kIntegrationKinds), std::end(kIntegrationKinds), [&](const auto& k) {
+          return k.owns_parts && kind == k.kind && api_version == k.api_version;
+        });
     if (it == std::end(kIntegrationKinds)) return std::nullopt;
     return JobOwner{kind, owner["name"].present() ? owner["name"].str() : "", it->framework};
   }
@@ -59,9 +65,8 @@ std::optional<JobOwner> job_owner(const YamlNode& object) {
 }
 
 std::optional<std::string> integration_of(const std::string& api_version, const std::string& kind) {
-  const std::string group = api_version.substr(0, api_version.rfind('/'));
   for (const auto& k : kIntegrationKinds)
-    if (kind == k.kind && group == k.group) return k.framework;
+    if (kind == k.kind && api_version == k.api_version) return k.framework;
   return std::nullopt;
 }
 

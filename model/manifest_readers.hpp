@@ -138,7 +138,7 @@ void read_pod_template(const YamlNode& template_node, PodSet& pod_set, ReadConte
 void read_pod_spec(const YamlNode& spec, PodSet& pod_set, ReadContext& ctx);
 std::optional<JobOwner> job_owner(const YamlNode& object);
 // The integration (its integrations.frameworks name) whose jobs are of this
-// apiVersion and kind; nullopt for kinds no built-in integration has.
+// apiVersion and kind; nullopt for those no built-in integration serves.
 std::optional<std::string> integration_of(const std::string& api_version, const std::string& kind);
 // Once every file is read: the Pods and Jobs whose owner Kueue admits instead
 // (its integration among `frameworks`; a JobSet owning a Job, queued) are

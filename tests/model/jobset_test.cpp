@@ -172,4 +172,8 @@ TEST_CASE("a Job is its JobSet's only where Kueue manages that JobSet") {
         std::vector<std::string>{"train-w-0"});
   // Its owner not in the input is read from the cluster: taken as queued.
   CHECK(names(load_jobsets(child("true"))).empty());
+  // An owner of another apiVersion is not the integration's (ownerReferenceMatchingGVK).
+  std::string v1alpha1 = child("true");
+  v1alpha1.replace(v1alpha1.find("v1alpha2"), 8, "v1alpha1");
+  CHECK(names(load_jobsets(queued + v1alpha1)) == std::vector<std::string>{"train-w-0", "train"});
 }
