@@ -25,10 +25,11 @@ AdmissionProperty some_workload_admitted(const AdmissionInstance& p) {
 
 // A preemption shows in a state as an evicted workload (its pods
 // terminating, or stuck), as the preemptor kept at its queue's head
-// (BestEffortFIFO), or as a workload that held quota from the start back in
-// its queue (nothing else takes an admitted workload's quota away unfinished).
-// A Job victim admitted during the run, under StrictFIFO or before #7157,
-// leaves no such mark: the guard is registered only where every preemption
+// (BestEffortFIFO, or any queue under PrioritizePreemptorWorkloads), or as a
+// workload that held quota from the start back in its queue (nothing else
+// takes an admitted workload's quota away unfinished). A Job victim admitted
+// during the run, under StrictFIFO without that gate or before #7157, leaves
+// no such mark: the guard is registered only where every preemption
 // does (AdmissionParams::preemption_observable). An eviction the dump caught
 // halfway (WorkloadParams::initial_evicted) happened before the run: that
 // workload's Evicted phase witnesses nothing, and a later preemption of it is

@@ -57,3 +57,13 @@ TEST_CASE("prioritize preemptors: on, the preemptor keeps it, in either queueing
   CHECK(borrower_admitted(true, false, 2));
   CHECK_FALSE(borrower_admitted(true, true, 2));
 }
+
+TEST_CASE("prioritize preemptors: a StrictFIFO preemptor sticks, so some-preemption is checked",
+          "[admission][preemption][sometimes]") {
+  CHECK_FALSE(cohort(false, true).some_preemption_unchecked().empty());
+  CHECK(cohort(true, true).some_preemption_unchecked().empty());
+  CHECK(cohort(true, false).some_preemption_unchecked().empty());
+  // And the guard holds: high reclaims what borrower borrows, and sticks.
+  const auto o = ka_check::check(cohort(true, true), {"some-preemption"});
+  CHECK(o.result.verdict == kmc::checker::Verdict::Verified);
+}
