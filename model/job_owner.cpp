@@ -15,10 +15,11 @@ namespace {
 
 // The job kinds of Kueue's built-in integrations (pkg/controller/jobs), each
 // with the apiVersion Kueue registers it at (its gvk), and its name in
-// integrations.frameworks. Kueue matches an owner, and serves a webhook, at
-// that apiVersion only (ownerReferenceMatchingGVK). `owns_parts`: Kueue admits
-// its Workload for the Jobs or Pods it owns; the others gate their pods
-// through the pod integration (kueue.x-k8s.io/pod-suspending-parent).
+// integrations.frameworks. Kueue matches an ownerReference at that apiVersion
+// only (ownerReferenceMatchingGVK). `owns_parts`: Kueue admits its Workload
+// for the Jobs, Pods or other jobs it owns; the others (Deployment,
+// StatefulSet, LeaderWorkerSet) gate their pods through the pod integration
+// (kueue.x-k8s.io/pod-suspending-parent).
 struct IntegrationKind {
   const char* api_version;
   const char* kind;
@@ -30,7 +31,7 @@ constexpr IntegrationKind kIntegrationKinds[] = {
     {"jobset.x-k8s.io/v1alpha2", "JobSet", "jobset.x-k8s.io/jobset", true},
     {"ray.io/v1", "RayJob", "ray.io/rayjob", true},
     {"ray.io/v1", "RayCluster", "ray.io/raycluster", true},
-    {"ray.io/v1", "RayService", "ray.io/rayservice", false},
+    {"ray.io/v1", "RayService", "ray.io/rayservice", true},
     {"kubeflow.org/v2beta1", "MPIJob", "kubeflow.org/mpijob", true},
     {"kubeflow.org/v1", "PyTorchJob", "kubeflow.org/pytorchjob", true},
     {"kubeflow.org/v1", "TFJob", "kubeflow.org/tfjob", true},
@@ -54,12 +55,12 @@ std::optional<JobOwner> job_owner(const YamlNode& object) {
     if (!owner["controller"].present() || !owner["controller"].boolean()) continue;
     const std::string kind = owner["kind"].present() ? owner["kind"].str() : "";
     const std::string api_version = owner["apiVersion"].present() ? owner["apiVersion"].str() : "";
-    const auto it = std::find_if(
-        std::begin(kIntegrationKinds), std::end(kIntegrationKinds), [&](const auto& k) {
-          return k.owns_parts && kind == k.kind && api_version == k.api_version;
-        });
+    const auto it =
+        std::find_if(std::begin(kIntegrationKinds), std::end(kIntegrationKinds),
+                     [&](const auto& k) { return kind == k.kind && api_version == k.api_version; });
     if (it == std::end(kIntegrationKinds)) return std::nullopt;
-    return JobOwner{kind, owner["name"].present() ? owner["name"].str() : "", it->framework};
+    return JobOwner{kind, owner["name"].present() ? owner["name"].str() : "", it->framework,
+                    it->owns_parts};
   }
   return std::nullopt;
 }
@@ -79,7 +80,7 @@ void leave_parts_to_their_jobs(std::vector<PendingWorkload>& pending,
                                const std::map<std::string, bool>& queued_jobsets,
                                Warnings& warnings) {
   std::erase_if(pending, [&](const PendingWorkload& p) {
-    if (!p.owner ||
+    if (!p.owner || !p.owner->owns_parts ||
         std::find(frameworks.begin(), frameworks.end(), p.owner->framework) == frameworks.end())
       return false;
     const Workload& w = p.workload;
@@ -91,7 +92,7 @@ void leave_parts_to_their_jobs(std::vector<PendingWorkload>& pending,
         w.meta.pos, "metadata.ownerReferences",
         fmt::format("{} owned by {} {}: Kueue admits that job's Workload, not {}; ignored",
                     w.source_kind, p.owner->kind, p.owner->name,
-                    w.source_kind == "Pod" ? "its pods" : "this Job")});
+                    w.source_kind == "Pod" ? "its pods" : fmt::format("this {}", w.source_kind))});
     return true;
   });
 }

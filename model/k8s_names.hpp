@@ -1,5 +1,6 @@
 // Kubernetes' own name rules (k8s.io/apimachinery/pkg/util/validation), for
-// the fields the API server refuses when they break them. Internal to model/.
+// the fields that Kubernetes or Kueue's webhooks refuse when they break them.
+// Internal to model/.
 #pragma once
 
 #include <string_view>

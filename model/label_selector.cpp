@@ -97,7 +97,8 @@ LabelSelector read_selector(const YamlNode& node, ReadContext& ctx) {
       r.values.push_back(value.str());
       check_value(value, r.values.back());
     }
-    // ValidateLabelSelectorRequirement: the API server refuses the object.
+    // ValidateLabelSelectorRequirement: Kueue refuses it (its ClusterQueue
+    // webhook; at startup, for its Configuration).
     const bool set_based = r.op == "In" || r.op == "NotIn";
     if (set_based && r.values.empty())
       values.fail("must be specified when `operator` is 'In' or 'NotIn'");

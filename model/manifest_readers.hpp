@@ -29,7 +29,8 @@ ObjectMeta read_meta(const YamlNode& object, ReadContext& ctx, bool namespaced,
 std::int64_t parse_rfc3339_s(const YamlNode& node);
 
 Labels read_labels(const YamlNode& node);
-// A metav1.LabelSelector, refused where the API server refuses it (label_selector.cpp).
+// A metav1.LabelSelector, refused where apimachinery's ValidateLabelSelector
+// refuses it, as Kueue does (label_selector.cpp).
 LabelSelector read_selector(const YamlNode& node, ReadContext& ctx);
 std::vector<Toleration> read_tolerations(const YamlNode& node, ReadContext& ctx);
 std::vector<ResourceGroup> read_resource_groups(const YamlNode& node, ReadContext& ctx);
@@ -65,10 +66,14 @@ struct KubePriorityClass {
 };
 KubePriorityClass read_kube_priority_class(const YamlNode& object, ReadContext& ctx);
 
-// The job of another Kueue integration that a Pod's or a Job's controller
-// ownerReference names (job_owner.cpp), and that integration's framework name.
+// The job of a Kueue integration that an object's controller ownerReference
+// names (job_owner.cpp), and that integration's framework name. Any such owner
+// of an enabled integration keeps LocalQueue defaulting off the object
+// (IsOwnerManagedByKueueForObject); only one that `owns_parts` admits it as
+// its own part.
 struct JobOwner {
   std::string kind, name, framework;
+  bool owns_parts = true;
 };
 
 // A Workload whose priority may still name a WorkloadPriorityClass that is

@@ -146,10 +146,20 @@ TEST_CASE("a job of a kind kmc does not read, that LocalQueue defaulting queues,
          {rayjobs + local_queue("ns", "team") + ray_job("ns"),
           local_queue("ns", "default") + ray_job("ns"),
           rayjobs + local_queue("ns", "default") + ray_job("ns", "  uid: u1\n"),
-          rayjobs + local_queue("kube-system", "default") + ray_job("kube-system")}) {
+          rayjobs + local_queue("kube-system", "default") + ray_job("kube-system"),
+          // Owned by a job of an enabled integration (IsOwnerManagedByKueueForObject),
+          // even one that leaves its parts to the pod integration.
+          fmt::format("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+                      "integrations: {{frameworks: [batch/job, statefulset, "
+                      "leaderworkerset.x-k8s.io/leaderworkerset]}}\n---\n{}"
+                      "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: s\n"
+                      "  namespace: ns\n  ownerReferences: [{{apiVersion: "
+                      "leaderworkerset.x-k8s.io/v1, kind: LeaderWorkerSet, name: l, uid: u, "
+                      "controller: true}}]\nspec: {{}}\n",
+                      local_queue("ns", "default"))}) {
       INFO(text);
       const auto m = load_cluster_manifests({write_temp("d.yaml", text)});
-      CHECK(has_warning(m.warnings, "kmc does not model kind RayJob"));
+      CHECK(has_warning(m.warnings, "kmc does not model kind"));
       CHECK_FALSE(has_warning(m.warnings, defaulted));
     }
   }
