@@ -72,19 +72,43 @@ bool ManifestLoader::listed(const std::string& framework) const {
 }
 
 void ManifestLoader::leave_parts_to_their_jobs() {
-  std::map<std::string, bool> queued_jobsets;  // "ns/name" -> has the queue-name label
-  for (const auto& jobset : jobsets_) {
-    const YamlNode meta = jobset.object["metadata"];
-    if (!meta["name"].present()) continue;
-    const std::string ns = namespace_of(jobset.object);
-    queued_jobsets[ns + "/" + meta["name"].str()] =
-        names_queue(jobset.object) ||
-        (!meta["uid"].present() &&
-         default_local_queue_applies(ns, job_owner(jobset.object), "jobset.x-k8s.io/jobset",
-                                     jobset.object.pos()));
-  }
-  model::leave_parts_to_their_jobs(pending_, integrations_.frameworks, queued_jobsets,
-                                   out.warnings);
+  std::erase_if(pending_, [&](const PendingWorkload& p) {
+    const Workload& w = p.workload;
+    if (w.source_kind == "Workload") return false;
+    if (w.source_kind == "Pod" && w.meta.annotations.contains(kSuspendedByParentAnnotation))
+      return false;
+    const auto ancestor =
+        queued_ancestor(fmt::format("{}/{}/{}", w.meta.namespace_, w.source_kind, w.meta.name),
+                        w.meta.namespace_, p.owner, w.meta.pos);
+    if (!ancestor) return false;
+    out.warnings.push_back(Diagnostic{
+        w.meta.pos, "metadata.ownerReferences",
+        fmt::format("{} owned by {}: Kueue admits {} {}'s Workload, not {}; ignored", w.source_kind,
+                    ancestor->chain, ancestor->owner.kind, ancestor->owner.name,
+                    w.source_kind == "Pod" ? "its pods" : fmt::format("this {}", w.source_kind))});
+    return true;
+  });
+}
+
+std::optional<QueuedAncestor> ManifestLoader::queued_ancestor(const std::string& self,
+                                                              const std::string& ns,
+                                                              const std::optional<JobOwner>& owner,
+                                                              const SourcePos& at) {
+  return owner_chains_.queued_ancestor(
+      self, ns, owner, at, [&](const std::string& framework) { return listed(framework); },
+      [&](const ChainObject& o) {
+        // The Job and JobSet webhooks' defaulting reads the direct owner only:
+        // no walk from here.
+        return o.labelled || (o.creatable && o.framework &&
+                              default_local_queue_applies(o.ns, o.owner, *o.framework, o.pos));
+      });
+}
+
+bool ManifestLoader::owner_keeps_defaulting_off(const std::string& framework, const std::string& ns,
+                                                const std::optional<JobOwner>& owner,
+                                                const SourcePos& at) {
+  if (framework == "pod") return queued_ancestor(ns + "/Pod/", ns, owner, at).has_value();
+  return owner && listed(owner->framework);
 }
 
 void ManifestLoader::load_jobset(const YamlNode& object, ReadContext& ctx) {
@@ -121,11 +145,14 @@ void ManifestLoader::read_jobsets() {
         continue;
       }
       PendingWorkload jobset = read_jobset(object, ctx);
+      jobset.owner = job_owner(object);
       give_default_local_queue(jobset, "JobSet");
       add_workload(std::move(jobset), "JobSet");
       continue;
     }
-    add_workload(read_jobset(object, ctx), "JobSet");
+    PendingWorkload jobset = read_jobset(object, ctx);
+    jobset.owner = job_owner(object);
+    add_workload(std::move(jobset), "JobSet");
   }
 }
 
@@ -139,7 +166,7 @@ bool ManifestLoader::default_local_queue_applies(const std::string& ns,
                                                  const std::string& framework,
                                                  const SourcePos& at) {
   if (!listed(framework)) return false;  // no webhook for the kind
-  if (owner && listed(owner->framework)) return false;
+  if (owner_keeps_defaulting_off(framework, ns, owner, at)) return false;
   // DefaultLocalQueueExist: the queue manager holds a LocalQueue only while it is not stopped.
   const bool exists =
       std::any_of(out.local_queues.begin(), out.local_queues.end(), [&](const auto& lq) {
@@ -239,7 +266,8 @@ void ManifestLoader::default_local_queues() {
     if (!creatable ||
         !default_local_queue_applies(ns, job.owner, framework, job.workload.meta.pos)) {
       // Left with "queue-name: """: the webhook's validation refuses the job.
-      if (empty_label && listed(framework) && !(job.owner && listed(job.owner->framework)) &&
+      if (empty_label && listed(framework) &&
+          !owner_keeps_defaulting_off(framework, ns, job.owner, empty_label->pos) &&
           namespace_management(ns, empty_label->pos) == NamespaceManagement::Managed)
         throw InputError(empty_label->pos, empty_label->field,
                          fmt::format("an empty queue name, and no LocalQueue 'default' in "

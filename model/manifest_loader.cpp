@@ -122,6 +122,7 @@ void ManifestLoader::load_object_of_any_kind(const YamlNode& object) {
           version));
     return set_configuration(object, read_configuration(object, ctx, &integrations_));
   }
+  if (auto owner = chain_object(object, kind, version)) owner_chains_.add(std::move(*owner));
   if (version == "batch/v1" && kind == "Job") return load_job(object, ctx);
   if (version == "v1" && kind == "Pod") return load_pod(object, ctx);
   if (version == "jobset.x-k8s.io/v1alpha2" && kind == "JobSet") return load_jobset(object, ctx);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/manifest_readers.hpp"
+#include "model/owner_chain.hpp"
 
 namespace kmc::model {
 
@@ -49,7 +50,22 @@ class ManifestLoader {
 
   bool listed(const std::string& framework) const;
 
+  // A Job, JobSet or Pod with a queued ancestor (owner_chain.hpp) is that
+  // ancestor's part: left out, with a warning. A Pod its parent suspends
+  // (kueue.x-k8s.io/pod-suspending-parent) is the pod integration's anyway.
   void leave_parts_to_their_jobs();
+
+  // `self`: "ns/Kind/name" of the object whose controller is `owner`.
+  std::optional<QueuedAncestor> queued_ancestor(const std::string& self, const std::string& ns,
+                                                const std::optional<JobOwner>& owner,
+                                                const SourcePos& at);
+
+  // The webhooks leave LocalQueue defaulting off a job that another job owns:
+  // the Job and JobSet ones when its controller is of an enabled integration
+  // (IsOwnerManagedByKueueForObject), the pod one when it has a queued
+  // ancestor (FindAncestorJobManagedByKueue).
+  bool owner_keeps_defaulting_off(const std::string& framework, const std::string& ns,
+                                  const std::optional<JobOwner>& owner, const SourcePos& at);
 
   // A JobSet is read once the Configuration, which may come later in load
   // order, says whether Kueue manages JobSets: without the integration Kueue
@@ -166,6 +182,7 @@ class ManifestLoader {
     std::optional<JobOwner> owner;
   };
   std::vector<IgnoredObject> ignored_;
+  OwnerChains owner_chains_;
   std::optional<SourcePos> config_pos_;
   std::int64_t load_index_ = 0;
 };

@@ -48,6 +48,9 @@ MultiKueueConfig read_multikueue_config(const YamlNode& object, ReadContext& ctx
 MultiKueueCluster read_multikueue_cluster(const YamlNode& object, ReadContext& ctx);
 
 inline constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
+// Set on the pod template by the Deployment, StatefulSet and LeaderWorkerSet
+// webhooks: the pod webhook gates such a Pod whatever owns it.
+inline constexpr const char* kSuspendedByParentAnnotation = "kueue.x-k8s.io/pod-suspending-parent";
 inline constexpr const char* kPriorityBoostAnnotation = "kueue.x-k8s.io/priority-boost";
 // What a maximum execution time (a Workload's spec.maximumExecutionTimeSeconds,
 // a job's kueue.x-k8s.io/max-exec-time-seconds label) would change.
@@ -66,14 +69,14 @@ struct KubePriorityClass {
 };
 KubePriorityClass read_kube_priority_class(const YamlNode& object, ReadContext& ctx);
 
-// The job of a Kueue integration that an object's controller ownerReference
-// names (job_owner.cpp), and that integration's framework name. Any such owner
-// of an enabled integration keeps LocalQueue defaulting off the object
-// (IsOwnerManagedByKueueForObject); only one that `owns_parts` admits it as
-// its own part.
+// An object's controller ownerReference, when Kueue knows its kind
+// (job_owner.cpp): the job of a built-in integration, whose framework name it
+// holds, or a ReplicaSet, which Kueue walks through to its Deployment
+// (framework empty). Any owner of an enabled integration keeps LocalQueue
+// defaulting off the Job or JobSet (IsOwnerManagedByKueueForObject); which job
+// owns it is owner_chain.hpp's.
 struct JobOwner {
-  std::string kind, name, framework;
-  bool owns_parts = true;
+  std::string kind, name, uid, framework;
 };
 
 // A Workload whose priority may still name a WorkloadPriorityClass that is
@@ -145,14 +148,6 @@ std::optional<JobOwner> job_owner(const YamlNode& object);
 // The integration (its integrations.frameworks name) whose jobs are of this
 // apiVersion and kind; nullopt for those no built-in integration serves.
 std::optional<std::string> integration_of(const std::string& api_version, const std::string& kind);
-// Once every file is read: the Pods and Jobs whose owner Kueue admits instead
-// (its integration among `frameworks`; a JobSet owning a Job, queued) are
-// left out with a warning each. `queued_jobsets`: "ns/name" of the input's
-// JobSets -> whether each has the queue-name label.
-void leave_parts_to_their_jobs(std::vector<PendingWorkload>& pending,
-                               const std::vector<std::string>& frameworks,
-                               const std::map<std::string, bool>& queued_jobsets,
-                               Warnings& warnings);
 // A v1 Pod with the queue-name label: a lone Pod's Workload, or a member of a
 // group (PendingWorkload::pod_group), which group_pods turns into the group's.
 PendingWorkload read_pod(const YamlNode& object, ReadContext& ctx);

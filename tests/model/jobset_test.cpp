@@ -119,7 +119,7 @@ TEST_CASE("a dumped JobSet's Workload stands for it, and its Jobs are the JobSet
   REQUIRE(m.workloads.size() == 1);
   CHECK(m.workloads[0].meta.name == "jobset-train-1a2b3");
   CHECK(has_warning(m.warnings, "JobSet ns/train is owned by Workload ns/jobset-train-1a2b3"));
-  CHECK(has_warning(m.warnings, "Job owned by JobSet train: Kueue admits that job's Workload"));
+  CHECK(has_warning(m.warnings, "Job owned by JobSet train: Kueue admits JobSet train's Workload"));
 }
 
 TEST_CASE("JobSets Kueue could never admit are exit 3 at the replicated jobs") {

@@ -1,0 +1,58 @@
+// The chains of controller owners Kueue walks to find the job that a Job,
+// JobSet or Pod belongs to (jobframework FindAncestorJobManagedByKueue): up
+// every owner of a kind Kueue knows (a built-in integration's job, enabled or
+// not, or a ReplicaSet), to the top one whose integration is enabled and that
+// names a queue. A job with such an ancestor has no Workload of its own.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "model/manifest_readers.hpp"
+
+namespace kmc::model {
+
+// An object of the input that may own a job, as the walk reads it.
+struct ChainObject {
+  std::string kind, ns, name, uid;
+  std::optional<std::string> framework;  // the integration whose job it is
+  std::optional<JobOwner> owner;         // its controller, of a kind Kueue knows
+  bool labelled = false;                 // names a queue
+  bool creatable = false;                // no uid: the webhooks will see it created
+  SourcePos pos;
+};
+
+// The owner-side reading of an object of a kind Kueue walks through;
+// nullopt for other kinds, Pods (they own no jobs), and an object without a
+// name, which no ownerReference can name.
+std::optional<ChainObject> chain_object(const YamlNode& object, const std::string& kind,
+                                        const std::string& api_version);
+
+struct QueuedAncestor {
+  JobOwner owner;
+  std::string chain;  // "JobSet js, owned by AppWrapper aw", for warnings
+};
+
+class OwnerChains {
+ public:
+  void add(ChainObject object);
+
+  // The top ancestor of the object `self` ("ns/Kind/name") whose controller
+  // is `owner`. `enabled(framework)`: integrations.frameworks lists it;
+  // `queued(object)`: it names a queue once the webhooks have defaulted it.
+  // An owner missing from the input is read from the cluster by Kueue: kmc
+  // takes one of an enabled integration to be queued (its child names a queue
+  // or was made by it), and ends the walk there. A cycle, or more owners up
+  // than Kueue follows, is an InputError at `at`: Kueue's webhooks refuse it.
+  std::optional<QueuedAncestor> queued_ancestor(
+      const std::string& self, const std::string& ns, const std::optional<JobOwner>& owner,
+      const SourcePos& at, const std::function<bool(const std::string&)>& enabled,
+      const std::function<bool(const ChainObject&)>& queued) const;
+
+ private:
+  std::map<std::string, ChainObject> objects_;  // "ns/Kind/name"
+};
+
+}  // namespace kmc::model

@@ -1,0 +1,218 @@
+// Which job a Job, JobSet or Pod belongs to, as Kueue's job reconciler and
+// webhooks decide it (jobframework FindAncestorJobManagedByKueue): the top
+// controller owner, up the whole chain of kinds Kueue knows, whose integration
+// is enabled and which names a queue. A job with one is that owner's part: no
+// Workload of its own.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "fixtures.hpp"
+#include "model/scenario.hpp"
+
+using namespace kmc::model;
+using kmc::test::contains;
+using kmc::test::has_warning;
+using kmc::test::input_error_of;
+using kmc::test::write_temp;
+
+namespace {
+
+const std::string kQueued = "  labels: {kueue.x-k8s.io/queue-name: lq}\n";
+
+std::string config(const std::string& frameworks) {
+  return "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+         "integrations: {frameworks: [" +
+         frameworks + "]}\n---\n";
+}
+
+// A controller ownerReference to `kind` `name`, whose uid is "uid-<name>".
+std::string owned_by(const std::string& api_version, const std::string& kind,
+                     const std::string& name) {
+  return "  ownerReferences: [{apiVersion: " + api_version + ", kind: " + kind + ", name: " + name +
+         ", uid: uid-" + name + ", controller: true}]\n";
+}
+
+// An object of a kind kmc does not read, in the cluster (it has its uid).
+std::string object(const std::string& api_version, const std::string& kind, const std::string& name,
+                   const std::string& metadata = "") {
+  return "apiVersion: " + api_version + "\nkind: " + kind + "\nmetadata:\n  name: " + name +
+         "\n  namespace: ns\n  uid: uid-" + name + "\n" + metadata + "spec: {}\n---\n";
+}
+
+std::string job(const std::string& name, const std::string& metadata) {
+  return "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: " + name + "\n  namespace: ns\n" +
+         metadata +
+         "spec:\n  template:\n    spec:\n      containers: [{name: c, resources: {requests: "
+         "{cpu: '1'}}}]\n---\n";
+}
+
+std::string jobset(const std::string& name, const std::string& metadata) {
+  return "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n  name: " + name +
+         "\n  namespace: ns\n" + metadata +
+         "spec:\n  replicatedJobs:\n  - name: w\n    template:\n      spec:\n        template:\n"
+         "          spec:\n            containers: [{name: c}]\n---\n";
+}
+
+std::string pod(const std::string& name, const std::string& metadata) {
+  return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\n  namespace: ns\n" +
+         metadata + "spec:\n  containers: [{name: c, resources: {requests: {cpu: '1'}}}]\n---\n";
+}
+
+const std::string kJobSetApi = "jobset.x-k8s.io/v1alpha2";
+const std::string kAppWrapperApi = "workload.codeflare.dev/v1beta2";
+
+ClusterManifests load(const std::string& text) {
+  return load_cluster_manifests({write_temp("chain.yaml", text)});
+}
+
+bool has_job(const ClusterManifests& m, const std::string& kind, const std::string& name) {
+  for (const auto& w : m.workloads)
+    if (w.source_kind == kind && w.meta.name == name) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a queued owner above an owner that names no queue takes the Job") {
+  // Kueue's own example: Job (queue) -> JobSet -> AppWrapper (queue) => AppWrapper.
+  const std::string frameworks =
+      config("batch/job, jobset.x-k8s.io/jobset, workload.codeflare.dev/appwrapper");
+  const std::string chain =
+      job("j", kQueued + owned_by(kJobSetApi, "JobSet", "js")) +
+      jobset("js", "  uid: uid-js\n" + owned_by(kAppWrapperApi, "AppWrapper", "aw"));
+  SECTION("the AppWrapper names a queue") {
+    const auto m = load(frameworks + chain + object(kAppWrapperApi, "AppWrapper", "aw", kQueued));
+    CHECK(m.workloads.empty());
+    CHECK(has_warning(m.warnings,
+                      "Job owned by JobSet js, owned by AppWrapper aw: Kueue admits "
+                      "AppWrapper aw's Workload"));
+  }
+  SECTION("no owner names a queue: the Job is its own") {
+    const auto m = load(frameworks + chain + object(kAppWrapperApi, "AppWrapper", "aw"));
+    REQUIRE(m.workloads.size() == 1);
+    CHECK(has_job(m, "Job", "j"));
+  }
+}
+
+TEST_CASE("an owner of a disabled integration is walked through, not managed") {
+  // Job (queue) -> JobSet (disabled) -> AppWrapper (queue) => AppWrapper.
+  const std::string queued_jobset =
+      jobset("js", "  uid: uid-js\n" + kQueued + owned_by(kAppWrapperApi, "AppWrapper", "aw"));
+  const std::string queued_job = job("j", kQueued + owned_by(kJobSetApi, "JobSet", "js"));
+  SECTION("to a queued owner above it") {
+    const auto m = load(config("batch/job, workload.codeflare.dev/appwrapper") + queued_job +
+                        queued_jobset + object(kAppWrapperApi, "AppWrapper", "aw", kQueued));
+    CHECK(m.workloads.empty());
+    CHECK(has_warning(m.warnings, "Job owned by JobSet js, owned by AppWrapper aw"));
+  }
+  SECTION("a queued owner whose integration is off takes nothing") {
+    const auto m = load(config("batch/job") + queued_job + queued_jobset +
+                        object(kAppWrapperApi, "AppWrapper", "aw", kQueued));
+    REQUIRE(m.workloads.size() == 1);
+    CHECK(has_job(m, "Job", "j"));
+  }
+}
+
+TEST_CASE("a JobSet a queued TrainJob owns is the TrainJob's, not a second Workload") {
+  const auto m =
+      load(config("batch/job, jobset.x-k8s.io/jobset, trainer.kubeflow.org/trainjob") +
+           object("trainer.kubeflow.org/v1alpha1", "TrainJob", "tj", kQueued) +
+           jobset("tj", kQueued + owned_by("trainer.kubeflow.org/v1alpha1", "TrainJob", "tj")));
+  CHECK_FALSE(has_job(m, "JobSet", "tj"));
+  CHECK(has_warning(m.warnings, "JobSet owned by TrainJob tj: Kueue admits TrainJob tj's"));
+}
+
+TEST_CASE("an ownerReference to another object of that name (another uid) ends the walk") {
+  const std::string stale =
+      "  ownerReferences: [{apiVersion: jobset.x-k8s.io/v1alpha2, kind: "
+      "JobSet, name: js, uid: gone, controller: true}]\n";
+  const auto m = load(config("batch/job, jobset.x-k8s.io/jobset") + job("j", kQueued + stale) +
+                      jobset("js", "  uid: uid-js\n" + kQueued));
+  CHECK(has_job(m, "Job", "j"));
+  CHECK(has_job(m, "JobSet", "js"));
+}
+
+TEST_CASE("a Pod of a Job that names no queue is the pod integration's") {
+  const std::string frameworks = config("batch/job, pod");
+  const std::string lone_job = job("j", "  uid: uid-j\n");
+  SECTION("the Pod names a queue") {
+    const auto m =
+        load(frameworks + lone_job + pod("p", kQueued + owned_by("batch/v1", "Job", "j")));
+    CHECK(has_job(m, "Pod", "p"));
+    CHECK(m.unmanaged_jobs.size() == 1);  // the Job runs without Kueue
+  }
+  const std::string default_queue =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: default, "
+      "namespace: ns}\nspec: {clusterQueue: cq}\n---\n";
+  SECTION("the pod webhook gives a Pod LocalQueue default where no owner is queued") {
+    const auto m =
+        load(frameworks + default_queue + lone_job + pod("p", owned_by("batch/v1", "Job", "j")));
+    REQUIRE(has_job(m, "Pod", "p"));
+    CHECK(m.workloads[0].queue_name == "default");
+  }
+  SECTION("where the Job webhook gave the Job LocalQueue default, the Pod is the Job's") {
+    const auto m = load(frameworks + default_queue + job("j", "") +
+                        pod("p", owned_by("batch/v1", "Job", "j")));
+    REQUIRE(m.workloads.size() == 1);
+    CHECK(has_job(m, "Job", "j"));
+  }
+}
+
+TEST_CASE("a Pod its parent suspends is gated whatever owns it") {
+  const std::string frameworks = config("pod, deployment, statefulset");
+  const std::string sts = object("apps/v1", "StatefulSet", "s", kQueued);
+  const std::string sts_pod = kQueued + owned_by("apps/v1", "StatefulSet", "s");
+  SECTION("with kueue.x-k8s.io/pod-suspending-parent, the pod webhook gates it") {
+    const auto m = load(
+        frameworks + sts +
+        pod("p", sts_pod + "  annotations: {kueue.x-k8s.io/pod-suspending-parent: statefulset}\n"));
+    CHECK(has_job(m, "Pod", "p"));
+  }
+  SECTION("without it, the queued StatefulSet is its ancestor") {
+    const auto m = load(frameworks + sts + pod("p", sts_pod));
+    CHECK(m.workloads.empty());
+    CHECK(has_warning(m.warnings, "Pod owned by StatefulSet s: Kueue admits StatefulSet s's"));
+  }
+  SECTION("a ReplicaSet is walked through to its Deployment") {
+    const auto m =
+        load(frameworks + object("apps/v1", "Deployment", "d", kQueued) +
+             object("apps/v1", "ReplicaSet", "rs", owned_by("apps/v1", "Deployment", "d")) +
+             pod("p", kQueued + owned_by("apps/v1", "ReplicaSet", "rs")));
+    CHECK(m.workloads.empty());
+    CHECK(has_warning(m.warnings, "Pod owned by ReplicaSet rs, owned by Deployment d"));
+  }
+}
+
+TEST_CASE("ownership Kueue cannot walk is refused, as its webhooks refuse it") {
+  SECTION("a cycle (ErrCyclicOwnership)") {
+    const auto d = input_error_of([] {
+      load(config("batch/job, jobset.x-k8s.io/jobset") +
+           job("a", "  uid: uid-a\n" + kQueued + owned_by(kJobSetApi, "JobSet", "b")) +
+           jobset("b", "  uid: uid-b\n" + owned_by("batch/v1", "Job", "a")));
+    });
+    CHECK(d.field == "metadata.ownerReferences");
+    CHECK(contains(d.message, "cycle"));
+  }
+  SECTION("more than 10 owners up (ErrManagedOwnersChainLimitReached)") {
+    std::string text = config("batch/job, jobset.x-k8s.io/jobset") +
+                       job("j", kQueued + owned_by(kJobSetApi, "JobSet", "s1"));
+    for (int i = 1; i <= 11; ++i)
+      text += jobset("s" + std::to_string(i),
+                     "  uid: uid-s" + std::to_string(i) + "\n" +
+                         (i < 11 ? owned_by(kJobSetApi, "JobSet", "s" + std::to_string(i + 1))
+                                 : std::string()));
+    const auto d = input_error_of([&] { load(text); });
+    CHECK(contains(d.message, "10"));
+    // Ten owners up is still walked.
+    std::string ten = config("batch/job, jobset.x-k8s.io/jobset") +
+                      job("j", kQueued + owned_by(kJobSetApi, "JobSet", "s1"));
+    for (int i = 1; i <= 10; ++i)
+      ten += jobset(
+          "s" + std::to_string(i),
+          "  uid: uid-s" + std::to_string(i) + "\n" +
+              (i < 10 ? owned_by(kJobSetApi, "JobSet", "s" + std::to_string(i + 1)) : kQueued));
+    const auto m = load(ten);
+    REQUIRE(m.workloads.size() == 1);
+    CHECK(has_job(m, "JobSet", "s10"));
+  }
+}
