@@ -68,7 +68,40 @@ void ManifestLoader::load_unlabelled(const YamlNode& object, ReadContext& ctx,
 
 bool ManifestLoader::listed(const std::string& framework) const {
   const auto& listed = integrations_.frameworks;
-  return std::find(listed.begin(), listed.end(), framework) != listed.end();
+  return std::find(listed.begin(), listed.end(), framework) != listed.end() ||
+         (framework == "pod" && pod_integration_implicit());
+}
+
+// Since Kueue 0.15 (#6736) the integrations whose pods the pod integration
+// gates enable it with them (ImplicitlyEnabledFrameworkNames): its webhook
+// then runs on every Pod, but its reconciler skips a Pod that no parent
+// suspended (Pod.Skip, HasImplicitlyEnabledFramework).
+bool ManifestLoader::pod_integration_implicit() const {
+  const auto& listed = integrations_.frameworks;
+  const auto has = [&](const char* f) {
+    return std::find(listed.begin(), listed.end(), f) != listed.end();
+  };
+  return !has("pod") && (has("deployment") || has("statefulset") ||
+                         has("leaderworkerset.x-k8s.io/leaderworkerset"));
+}
+
+void ManifestLoader::leave_pods_gated_forever() {
+  if (!pod_integration_implicit()) return;
+  std::erase_if(pending_, [&](const PendingWorkload& p) {
+    const Workload& w = p.workload;
+    if (w.source_kind != "Pod" || w.meta.annotations.contains(kSuspendedByParentAnnotation))
+      return false;
+    out.warnings.push_back(ignored_input(
+        w.meta.pos, "metadata.labels", "Pod gated by an implicitly enabled pod integration",
+        fmt::format("Kueue's pod webhook gates this Pod, as it names queue '{}', but the pod "
+                    "integration is only implicitly enabled (integrations.frameworks lists a "
+                    "job kind whose pods it gates, not pod), and then Kueue's pod reconciler "
+                    "skips a Pod without {}: it is never admitted nor ungated, so it never "
+                    "runs; kmc leaves it out. List pod in integrations.frameworks to have Kueue "
+                    "admit it",
+                    w.queue_name, kSuspendedByParentAnnotation)));
+    return true;
+  });
 }
 
 void ManifestLoader::leave_parts_to_their_jobs() {

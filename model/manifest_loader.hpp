@@ -48,7 +48,13 @@ class ManifestLoader {
   void load_pod(const YamlNode& object, ReadContext& ctx);
   void load_unlabelled(const YamlNode& object, ReadContext& ctx, const std::string& kind);
 
+  // Whether Kueue enables the integration: integrations.frameworks lists it,
+  // or, for pod, pod_integration_implicit.
   bool listed(const std::string& framework) const;
+  bool pod_integration_implicit() const;
+  // With the pod integration implicit only, a Pod its parent did not suspend
+  // is gated and never admitted: left out, with an answer-changing warning.
+  void leave_pods_gated_forever();
 
   // A Job, JobSet or Pod with a queued ancestor (owner_chain.hpp) is that
   // ancestor's part: left out, with a warning. A Pod its parent suspends

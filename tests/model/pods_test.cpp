@@ -265,3 +265,46 @@ TEST_CASE("Pods a dumped Workload owns are dropped: the Workload stands for them
   CHECK(m.workloads[0].source_kind == "Workload");
   CHECK(has_warning(m.warnings, "the Workload stands for it"));
 }
+
+TEST_CASE("a pod integration only implicitly enabled gates Pods it never admits") {
+  // Since Kueue 0.15 (#6736) listing deployment, statefulset or leaderworkerset
+  // enables the pod integration too: its webhook gates every Pod that names a
+  // queue, but its reconciler skips a Pod without pod-suspending-parent.
+  const auto with = [](const std::string& frameworks, const std::string& text) {
+    return load_cluster_manifests(
+        {write_temp("pods.yaml", text),
+         write_temp("config.yaml",
+                    "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+                    "integrations: {frameworks: [" +
+                        frameworks + "]}\n")});
+  };
+  const std::string suspended =
+      "  labels: {kueue.x-k8s.io/queue-name: lq}\n"
+      "  annotations: {kueue.x-k8s.io/pod-suspending-parent: statefulset}\n";
+  SECTION("a Pod its StatefulSet suspends is admitted") {
+    const auto m = with("statefulset", pod("p", "1", suspended));
+    REQUIRE(m.workloads.size() == 1);
+    CHECK(m.workloads[0].source_kind == "Pod");
+  }
+  SECTION("a plain Pod that names a queue stays gated: left out, answer-changing") {
+    const auto m = with("statefulset", pod("p", "1", kQueued));
+    CHECK(m.workloads.empty());
+    bool found = false;
+    for (const auto& w : m.warnings)
+      if (contains(w.message, "never runs")) found = w.may_change_answer;
+    CHECK(found);
+  }
+  SECTION("so does one LocalQueue defaulting queues") {
+    const std::string lq =
+        "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: default, "
+        "namespace: ns}\nspec: {clusterQueue: cq}\n---\n";
+    const auto m = with("deployment", lq + pod("p", "1", ""));
+    CHECK(m.workloads.empty());
+    CHECK(has_warning(m.warnings, "never runs"));
+  }
+  SECTION("listed, the pod integration admits it") {
+    const auto m = with("statefulset, pod", pod("p", "1", kQueued));
+    REQUIRE(m.workloads.size() == 1);
+    CHECK_FALSE(has_warning(m.warnings, "never runs"));
+  }
+}
