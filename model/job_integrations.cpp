@@ -107,40 +107,65 @@ void ManifestLoader::leave_pods_gated_forever() {
 void ManifestLoader::leave_parts_to_their_jobs() {
   std::erase_if(pending_, [&](const PendingWorkload& p) {
     const Workload& w = p.workload;
-    if (w.source_kind == "Workload") return false;
-    if (w.source_kind == "Pod" && w.meta.annotations.contains(kSuspendedByParentAnnotation))
+    const std::string& kind = w.source_kind;
+    if (kind == "Workload") return false;
+    if (kind == "Pod" && w.meta.annotations.contains(kSuspendedByParentAnnotation)) return false;
+    // Only Kueue's webhooks and job reconcilers walk, where they run.
+    if (!listed(kind == "Pod"   ? "pod"
+                : kind == "Job" ? "batch/job"
+                                : "jobset.x-k8s.io/jobset") ||
+        namespace_management(w.meta.namespace_, w.meta.pos) != NamespaceManagement::Managed)
       return false;
-    const auto ancestor =
-        queued_ancestor(fmt::format("{}/{}/{}", w.meta.namespace_, w.source_kind, w.meta.name),
+    const OwnerWalk walk =
+        queued_ancestor(fmt::format("{}/{}/{}", w.meta.namespace_, kind, w.meta.name),
                         w.meta.namespace_, p.owner, w.meta.pos);
-    if (!ancestor) return false;
-    out.warnings.push_back(Diagnostic{
-        w.meta.pos, "metadata.ownerReferences",
-        fmt::format("{} owned by {}: Kueue admits {} {}'s Workload, not {}; ignored", w.source_kind,
-                    ancestor->chain, ancestor->owner.kind, ancestor->owner.name,
-                    w.source_kind == "Pod" ? "its pods" : fmt::format("this {}", w.source_kind))});
+    if (!walk.top) {
+      if (walk.missing)
+        out.warnings.push_back(ignored_input(
+            w.meta.pos, "metadata.ownerReferences", kind + " whose owner chain is cut",
+            fmt::format("admission may differ because Kueue walks this {}'s controller owners "
+                        "up to {} {}, which is not in the input, and on from there to any that "
+                        "names a queue, whose part the {} then is; kmc takes it as its own "
+                        "job: add the owners to the input",
+                        kind, walk.missing->kind, walk.missing->name, kind)));
+      return false;
+    }
+    const QueuedAncestor& top = *walk.top;
+    out.warnings.push_back(
+        Diagnostic{w.meta.pos, "metadata.ownerReferences",
+                   fmt::format("{} owned by {}: Kueue admits {} {}'s Workload, not {}; ignored",
+                               kind, top.chain, top.owner.kind, top.owner.name,
+                               kind == "Pod" ? "its pods" : fmt::format("this {}", kind))});
     return true;
   });
 }
 
-std::optional<QueuedAncestor> ManifestLoader::queued_ancestor(const std::string& self,
-                                                              const std::string& ns,
-                                                              const std::optional<JobOwner>& owner,
-                                                              const SourcePos& at) {
+OwnerWalk ManifestLoader::queued_ancestor(const std::string& self, const std::string& ns,
+                                          const std::optional<JobOwner>& owner,
+                                          const SourcePos& at) {
   return owner_chains_.queued_ancestor(
       self, ns, owner, at, [&](const std::string& framework) { return listed(framework); },
       [&](const ChainObject& o) {
-        // The Job and JobSet webhooks' defaulting reads the direct owner only:
-        // no walk from here.
-        return o.labelled || (o.creatable && o.framework &&
-                              default_local_queue_applies(o.ns, o.owner, *o.framework, o.pos));
+        if (o.labelled) return true;
+        if (!o.creatable || !o.framework || o.suspended_by_parent) return false;
+        // Whether the webhook gives it LocalQueue default: the pod webhook
+        // walks from it in turn, so Pods owning each other come back here.
+        if (!deciding_defaults_.insert(&o).second)
+          throw InputError(o.pos, "metadata.ownerReferences",
+                           fmt::format("the controller ownerReferences of {} {} form a cycle: "
+                                       "Kueue's walk to the job that owns it fails "
+                                       "(ErrCyclicOwnership), so its webhook refuses it",
+                                       o.kind, o.name));
+        const bool defaulted = default_local_queue_applies(o.ns, o.owner, *o.framework, o.pos);
+        deciding_defaults_.erase(&o);
+        return defaulted;
       });
 }
 
 bool ManifestLoader::owner_keeps_defaulting_off(const std::string& framework, const std::string& ns,
                                                 const std::optional<JobOwner>& owner,
                                                 const SourcePos& at) {
-  if (framework == "pod") return queued_ancestor(ns + "/Pod/", ns, owner, at).has_value();
+  if (framework == "pod") return queued_ancestor(ns + "/Pod/", ns, owner, at).top.has_value();
   return owner && listed(owner->framework);
 }
 
@@ -296,15 +321,19 @@ void ManifestLoader::default_local_queues() {
     const std::string kind = job.workload.source_kind;
     const char* framework = kind == "Pod" ? "pod" : "batch/job";
     const std::string& ns = job.workload.meta.namespace_;
-    if (!creatable ||
+    // The pod webhook gates a Pod its parent suspended before any defaulting.
+    const bool suspended =
+        kind == "Pod" && job.workload.meta.annotations.contains(kSuspendedByParentAnnotation);
+    if (!creatable || suspended ||
         !default_local_queue_applies(ns, job.owner, framework, job.workload.meta.pos)) {
       // Left with "queue-name: """: the webhook's validation refuses the job.
       if (empty_label && listed(framework) &&
-          !owner_keeps_defaulting_off(framework, ns, job.owner, empty_label->pos) &&
           namespace_management(ns, empty_label->pos) == NamespaceManagement::Managed)
         throw InputError(empty_label->pos, empty_label->field,
                          fmt::format("an empty queue name, and no LocalQueue 'default' in "
-                                     "namespace '{}' to give it; Kueue's webhook refuses the {}",
+                                     "namespace '{}' that LocalQueue defaulting gives it (it "
+                                     "skips a job another job owns); Kueue's webhook refuses "
+                                     "the {}",
                                      ns, kind));
       if (kind == "Job") out.unmanaged_jobs.push_back(std::move(job.workload));  // it still runs
       continue;

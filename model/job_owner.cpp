@@ -1,7 +1,7 @@
 // The controller ownerReference of an object, when Kueue knows its kind: a
-// built-in integration's job (matched at the apiVersion Kueue registers it
-// at, ownerReferenceMatchingGVK) or the ReplicaSet between a Deployment and
-// its Pods (IntegrationManager.isKnownOwner).
+// built-in integration's job, a Pod included (matched at the apiVersion
+// Kueue registers it at, ownerReferenceMatchingGVK), or the ReplicaSet
+// between a Deployment and its Pods (IntegrationManager.isKnownOwner).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,6 +22,7 @@ struct IntegrationKind {
   const char* framework;
 };
 constexpr IntegrationKind kIntegrationKinds[] = {
+    {"v1", "Pod", "pod"},
     {"batch/v1", "Job", "batch/job"},
     {"jobset.x-k8s.io/v1alpha2", "JobSet", "jobset.x-k8s.io/jobset"},
     {"ray.io/v1", "RayJob", "ray.io/rayjob"},

@@ -62,9 +62,8 @@ class ManifestLoader {
   void leave_parts_to_their_jobs();
 
   // `self`: "ns/Kind/name" of the object whose controller is `owner`.
-  std::optional<QueuedAncestor> queued_ancestor(const std::string& self, const std::string& ns,
-                                                const std::optional<JobOwner>& owner,
-                                                const SourcePos& at);
+  OwnerWalk queued_ancestor(const std::string& self, const std::string& ns,
+                            const std::optional<JobOwner>& owner, const SourcePos& at);
 
   // The webhooks leave LocalQueue defaulting off a job that another job owns:
   // the Job and JobSet ones when its controller is of an enabled integration
@@ -189,6 +188,7 @@ class ManifestLoader {
   };
   std::vector<IgnoredObject> ignored_;
   OwnerChains owner_chains_;
+  std::set<const ChainObject*> deciding_defaults_;  // queued_ancestor's, against cycles
   std::optional<SourcePos> config_pos_;
   std::int64_t load_index_ = 0;
 };

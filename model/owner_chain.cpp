@@ -21,19 +21,22 @@ std::optional<ChainObject> chain_object(const YamlNode& object, const std::strin
   const bool known =
       integration_of(api_version, kind) || (api_version == "apps/v1" && kind == "ReplicaSet");
   const YamlNode meta = object["metadata"];
-  if (!known || kind == "Pod" || !meta.is_map()) return std::nullopt;
+  if (!known || !meta.is_map()) return std::nullopt;
   ChainObject o;
   o.kind = kind;
   o.name = scalar(meta["name"]);
   if (o.name.empty()) return std::nullopt;
   o.uid = scalar(meta["uid"]);
-  o.ns = scalar(meta["namespace"]);
-  if (o.ns.empty()) o.ns = "default";
+  // As read_object_meta: a namespace written empty stays empty.
+  o.ns = meta["namespace"].present() ? scalar(meta["namespace"]) : "default";
   o.framework = integration_of(api_version, kind);
   o.owner = job_owner(object);
   const YamlNode labels = meta["labels"];
   o.labelled = labels.is_map() && !scalar(labels[kQueueNameLabel]).empty();
   o.creatable = o.uid.empty();
+  const YamlNode annotations = meta["annotations"];
+  o.suspended_by_parent =
+      kind == "Pod" && annotations.is_map() && annotations[kSuspendedByParentAnnotation].present();
   o.pos = object.pos();
   return o;
 }
@@ -43,11 +46,12 @@ void OwnerChains::add(ChainObject object) {
   objects_.emplace(std::move(key), std::move(object));
 }
 
-std::optional<QueuedAncestor> OwnerChains::queued_ancestor(
+OwnerWalk OwnerChains::queued_ancestor(
     const std::string& self, const std::string& ns, const std::optional<JobOwner>& owner,
     const SourcePos& at, const std::function<bool(const std::string&)>& enabled,
     const std::function<bool(const ChainObject&)>& queued) const {
-  std::optional<QueuedAncestor> top;
+  OwnerWalk walk;
+  std::optional<QueuedAncestor>& top = walk.top;
   std::set<std::string> seen{self};
   std::string chain;
   int hops = 0;
@@ -57,7 +61,10 @@ std::optional<QueuedAncestor> OwnerChains::queued_ancestor(
     const std::string key = fmt::format("{}/{}/{}", ns, up->kind, up->name);
     const auto it = objects_.find(key);
     if (it == objects_.end()) {
-      if (managed) top = QueuedAncestor{*up, chain};
+      if (managed)
+        top = QueuedAncestor{*up, chain};
+      else
+        walk.missing = *up;
       break;
     }
     const ChainObject& parent = it->second;
@@ -79,7 +86,7 @@ std::optional<QueuedAncestor> OwnerChains::queued_ancestor(
                                    kOwnersChainLimit, chain));
     up = parent.owner ? &*parent.owner : nullptr;
   }
-  return top;
+  return walk;
 }
 
 }  // namespace kmc::model

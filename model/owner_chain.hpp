@@ -21,18 +21,27 @@ struct ChainObject {
   std::optional<JobOwner> owner;         // its controller, of a kind Kueue knows
   bool labelled = false;                 // names a queue
   bool creatable = false;                // no uid: the webhooks will see it created
+  bool suspended_by_parent = false;      // a Pod the pod webhook gates before defaulting
   SourcePos pos;
 };
 
-// The owner-side reading of an object of a kind Kueue walks through;
-// nullopt for other kinds, Pods (they own no jobs), and an object without a
-// name, which no ownerReference can name.
+// The owner-side reading of an object of a kind Kueue walks through (a
+// Pod too: a spark driver controls its executors); nullopt for other kinds
+// and for an object without a name, which no ownerReference can name.
 std::optional<ChainObject> chain_object(const YamlNode& object, const std::string& kind,
                                         const std::string& api_version);
 
 struct QueuedAncestor {
   JobOwner owner;
   std::string chain;  // "JobSet js, owned by AppWrapper aw", for warnings
+};
+
+// What a walk found: the top queued ancestor, if any, and the owner it ended
+// at for want of it in the input, where Kueue (which reads the cluster)
+// would have walked on.
+struct OwnerWalk {
+  std::optional<QueuedAncestor> top;
+  std::optional<JobOwner> missing;
 };
 
 class OwnerChains {
@@ -46,10 +55,10 @@ class OwnerChains {
   // takes one of an enabled integration to be queued (its child names a queue
   // or was made by it), and ends the walk there. A cycle, or more owners up
   // than Kueue follows, is an InputError at `at`: Kueue's webhooks refuse it.
-  std::optional<QueuedAncestor> queued_ancestor(
-      const std::string& self, const std::string& ns, const std::optional<JobOwner>& owner,
-      const SourcePos& at, const std::function<bool(const std::string&)>& enabled,
-      const std::function<bool(const ChainObject&)>& queued) const;
+  OwnerWalk queued_ancestor(const std::string& self, const std::string& ns,
+                            const std::optional<JobOwner>& owner, const SourcePos& at,
+                            const std::function<bool(const std::string&)>& enabled,
+                            const std::function<bool(const ChainObject&)>& queued) const;
 
  private:
   std::map<std::string, ChainObject> objects_;  // "ns/Kind/name"

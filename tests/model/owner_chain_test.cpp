@@ -216,3 +216,65 @@ TEST_CASE("ownership Kueue cannot walk is refused, as its webhooks refuse it") {
     CHECK(has_job(m, "JobSet", "s10"));
   }
 }
+
+TEST_CASE("a queued Pod that controls other Pods is their job") {
+  // spark-submit's executors are controlled by the driver Pod.
+  const auto m = load(config("pod") + pod("driver", "  uid: uid-driver\n" + kQueued) +
+                      pod("exec-1", kQueued + owned_by("v1", "Pod", "driver")));
+  REQUIRE(m.workloads.size() == 1);
+  CHECK(has_job(m, "Pod", "driver"));
+  CHECK(has_warning(m.warnings, "Pod owned by Pod driver: Kueue admits Pod driver's Workload"));
+}
+
+TEST_CASE("a walk that ends at an owner missing from the input may change the answer") {
+  // The Job is known but its integration is off: Kueue reads it from the
+  // cluster and walks on to its JobSet, which kmc cannot.
+  const auto m = load(config("pod, jobset.x-k8s.io/jobset") + jobset("js", kQueued) +
+                      pod("p", kQueued + owned_by("batch/v1", "Job", "js-w-0")));
+  CHECK(has_job(m, "Pod", "p"));
+  bool flagged = false;
+  for (const auto& w : m.warnings)
+    if (contains(w.message, "Job js-w-0, which is not in the input")) flagged = w.may_change_answer;
+  CHECK(flagged);
+}
+
+TEST_CASE("the webhooks refuse an empty queue name on a job another job owns") {
+  const auto d = input_error_of([] {
+    load(config("batch/job, jobset.x-k8s.io/jobset") + jobset("js", "  uid: uid-js\n" + kQueued) +
+         job("j", "  labels: {kueue.x-k8s.io/queue-name: \"\"}\n" +
+                      owned_by(kJobSetApi, "JobSet", "js")));
+  });
+  CHECK(contains(d.message, "an empty queue name"));
+}
+
+TEST_CASE("ownership Kueue never walks is not checked") {
+  // Without the batch/job integration no webhook or reconciler walks from the Job.
+  const auto m = load(config("jobset.x-k8s.io/jobset") +
+                      job("a", "  uid: uid-a\n" + kQueued + owned_by(kJobSetApi, "JobSet", "b")) +
+                      jobset("b", "  uid: uid-b\n" + owned_by("batch/v1", "Job", "a")));
+  CHECK(m.workloads.empty());
+}
+
+TEST_CASE("a Pod its parent suspended gets no LocalQueue default") {
+  // The pod webhook gates it at once, before defaulting: with no queue name
+  // Kueue's reconciler then ignores it.
+  const std::string lq =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: default, "
+      "namespace: ns}\nspec: {clusterQueue: cq}\n---\n";
+  const auto m = load(config("pod") + lq +
+                      pod("p",
+                          "  annotations: {kueue.x-k8s.io/pod-suspending-parent: "
+                          "deployment}\n"));
+  CHECK(m.workloads.empty());
+}
+
+TEST_CASE("Pods owning each other, defaulted, are a cycle, not a hang") {
+  const std::string lq =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: default, "
+      "namespace: ns}\nspec: {clusterQueue: cq}\n---\n";
+  const auto d = input_error_of([&] {
+    load(config("pod") + lq + pod("a", owned_by("v1", "Pod", "b")) +
+         pod("b", owned_by("v1", "Pod", "a")));
+  });
+  CHECK(contains(d.message, "cycle"));
+}
