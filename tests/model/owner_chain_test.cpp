@@ -3,6 +3,8 @@
 // controller owner, up the whole chain of kinds Kueue knows, whose integration
 // is enabled and which names a queue. A job with one is that owner's part: no
 // Workload of its own.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -63,6 +65,19 @@ const std::string kAppWrapperApi = "workload.codeflare.dev/v1beta2";
 
 ClusterManifests load(const std::string& text) {
   return load_cluster_manifests({write_temp("chain.yaml", text)});
+}
+
+// A queued Job under `n` JobSets s1 .. sn, each owned by the next; the
+// top one names a queue when `top_queued`.
+std::string jobset_chain(int n, bool top_queued) {
+  std::string text = config("batch/job, jobset.x-k8s.io/jobset") +
+                     job("j", kQueued + owned_by(kJobSetApi, "JobSet", "s1"));
+  for (int i = 1; i <= n; ++i) {
+    const std::string above = i < n ? owned_by(kJobSetApi, "JobSet", fmt::format("s{}", i + 1))
+                                    : (top_queued ? kQueued : std::string());
+    text += jobset(fmt::format("s{}", i), fmt::format("  uid: uid-s{}\n{}", i, above));
+  }
+  return text;
 }
 
 bool has_job(const ClusterManifests& m, const std::string& kind, const std::string& name) {
@@ -194,23 +209,10 @@ TEST_CASE("ownership Kueue cannot walk is refused, as its webhooks refuse it") {
     CHECK(contains(d.message, "cycle"));
   }
   SECTION("more than 10 owners up (ErrManagedOwnersChainLimitReached)") {
-    std::string text = config("batch/job, jobset.x-k8s.io/jobset") +
-                       job("j", kQueued + owned_by(kJobSetApi, "JobSet", "s1"));
-    for (int i = 1; i <= 11; ++i)
-      text += jobset("s" + std::to_string(i),
-                     "  uid: uid-s" + std::to_string(i) + "\n" +
-                         (i < 11 ? owned_by(kJobSetApi, "JobSet", "s" + std::to_string(i + 1))
-                                 : std::string()));
-    const auto d = input_error_of([&] { load(text); });
+    const auto d = input_error_of([&] { load(jobset_chain(11, false)); });
     CHECK(contains(d.message, "10"));
     // Ten owners up is still walked.
-    std::string ten = config("batch/job, jobset.x-k8s.io/jobset") +
-                      job("j", kQueued + owned_by(kJobSetApi, "JobSet", "s1"));
-    for (int i = 1; i <= 10; ++i)
-      ten += jobset(
-          "s" + std::to_string(i),
-          "  uid: uid-s" + std::to_string(i) + "\n" +
-              (i < 10 ? owned_by(kJobSetApi, "JobSet", "s" + std::to_string(i + 1)) : kQueued));
+    const std::string ten = jobset_chain(10, true);
     const auto m = load(ten);
     REQUIRE(m.workloads.size() == 1);
     CHECK(has_job(m, "JobSet", "s10"));
