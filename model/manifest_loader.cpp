@@ -271,8 +271,17 @@ void ManifestLoader::explain_ignored_jobs() {
     const bool defaulted =
         !ignored.queued && ignored.creatable && ignored.framework &&
         default_local_queue_applies(ignored.ns, ignored.owner, *ignored.framework, pos);
+    // A part of a queued ancestor's job gets no Workload of its own: nothing is missing.
+    std::optional<QueuedAncestor> part;
+    if ((ignored.queued || defaulted) && ignored.framework && listed(*ignored.framework))
+      part = queued_ancestor(ignored.key, ignored.ns, ignored.owner, pos).top;
     Diagnostic& w = out.warnings[ignored.warning];  // only now: those may add warnings
-    if (auto it = owner_to_workload.find(ignored.key); it != owner_to_workload.end()) {
+    if (part) {
+      const std::string top = fmt::format("{} {}", part->owner.kind, part->owner.name);
+      w.message +=
+          fmt::format("; Kueue admits it as part of {}{}", top,
+                      part->chain == top ? "" : fmt::format(" (owned by {})", part->chain));
+    } else if (auto it = owner_to_workload.find(ignored.key); it != owner_to_workload.end()) {
       const Workload& workload = pending_[it->second].workload;
       w.message +=
           fmt::format("; its Workload {}/{} ({}:{}) stands for it", workload.meta.namespace_,

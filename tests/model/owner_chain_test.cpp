@@ -280,3 +280,21 @@ TEST_CASE("Pods owning each other, defaulted, are a cycle, not a hang") {
   });
   CHECK(contains(d.message, "cycle"));
 }
+
+TEST_CASE("an unread job a queued ancestor owns is that ancestor's, not missing") {
+  // KubeRay's RayJob makes a RayCluster; Kueue admits the RayJob's Workload.
+  const auto m = load(config("ray.io/rayjob, ray.io/raycluster") +
+                      object("ray.io/v1", "RayJob", "rj", kQueued) +
+                      object("ray.io/v1", "RayCluster", "rc",
+                             "  labels: {kueue.x-k8s.io/queue-name: lq}\n" +
+                                 owned_by("ray.io/v1", "RayJob", "rj")));
+  int clusters = 0;
+  for (const auto& w : m.warnings)
+    if (contains(w.message, "kind RayCluster")) {
+      ++clusters;
+      CHECK_FALSE(w.may_change_answer);
+      CHECK(contains(w.message, "part of RayJob rj"));
+    }
+  CHECK(clusters == 1);
+  CHECK(has_warning(m.warnings, "Kueue queues this RayJob"));  // its Workload is missing
+}
