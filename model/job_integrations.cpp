@@ -86,20 +86,37 @@ bool ManifestLoader::pod_integration_implicit() const {
 }
 
 void ManifestLoader::leave_pods_gated_forever() {
-  if (!pod_integration_implicit()) return;
+  const bool implicit = pod_integration_implicit();
+  const std::string implicitly =
+      "the pod integration is only implicitly enabled (integrations.frameworks lists a job kind "
+      "whose pods it gates, not pod), and then Kueue's pod reconciler skips a Pod";
   std::erase_if(pending_, [&](const PendingWorkload& p) {
     const Workload& w = p.workload;
-    if (w.source_kind != "Pod" || w.meta.annotations.contains(kSuspendedByParentAnnotation))
+    if (w.source_kind != "Pod") return false;
+    const auto parent = w.meta.annotations.find(kSuspendedByParentAnnotation);
+    const auto managed = w.meta.labels.find("kueue.x-k8s.io/managed");
+    std::string why;
+    if (parent == w.meta.annotations.end()) {
+      if (!implicit) return false;
+      why = fmt::format("{} without {}; list pod in integrations.frameworks to have Kueue admit it",
+                        implicitly, kSuspendedByParentAnnotation);
+    } else if ((managed == w.meta.labels.end() || managed->second != "true") &&
+               !(p.owner && p.owner->kind == "StatefulSet")) {
+      // A Deployment's template carries the label; the StatefulSet and
+      // LeaderWorkerSet pod reconcilers add it to Pods a StatefulSet controls.
+      why =
+          "Kueue's pod reconciler skips a Pod without the label kueue.x-k8s.io/managed: "
+          "\"true\", which the webhook leaves to the parent that suspends it";
+    } else if (implicit && parent->second.empty()) {
+      why = fmt::format("{} whose {} is empty", implicitly, kSuspendedByParentAnnotation);
+    } else {
       return false;
+    }
     out.warnings.push_back(ignored_input(
-        w.meta.pos, "metadata.labels", "Pod gated by an implicitly enabled pod integration",
-        fmt::format("Kueue's pod webhook gates this Pod, as it names queue '{}', but the pod "
-                    "integration is only implicitly enabled (integrations.frameworks lists a "
-                    "job kind whose pods it gates, not pod), and then Kueue's pod reconciler "
-                    "skips a Pod without {}: it is never admitted nor ungated, so it never "
-                    "runs; kmc leaves it out. List pod in integrations.frameworks to have Kueue "
-                    "admit it",
-                    w.queue_name, kSuspendedByParentAnnotation)));
+        w.meta.pos, "metadata.labels", "Pod the pod webhook gates and Kueue never admits",
+        fmt::format("Kueue's pod webhook gates this Pod (queue '{}'), but {}: it is never "
+                    "admitted nor ungated, so once gated it never runs; kmc leaves it out",
+                    w.queue_name, why)));
     return true;
   });
 }
@@ -120,7 +137,9 @@ void ManifestLoader::leave_parts_to_their_jobs() {
         queued_ancestor(fmt::format("{}/{}/{}", w.meta.namespace_, kind, w.meta.name),
                         w.meta.namespace_, p.owner, w.meta.pos);
     if (!walk.top) {
-      if (walk.missing)
+      // Past a missing ReplicaSet only a queued Deployment could take the
+      // Pod, and its Pods carry pod-suspending-parent, which skips the walk.
+      if (walk.missing && !(walk.missing->kind == "ReplicaSet" && !listed("deployment")))
         out.warnings.push_back(ignored_input(
             w.meta.pos, "metadata.ownerReferences", kind + " whose owner chain is cut",
             fmt::format("admission may differ because Kueue walks this {}'s controller owners "
@@ -131,11 +150,18 @@ void ManifestLoader::leave_parts_to_their_jobs() {
       return false;
     }
     const QueuedAncestor& top = *walk.top;
-    out.warnings.push_back(
-        Diagnostic{w.meta.pos, "metadata.ownerReferences",
-                   fmt::format("{} owned by {}: Kueue admits {} {}'s Workload, not {}; ignored",
-                               kind, top.chain, top.owner.kind, top.owner.name,
-                               kind == "Pod" ? "its pods" : fmt::format("this {}", kind))});
+    std::string message = fmt::format(
+        "{} owned by {}: Kueue admits {} {}'s Workload, not {}; ignored", kind, top.chain,
+        top.owner.kind, top.owner.name, kind == "Pod" ? "its pods" : fmt::format("this {}", kind));
+    // A job kind's parts carry its queue name; a Pod's children need not.
+    if (top.assumed && top.owner.kind == "Pod")
+      out.warnings.push_back(ignored_input(
+          w.meta.pos, "metadata.ownerReferences", "Pod owner missing from the input",
+          fmt::format("{}: admission may differ because Pod {} is not in the input and kmc "
+                      "takes it to name a queue; add it",
+                      message, top.owner.name)));
+    else
+      out.warnings.push_back(Diagnostic{w.meta.pos, "metadata.ownerReferences", message});
     return true;
   });
 }
@@ -327,7 +353,8 @@ void ManifestLoader::default_local_queues() {
     if (!creatable || suspended ||
         !default_local_queue_applies(ns, job.owner, framework, job.workload.meta.pos)) {
       // Left with "queue-name: """: the webhook's validation refuses the job.
-      if (empty_label && listed(framework) &&
+      // Kueue validates on create only: one the cluster has stays.
+      if (empty_label && creatable && listed(framework) &&
           namespace_management(ns, empty_label->pos) == NamespaceManagement::Managed)
         throw InputError(empty_label->pos, empty_label->field,
                          fmt::format("an empty queue name, and no LocalQueue 'default' in "

@@ -62,7 +62,7 @@ OwnerWalk OwnerChains::queued_ancestor(
     const auto it = objects_.find(key);
     if (it == objects_.end()) {
       if (managed)
-        top = QueuedAncestor{*up, chain};
+        top = QueuedAncestor{*up, chain, true};
       else
         walk.missing = *up;
       break;
@@ -76,7 +76,7 @@ OwnerWalk OwnerChains::queued_ancestor(
                                    "walk to the job that owns it fails (ErrCyclicOwnership), so "
                                    "its webhook refuses the object",
                                    chain));
-    if (managed && queued(parent)) top = QueuedAncestor{*up, chain};
+    if (managed && queued(parent)) top = QueuedAncestor{*up, chain, false};
     if (++hops > kOwnersChainLimit)
       throw InputError(at, "metadata.ownerReferences",
                        fmt::format("more than {} controller owners up ({}): Kueue's walk to the "

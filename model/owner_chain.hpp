@@ -33,7 +33,8 @@ std::optional<ChainObject> chain_object(const YamlNode& object, const std::strin
 
 struct QueuedAncestor {
   JobOwner owner;
-  std::string chain;  // "JobSet js, owned by AppWrapper aw", for warnings
+  std::string chain;     // "JobSet js, owned by AppWrapper aw", for warnings
+  bool assumed = false;  // not in the input: taken to name a queue
 };
 
 // What a walk found: the top queued ancestor, if any, and the owner it ended

@@ -298,3 +298,20 @@ TEST_CASE("an unread job a queued ancestor owns is that ancestor's, not missing"
   CHECK(clusters == 1);
   CHECK(has_warning(m.warnings, "Kueue queues this RayJob"));  // its Workload is missing
 }
+
+TEST_CASE("owners missing from the input: what changes the answer") {
+  SECTION("a controlling Pod, taken as queued") {
+    const auto m = load(config("pod") + pod("exec-1", kQueued + owned_by("v1", "Pod", "driver")));
+    CHECK(m.workloads.empty());
+    bool flagged = false;
+    for (const auto& w : m.warnings)
+      if (contains(w.message, "Pod driver is not in the input")) flagged = w.may_change_answer;
+    CHECK(flagged);
+  }
+  SECTION("a ReplicaSet, without the deployment integration, changes nothing") {
+    const auto m =
+        load(config("pod") + pod("p", kQueued + owned_by("apps/v1", "ReplicaSet", "rs")));
+    CHECK(has_job(m, "Pod", "p"));
+    for (const auto& w : m.warnings) CHECK_FALSE(w.may_change_answer);
+  }
+}

@@ -278,8 +278,9 @@ TEST_CASE("a pod integration only implicitly enabled gates Pods it never admits"
                     "integrations: {frameworks: [" +
                         frameworks + "]}\n")});
   };
+  // As a Deployment's template or a StatefulSet's pod reconciler writes it.
   const std::string suspended =
-      "  labels: {kueue.x-k8s.io/queue-name: lq}\n"
+      "  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/managed: \"true\"}\n"
       "  annotations: {kueue.x-k8s.io/pod-suspending-parent: statefulset}\n";
   SECTION("a Pod its StatefulSet suspends is admitted") {
     const auto m = with("statefulset", pod("p", "1", suspended));
@@ -306,5 +307,45 @@ TEST_CASE("a pod integration only implicitly enabled gates Pods it never admits"
     const auto m = with("statefulset, pod", pod("p", "1", kQueued));
     REQUIRE(m.workloads.size() == 1);
     CHECK_FALSE(has_warning(m.warnings, "never runs"));
+  }
+}
+
+TEST_CASE("a Pod its parent suspends is admitted only as its parent marks it") {
+  // The pod webhook gates a Pod with pod-suspending-parent at once; Kueue's
+  // pod reconciler skips it without kueue.x-k8s.io/managed: "true", which the
+  // parent's code writes (Pod.Skip).
+  const auto gated_for_ever = [](const ClusterManifests& m) {
+    for (const auto& w : m.warnings)
+      if (contains(w.message, "never admitted")) return w.may_change_answer;
+    return false;
+  };
+  const std::string queued_by =
+      "  labels: {kueue.x-k8s.io/queue-name: lq}\n"
+      "  annotations: {kueue.x-k8s.io/pod-suspending-parent: ";
+  SECTION("without the managed label it is gated for ever") {
+    const auto m = load_pods({write_temp("p.yaml", pod("p", "1", queued_by + "deployment}\n"))});
+    CHECK(m.workloads.empty());
+    CHECK(gated_for_ever(m));
+  }
+  SECTION("a StatefulSet's pod reconciler labels the Pods it controls") {
+    const auto m = load_pods({write_temp(
+        "p.yaml", pod("p", "1",
+                      queued_by + "statefulset}\n  ownerReferences: [{apiVersion: apps/v1, kind: "
+                                  "StatefulSet, name: s, uid: u, controller: true}]\n"))});
+    REQUIRE(m.workloads.size() == 1);
+    CHECK_FALSE(gated_for_ever(m));
+  }
+  SECTION("an empty pod-suspending-parent, with pod implicit only, is skipped") {
+    const auto m = load_cluster_manifests(
+        {write_temp("p.yaml",
+                    pod("p", "1",
+                        "  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/managed: "
+                        "\"true\"}\n  annotations: {kueue.x-k8s.io/pod-suspending-parent: "
+                        "\"\"}\n")),
+         write_temp("config.yaml",
+                    "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+                    "integrations: {frameworks: [deployment]}\n")});
+    CHECK(m.workloads.empty());
+    CHECK(gated_for_ever(m));
   }
 }
