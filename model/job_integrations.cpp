@@ -56,10 +56,14 @@ void ManifestLoader::load_unlabelled(const YamlNode& object, ReadContext& ctx,
   const bool creatable = !object["metadata"]["uid"].present();
   if (kind == "Pod" && !creatable) return;
   Unlabelled u{kind == "Job" ? read_job(object, ctx) : read_pod(object, ctx), warning, creatable,
-               std::nullopt};
+               std::nullopt, ""};
   u.job.owner = job_owner(object);
   if (const YamlNode label = object["metadata"]["labels"][kQueueNameLabel]; label.present())
     u.empty_label = label.diagnostic("");
+  if (const YamlNode labels = object["spec"]["template"]["metadata"]["labels"];
+      kind == "Job" && labels.is_map() && labels[kQueueNameLabel].present() &&
+      labels[kQueueNameLabel].raw().IsScalar())
+    u.template_queue = labels[kQueueNameLabel].str();
   const ObjectMeta& meta = u.job.workload.meta;
   if (kind == "Job" && !meta.name.empty())
     unmanaged_names_.insert(meta.namespace_ + "/" + meta.name);
@@ -343,7 +347,8 @@ void ManifestLoader::give_default_local_queue(PendingWorkload& job, const std::s
 }
 
 void ManifestLoader::default_local_queues() {
-  for (auto& [job, warning, creatable, empty_label] : unlabelled_) {
+  for (auto& u : unlabelled_) {
+    auto& [job, warning, creatable, empty_label, template_queue] = u;
     const std::string kind = job.workload.source_kind;
     const char* framework = kind == "Pod" ? "pod" : "batch/job";
     const std::string& ns = job.workload.meta.namespace_;
@@ -362,7 +367,10 @@ void ManifestLoader::default_local_queues() {
                                      "skips a job another job owns); Kueue's webhook refuses "
                                      "the {}",
                                      ns, kind));
-      if (kind == "Job") out.unmanaged_jobs.push_back(std::move(job.workload));  // it still runs
+      if (kind == "Job") {
+        explain_pods_of_unmanaged_job(u);
+        out.unmanaged_jobs.push_back(std::move(job.workload));  // it still runs
+      }
       continue;
     }
     give_default_local_queue(job, kind);
@@ -395,6 +403,43 @@ void ManifestLoader::leave_unmanaged_kinds() {
       return true;
     });
   }
+}
+
+void ManifestLoader::explain_pods_of_unmanaged_job(const Unlabelled& u) {
+  const Workload& job = u.job.workload;
+  const std::string& ns = job.meta.namespace_;
+  if (!listed("pod") || namespace_management(ns, job.meta.pos) != NamespaceManagement::Managed)
+    return;
+  // The pod webhook's walk from a Pod reaches this Job, unqueued, and goes on.
+  if (queued_ancestor(fmt::format("{}/Job/{}", ns, job.meta.name), ns, u.job.owner, job.meta.pos)
+          .top)
+    return;
+  std::string queue = u.template_queue;
+  if (queue.empty()) {
+    const bool default_queue =
+        std::any_of(out.local_queues.begin(), out.local_queues.end(), [&](const auto& lq) {
+          return lq.meta.namespace_ == ns && lq.meta.name == "default" &&
+                 lq.stop_policy == StopPolicy::None;
+        });
+    if (!default_queue) return;
+    queue = "default";
+  }
+  const std::string fate =
+      pod_integration_implicit()
+          ? fmt::format(
+                "gates them, and Kueue's pod reconciler skips them (the pod integration "
+                "is only implicitly enabled, and no parent suspended them): the Job's "
+                "Pods never run")
+          : "admits each of its Pods as a Workload of its own, which kmc does not have unless "
+            "the Pods are in the input";
+  out.warnings.push_back(ignored_input(
+      job.meta.pos, "metadata.labels", "Pods of a Job Kueue does not manage",
+      fmt::format("admission may differ because Kueue leaves this Job alone, but its Pods get "
+                  "queue '{}' ({}) from the pod webhook, which {}",
+                  queue,
+                  u.template_queue.empty() ? "the namespace's LocalQueue default"
+                                           : "its pod template names it",
+                  fate)));
 }
 
 }  // namespace kmc::model

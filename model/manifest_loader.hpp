@@ -168,8 +168,12 @@ class ManifestLoader {
     std::size_t warning = 0;  // its "no queue-name label" warning in out.warnings
     bool creatable = false;   // not in the cluster yet (no uid): the webhooks run on it
     std::optional<Diagnostic> empty_label;  // `queue-name: ""`, where it is written
+    std::string template_queue;             // a Job's pod template's queue-name label
   };
   std::vector<Unlabelled> unlabelled_;
+  // A Job Kueue leaves alone whose Pods the pod webhook queues: they are
+  // Kueue's, one by one, but not in the input (an answer-changing warning).
+  void explain_pods_of_unmanaged_job(const Unlabelled& job);
   JobIntegrationSettings integrations_;
   std::set<std::string> namespaces_warned_;  // Namespaces missing that the selector reads
   std::map<std::string, SourcePos> seen_;

@@ -170,3 +170,43 @@ TEST_CASE("a job of a kind kmc does not read, that LocalQueue defaulting queues,
     for (const auto& w : m.warnings) CHECK_FALSE(w.may_change_answer);
   }
 }
+
+TEST_CASE("the Pods of a Job Kueue leaves alone may still be Kueue's") {
+  // The pod webhook walks from each Pod: the Job names no queue, so no
+  // ancestor takes it, and it gets its namespace's LocalQueue default (or
+  // the queue its pod template names).
+  const auto with = [](const std::string& frameworks, const std::string& text) {
+    return load_cluster_manifests(
+        {write_temp("d.yaml",
+                    "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+                    "integrations: {frameworks: [" +
+                        frameworks + "]}\n---\n" + text)});
+  };
+  const auto flagged = [](const ClusterManifests& m, const std::string& part) {
+    for (const auto& w : m.warnings)
+      if (contains(w.message, part)) return w.may_change_answer;
+    return false;
+  };
+  const std::string lq = local_queue("ns", "default");
+  const std::string dumped = job("ns", "  uid: u1\n");
+  SECTION("with the pod integration, Kueue admits them one by one") {
+    const auto m = with("batch/job, pod", lq + dumped);
+    CHECK(m.unmanaged_jobs.size() == 1);
+    CHECK(flagged(m, "admits each of its Pods"));
+  }
+  SECTION("with the pod integration implicit only, they are gated for ever") {
+    const auto m = with("batch/job, deployment", lq + dumped);
+    CHECK(flagged(m, "never run"));
+  }
+  SECTION("without the pod integration nothing gates them") {
+    const auto m = with("batch/job", lq + dumped);
+    for (const auto& w : m.warnings) CHECK_FALSE(w.may_change_answer);
+  }
+  SECTION("a pod template that names a queue queues them, LocalQueue default or not") {
+    const std::string templated =
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ns, uid: u1}\n"
+        "spec:\n  template:\n    metadata: {labels: {kueue.x-k8s.io/queue-name: lq}}\n"
+        "    spec:\n      containers: [{name: c}]\n";
+    CHECK(flagged(with("batch/job, pod", templated), "admits each of its Pods"));
+  }
+}
