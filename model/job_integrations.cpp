@@ -55,8 +55,12 @@ void ManifestLoader::load_unlabelled(const YamlNode& object, ReadContext& ctx,
   // created without the LocalQueue, and a Pod that never will be is not read.
   const bool creatable = !object["metadata"]["uid"].present();
   if (kind == "Pod" && !creatable) return;
-  Unlabelled u{kind == "Job" ? read_job(object, ctx) : read_pod(object, ctx), warning, creatable,
-               std::nullopt, ""};
+  Unlabelled u{kind == "Job" ? read_job(object, ctx) : read_pod(object, ctx),
+               warning,
+               creatable,
+               std::nullopt,
+               "",
+               false};
   u.job.owner = job_owner(object);
   if (const YamlNode label = object["metadata"]["labels"][kQueueNameLabel]; label.present())
     u.empty_label = label.diagnostic("");
@@ -64,6 +68,10 @@ void ManifestLoader::load_unlabelled(const YamlNode& object, ReadContext& ctx,
       kind == "Job" && labels.is_map() && labels[kQueueNameLabel].present() &&
       labels[kQueueNameLabel].raw().IsScalar())
     u.template_queue = labels[kQueueNameLabel].str();
+  for (const auto& c : object["status"]["conditions"].items())
+    if (c["type"].present() && c["status"].present() && c["status"].str() == "True" &&
+        (c["type"].str() == "Complete" || c["type"].str() == "Failed"))
+      u.finished = true;
   const ObjectMeta& meta = u.job.workload.meta;
   if (kind == "Job" && !meta.name.empty())
     unmanaged_names_.insert(meta.namespace_ + "/" + meta.name);
@@ -348,7 +356,7 @@ void ManifestLoader::give_default_local_queue(PendingWorkload& job, const std::s
 
 void ManifestLoader::default_local_queues() {
   for (auto& u : unlabelled_) {
-    auto& [job, warning, creatable, empty_label, template_queue] = u;
+    auto& [job, warning, creatable, empty_label, template_queue, finished] = u;
     const std::string kind = job.workload.source_kind;
     const char* framework = kind == "Pod" ? "pod" : "batch/job";
     const std::string& ns = job.workload.meta.namespace_;
@@ -408,7 +416,8 @@ void ManifestLoader::leave_unmanaged_kinds() {
 void ManifestLoader::explain_pods_of_unmanaged_job(const Unlabelled& u) {
   const Workload& job = u.job.workload;
   const std::string& ns = job.meta.namespace_;
-  if (!listed("pod") || namespace_management(ns, job.meta.pos) != NamespaceManagement::Managed)
+  if (u.finished || !listed("pod") ||
+      namespace_management(ns, job.meta.pos) != NamespaceManagement::Managed)
     return;
   // The pod webhook's walk from a Pod reaches this Job, unqueued, and goes on.
   if (queued_ancestor(fmt::format("{}/Job/{}", ns, job.meta.name), ns, u.job.owner, job.meta.pos)

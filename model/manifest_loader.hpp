@@ -169,6 +169,7 @@ class ManifestLoader {
     bool creatable = false;   // not in the cluster yet (no uid): the webhooks run on it
     std::optional<Diagnostic> empty_label;  // `queue-name: ""`, where it is written
     std::string template_queue;             // a Job's pod template's queue-name label
+    bool finished = false;                  // a Job Complete or Failed: it makes no Pods
   };
   std::vector<Unlabelled> unlabelled_;
   // A Job Kueue leaves alone whose Pods the pod webhook queues: they are

@@ -198,6 +198,15 @@ TEST_CASE("the Pods of a Job Kueue leaves alone may still be Kueue's") {
     const auto m = with("batch/job, deployment", lq + dumped);
     CHECK(flagged(m, "never run"));
   }
+  SECTION("a finished Job makes no more Pods") {
+    const std::string done =
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ns, uid: u1}\n"
+        "spec:\n  template:\n    spec:\n      containers: [{name: c}]\n"
+        "status: {conditions: [{type: Complete, status: \"True\"}]}\n";
+    const auto m = with("batch/job, pod", lq + done);
+    CHECK(m.unmanaged_jobs.size() == 1);
+    for (const auto& w : m.warnings) CHECK_FALSE(w.may_change_answer);
+  }
   SECTION("without the pod integration nothing gates them") {
     const auto m = with("batch/job", lq + dumped);
     for (const auto& w : m.warnings) CHECK_FALSE(w.may_change_answer);
