@@ -320,6 +320,15 @@ void ManifestLoader::leave_unmanaged_namespaces() {
           "kube-system and Kueue's own namespace) and its job reconcilers ignore it: it runs "
           "without Kueue; left out of admission",
           kind, job.meta.namespace_);
+    } else if (kind == "Pod" && job.meta.annotations.contains(kSuspendedByParentAnnotation)) {
+      // The pod webhook gates a Pod its parent suspended before it reads the
+      // namespace; whether it runs there is the install's, as for jobs below.
+      message = fmt::format(
+          "Pod names a queue, but {} does not select namespace '{}', so Kueue's pod reconciler "
+          "ignores it; left out of admission. Installed by Kueue's Helm chart, whose pod webhook "
+          "gets that selector too, the Pod runs without Kueue; by its release manifests "
+          "(kustomize), the pod webhook gates it, as its parent suspended it, and it never runs",
+          selector_written(integrations_), job.meta.namespace_);
     } else if (kind == "Pod") {
       message = fmt::format(
           "Pod names a queue, but {} does not select namespace '{}', so the pod webhook leaves "

@@ -109,6 +109,18 @@ TEST_CASE("a Pod naming a queue outside the selector runs without Kueue") {
   CHECK(has_warning(m.warnings, "the pod webhook leaves it ungated"));
 }
 
+TEST_CASE("a Pod its parent suspended, outside the selector, is gated or not by the install") {
+  const std::string suspended =
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: team-b\n"
+      "  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/managed: \"true\"}\n"
+      "  annotations: {kueue.x-k8s.io/pod-suspending-parent: deployment}\n"
+      "spec:\n  containers: [{name: c}]\n---\n";
+  const auto m = load(configuration(kSelectEnabled) + name_space("team-b", "") +
+                      local_queue("team-b") + suspended);
+  CHECK(m.workloads.empty());
+  CHECK(has_warning(m.warnings, "the pod webhook gates it, as its parent suspended it"));
+}
+
 TEST_CASE("LocalQueue defaulting only where the selector selects") {
   const std::string objects = configuration(kSelectEnabled) +
                               name_space("team-a", "kueue: enabled") + name_space("team-b", "") +
