@@ -444,10 +444,8 @@ void ManifestLoader::explain_pods_of_unmanaged_job(const Unlabelled& u) {
   }
   const std::string fate =
       pod_integration_implicit()
-          ? fmt::format(
-                "gates them, and Kueue's pod reconciler skips them (the pod integration "
-                "is only implicitly enabled, and no parent suspended them): the Job's "
-                "Pods never run")
+          ? "gates them, and Kueue's pod reconciler skips them (the pod integration is only "
+            "implicitly enabled, and no parent suspended them): the Job's Pods never run"
           : "admits each of its Pods as a Workload of its own, which kmc does not have unless "
             "the Pods are in the input";
   out.warnings.push_back(ignored_input(
