@@ -26,9 +26,34 @@ std::string selector_written(const JobIntegrationSettings& s) {
                      s.selector_pos->line);
 }
 
+std::string position(const SourcePos& pos) {
+  return fmt::format("{}:{}", pos.file, pos.line);
+}
+
 }  // namespace
 
+void ManifestLoader::note_job_pods(const YamlNode& object) {
+  JobPods& pods = job_pods_[position(object.pos())];
+  if (const YamlNode labels = object["spec"]["template"]["metadata"]["labels"];
+      labels.is_map() && labels[kQueueNameLabel].present() &&
+      labels[kQueueNameLabel].raw().IsScalar())
+    pods.template_queue = labels[kQueueNameLabel].str();
+  // The Job controller creates no more Pods once the Job has a terminal or
+  // interim terminal condition, while suspended, or once it is being deleted.
+  for (const auto& c : object["status"]["conditions"].items()) {
+    const std::string type = c["type"].present() ? c["type"].str() : "";
+    if (c["status"].present() && c["status"].str() == "True" &&
+        (type == "Complete" || type == "Failed" || type == "SuccessCriteriaMet" ||
+         type == "FailureTarget"))
+      pods.makes_no_pods = true;
+  }
+  if (const YamlNode suspend = object["spec"]["suspend"]; suspend.present() && suspend.boolean())
+    pods.makes_no_pods = true;
+  if (object["metadata"]["deletionTimestamp"].present()) pods.makes_no_pods = true;
+}
+
 void ManifestLoader::load_job(const YamlNode& object, ReadContext& ctx) {
+  note_job_pods(object);
   if (!names_queue(object)) return load_unlabelled(object, ctx, "Job");
   PendingWorkload job = read_job(object, ctx);
   job.owner = job_owner(object);
@@ -55,23 +80,11 @@ void ManifestLoader::load_unlabelled(const YamlNode& object, ReadContext& ctx,
   // created without the LocalQueue, and a Pod that never will be is not read.
   const bool creatable = !object["metadata"]["uid"].present();
   if (kind == "Pod" && !creatable) return;
-  Unlabelled u{kind == "Job" ? read_job(object, ctx) : read_pod(object, ctx),
-               warning,
-               creatable,
-               std::nullopt,
-               "",
-               false};
+  Unlabelled u{kind == "Job" ? read_job(object, ctx) : read_pod(object, ctx), warning, creatable,
+               std::nullopt};
   u.job.owner = job_owner(object);
   if (const YamlNode label = object["metadata"]["labels"][kQueueNameLabel]; label.present())
     u.empty_label = label.diagnostic("");
-  if (const YamlNode labels = object["spec"]["template"]["metadata"]["labels"];
-      kind == "Job" && labels.is_map() && labels[kQueueNameLabel].present() &&
-      labels[kQueueNameLabel].raw().IsScalar())
-    u.template_queue = labels[kQueueNameLabel].str();
-  for (const auto& c : object["status"]["conditions"].items())
-    if (c["type"].present() && c["status"].present() && c["status"].str() == "True" &&
-        (c["type"].str() == "Complete" || c["type"].str() == "Failed"))
-      u.finished = true;
   const ObjectMeta& meta = u.job.workload.meta;
   if (kind == "Job" && !meta.name.empty())
     unmanaged_names_.insert(meta.namespace_ + "/" + meta.name);
@@ -364,8 +377,7 @@ void ManifestLoader::give_default_local_queue(PendingWorkload& job, const std::s
 }
 
 void ManifestLoader::default_local_queues() {
-  for (auto& u : unlabelled_) {
-    auto& [job, warning, creatable, empty_label, template_queue, finished] = u;
+  for (auto& [job, warning, creatable, empty_label] : unlabelled_) {
     const std::string kind = job.workload.source_kind;
     const char* framework = kind == "Pod" ? "pod" : "batch/job";
     const std::string& ns = job.workload.meta.namespace_;
@@ -385,7 +397,7 @@ void ManifestLoader::default_local_queues() {
                                      "the {}",
                                      ns, kind));
       if (kind == "Job") {
-        explain_pods_of_unmanaged_job(u);
+        explain_pods_of_unmanaged_job(job);
         out.unmanaged_jobs.push_back(std::move(job.workload));  // it still runs
       }
       continue;
@@ -417,22 +429,24 @@ void ManifestLoader::leave_unmanaged_kinds() {
       if (p.workload.source_kind != kind) return false;
       out.warnings.push_back(
           Diagnostic{p.workload.meta.pos, "kind", unmanaged_kind_message(kind, framework)});
+      if (kind == "Job") explain_pods_of_unmanaged_job(p);  // its own queue name is not theirs
       return true;
     });
   }
 }
 
-void ManifestLoader::explain_pods_of_unmanaged_job(const Unlabelled& u) {
-  const Workload& job = u.job.workload;
+void ManifestLoader::explain_pods_of_unmanaged_job(const PendingWorkload& p) {
+  const Workload& job = p.workload;
   const std::string& ns = job.meta.namespace_;
-  if (u.finished || !listed("pod") ||
+  const JobPods& pods = job_pods_[position(job.meta.pos)];
+  if (pods.makes_no_pods || !listed("pod") ||
       namespace_management(ns, job.meta.pos) != NamespaceManagement::Managed)
     return;
   // The pod webhook's walk from a Pod reaches this Job, unqueued, and goes on.
-  if (queued_ancestor(fmt::format("{}/Job/{}", ns, job.meta.name), ns, u.job.owner, job.meta.pos)
-          .top)
-    return;
-  std::string queue = u.template_queue;
+  const OwnerWalk walk =
+      queued_ancestor(fmt::format("{}/Job/{}", ns, job.meta.name), ns, p.owner, job.meta.pos);
+  if (walk.top) return;
+  std::string queue = pods.template_queue;
   if (queue.empty()) {
     const bool default_queue =
         std::any_of(out.local_queues.begin(), out.local_queues.end(), [&](const auto& lq) {
@@ -445,17 +459,23 @@ void ManifestLoader::explain_pods_of_unmanaged_job(const Unlabelled& u) {
   const std::string fate =
       pod_integration_implicit()
           ? "gates them, and Kueue's pod reconciler skips them (the pod integration is only "
-            "implicitly enabled, and no parent suspended them): the Job's Pods never run"
-          : "admits each of its Pods as a Workload of its own, which kmc does not have unless "
-            "the Pods are in the input";
+            "implicitly enabled, and no parent suspended them): those Pods never run"
+          : "admits each of them as a Workload of its own, which kmc does not have unless the "
+            "Pods are in the input";
+  const std::string unless =
+      walk.missing ? fmt::format(
+                         " (unless an owner above {} {}, which is not in the input, names "
+                         "a queue)",
+                         walk.missing->kind, walk.missing->name)
+                   : "";
   out.warnings.push_back(ignored_input(
       job.meta.pos, "metadata.labels", "Pods of a Job Kueue does not manage",
-      fmt::format("admission may differ because Kueue leaves this Job alone, but its Pods get "
-                  "queue '{}' ({}) from the pod webhook, which {}",
+      fmt::format("admission may differ because Kueue leaves this Job alone, but the Pods it "
+                  "creates from now on get queue '{}' ({}) from the pod webhook{}, which {}",
                   queue,
-                  u.template_queue.empty() ? "the namespace's LocalQueue default"
-                                           : "its pod template names it",
-                  fate)));
+                  pods.template_queue.empty() ? "the namespace's LocalQueue default"
+                                              : "its pod template names it",
+                  unless, fate)));
 }
 
 }  // namespace kmc::model

@@ -168,13 +168,18 @@ class ManifestLoader {
     std::size_t warning = 0;  // its "no queue-name label" warning in out.warnings
     bool creatable = false;   // not in the cluster yet (no uid): the webhooks run on it
     std::optional<Diagnostic> empty_label;  // `queue-name: ""`, where it is written
-    std::string template_queue;             // a Job's pod template's queue-name label
-    bool finished = false;                  // a Job Complete or Failed: it makes no Pods
   };
   std::vector<Unlabelled> unlabelled_;
+  // What a Job's Pods will be created with, by the Job's position.
+  struct JobPods {
+    std::string template_queue;  // its pod template's queue-name label
+    bool makes_no_pods = false;  // finished, finishing, suspended or being deleted
+  };
+  std::map<std::string, JobPods> job_pods_;
+  void note_job_pods(const YamlNode& object);
   // A Job Kueue leaves alone whose Pods the pod webhook queues: they are
   // Kueue's, one by one, but not in the input (an answer-changing warning).
-  void explain_pods_of_unmanaged_job(const Unlabelled& job);
+  void explain_pods_of_unmanaged_job(const PendingWorkload& job);
   JobIntegrationSettings integrations_;
   std::set<std::string> namespaces_warned_;  // Namespaces missing that the selector reads
   std::map<std::string, SourcePos> seen_;

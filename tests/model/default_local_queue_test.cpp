@@ -192,7 +192,7 @@ TEST_CASE("the Pods of a Job Kueue leaves alone may still be Kueue's") {
   SECTION("with the pod integration, Kueue admits them one by one") {
     const auto m = with("batch/job, pod", lq + dumped);
     CHECK(m.unmanaged_jobs.size() == 1);
-    CHECK(flagged(m, "admits each of its Pods"));
+    CHECK(flagged(m, "admits each of them"));
   }
   SECTION("with the pod integration implicit only, they are gated for ever") {
     const auto m = with("batch/job, deployment", lq + dumped);
@@ -207,6 +207,20 @@ TEST_CASE("the Pods of a Job Kueue leaves alone may still be Kueue's") {
     CHECK(m.unmanaged_jobs.size() == 1);
     for (const auto& w : m.warnings) CHECK_FALSE(w.may_change_answer);
   }
+  SECTION("nor does a suspended Job, until it is resumed") {
+    const std::string held =
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ns, uid: u1}\n"
+        "spec:\n  suspend: true\n  template:\n    spec:\n      containers: [{name: c}]\n";
+    for (const auto& w : with("batch/job, pod", lq + held).warnings)
+      CHECK_FALSE(w.may_change_answer);
+  }
+  SECTION("a Job's own queue name is not its Pods': without batch/job, they are the pod's") {
+    const auto m = with("pod", lq + job("ns",
+                                        "  uid: u1\n  labels: {kueue.x-k8s.io/queue-name: "
+                                        "lq}\n"));
+    CHECK(m.workloads.empty());
+    CHECK(flagged(m, "admits each of them"));
+  }
   SECTION("without the pod integration nothing gates them") {
     const auto m = with("batch/job", lq + dumped);
     for (const auto& w : m.warnings) CHECK_FALSE(w.may_change_answer);
@@ -216,6 +230,6 @@ TEST_CASE("the Pods of a Job Kueue leaves alone may still be Kueue's") {
         "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ns, uid: u1}\n"
         "spec:\n  template:\n    metadata: {labels: {kueue.x-k8s.io/queue-name: lq}}\n"
         "    spec:\n      containers: [{name: c}]\n";
-    CHECK(flagged(with("batch/job, pod", templated), "admits each of its Pods"));
+    CHECK(flagged(with("batch/job, pod", templated), "admits each of them"));
   }
 }
