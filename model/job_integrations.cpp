@@ -396,6 +396,12 @@ void ManifestLoader::default_local_queues() {
                                      "skips a job another job owns); Kueue's webhook refuses "
                                      "the {}",
                                      ns, kind));
+      if (suspended && listed("pod") &&
+          namespace_management(ns, job.workload.meta.pos) != NamespaceManagement::NoWebhook)
+        out.warnings[warning].message =
+            "Pod has kueue.x-k8s.io/pod-suspending-parent but no kueue.x-k8s.io/queue-name "
+            "label: the pod webhook gates it, and Kueue's pod reconciler ignores a Pod without a "
+            "queue name, so it never runs; ignored";
       if (kind == "Job") {
         explain_pods_of_unmanaged_job(job);
         out.unmanaged_jobs.push_back(std::move(job.workload));  // it still runs

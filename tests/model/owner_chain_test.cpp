@@ -268,6 +268,7 @@ TEST_CASE("a Pod its parent suspended gets no LocalQueue default") {
                           "  annotations: {kueue.x-k8s.io/pod-suspending-parent: "
                           "deployment}\n"));
   CHECK(m.workloads.empty());
+  CHECK(has_warning(m.warnings, "the pod webhook gates it, and Kueue's pod reconciler ignores"));
 }
 
 TEST_CASE("Pods owning each other, defaulted, are a cycle, not a hang") {
