@@ -26,31 +26,7 @@ std::string selector_written(const JobIntegrationSettings& s) {
                      s.selector_pos->line);
 }
 
-std::string position(const SourcePos& pos) {
-  return fmt::format("{}:{}", pos.file, pos.line);
-}
-
 }  // namespace
-
-void ManifestLoader::note_job_pods(const YamlNode& object) {
-  JobPods& pods = job_pods_[position(object.pos())];
-  if (const YamlNode labels = object["spec"]["template"]["metadata"]["labels"];
-      labels.is_map() && labels[kQueueNameLabel].present() &&
-      labels[kQueueNameLabel].raw().IsScalar())
-    pods.template_queue = labels[kQueueNameLabel].str();
-  // The Job controller creates no more Pods once the Job has a terminal or
-  // interim terminal condition, while suspended, or once it is being deleted.
-  for (const auto& c : object["status"]["conditions"].items()) {
-    const std::string type = c["type"].present() ? c["type"].str() : "";
-    if (c["status"].present() && c["status"].str() == "True" &&
-        (type == "Complete" || type == "Failed" || type == "SuccessCriteriaMet" ||
-         type == "FailureTarget"))
-      pods.makes_no_pods = true;
-  }
-  if (const YamlNode suspend = object["spec"]["suspend"]; suspend.present() && suspend.boolean())
-    pods.makes_no_pods = true;
-  if (object["metadata"]["deletionTimestamp"].present()) pods.makes_no_pods = true;
-}
 
 void ManifestLoader::load_job(const YamlNode& object, ReadContext& ctx) {
   note_job_pods(object);
@@ -95,55 +71,6 @@ bool ManifestLoader::listed(const std::string& framework) const {
   const auto& listed = integrations_.frameworks;
   return std::find(listed.begin(), listed.end(), framework) != listed.end() ||
          (framework == "pod" && pod_integration_implicit());
-}
-
-// Since Kueue 0.15 (#6736) the integrations whose pods the pod integration
-// gates enable it with them (ImplicitlyEnabledFrameworkNames): its webhook
-// then runs on every Pod, but its reconciler skips a Pod that no parent
-// suspended (Pod.Skip, HasImplicitlyEnabledFramework).
-bool ManifestLoader::pod_integration_implicit() const {
-  const auto& listed = integrations_.frameworks;
-  const auto has = [&](const char* f) {
-    return std::find(listed.begin(), listed.end(), f) != listed.end();
-  };
-  return !has("pod") && (has("deployment") || has("statefulset") ||
-                         has("leaderworkerset.x-k8s.io/leaderworkerset"));
-}
-
-void ManifestLoader::leave_pods_gated_forever() {
-  const bool implicit = pod_integration_implicit();
-  const std::string implicitly =
-      "the pod integration is only implicitly enabled (integrations.frameworks lists a job kind "
-      "whose pods it gates, not pod), and then Kueue's pod reconciler skips a Pod";
-  std::erase_if(pending_, [&](const PendingWorkload& p) {
-    const Workload& w = p.workload;
-    if (w.source_kind != "Pod") return false;
-    const auto parent = w.meta.annotations.find(kSuspendedByParentAnnotation);
-    const auto managed = w.meta.labels.find("kueue.x-k8s.io/managed");
-    std::string why;
-    if (parent == w.meta.annotations.end()) {
-      if (!implicit) return false;
-      why = fmt::format("{} without {}; list pod in integrations.frameworks to have Kueue admit it",
-                        implicitly, kSuspendedByParentAnnotation);
-    } else if ((managed == w.meta.labels.end() || managed->second != "true") &&
-               !(p.owner && p.owner->kind == "StatefulSet")) {
-      // A Deployment's template carries the label; the StatefulSet and
-      // LeaderWorkerSet pod reconcilers add it to Pods a StatefulSet controls.
-      why =
-          "Kueue's pod reconciler skips a Pod without the label kueue.x-k8s.io/managed: "
-          "\"true\", which the webhook leaves to the parent that suspends it";
-    } else if (implicit && parent->second.empty()) {
-      why = fmt::format("{} whose {} is empty", implicitly, kSuspendedByParentAnnotation);
-    } else {
-      return false;
-    }
-    out.warnings.push_back(ignored_input(
-        w.meta.pos, "metadata.labels", "Pod the pod webhook gates and Kueue never admits",
-        fmt::format("Kueue's pod webhook gates this Pod (queue '{}'), but {}: it is never "
-                    "admitted nor ungated, so once gated it never runs; kmc leaves it out",
-                    w.queue_name, why)));
-    return true;
-  });
 }
 
 void ManifestLoader::leave_parts_to_their_jobs() {
@@ -439,49 +366,6 @@ void ManifestLoader::leave_unmanaged_kinds() {
       return true;
     });
   }
-}
-
-void ManifestLoader::explain_pods_of_unmanaged_job(const PendingWorkload& p) {
-  const Workload& job = p.workload;
-  const std::string& ns = job.meta.namespace_;
-  const JobPods& pods = job_pods_[position(job.meta.pos)];
-  if (pods.makes_no_pods || !listed("pod") ||
-      namespace_management(ns, job.meta.pos) != NamespaceManagement::Managed)
-    return;
-  // The pod webhook's walk from a Pod reaches this Job, unqueued, and goes on.
-  const OwnerWalk walk =
-      queued_ancestor(fmt::format("{}/Job/{}", ns, job.meta.name), ns, p.owner, job.meta.pos);
-  if (walk.top) return;
-  std::string queue = pods.template_queue;
-  if (queue.empty()) {
-    const bool default_queue =
-        std::any_of(out.local_queues.begin(), out.local_queues.end(), [&](const auto& lq) {
-          return lq.meta.namespace_ == ns && lq.meta.name == "default" &&
-                 lq.stop_policy == StopPolicy::None;
-        });
-    if (!default_queue) return;
-    queue = "default";
-  }
-  const std::string fate =
-      pod_integration_implicit()
-          ? "gates them, and Kueue's pod reconciler skips them (the pod integration is only "
-            "implicitly enabled, and no parent suspended them): those Pods never run"
-          : "admits each of them as a Workload of its own, which kmc does not have unless the "
-            "Pods are in the input";
-  const std::string unless =
-      walk.missing ? fmt::format(
-                         " (unless an owner above {} {}, which is not in the input, names "
-                         "a queue)",
-                         walk.missing->kind, walk.missing->name)
-                   : "";
-  out.warnings.push_back(ignored_input(
-      job.meta.pos, "metadata.labels", "Pods of a Job Kueue does not manage",
-      fmt::format("admission may differ because Kueue leaves this Job alone, but the Pods it "
-                  "creates from now on get queue '{}' ({}) from the pod webhook{}, which {}",
-                  queue,
-                  pods.template_queue.empty() ? "the namespace's LocalQueue default"
-                                              : "its pod template names it",
-                  unless, fate)));
 }
 
 }  // namespace kmc::model

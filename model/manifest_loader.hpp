@@ -1,7 +1,8 @@
-// The manifest loader (internal to model/), in two halves:
+// The manifest loader (internal to model/), in three parts:
 // manifest_loader.cpp reads every object, names it and checks it is unique;
 // job_integrations.cpp decides which jobs Kueue manages (its integrations,
-// jobs owned by other jobs, LocalQueue defaulting).
+// jobs owned by other jobs, LocalQueue defaulting); pod_integration.cpp which
+// Pods the pod integration gates and never admits.
 #pragma once
 
 #include <cstdint>
