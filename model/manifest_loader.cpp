@@ -70,7 +70,7 @@ void ManifestLoader::finish() {
   explain_ignored_jobs();
   drop_owners_of_workloads();
   leave_unmanaged_namespaces();
-  leave_pods_gated_forever();
+  leave_pods_the_reconciler_skips();
   name_generated_workloads();
   group_pods(pending_, out.warnings);
   for (const auto& p : pending_)  // a group's Workload, named as its group, is one

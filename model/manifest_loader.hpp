@@ -53,9 +53,11 @@ class ManifestLoader {
   // or, for pod, pod_integration_implicit.
   bool listed(const std::string& framework) const;
   bool pod_integration_implicit() const;
-  // With the pod integration implicit only, a Pod its parent did not suspend
-  // is gated and never admitted: left out, with an answer-changing warning.
-  void leave_pods_gated_forever();
+  // Pods Kueue's pod reconciler skips (Pod.Skip): one the cluster has that
+  // the webhook never gated runs without Kueue; one it gates (its parent did
+  // not label it, or the pod integration is implicit only and no parent
+  // suspended it) is never admitted: left out, with an answer-changing warning.
+  void leave_pods_the_reconciler_skips();
 
   // A Job, JobSet or Pod with a queued ancestor (owner_chain.hpp) is that
   // ancestor's part: left out, with a warning. A Pod its parent suspends

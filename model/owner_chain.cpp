@@ -46,6 +46,11 @@ void OwnerChains::add(ChainObject object) {
   objects_.emplace(std::move(key), std::move(object));
 }
 
+bool OwnerChains::creatable(const std::string& kind, const ObjectMeta& meta) const {
+  const auto it = objects_.find(fmt::format("{}/{}/{}", meta.namespace_, kind, meta.name));
+  return it == objects_.end() || it->second.creatable;
+}
+
 OwnerWalk OwnerChains::queued_ancestor(
     const std::string& self, const std::string& ns, const std::optional<JobOwner>& owner,
     const SourcePos& at, const std::function<bool(const std::string&)>& enabled,

@@ -49,6 +49,10 @@ class OwnerChains {
  public:
   void add(ChainObject object);
 
+  // Whether the input's object of that kind and name has no uid: the webhooks
+  // will see it created. True for one not indexed.
+  bool creatable(const std::string& kind, const ObjectMeta& meta) const;
+
   // The top ancestor of the object `self` ("ns/Kind/name") whose controller
   // is `owner`. `enabled(framework)`: integrations.frameworks lists it;
   // `queued(object)`: it names a queue once the webhooks have defaulted it.

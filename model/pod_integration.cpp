@@ -50,7 +50,7 @@ bool ManifestLoader::pod_integration_implicit() const {
                          has("leaderworkerset.x-k8s.io/leaderworkerset"));
 }
 
-void ManifestLoader::leave_pods_gated_forever() {
+void ManifestLoader::leave_pods_the_reconciler_skips() {
   const bool implicit = pod_integration_implicit();
   const std::string implicitly =
       "the pod integration is only implicitly enabled (integrations.frameworks lists a job kind "
@@ -60,13 +60,25 @@ void ManifestLoader::leave_pods_gated_forever() {
     if (w.source_kind != "Pod") return false;
     const auto parent = w.meta.annotations.find(kSuspendedByParentAnnotation);
     const auto managed = w.meta.labels.find("kueue.x-k8s.io/managed");
+    const bool is_managed = managed != w.meta.labels.end() && managed->second == "true";
     std::string why;
+    if (parent == w.meta.annotations.end() && !is_managed &&
+        !owner_chains_.creatable("Pod", w.meta)) {
+      // The webhook labels every Pod it gates: one the cluster has without the
+      // label was never gated (created before Kueue, or where its webhook did
+      // not run), and the reconciler skips it.
+      out.warnings.push_back(Diagnostic{
+          w.meta.pos, "metadata.labels",
+          "Pod names a queue but has no kueue.x-k8s.io/managed: \"true\" label, so Kueue's pod "
+          "webhook did not gate it and its pod reconciler skips it: it runs without Kueue; left "
+          "out of admission"});
+      return true;
+    }
     if (parent == w.meta.annotations.end()) {
       if (!implicit) return false;
       why = fmt::format("{} without {}; list pod in integrations.frameworks to have Kueue admit it",
                         implicitly, kSuspendedByParentAnnotation);
-    } else if ((managed == w.meta.labels.end() || managed->second != "true") &&
-               !(p.owner && p.owner->kind == "StatefulSet")) {
+    } else if (!is_managed && !(p.owner && p.owner->kind == "StatefulSet")) {
       // A Deployment's template carries the label; the StatefulSet and
       // LeaderWorkerSet pod reconcilers add it to Pods a StatefulSet controls.
       why =

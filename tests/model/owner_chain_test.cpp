@@ -221,7 +221,10 @@ TEST_CASE("ownership Kueue cannot walk is refused, as its webhooks refuse it") {
 
 TEST_CASE("a queued Pod that controls other Pods is their job") {
   // spark-submit's executors are controlled by the driver Pod.
-  const auto m = load(config("pod") + pod("driver", "  uid: uid-driver\n" + kQueued) +
+  const auto m = load(config("pod") +
+                      pod("driver",
+                          "  uid: uid-driver\n  labels: {kueue.x-k8s.io/queue-name: lq, "
+                          "kueue.x-k8s.io/managed: \"true\"}\n") +
                       pod("exec-1", kQueued + owned_by("v1", "Pod", "driver")));
   REQUIRE(m.workloads.size() == 1);
   CHECK(has_job(m, "Pod", "driver"));

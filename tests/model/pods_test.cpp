@@ -349,3 +349,16 @@ TEST_CASE("a Pod its parent suspends is admitted only as its parent marks it") {
     CHECK(gated_for_ever(m));
   }
 }
+
+TEST_CASE("a Pod the cluster has that the webhook never gated runs without Kueue") {
+  // The pod webhook labels kueue.x-k8s.io/managed: "true" every Pod it gates;
+  // the reconciler skips a Pod it finds without it (Pod.Skip).
+  const auto m = load_pods({write_temp("p.yaml", pod("old", "1", kQueued + "  uid: u1\n"))});
+  CHECK(m.workloads.empty());
+  CHECK(has_warning(m.warnings, "it runs without Kueue"));
+  const auto labelled = load_pods({write_temp(
+      "p.yaml", pod("new", "1",
+                    "  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/managed: \"true\"}\n"
+                    "  uid: u1\n"))});
+  CHECK(labelled.workloads.size() == 1);
+}
