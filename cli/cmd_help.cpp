@@ -63,6 +63,8 @@ const std::map<std::string, std::string>& topics() {
        "    admissionchecks,provisioningrequestconfigs -o yaml > cluster.yaml\n"
        "  kubectl get namespaces,localqueues,workloads,jobs -A -o yaml > queued.yaml\n"
        "  kubectl -n kueue-system get configmap kueue-manager-config -o yaml > config.yaml\n"
+       "With the pod integration, the Pods Kueue gates carry kueue.x-k8s.io/managed=true:\n"
+       "  kubectl get pods -A -l kueue.x-k8s.io/managed=true -o yaml > pods.yaml\n"
        "The Namespaces carry the labels namespace selectors read. A Workload and the Job\n"
        "that owns it are one job: kmc keeps the Workload (it has the status) and drops its\n"
        "owner with a note. `kmc admit -` reads a dump from standard input:\n"
