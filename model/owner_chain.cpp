@@ -43,7 +43,11 @@ std::optional<ChainObject> chain_object(const YamlNode& object, const std::strin
 
 void OwnerChains::add(ChainObject object) {
   std::string key = fmt::format("{}/{}/{}", object.ns, object.kind, object.name);
-  objects_.emplace(std::move(key), std::move(object));
+  const auto [it, inserted] = objects_.emplace(std::move(key), object);
+  if (!inserted)
+    throw InputError(object.pos, "metadata.name",
+                     fmt::format("duplicate {} '{}/{}'; first defined at {}:{}", object.kind,
+                                 object.ns, object.name, it->second.pos.file, it->second.pos.line));
 }
 
 bool OwnerChains::creatable(const std::string& kind, const ObjectMeta& meta) const {

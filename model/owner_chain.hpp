@@ -47,6 +47,8 @@ struct OwnerWalk {
 
 class OwnerChains {
  public:
+  // A second object of one kind, namespace and name is exit 3, as the API
+  // server holds one (kmc reads the first's and the second's places).
   void add(ChainObject object);
 
   // Whether the input's object of that kind and name has no uid: the webhooks

@@ -319,3 +319,12 @@ TEST_CASE("owners missing from the input: what changes the answer") {
     for (const auto& w : m.warnings) CHECK_FALSE(w.may_change_answer);
   }
 }
+
+TEST_CASE("two objects of one kind and name in a namespace are refused") {
+  const auto d = input_error_of([] {
+    load(config("batch/job, ray.io/rayjob") + object("ray.io/v1", "RayJob", "rj", kQueued) +
+         object("ray.io/v1", "RayJob", "rj"));
+  });
+  CHECK(d.field == "metadata.name");
+  CHECK(contains(d.message, "duplicate RayJob 'ns/rj'"));
+}
