@@ -264,9 +264,16 @@ void ManifestLoader::explain_ignored_jobs() {
   const auto owner_to_workload = owners_of_workloads();
   for (auto& ignored : ignored_) {
     const SourcePos pos = out.warnings[ignored.warning].pos;
-    // Where Kueue does not manage jobs, it queues none, whatever its kind.
-    if (ignored.queued && namespace_management(ignored.ns, pos) != NamespaceManagement::Managed)
+    // Where Kueue does not manage jobs, it queues none, but for the kinds
+    // whose reconcilers read no managedJobsNamespaceSelector: the StatefulSet
+    // and LeaderWorkerSet ones (WorkloadShouldBeSuspended needs only the queue name).
+    const bool reads_no_selector =
+        ignored.kind == "StatefulSet" || ignored.kind == "LeaderWorkerSet";
+    if (ignored.queued && !reads_no_selector &&
+        namespace_management(ignored.ns, pos) != NamespaceManagement::Managed)
       ignored.queued = false;
+    // Nor where its Configuration leaves the kind's integration out.
+    if (config_pos_ && ignored.framework && !listed(*ignored.framework)) ignored.queued = false;
     // One that names no queue, LocalQueue defaulting may queue (its integration's webhook).
     const bool defaulted =
         !ignored.queued && ignored.creatable && ignored.framework &&

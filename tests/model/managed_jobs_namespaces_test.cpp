@@ -226,3 +226,24 @@ TEST_CASE("a label selector's keys and values follow Kubernetes' label syntax") 
       "managedJobsNamespaceSelector: {matchLabels: {example.com/team: \"\", kueue: on_1.x}}\n"));
   CHECK(m.workloads.empty());
 }
+
+TEST_CASE("a queued StatefulSet outside the selector may still be Kueue's") {
+  // Kueue's StatefulSet reconciler asks WorkloadShouldBeSuspended, which needs
+  // only the queue name: it reads no managedJobsNamespaceSelector.
+  const std::string sts =
+      "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: s\n  namespace: team-b\n"
+      "  labels: {kueue.x-k8s.io/queue-name: lq}\nspec: {}\n---\n";
+  const auto flagged = [&](const std::string& frameworks) {
+    const auto m =
+        load(fmt::format("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+                         "integrations: {{frameworks: [{}]}}\n{}---\n",
+                         frameworks, kSelectEnabled) +
+             name_space("team-b", "") + sts);
+    for (const auto& w : m.warnings)
+      if (contains(w.message, "kind StatefulSet")) return w.may_change_answer;
+    return false;
+  };
+  CHECK(flagged("batch/job, pod, statefulset"));
+  // Without its integration Kueue reconciles no StatefulSet at all.
+  CHECK_FALSE(flagged("batch/job, pod"));
+}
