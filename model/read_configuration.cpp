@@ -237,12 +237,8 @@ KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx,
   check_keys(object,
              {.modeled = {"apiVersion", "kind", "featureGates", "waitForPodsReady", "fairSharing",
                           "multiKueue", "resources", "integrations", "namespace",
-                          "managedJobsNamespaceSelector"},
-              .unmodeled = {{"manageJobsWithoutQueueName",
-                             "admission may differ because Kueue then also manages Jobs without "
-                             "the queue-name label, in the namespaces "
-                             "managedJobsNamespaceSelector selects"},
-                            {"admissionFairSharing",
+                          "managedJobsNamespaceSelector", "manageJobsWithoutQueueName"},
+              .unmodeled = {{"admissionFairSharing",
                              "admission order may differ because admission fair sharing orders "
                              "workloads by their LocalQueue's usage"},
                             "objectRetentionPolicies",
@@ -254,6 +250,17 @@ KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx,
                          "metrics", "webhook", "leaderElection", "controller", "pprofBindAddress",
                          "cacheSyncTimeout", "tls", "visibilityServer"}},
              ctx.warnings);
+  // false is Kueue's default, which kmc models; true is not modelled.
+  if (const YamlNode manage = object["manageJobsWithoutQueueName"];
+      manage.present() && manage.boolean()) {
+    Diagnostic d = manage.diagnostic(
+        "kmc does not model manageJobsWithoutQueueName: true; ignored: admission may differ "
+        "because Kueue then also manages Jobs without the queue-name label, in the namespaces "
+        "managedJobsNamespaceSelector selects");
+    d.may_change_answer = true;
+    d.concept_ = "manageJobsWithoutQueueName";
+    ctx.warnings.push_back(std::move(d));
+  }
   KueueConfiguration config;
   config.pos = object.pos();
   for (const auto& e : object["featureGates"].entries())

@@ -56,8 +56,10 @@ TEST_CASE("fields Kueue defines but kmc does not model are warnings with their l
                          [](const Diagnostic& d) { return d.field == "spec.admissionScope"; });
   REQUIRE(it != m.warnings.end());
   CHECK(it->pos == SourcePos{fixture("gpu-fleet/manager/queues.yaml"), 43});
-  CHECK(has_warning(m.warnings, "manageJobsWithoutQueueName",
-                    "kmc does not model manageJobsWithoutQueueName"));
+  CHECK(has_warning(m.warnings, "objectRetentionPolicies",
+                    "kmc does not model objectRetentionPolicies"));
+  // manageJobsWithoutQueueName: false is Kueue's default, which kmc models.
+  for (const auto& w : m.warnings) CHECK(w.field != "manageJobsWithoutQueueName");
   CHECK(has_warning(m.warnings, "kind", "kmc does not model kind Secret"));
 }
 
@@ -144,11 +146,10 @@ TEST_CASE("the Kueue Configuration inside kueue-manager-config sets gates and Mu
   CHECK(c.multi_kueue.dispatcher_name == kDispatcherIncremental);
   CHECK(c.multi_kueue.incremental_step_size == 2);
   CHECK(c.pos.file == fixture("gpu-fleet/manager/kueue-config.yaml"));
-  auto it = std::find_if(m.warnings.begin(), m.warnings.end(), [](const Diagnostic& d) {
-    return d.field == "manageJobsWithoutQueueName";
-  });
+  auto it = std::find_if(m.warnings.begin(), m.warnings.end(),
+                         [](const Diagnostic& d) { return d.field == "objectRetentionPolicies"; });
   REQUIRE(it != m.warnings.end());
-  CHECK(it->pos.line == 26);  // line inside the file, not inside the embedded string
+  CHECK(it->pos.line == 27);  // line inside the file, not inside the embedded string
 }
 
 TEST_CASE("MultiKueue objects keep cluster order and the Active condition") {
@@ -399,4 +400,17 @@ TEST_CASE("a key written twice in one mapping is an error at the second, naming 
                                                  "kind: ResourceFlavor\n"
                                                  "metadata: {name: b, labels: {x: '1'}}\n");
   CHECK(load_cluster_manifests({fine}).resource_flavors.size() == 2);
+}
+
+TEST_CASE("manageJobsWithoutQueueName: true is not modelled, and may change the answer") {
+  const auto m = load_cluster_manifests(
+      {kmc::test::write_temp("config.yaml",
+                             "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+                             "manageJobsWithoutQueueName: true\n")});
+  auto it = std::find_if(m.warnings.begin(), m.warnings.end(), [](const Diagnostic& d) {
+    return d.field == "manageJobsWithoutQueueName";
+  });
+  REQUIRE(it != m.warnings.end());
+  CHECK(it->may_change_answer);
+  CHECK(it->pos.line == 3);
 }
