@@ -55,6 +55,8 @@ constexpr GateDefault kGateDefaults[] = {
     // which mirrors the remote Job's status into it.
     {"MultiKueueBatchJobWithManagedBy", true},
     {"PriorityBoost", false},
+    // Beta since v0.19: resources.quotaCheckStrategy is read.
+    {"QuotaCheckStrategy", true},
     // Beta since v0.20: a job naming no WorkloadPriorityClass gets the one named "default".
     {"WorkloadPriorityClassDefaulting", true},
     // Beta since v0.18: a pod group may be named by annotation as well as by label.

@@ -130,17 +130,38 @@ void read_fair_sharing(const YamlNode& node, ReadContext& ctx, bool v1beta1,
 // resources: what Kueue counts of each pod's requests (pkg/workload/workload.go,
 // totalRequestsFromPodSets). Applied to the workloads once every file is read
 // (apply_resource_settings), since the Configuration may come after them.
-void read_resources(const YamlNode& node, ReadContext& ctx, ResourceSettings& r) {
+void read_resources(const YamlNode& node, ReadContext& ctx, const FeatureGates& gates,
+                    ResourceSettings& r) {
   check_keys(node,
-             {.modeled = {"excludeResourcePrefixes", "transformations"},
-              .unmodeled = {{"quotaCheckStrategy",
-                             "admission may differ because IgnoreUndeclared admits workloads "
-                             "whose resources no ClusterQueue covers"},
-                            {"deviceClassMappings",
+             {.modeled = {"excludeResourcePrefixes", "transformations", "quotaCheckStrategy"},
+              .unmodeled = {{"deviceClassMappings",
                              "quota counted may differ because Kueue's DRA integration counts "
                              "claimed devices as resources"}}},
              ctx.warnings);
   r.exclude_resource_prefixes = node["excludeResourcePrefixes"].string_list();
+  // Kueue reads and validates it only under its QuotaCheckStrategy gate
+  // (validateQuotaCheckStrategy, flavorassigner); BlockUndeclared is what kmc models.
+  if (const YamlNode strategy = node["quotaCheckStrategy"];
+      strategy.present() && gates.enabled("QuotaCheckStrategy")) {
+    const std::string value = strategy.str();
+    if (value != "BlockUndeclared" && value != "IgnoreUndeclared")
+      strategy.fail(
+          fmt::format("unsupported value '{}'; Kueue accepts BlockUndeclared or "
+                      "IgnoreUndeclared and refuses the Configuration",
+                      value));
+    if (value == "IgnoreUndeclared" && !r.exclude_resource_prefixes.empty())
+      strategy.fail(
+          "excludeResourcePrefixes is not allowed when quotaCheckStrategy is IgnoreUndeclared; "
+          "Kueue refuses the Configuration");
+    if (value == "IgnoreUndeclared") {
+      Diagnostic d = strategy.diagnostic(
+          "kmc does not model quotaCheckStrategy IgnoreUndeclared; ignored: admission may differ "
+          "because IgnoreUndeclared admits workloads whose resources no ClusterQueue covers");
+      d.may_change_answer = true;
+      d.concept_ = "resources.quotaCheckStrategy";
+      ctx.warnings.push_back(std::move(d));
+    }
+  }
   std::map<std::string, int> seen_line;
   for (const auto& item : node["transformations"].items()) {
     check_keys(item, {.modeled = {"input", "strategy", "multiplyBy", "outputs"}}, ctx.warnings);
@@ -272,7 +293,7 @@ KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx,
     config.wait_for_pods_ready.enable = false;
   read_fair_sharing(object["fairSharing"], ctx, v1beta1, config.fair_sharing);
   read_multi_kueue(object["multiKueue"], ctx, config.multi_kueue);
-  read_resources(object["resources"], ctx, config.resources);
+  read_resources(object["resources"], ctx, config.feature_gates, config.resources);
   JobIntegrationSettings settings;  // read even when unwanted: Kueue validates them
   read_job_integrations(object, ctx, v1beta1, settings);
   if (integrations != nullptr) *integrations = std::move(settings);

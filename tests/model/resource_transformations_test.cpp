@@ -193,3 +193,20 @@ TEST_CASE("quotaCheckStrategy is a warning that says it may change the answer") 
   CHECK(m.warnings[0].may_change_answer);
   CHECK(m.warnings[0].concept_ == "Configuration.resources.quotaCheckStrategy");
 }
+
+TEST_CASE("quotaCheckStrategy BlockUndeclared is what kmc models; a bad one is refused") {
+  const auto block = load_cluster_manifests({config_and_job(
+      "block.yaml", "  quotaCheckStrategy: BlockUndeclared", "            cpu: 1\n")});
+  CHECK(block.warnings.empty());
+  const Diagnostic bad = input_error_of([&] {
+    load_cluster_manifests(
+        {config_and_job("bad.yaml", "  quotaCheckStrategy: Ignore", "            cpu: 1\n")});
+  });
+  CHECK(bad.field == "resources.quotaCheckStrategy");
+  const Diagnostic both = input_error_of([&] {
+    load_cluster_manifests({config_and_job(
+        "both.yaml", "  quotaCheckStrategy: IgnoreUndeclared\n  excludeResourcePrefixes: [x/]",
+        "            cpu: 1\n")});
+  });
+  CHECK(contains(both.message, "excludeResourcePrefixes is not allowed"));
+}
