@@ -15,6 +15,21 @@ int index_of(std::vector<std::string>& names, const std::string& name) {
   return static_cast<int>(names.size() - 1);
 }
 
+// Whether `job` is a Job of a JobSet that one of `workloads` stands for: the
+// JobSet itself, or a Workload it owns.
+bool part_of_a_workload(const std::vector<model::Workload>& workloads, const model::Workload& job) {
+  for (const auto& owner : job.meta.owners) {
+    if (owner.kind != "JobSet") continue;
+    for (const auto& wl : workloads) {
+      if (wl.meta.namespace_ != job.meta.namespace_) continue;
+      if (wl.source_kind == "JobSet" && wl.meta.name == owner.name) return true;
+      for (const auto& o : wl.meta.owners)
+        if (o.kind == "JobSet" && o.name == owner.name) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 SchedulerParams compile_kube_scheduler(const model::Scenario& sc) {
@@ -28,10 +43,12 @@ SchedulerParams compile_kube_scheduler(const model::Scenario& sc) {
                      "kube-scheduler places pods on nodes: list them with their allocatable");
   for (const auto& n : sc.fleet.nodes)
     for (const auto& [r, q] : n.allocatable) index_of(p.resources, r);
-  // Without Kueue every Job runs, queue name or not.
+  // Without Kueue every Job runs, queue name or not; a JobSet's Jobs are its
+  // pods, counted once, through the JobSet (or its Workload) the input has.
   std::vector<const model::Workload*> jobs;
-  for (const auto* list : {&sc.manager.workloads, &sc.manager.unmanaged_jobs})
-    for (const auto& wl : *list) jobs.push_back(&wl);
+  for (const auto& wl : sc.manager.workloads) jobs.push_back(&wl);
+  for (const auto& job : sc.manager.unmanaged_jobs)
+    if (!part_of_a_workload(sc.manager.workloads, job)) jobs.push_back(&job);
   for (const auto* wl : jobs)
     for (const auto& ps : wl->pod_sets)
       for (const auto& [r, q] : ps.requests) index_of(p.resources, r);

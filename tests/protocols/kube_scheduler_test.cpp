@@ -1,6 +1,9 @@
 // The kube-scheduler baseline (protocols/kube_scheduler/): the gang deadlock
 // of seeds 2 and 4, with its exact state count derived by hand.
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "checker/symbolic_reach.hpp"
 #include "counterexamples/kube_scheduler/symbolic.hpp"
@@ -57,4 +60,73 @@ TEST_CASE("kube-scheduler over Z3: the same 18 states, and the SMT engines decid
   CHECK(induction.properties[0].method == "k-induction");
   CHECK(induction.properties[1].method == "bmc");
   CHECK(induction.properties[1].k == 2);  // both pods of one Job bound: two steps
+}
+
+// A JobSet's Jobs are its pods' only owners: the baseline counts the JobSet's
+// Workload once, not again through the child Jobs a dump also holds.
+TEST_CASE("kube-scheduler: a JobSet and its dumped child Job are one job", "[kube-scheduler]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "kmc-ks-jobset";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "cluster");
+  std::ofstream(dir / "kmc.yaml") << "apiVersion: kmc.dev/v1alpha1\nkind: Fleet\n"
+                                     "protocol: kube-scheduler\ncluster: cluster\n"
+                                     "nodes:\n  - {name: n, allocatable: {nvidia.com/gpu: 8}}\n";
+  std::ofstream(dir / "cluster" / "jobs.yaml") << R"(apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+integrations: {frameworks: [batch/job, jobset.x-k8s.io/jobset]}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: f}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: f
+      resources: [{name: nvidia.com/gpu, nominalQuota: 8}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: q, namespace: ns}
+spec: {clusterQueue: cq}
+---
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: js, namespace: ns, uid: u1, labels: {kueue.x-k8s.io/queue-name: q}}
+spec:
+  replicatedJobs:
+  - name: w
+    template:
+      spec:
+        parallelism: 2
+        completions: 2
+        template:
+          spec:
+            containers: [{name: c, resources: {limits: {nvidia.com/gpu: 4}}}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: js-w-0
+  namespace: ns
+  ownerReferences: [{apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, name: js, uid: u1,
+                     controller: true}]
+spec:
+  parallelism: 2
+  completions: 2
+  template:
+    spec:
+      containers: [{name: c, resources: {limits: {nvidia.com/gpu: 4}}}]
+)";
+  const auto sc = kmc::model::load_scenario(dir.string());
+  const ks::SchedulerParams p = ks::compile_kube_scheduler(sc);
+  REQUIRE(p.jobs.size() == 1);
+  CHECK(p.jobs[0].name == "ns/js");
+  CHECK(p.jobs[0].pods == 2);
 }
