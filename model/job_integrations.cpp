@@ -197,18 +197,21 @@ std::string ManifestLoader::namespace_of(const YamlNode& object) {
   return ns.present() ? ns.str() : "default";
 }
 
+// DefaultLocalQueueExist: the queue manager holds a LocalQueue only while it is not stopped.
+bool ManifestLoader::default_local_queue_exists(const std::string& ns) const {
+  return std::any_of(out.local_queues.begin(), out.local_queues.end(), [&](const auto& lq) {
+    return lq.meta.namespace_ == ns && lq.meta.name == "default" &&
+           lq.stop_policy == StopPolicy::None;
+  });
+}
+
 bool ManifestLoader::default_local_queue_applies(const std::string& ns,
                                                  const std::optional<JobOwner>& owner,
                                                  const std::string& framework,
                                                  const SourcePos& at) {
   if (!listed(framework)) return false;  // no webhook for the kind
   if (owner_keeps_defaulting_off(framework, ns, owner, at)) return false;
-  // DefaultLocalQueueExist: the queue manager holds a LocalQueue only while it is not stopped.
-  const bool exists =
-      std::any_of(out.local_queues.begin(), out.local_queues.end(), [&](const auto& lq) {
-        return lq.meta.namespace_ == ns && lq.meta.name == "default" &&
-               lq.stop_policy == StopPolicy::None;
-      });
+  const bool exists = default_local_queue_exists(ns);
   // Last, as Kueue reads the Namespace last: only where it decides.
   return exists && namespace_management(ns, at) == NamespaceManagement::Managed;
 }

@@ -2,11 +2,8 @@
 // built-in integration's job, a Pod included (matched at the apiVersion
 // Kueue registers it at, ownerReferenceMatchingGVK), or the ReplicaSet
 // between a Deployment and its Pods (IntegrationManager.isKnownOwner).
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <iterator>
-#include <utility>
 
 #include "model/manifest_readers.hpp"
 

@@ -89,6 +89,7 @@ class ManifestLoader {
   // queue, on create, with its namespace's LocalQueue "default" where one that
   // is not stopped exists, unless its owner is Kueue's (a JobSet's Jobs) or
   // Kueue does not manage its namespace (namespace_management).
+  bool default_local_queue_exists(const std::string& ns) const;
   bool default_local_queue_applies(const std::string& ns, const std::optional<JobOwner>& owner,
                                    const std::string& framework, const SourcePos& at);
 

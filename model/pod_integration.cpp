@@ -111,12 +111,7 @@ void ManifestLoader::explain_pods_of_unmanaged_job(const PendingWorkload& p) {
   if (walk.top) return;
   std::string queue = pods.template_queue;
   if (queue.empty()) {
-    const bool default_queue =
-        std::any_of(out.local_queues.begin(), out.local_queues.end(), [&](const auto& lq) {
-          return lq.meta.namespace_ == ns && lq.meta.name == "default" &&
-                 lq.stop_policy == StopPolicy::None;
-        });
-    if (!default_queue) return;
+    if (!default_local_queue_exists(ns)) return;
     queue = "default";
   }
   const std::string fate =
