@@ -52,11 +52,6 @@ void add_implicit_pods(const AdmissionParams& p, const model::Workload& wl, Work
 // A ClusterQueue's flavor choice: CqParams::flavors and fixed_flavor
 // (resource_groups.cpp), once its quotas are read.
 void compile_flavor_choice(const model::ClusterQueue& q, AdmissionParams& p, CqParams& c);
-// compile_namespaces.cpp. Whether q's namespaceSelector selects wl's namespace
-// (WorkloadParams::namespace_mismatch); a warning where it does not, and an
-// answer-changing one where it reads labels of a Namespace the input lacks.
-bool namespace_selected(const model::ClusterManifests& m, const model::ClusterQueue& q,
-                        const model::Workload& wl, AdmissionParams& p);
 // compile_gates.cpp. A warning for each feature gate set away from its default
 // that the model does not read.
 void compile_gates(const model::KueueConfiguration& config, AdmissionParams& p);

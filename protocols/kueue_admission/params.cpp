@@ -11,6 +11,7 @@
 #include <set>
 #include <tuple>
 
+#include "model/cluster_queue_namespaces.hpp"
 #include "protocols/kueue_admission/compile_parts.hpp"
 #include "protocols/kueue_admission/quota.hpp"
 
@@ -234,7 +235,8 @@ struct Compiler {
       throw InputError(lq->meta.pos, "spec.clusterQueue",
                        fmt::format("no ClusterQueue {}", lq->cluster_queue));
     w.lq = local_queue(*lq);
-    w.namespace_mismatch = !namespace_selected(m, *m.find_cluster_queue(lq->cluster_queue), wl, p);
+    w.namespace_mismatch = !model::cluster_queue_selects(
+        m, *m.find_cluster_queue(lq->cluster_queue), wl.meta.namespace_, p.warnings);
     w.priority = wl.priority;
     w.created = wl.meta.creation_order;
     w.req.assign(p.R(), 0);
