@@ -7,7 +7,9 @@ using protocols::MultiKueue;
 bool could_run_on(const MultiKueue& p, const MultiKueue::State& s, int j, int w) {
   const auto& mp = p.params();
   const int cq = mp.worker_cq[w][j];
-  if (cq < 0) return false;
+  // No LocalQueue there, or a ClusterQueue whose namespaceSelector leaves the job out: that
+  // worker's scheduler never admits it, as the engine's probe finds (engine_view.cpp).
+  if (cq < 0 || mp.mismatched(w, j)) return false;
   const auto& q = mp.cqs[cq];
   const auto own = s.remote_flavor[p.jw(j, w)];
   for (std::size_t f = 0; f < q.flavors.size(); ++f) {

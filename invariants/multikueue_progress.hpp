@@ -9,8 +9,9 @@
 
 namespace kmc::invariants {
 
-// Worker w could run job j now: physical capacity and ClusterQueue quota
-// for the whole job in one flavor, not counting j's own reservation there.
+// Worker w could run job j now: its ClusterQueue there admits j's namespace,
+// and physical capacity and quota hold the whole job in one flavor, not
+// counting j's own reservation there.
 bool could_run_on(const protocols::MultiKueue& p, const protocols::MultiKueue::State& s, int j,
                   int w);
 // Job j has not run yet and some worker could run it now.

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "invariants/multikueue_progress.hpp"
 #include "invariants/multikueue_registry.hpp"
@@ -54,6 +56,19 @@ std::uint64_t job_key(const MultiKueue& p, const MultiKueue::State& s, int j) {
   return h.done();
 }
 
+// Where a namespaceSelector is why a job never moves, the detail says so: the
+// places whose ClusterQueue never admits it (MkParams::namespace_mismatch).
+std::string namespace_note(const protocols::MkParams& mp, int j) {
+  std::vector<std::string> places;
+  if (mp.mismatched(-1, j)) places.emplace_back("the manager");
+  for (int w = 0; w < mp.W(); ++w)
+    if (mp.mismatched(w, j)) places.push_back(mp.workers[w]);
+  if (places.empty()) return "";
+  return fmt::format(
+      " (never admitted on {}: its ClusterQueue's namespaceSelector leaves the namespace out)",
+      fmt::join(places, " or "));
+}
+
 }  // namespace
 
 MkProperty no_stuck_job(const protocols::MultiKueue& p) {
@@ -64,9 +79,9 @@ MkProperty no_stuck_job(const protocols::MultiKueue& p) {
               .should_move = [&p](const MultiKueue::State& s,
                                   int j) { return waiting_while_runnable(p, s, j); }},
              [&p](const MultiKueue::State& s, int j) {
-               return fmt::format("job {} can never change again, yet {} could run it now",
-                                  p.params().jobs[j],
-                                  fmt::join(workers_able_to_run(p, s, j), " and "));
+               return fmt::format(
+                   "job {} can never change again, yet {} could run it now{}", p.params().jobs[j],
+                   fmt::join(workers_able_to_run(p, s, j), " and "), namespace_note(p.params(), j));
              })
       .over("job");
 }

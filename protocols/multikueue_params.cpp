@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "model/label_selector.hpp"
+#include "model/cluster_queue_namespaces.hpp"
 #include "model/provisioning_class.hpp"
 
 namespace kmc::protocols {
@@ -69,6 +69,7 @@ struct Compiler {
     const auto& m = cluster(w);
     const auto* lq = m.find_local_queue(wl.meta.namespace_, wl.queue_name);
     if (!lq) {
+      mismatch_.push_back(false);
       if (w < 0)
         fail(wl.meta.pos, "spec.queueName",
              fmt::format("no LocalQueue {}/{} on the manager", wl.meta.namespace_, wl.queue_name));
@@ -78,37 +79,15 @@ struct Compiler {
     const auto* cq = m.find_cluster_queue(lq->cluster_queue);
     if (!cq)
       fail(lq->meta.pos, "spec.clusterQueue", fmt::format("no ClusterQueue {}", lq->cluster_queue));
-    check_namespace(*cq, wl.meta.namespace_, m);
+    mismatch_.push_back(!model::cluster_queue_selects(m, *cq, wl.meta.namespace_, p.warnings));
     for (std::size_t i = 0; i < p.cqs.size(); ++i)
       if (p.cqs[i].cluster == w && p.cqs[i].name == lq->cluster_queue) return static_cast<int>(i);
     p.cqs.push_back(compile_cq(w, *cq));
     return static_cast<int>(p.cqs.size() - 1);
   }
 
-  // ValidateAdmissibility: Kueue never admits a workload there, which this
-  // protocol does not model; once per ClusterQueue and namespace.
-  void check_namespace(const model::ClusterQueue& cq, const std::string& ns,
-                       const model::ClusterManifests& m) {
-    const model::Namespace* object = model::find_namespace(m.namespaces, ns);
-    const bool selected =
-        model::selector_matches(cq.namespace_selector, model::namespace_labels(object, ns));
-    const bool unknown =
-        object == nullptr && model::reads_more_than_the_name(cq.namespace_selector);
-    if ((selected && !unknown) || !mismatches_.insert(m.dir + "/" + cq.meta.name + "/" + ns).second)
-      return;
-    const std::string why =
-        !cq.namespace_selector.present ? "namespaceSelector is not set, so it selects no namespace"
-        : !selected ? fmt::format("namespaceSelector does not select namespace '{}'", ns)
-                    : fmt::format(
-                          "namespaceSelector reads labels of Namespace '{}', which is "
-                          "not in the input",
-                          ns);
-    ignore(cq.meta.pos, "spec.namespaceSelector", "ClusterQueue.spec.namespaceSelector",
-           fmt::format("ClusterQueue {}'s {}: Kueue may admit none of the workloads of namespace "
-                       "'{}' there, and the MultiKueue protocol does not model namespaceSelector",
-                       cq.meta.name, why, ns));
-  }
-  std::set<std::string> mismatches_;
+  // Per place and job, in the order cq_for was asked: MkParams::namespace_mismatch.
+  std::vector<bool> mismatch_;
 
   // Input the protocol reads past although it could change the answer (--strict refuses it).
   void ignore(const SourcePos& pos, const std::string& field, const std::string& concept_,
@@ -217,6 +196,9 @@ struct Compiler {
     p.worker_cq.assign(p.W(), {});
     for (int w = 0; w < p.W(); ++w)
       for (const auto* wl : jobs) p.worker_cq[w].push_back(cq_for(w, *wl));
+    // Asked place by place, the manager first: the layout namespace_mismatch keeps.
+    if (std::find(mismatch_.begin(), mismatch_.end(), true) != mismatch_.end())
+      p.namespace_mismatch = mismatch_;
   }
 
   void compile_workers();

@@ -42,6 +42,14 @@ struct MkParams {
   std::vector<std::string> workers;         // W, in kmc.yaml order
   std::vector<std::vector<int>> worker_cq;  // [w][j]: index into cqs, -1: no LocalQueue for j there
   std::vector<CqParams> cqs;                // manager's first, then each worker's
+  // Per place (the manager, then each worker) and job: the ClusterQueue the job queues in there
+  // leaves its namespace out of its namespaceSelector. That cluster's scheduler never admits it
+  // (ValidateAdmissibility, NamespaceMismatch) and parks it when it pops it, so it blocks no
+  // head behind it, StrictFIFO or not. [(w + 1) * J + j], w = -1 the manager; empty: none.
+  std::vector<bool> namespace_mismatch;
+  bool mismatched(int w, int j) const {
+    return !namespace_mismatch.empty() && namespace_mismatch[(w + 1) * J() + j];
+  }
   int flavors_max = 1;  // F: the widest flavor list (state arrays are [cq][F][R])
   std::vector<std::vector<std::string>> worker_flavors;  // capacity slots per worker
   int slots_max = 1;                                     // S: the most capacity slots of a worker

@@ -264,7 +264,8 @@ auto MkRules<V>::ahead_blocks(const S& s, int j, int w) const -> B {
   const int cq = w < 0 ? p_.manager_cq[j] : p_.worker_cq[w][j];
   B blocked = val_.truth(false);
   for (int k = 0; k < J_; ++k) {
-    if (k == j || !p_.queues_in(cq, k)) continue;
+    // A namespace the ClusterQueue does not select: popped once and parked, it holds no head.
+    if (k == j || !p_.queues_in(cq, k) || p_.mismatched(w, k)) continue;
     const B pending = w < 0 ? s.phase[k] == kMgrPending : s.remote[jw(k, w)] == kRemotePending;
     const B before = pending && ahead(s, cq, k, j);
     blocked = blocked || (p_.cqs[cq].strict_fifo ? before : before && fits(s, cq, k));

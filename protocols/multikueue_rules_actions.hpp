@@ -11,7 +11,9 @@ auto MkRules<V>::enabled(const S& s, const MkAction& a) const -> B {
   const int j = a.job;
   switch (a.kind) {
     case ActionKind::ReserveQuota:
-      // The manager's scheduler: one head per ClusterQueue, Kueue's queue order.
+      // The manager's scheduler: one head per ClusterQueue, Kueue's queue order. It never
+      // admits from a namespace the ClusterQueue does not select.
+      if (p_.mismatched(-1, j)) return val_.truth(false);
       return s.phase[j] == kMgrPending && fits(s, p_.manager_cq[j], j) && !ahead_blocks(s, j, -1);
     case ActionKind::Nominate:
     case ActionKind::NominateNextRound:
@@ -59,6 +61,7 @@ auto MkRules<V>::enabled_worker(const S& s, const MkAction& a) const -> B {
   const auto answer = p_.answer[w];
   switch (a.kind) {
     case ActionKind::ReserveQuotaOnWorker: {
+      if (p_.mismatched(w, j)) return val_.truth(false);
       B room = p_.broken_worker_ignores_quota ? val_.truth(true) : fits(s, cq, j);
       return s.remote[i] == kRemotePending && room && !ahead_blocks(s, j, w);
     }

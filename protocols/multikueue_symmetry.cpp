@@ -43,6 +43,7 @@ std::string signature(const MkParams& p, int w, const std::vector<int>& owned) {
   for (int j = 0; j < p.J(); ++j) {
     const int q = p.worker_cq[w][j];
     add(q < 0 ? -1 : static_cast<int>(std::find(owned.begin(), owned.end(), q) - owned.begin()));
+    add(p.mismatched(w, j));
   }
   return sig;
 }

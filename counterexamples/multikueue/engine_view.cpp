@@ -337,9 +337,10 @@ std::optional<std::string> engine_job_stuck(const engine::Fleet& f, const protoc
   if (l == nullptr || l->is_finished()) return std::nullopt;
   for (int w = 0; w < p.W(); ++w)
     if (v.running(j, w) || autoscaler_could_answer(v, p, env, j, w)) return std::nullopt;
-  // An external dispatcher that does not pin may still nominate another worker.
+  // An external dispatcher that does not pin may still nominate another worker, once the
+  // manager has reserved quota for the job (it dispatches nothing else).
   if (p.dispatcher == protocols::Dispatcher::CapacitySnapshot && !p.pin &&
-      l->obj.cluster_name.empty())
+      l->has_quota_reservation() && l->obj.cluster_name.empty())
     return std::nullopt;
   for (int w = 0; w < p.W(); ++w) {
     if (!env.fits(p, j, w) || !worker_quota_admits(f, p, j, w)) continue;

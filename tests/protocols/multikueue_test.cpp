@@ -196,18 +196,3 @@ TEST_CASE("liveness: the unfixed fleet never runs the job, whatever is fair",
   // Stuck detection stays on with liveness, and the stuck job is found first.
   CHECK(r.violation->property == "no-stuck-job");
 }
-
-TEST_CASE("a ClusterQueue namespaceSelector that leaves a job out may change the answer",
-          "[protocols][multikueue][namespaces]") {
-  auto sc = kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/three-workers");
-  const auto answer_changing = [](const kmc::protocols::MkParams& p) {
-    for (const auto& w : p.warnings)
-      if (w.may_change_answer && w.field == "spec.namespaceSelector") return true;
-    return false;
-  };
-  CHECK_FALSE(answer_changing(kmc::protocols::compile_multikueue(sc)));
-  // Not written, a ClusterQueue's namespaceSelector selects no namespace: Kueue admits nothing
-  // there.
-  for (auto& cq : sc.workers[0].cluster_queues) cq.namespace_selector = {};
-  CHECK(answer_changing(kmc::protocols::compile_multikueue(sc)));
-}
