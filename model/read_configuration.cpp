@@ -23,13 +23,13 @@ constexpr const char* kManagerConfigKey = "controller_manager_config.yaml";
 
 // Kueue decodes its Configuration strictly (pkg/config/config.go fromFile:
 // serializer.EnableStrict), defaulting it in the version it is written in and
-// converting it to v1beta2. A field the version does not have stops Kueue.
-void refuse_v1beta1_field(const YamlNode& node, const std::string& what) {
+// converting it to v1beta2. A field the version (`written`) does not have stops Kueue.
+void refuse_field(const YamlNode& node, const char* written, const std::string& what) {
   if (node.present())
     node.fail(
-        fmt::format("config.kueue.x-k8s.io/v1beta2 has no {}: Kueue decodes its "
+        fmt::format("config.kueue.x-k8s.io/{} has no {}: Kueue decodes its "
                     "Configuration strictly and does not start",
-                    what));
+                    written, what));
 }
 
 // waitForPodsReady as Kueue ends up with it (waitforpodsready.Enabled: the
@@ -51,9 +51,9 @@ void read_wait_for_pods_ready(const YamlNode& node, ReadContext& ctx, bool v1bet
     w.timeout_s = 5 * 60;
     w.block_admission = w.enable;
   } else {
-    refuse_v1beta1_field(node["enable"],
-                         "waitForPodsReady.enable (waitForPodsReady is always on in v1beta2; "
-                         "the feature gate DisableWaitForPodsReady turns it off)");
+    refuse_field(node["enable"], "v1beta2",
+                 "waitForPodsReady.enable (waitForPodsReady is always on in v1beta2; "
+                 "the feature gate DisableWaitForPodsReady turns it off)");
   }
   if (node["timeout"].present()) w.timeout_s = node["timeout"].duration_s();
   if (!v1beta1 && w.timeout_s == 0) w.timeout_s = 30 * 60;
@@ -105,7 +105,8 @@ void read_fair_sharing(const YamlNode& node, ReadContext& ctx, bool v1beta1,
   if (v1beta1) {
     f.enable = node["enable"].present() && node["enable"].boolean();
   } else {
-    refuse_v1beta1_field(node["enable"], "fairSharing.enable (a fairSharing section turns it on)");
+    refuse_field(node["enable"], "v1beta2",
+                 "fairSharing.enable (a fairSharing section turns it on)");
     f.enable = node.present();
   }
   for (const auto& item : node["preemptionStrategies"].items())
@@ -130,8 +131,10 @@ void read_fair_sharing(const YamlNode& node, ReadContext& ctx, bool v1beta1,
 // resources: what Kueue counts of each pod's requests (pkg/workload/workload.go,
 // totalRequestsFromPodSets). Applied to the workloads once every file is read
 // (apply_resource_settings), since the Configuration may come after them.
-void read_resources(const YamlNode& node, ReadContext& ctx, const FeatureGates& gates,
+void read_resources(const YamlNode& node, ReadContext& ctx, const FeatureGates& gates, bool v1beta1,
                     ResourceSettings& r) {
+  // quotaCheckStrategy is v1beta2's only (configuration_types.go).
+  if (v1beta1) refuse_field(node["quotaCheckStrategy"], "v1beta1", "resources.quotaCheckStrategy");
   check_keys(node,
              {.modeled = {"excludeResourcePrefixes", "transformations", "quotaCheckStrategy"},
               .unmodeled = {{"deviceClassMappings",
@@ -293,7 +296,7 @@ KueueConfiguration read_configuration(const YamlNode& object, ReadContext& ctx,
     config.wait_for_pods_ready.enable = false;
   read_fair_sharing(object["fairSharing"], ctx, v1beta1, config.fair_sharing);
   read_multi_kueue(object["multiKueue"], ctx, config.multi_kueue);
-  read_resources(object["resources"], ctx, config.feature_gates, config.resources);
+  read_resources(object["resources"], ctx, config.feature_gates, v1beta1, config.resources);
   JobIntegrationSettings settings;  // read even when unwanted: Kueue validates them
   read_job_integrations(object, ctx, v1beta1, settings);
   if (integrations != nullptr) *integrations = std::move(settings);

@@ -24,10 +24,10 @@ Quantity units(std::int64_t n) {
   return Quantity::from_units(n);
 }
 
-// A Configuration with `resources` and one Job with `requests`, in one file.
+// A Configuration (of `version`) with `resources` and one Job with `requests`, in one file.
 std::string config_and_job(const std::string& name, const std::string& resources,
-                           const std::string& requests) {
-  return kmc::test::write_temp(name, R"(apiVersion: config.kueue.x-k8s.io/v1beta2
+                           const std::string& requests, const std::string& version = "v1beta2") {
+  return kmc::test::write_temp(name, "apiVersion: config.kueue.x-k8s.io/" + version + R"(
 kind: Configuration
 resources:
 )" + resources + R"(
@@ -209,4 +209,13 @@ TEST_CASE("quotaCheckStrategy BlockUndeclared is what kmc models; a bad one is r
         "            cpu: 1\n")});
   });
   CHECK(contains(both.message, "excludeResourcePrefixes is not allowed"));
+}
+
+TEST_CASE("quotaCheckStrategy is v1beta2's: a v1beta1 Configuration with it does not start") {
+  const Diagnostic d = input_error_of([&] {
+    load_cluster_manifests({config_and_job("v1beta1.yaml", "  quotaCheckStrategy: BlockUndeclared",
+                                           "            cpu: 1\n", "v1beta1")});
+  });
+  CHECK(d.field == "resources.quotaCheckStrategy");
+  CHECK(contains(d.message, "config.kueue.x-k8s.io/v1beta1 has no resources.quotaCheckStrategy"));
 }
