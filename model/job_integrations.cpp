@@ -166,10 +166,12 @@ void ManifestLoader::read_jobsets() {
     ReadContext ctx{out.warnings, api_version, load_index};
     if (!names_queue(object)) {
       const std::string ns = namespace_of(object);
-      if (object["metadata"]["uid"].present() ||
+      const bool creatable = !object["metadata"]["uid"].present();
+      if (!creatable ||
           !default_local_queue_applies(ns, job_owner(object), framework, object.pos())) {
         const YamlNode label = object["metadata"]["labels"][kQueueNameLabel];
-        if (label.present() &&
+        // Kueue validates on create only: a JobSet the cluster has stays.
+        if (label.present() && creatable &&
             namespace_management(ns, label.pos()) == NamespaceManagement::Managed)
           label.fail(
               "an empty queue name, and no LocalQueue 'default' to give it; Kueue's "

@@ -177,3 +177,18 @@ TEST_CASE("a Job is its JobSet's only where Kueue manages that JobSet") {
   v1alpha1.replace(v1alpha1.find("v1alpha2"), 8, "v1alpha1");
   CHECK(names(load_jobsets(queued + v1alpha1)) == std::vector<std::string>{"train-w-0", "train"});
 }
+
+TEST_CASE("an empty queue name: refused on a JobSet to create, left alone on one the cluster has") {
+  const std::string text =
+      jobset("train", replicated("workers", "2", "", "1"), "kueue.x-k8s.io/queue-name: ''");
+  // Kueue's webhook validates on create (ValidateLabelAsCRDName); with no LocalQueue 'default'
+  // to give it, the JobSet is refused.
+  const Diagnostic d = input_error_of([&] { load_jobsets(text); });
+  CHECK(contains(d.message, "an empty queue name, and no LocalQueue 'default'"));
+  // One the cluster has (a uid) was created before: the reconciler ignores it.
+  std::string existing = text;
+  existing.replace(existing.find("  namespace: ns\n"), 16, "  namespace: ns\n  uid: u-1\n");
+  const auto m = load_jobsets(existing);
+  CHECK(m.workloads.empty());
+  CHECK(has_warning(m.warnings, "JobSet has no kueue.x-k8s.io/queue-name label"));
+}
