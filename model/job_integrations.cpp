@@ -328,8 +328,19 @@ void ManifestLoader::default_local_queues() {
                                      "skips a job another job owns); Kueue's webhook refuses "
                                      "the {}",
                                      ns, kind));
-      if (suspended && listed("pod") &&
-          namespace_management(ns, job.workload.meta.pos) != NamespaceManagement::NoWebhook)
+      // A StatefulSet's Pod gets its queue name from the StatefulSet's pod
+      // reconciler (statefulset_pod_reconciler.go), which admits it as part of
+      // the StatefulSet.
+      const bool of_statefulset = suspended && job.workload.meta.annotations.at(
+                                                   kSuspendedByParentAnnotation) == "statefulset";
+      if (of_statefulset)
+        out.warnings[warning].message =
+            "Pod of a StatefulSet Kueue suspends (kueue.x-k8s.io/pod-suspending-parent: "
+            "statefulset) that has no kueue.x-k8s.io/queue-name label yet: Kueue's StatefulSet "
+            "pod reconciler gives it its StatefulSet's and admits it as part of the StatefulSet; "
+            "ignored";
+      else if (suspended && listed("pod") &&
+               namespace_management(ns, job.workload.meta.pos) != NamespaceManagement::NoWebhook)
         out.warnings[warning].message =
             "Pod has kueue.x-k8s.io/pod-suspending-parent but no kueue.x-k8s.io/queue-name "
             "label: the pod webhook gates it, and Kueue's pod reconciler ignores a Pod without a "

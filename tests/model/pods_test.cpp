@@ -98,6 +98,22 @@ TEST_CASE("a Pod without a queue name is not Kueue's") {
   CHECK(has_warning(m.warnings, "no kueue.x-k8s.io/queue-name label"));
 }
 
+TEST_CASE("a Pod its parent suspends without a queue name: never runs, unless a StatefulSet's") {
+  const auto suspended_by = [](const std::string& parent) {
+    return load_pods({write_temp(
+        "pod.yaml",
+        pod("p", "2", "  annotations: {kueue.x-k8s.io/pod-suspending-parent: " + parent + "}\n"))});
+  };
+  const auto deployment = suspended_by("deployment");
+  CHECK(deployment.workloads.empty());
+  CHECK(has_warning(deployment.warnings, "so it never runs"));
+  // The StatefulSet's pod reconciler writes the StatefulSet's queue name into it.
+  const auto statefulset = suspended_by("statefulset");
+  CHECK(statefulset.workloads.empty());
+  CHECK_FALSE(has_warning(statefulset.warnings, "never runs"));
+  CHECK(has_warning(statefulset.warnings, "gives it its StatefulSet's"));
+}
+
 TEST_CASE("the Pods of a group are one Workload, a pod set per role") {
   // Two alike workers and a leader: two roles. The group's Workload is created
   // once its last pod exists, so that is its creation.
