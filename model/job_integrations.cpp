@@ -74,6 +74,7 @@ bool ManifestLoader::listed(const std::string& framework) const {
 }
 
 void ManifestLoader::leave_parts_to_their_jobs() {
+  const auto owner_to_workload = owners_of_workloads();
   std::erase_if(pending_, [&](const PendingWorkload& p) {
     const Workload& w = p.workload;
     const std::string& kind = w.source_kind;
@@ -112,6 +113,9 @@ void ManifestLoader::leave_parts_to_their_jobs() {
           fmt::format("{}: admission may differ because Pod {} is not in the input and kmc "
                       "takes it to name a queue; add it",
                       message, top.owner.name)));
+    else if (top.assumed && !owner_to_workload.contains(fmt::format(
+                                "{}/{}/{}", w.meta.namespace_, top.owner.kind, top.owner.name)))
+      out.warnings.push_back(uncounted_ancestor(w.meta.pos, message, top));
     else
       out.warnings.push_back(Diagnostic{w.meta.pos, "metadata.ownerReferences", message});
     return true;

@@ -288,6 +288,9 @@ void ManifestLoader::explain_ignored_jobs() {
       w.message +=
           fmt::format("; Kueue admits it as part of {}{}", top,
                       part->chain == top ? "" : fmt::format(" (owned by {})", part->chain));
+      if (part->assumed && !owner_to_workload.contains(fmt::format(
+                               "{}/{}/{}", ignored.ns, part->owner.kind, part->owner.name)))
+        w = uncounted_ancestor(pos, w.message, *part);
     } else if (auto it = owner_to_workload.find(ignored.key); it != owner_to_workload.end()) {
       const Workload& workload = pending_[it->second].workload;
       w.message +=

@@ -98,4 +98,14 @@ OwnerWalk OwnerChains::queued_ancestor(
   return walk;
 }
 
+Diagnostic uncounted_ancestor(const SourcePos& at, const std::string& message,
+                              const QueuedAncestor& top) {
+  return ignored_input(
+      at, "metadata.ownerReferences", "queued owner missing from the input",
+      fmt::format("{}: admission may differ because {} {}, which Kueue admits it as part of, is "
+                  "not in the input, nor a Workload of it, so kmc counts that job nowhere; add "
+                  "the owner or its Workload",
+                  message, top.owner.kind, top.owner.name));
+}
+
 }  // namespace kmc::model

@@ -71,4 +71,10 @@ class OwnerChains {
   std::map<std::string, ChainObject> objects_;  // "ns/Kind/name"
 };
 
+// Where a walk took a missing owner to be queued and the input holds no
+// Workload for it either, the job the object at `at` is part of is counted
+// nowhere: an answer-changing warning, `message` (what the walk found) first.
+Diagnostic uncounted_ancestor(const SourcePos& at, const std::string& message,
+                              const QueuedAncestor& top);
+
 }  // namespace kmc::model

@@ -312,6 +312,39 @@ TEST_CASE("owners missing from the input: what changes the answer") {
       if (contains(w.message, "Pod driver is not in the input")) flagged = w.may_change_answer;
     CHECK(flagged);
   }
+  SECTION("a JobSet, taken as queued: its job is counted nowhere unless its Workload is there") {
+    const std::string text = config("batch/job, jobset.x-k8s.io/jobset") +
+                             job("j", kQueued + owned_by(kJobSetApi, "JobSet", "js"));
+    const auto flagged = [](const ClusterManifests& m) {
+      for (const auto& w : m.warnings)
+        if (contains(w.message, "JobSet js, which Kueue admits it as part of, is not in the input"))
+          return w.may_change_answer;
+      return false;
+    };
+    const auto alone = load(text);
+    CHECK(alone.workloads.empty());
+    CHECK(flagged(alone));
+    const auto with_workload =
+        load(text +
+             "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: jobset-js\n"
+             "  namespace: ns\n" +
+             owned_by(kJobSetApi, "JobSet", "js") +
+             "spec:\n  queueName: lq\n  podSets:\n  - count: 1\n    template: {spec: {containers: "
+             "[{name: c}]}}\n---\n");
+    REQUIRE(with_workload.workloads.size() == 1);
+    CHECK_FALSE(flagged(with_workload));
+    CHECK(has_warning(with_workload.warnings, "Job owned by JobSet js"));
+  }
+  SECTION("a RayJob, taken as queued, above a RayCluster kmc does not read") {
+    const auto m = load(
+        config("ray.io/rayjob, ray.io/raycluster") +
+        object("ray.io/v1", "RayCluster", "rc", kQueued + owned_by("ray.io/v1", "RayJob", "rj")));
+    bool flagged = false;
+    for (const auto& w : m.warnings)
+      if (contains(w.message, "RayJob rj, which Kueue admits it as part of, is not in the input"))
+        flagged = w.may_change_answer;
+    CHECK(flagged);
+  }
   SECTION("a ReplicaSet, without the deployment integration, changes nothing") {
     const auto m =
         load(config("pod") + pod("p", kQueued + owned_by("apps/v1", "ReplicaSet", "rs")));
