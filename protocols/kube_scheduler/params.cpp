@@ -30,6 +30,20 @@ bool part_of_a_workload(const std::vector<model::Workload>& workloads, const mod
   return false;
 }
 
+// Whether `wl` is a Pod that one of `jobs` controls: one of that Job's own
+// pods. The pod webhook may have queued it (its label, or LocalQueue
+// defaulting past a Job that names no queue), but without Kueue it is the
+// Job's, counted through the Job.
+bool pod_of_a_job(const std::vector<model::Workload>& jobs, const model::Workload& wl) {
+  if (wl.source_kind != "Pod") return false;
+  for (const auto& owner : wl.meta.owners) {
+    if (owner.kind != "Job") continue;
+    for (const auto& job : jobs)
+      if (job.meta.namespace_ == wl.meta.namespace_ && job.meta.name == owner.name) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 SchedulerParams compile_kube_scheduler(const model::Scenario& sc) {
@@ -44,9 +58,11 @@ SchedulerParams compile_kube_scheduler(const model::Scenario& sc) {
   for (const auto& n : sc.fleet.nodes)
     for (const auto& [r, q] : n.allocatable) index_of(p.resources, r);
   // Without Kueue every Job runs, queue name or not; a JobSet's Jobs are its
-  // pods, counted once, through the JobSet (or its Workload) the input has.
+  // pods, counted once, through the JobSet (or its Workload) the input has,
+  // and a Job's Pods are its own.
   std::vector<const model::Workload*> jobs;
-  for (const auto& wl : sc.manager.workloads) jobs.push_back(&wl);
+  for (const auto& wl : sc.manager.workloads)
+    if (!pod_of_a_job(sc.manager.unmanaged_jobs, wl)) jobs.push_back(&wl);
   for (const auto& job : sc.manager.unmanaged_jobs)
     if (!part_of_a_workload(sc.manager.workloads, job)) jobs.push_back(&job);
   for (const auto* wl : jobs)

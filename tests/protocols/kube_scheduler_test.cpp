@@ -130,3 +130,67 @@ spec:
   CHECK(p.jobs[0].name == "ns/js");
   CHECK(p.jobs[0].pods == 2);
 }
+
+// Kueue's pod webhook queues the Pods of a Job that names no queue where they
+// name one; without Kueue they are that Job's pods, counted once, through it.
+TEST_CASE("kube-scheduler: a Job and the Pods the pod webhook queued of it are one job",
+          "[kube-scheduler]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "kmc-ks-job-pods";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "cluster");
+  std::ofstream(dir / "kmc.yaml") << "apiVersion: kmc.dev/v1alpha1\nkind: Fleet\n"
+                                     "protocol: kube-scheduler\ncluster: cluster\n"
+                                     "nodes:\n  - {name: n, allocatable: {nvidia.com/gpu: 8}}\n";
+  std::ofstream(dir / "cluster" / "jobs.yaml") << R"(apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+integrations: {frameworks: [batch/job, pod]}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: f}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: f
+      resources: [{name: nvidia.com/gpu, nominalQuota: 8}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: q, namespace: ns}
+spec: {clusterQueue: cq}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: ns}
+spec:
+  parallelism: 2
+  completions: 2
+  template:
+    metadata: {labels: {kueue.x-k8s.io/queue-name: q}}
+    spec:
+      containers: [{name: c, resources: {limits: {nvidia.com/gpu: 4}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: j-0
+  namespace: ns
+  labels: {kueue.x-k8s.io/queue-name: q}
+  ownerReferences: [{apiVersion: batch/v1, kind: Job, name: j, uid: u1, controller: true}]
+spec:
+  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 4}}}]
+)";
+  const auto sc = kmc::model::load_scenario(dir.string());
+  REQUIRE(sc.manager.workloads.size() == 1);  // the Pod, queued by the pod webhook
+  const ks::SchedulerParams p = ks::compile_kube_scheduler(sc);
+  REQUIRE(p.jobs.size() == 1);
+  CHECK(p.jobs[0].name == "ns/j");
+  CHECK(p.jobs[0].pods == 2);
+}
