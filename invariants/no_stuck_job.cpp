@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "invariants/multikueue_progress.hpp"
 #include "invariants/multikueue_registry.hpp"
@@ -56,17 +55,13 @@ std::uint64_t job_key(const MultiKueue& p, const MultiKueue::State& s, int j) {
   return h.done();
 }
 
-// Where a namespaceSelector is why a job never moves, the detail says so: the
-// places whose ClusterQueue never admits it (MkParams::namespace_mismatch).
+// Where the manager's namespaceSelector is why a job never moves, the detail
+// says so (MkParams::namespace_mismatch). A worker that never admits it is
+// not one that could run it (could_run_on), so it is never named.
 std::string namespace_note(const protocols::MkParams& mp, int j) {
-  std::vector<std::string> places;
-  if (mp.mismatched(-1, j)) places.emplace_back("the manager");
-  for (int w = 0; w < mp.W(); ++w)
-    if (mp.mismatched(w, j)) places.push_back(mp.workers[w]);
-  if (places.empty()) return "";
-  return fmt::format(
-      " (never admitted on {}: its ClusterQueue's namespaceSelector leaves the namespace out)",
-      fmt::join(places, " or "));
+  if (!mp.mismatched(-1, j)) return "";
+  return " (the manager never admits it: its ClusterQueue's namespaceSelector leaves the "
+         "namespace out)";
 }
 
 }  // namespace

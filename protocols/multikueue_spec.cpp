@@ -452,8 +452,10 @@ std::uint64_t MkSpec::identity(const Params& p) {
   if (p.capacity_returns != 0 || p.capacity_revocations != 0)
     add(std::vector<std::int64_t>{p.capacity_returns, p.capacity_revocations});
   // Hashed only when some ClusterQueue leaves a job's namespace out, so other identities stay.
-  if (!p.namespace_mismatch.empty())
+  if (!p.namespace_mismatch.empty()) {
+    add(std::string("namespace-mismatch"));  // tagged: no other optional vector reads the same
     add(std::vector<std::int64_t>(p.namespace_mismatch.begin(), p.namespace_mismatch.end()));
+  }
   // Hashed only when jobs differ in priority: the queue order reads it beside the ranks.
   if (std::adjacent_find(p.priority.begin(), p.priority.end(), std::not_equal_to<>()) !=
       p.priority.end())

@@ -28,7 +28,7 @@ TEST_CASE("kmc check: a namespaceSelector that leaves the job out, on a worker o
     CHECK(r.code == 1);
     CHECK(has(r.err, "is not set, so it selects no namespace, not even namespace 'team-ml'"));
     CHECK(has(r.out, "no-stuck-job"));
-    CHECK(has(r.out, "never admitted on the manager"));
+    CHECK(has(r.out, "the manager never admits it"));
     CHECK(has(r.out, "Reproduced in the engine"));
   }
 }

@@ -109,7 +109,7 @@ TEST_CASE("MultiKueue: the manager never admits a job its ClusterQueue's namespa
   REQUIRE(r.verdict == Verdict::Violated);
   CHECK(r.violation->property == "no-stuck-job");
   CHECK(r.violation->subject == 0);
-  CHECK(r.violation->detail.find("never admitted on the manager: its ClusterQueue's "
+  CHECK(r.violation->detail.find("the manager never admits it: its ClusterQueue's "
                                  "namespaceSelector leaves the namespace out") !=
         std::string::npos);
 }

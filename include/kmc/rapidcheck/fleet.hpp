@@ -37,6 +37,7 @@ inline ClusterQueue gpu_cq(std::int64_t gpus, const std::string& check) {
       {FlavorQuotas{"h100",
                     {ResourceQuota{"nvidia.com/gpu", Quantity::from_units(gpus), {}, {}}}}}}};
   cq.admission_checks = {AdmissionCheckRule{check, {}}};
+  cq.namespace_selector.present = true;  // {}: every namespace (a nil one selects none)
   return cq;
 }
 
