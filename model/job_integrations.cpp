@@ -183,7 +183,9 @@ void ManifestLoader::read_jobsets() {
         // Kueue's default manageJobsWithoutQueueName=false leaves such JobSets alone.
         out.warnings.push_back(Diagnostic{
             object.pos(), "metadata.labels",
-            "JobSet has no kueue.x-k8s.io/queue-name label; Kueue does not manage it; ignored"});
+            fmt::format("JobSet has {} kueue.x-k8s.io/queue-name label; Kueue does not manage it; "
+                        "ignored",
+                        label.present() ? "an empty" : "no")});
         continue;
       }
       PendingWorkload jobset = read_jobset(object, ctx);
@@ -335,8 +337,9 @@ void ManifestLoader::default_local_queues() {
       // A StatefulSet's Pod gets its queue name from the StatefulSet's pod
       // reconciler (statefulset_pod_reconciler.go), which admits it as part of
       // the StatefulSet.
-      const bool of_statefulset = suspended && job.workload.meta.annotations.at(
-                                                   kSuspendedByParentAnnotation) == "statefulset";
+      const bool of_statefulset =
+          suspended && listed("statefulset") &&
+          job.workload.meta.annotations.at(kSuspendedByParentAnnotation) == "statefulset";
       if (of_statefulset)
         out.warnings[warning].message =
             "Pod of a StatefulSet Kueue suspends (kueue.x-k8s.io/pod-suspending-parent: "

@@ -190,5 +190,5 @@ TEST_CASE("an empty queue name: refused on a JobSet to create, left alone on one
   existing.replace(existing.find("  namespace: ns\n"), 16, "  namespace: ns\n  uid: u-1\n");
   const auto m = load_jobsets(existing);
   CHECK(m.workloads.empty());
-  CHECK(has_warning(m.warnings, "JobSet has no kueue.x-k8s.io/queue-name label"));
+  CHECK(has_warning(m.warnings, "JobSet has an empty kueue.x-k8s.io/queue-name label"));
 }

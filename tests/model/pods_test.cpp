@@ -99,10 +99,16 @@ TEST_CASE("a Pod without a queue name is not Kueue's") {
 }
 
 TEST_CASE("a Pod its parent suspends without a queue name: never runs, unless a StatefulSet's") {
-  const auto suspended_by = [](const std::string& parent) {
-    return load_pods({write_temp(
-        "pod.yaml",
-        pod("p", "2", "  annotations: {kueue.x-k8s.io/pod-suspending-parent: " + parent + "}\n"))});
+  const auto suspended_by = [](const std::string& parent,
+                               const std::string& frameworks = "batch/job, pod, statefulset") {
+    return load_cluster_manifests(
+        {write_temp("config.yaml",
+                    "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+                    "integrations: {frameworks: [" +
+                        frameworks + "]}\n"),
+         write_temp("pod.yaml", pod("p", "2",
+                                    "  annotations: {kueue.x-k8s.io/pod-suspending-parent: " +
+                                        parent + "}\n"))});
   };
   const auto deployment = suspended_by("deployment");
   CHECK(deployment.workloads.empty());
@@ -112,6 +118,8 @@ TEST_CASE("a Pod its parent suspends without a queue name: never runs, unless a 
   CHECK(statefulset.workloads.empty());
   CHECK_FALSE(has_warning(statefulset.warnings, "never runs"));
   CHECK(has_warning(statefulset.warnings, "gives it its StatefulSet's"));
+  // Without the statefulset integration no such reconciler runs: gated, it never runs.
+  CHECK(has_warning(suspended_by("statefulset", "batch/job, pod").warnings, "so it never runs"));
 }
 
 TEST_CASE("the Pods of a group are one Workload, a pod set per role") {
