@@ -66,6 +66,7 @@ void ManifestLoader::finish() {
   default_local_queues();
   read_jobsets();
   leave_parts_to_their_jobs();
+  explain_pods_of_other_controllers();
   leave_unmanaged_kinds();
   explain_ignored_jobs();
   drop_owners_of_workloads();
@@ -158,6 +159,7 @@ void ManifestLoader::ignore(const YamlNode& object, const std::string& kind, std
                       .framework = integration_of(scalar(object["apiVersion"]), kind),
                       .creatable = !meta["uid"].present(),
                       .owner = job_owner(object)});
+  note_pod_controller(object, kind, ns, name);
 }
 
 void ManifestLoader::load_kueue_object(const YamlNode& object, const std::string& kind,

@@ -174,16 +174,31 @@ class ManifestLoader {
     std::optional<Diagnostic> empty_label;  // `queue-name: ""`, where it is written
   };
   std::vector<Unlabelled> unlabelled_;
-  // What a Job's Pods will be created with, by the Job's position.
+  // What a Job's (or another controller's) Pods will be created with, by its position.
   struct JobPods {
     std::string template_queue;  // its pod template's queue-name label
-    bool makes_no_pods = false;  // finished, finishing, suspended or being deleted
+    bool makes_no_pods = false;  // finished, finishing, suspended, scaled to 0 or being deleted
+    bool suspended_by_parent = false;  // its template has pod-suspending-parent
   };
   std::map<std::string, JobPods> job_pods_;
   void note_job_pods(const YamlNode& object);
   // A Job Kueue leaves alone whose Pods the pod webhook queues: they are
   // Kueue's, one by one, but not in the input (an answer-changing warning).
   void explain_pods_of_unmanaged_job(const PendingWorkload& job);
+  // The same for the other controllers of Pods Kueue has no integration for
+  // here: a DaemonSet, a ReplicaSet, a Deployment or StatefulSet whose own
+  // integration is not listed.
+  struct PodController {
+    std::string kind, ns, name;
+    std::optional<JobOwner> owner;
+    SourcePos pos;
+  };
+  std::vector<PodController> pod_controllers_;
+  void note_pod_controller(const YamlNode& object, const std::string& kind, const std::string& ns,
+                           const std::string& name);
+  void explain_pods_of_other_controllers();
+  void explain_new_pods(const std::string& kind, const std::string& ns, const std::string& name,
+                        const std::optional<JobOwner>& owner, const SourcePos& pos);
   JobIntegrationSettings integrations_;
   std::set<std::string> namespaces_warned_;  // Namespaces missing that the selector reads
   std::map<std::string, SourcePos> seen_;

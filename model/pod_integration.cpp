@@ -1,6 +1,7 @@
 // Kueue's pod integration, the third part of the ManifestLoader
 // (manifest_loader.hpp): which Pods it gates that Kueue never admits, and the
-// Pods of Jobs Kueue leaves alone that the pod webhook queues.
+// Pods of Jobs (and DaemonSets, ReplicaSets, ...) Kueue leaves alone that the
+// pod webhook queues.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -35,6 +36,44 @@ void ManifestLoader::note_job_pods(const YamlNode& object) {
   if (const YamlNode suspend = object["spec"]["suspend"]; suspend.present() && suspend.boolean())
     pods.makes_no_pods = true;
   if (object["metadata"]["deletionTimestamp"].present()) pods.makes_no_pods = true;
+  // A Deployment, ReplicaSet or StatefulSet scaled to zero (a Job has no replicas).
+  if (const YamlNode replicas = object["spec"]["replicas"];
+      replicas.present() && replicas.raw().IsScalar() && replicas.str() == "0")
+    pods.makes_no_pods = true;
+  // Its Pods are gated by the parent's own integration (a Deployment's, a
+  // LeaderWorkerSet's StatefulSets), not queued by the pod webhook alone.
+  pods.suspended_by_parent =
+      object["spec"]["template"]["metadata"]["annotations"][kSuspendedByParentAnnotation].present();
+}
+
+void ManifestLoader::note_pod_controller(const YamlNode& object, const std::string& kind,
+                                         const std::string& ns, const std::string& name) {
+  if (!object["apiVersion"].present() || object["apiVersion"].str() != "apps/v1" ||
+      (kind != "DaemonSet" && kind != "ReplicaSet" && kind != "Deployment" &&
+       kind != "StatefulSet"))
+    return;
+  note_job_pods(object);
+  pod_controllers_.push_back({kind, ns, name, job_owner(object), object.pos()});
+}
+
+void ManifestLoader::explain_pods_of_other_controllers() {
+  const auto in_input = [&](const std::string& kind, const std::string& ns,
+                            const std::string& name) {
+    return std::any_of(pod_controllers_.begin(), pod_controllers_.end(), [&](const auto& c) {
+      return c.kind == kind && c.ns == ns && c.name == name;
+    });
+  };
+  for (const auto& c : pod_controllers_) {
+    // Their own integrations gate and admit their Pods (ignored kinds, explain_ignored_jobs).
+    if ((c.kind == "Deployment" && listed("deployment")) ||
+        (c.kind == "StatefulSet" && listed("statefulset")))
+      continue;
+    // A Deployment's ReplicaSet makes the Deployment's Pods, told there.
+    if (c.kind == "ReplicaSet" && c.owner && c.owner->kind == "Deployment" &&
+        in_input("Deployment", c.ns, c.owner->name))
+      continue;
+    explain_new_pods(c.kind, c.ns, c.name, c.owner, c.pos);
+  }
 }
 
 // Since Kueue 0.15 (#6736) the integrations whose pods the pod integration
@@ -100,14 +139,18 @@ void ManifestLoader::leave_pods_the_reconciler_skips() {
 
 void ManifestLoader::explain_pods_of_unmanaged_job(const PendingWorkload& p) {
   const Workload& job = p.workload;
-  const std::string& ns = job.meta.namespace_;
-  const JobPods& pods = job_pods_[position(job.meta.pos)];
-  if (pods.makes_no_pods || !listed("pod") ||
-      namespace_management(ns, job.meta.pos) != NamespaceManagement::Managed)
+  explain_new_pods("Job", job.meta.namespace_, job.meta.name, p.owner, job.meta.pos);
+}
+
+void ManifestLoader::explain_new_pods(const std::string& kind, const std::string& ns,
+                                      const std::string& name, const std::optional<JobOwner>& owner,
+                                      const SourcePos& pos) {
+  const JobPods& pods = job_pods_[position(pos)];
+  if (pods.makes_no_pods || pods.suspended_by_parent || !listed("pod") ||
+      namespace_management(ns, pos) != NamespaceManagement::Managed)
     return;
-  // The pod webhook's walk from a Pod reaches this Job, unqueued, and goes on.
-  const OwnerWalk walk =
-      queued_ancestor(fmt::format("{}/Job/{}", ns, job.meta.name), ns, p.owner, job.meta.pos);
+  // The pod webhook's walk from a Pod reaches this controller, unqueued, and goes on.
+  const OwnerWalk walk = queued_ancestor(fmt::format("{}/{}/{}", ns, kind, name), ns, owner, pos);
   if (walk.top) return;
   std::string queue = pods.template_queue;
   if (queue.empty()) {
@@ -127,10 +170,10 @@ void ManifestLoader::explain_pods_of_unmanaged_job(const PendingWorkload& p) {
                          walk.missing->kind, walk.missing->name)
                    : "";
   out.warnings.push_back(ignored_input(
-      job.meta.pos, "metadata.labels", "Pods of a Job Kueue does not manage",
-      fmt::format("admission may differ because Kueue leaves this Job alone, but the Pods it "
+      pos, "metadata.labels", fmt::format("Pods of a {} Kueue does not manage", kind),
+      fmt::format("admission may differ because Kueue leaves this {} alone, but the Pods it "
                   "creates from now on get queue '{}' ({}) from the pod webhook{}, which {}",
-                  queue,
+                  kind, queue,
                   pods.template_queue.empty() ? "the namespace's LocalQueue default"
                                               : "its pod template names it",
                   unless, fate)));
