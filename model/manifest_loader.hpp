@@ -176,7 +176,8 @@ class ManifestLoader {
   std::vector<Unlabelled> unlabelled_;
   // What a Job's (or another controller's) Pods will be created with, by its position.
   struct JobPods {
-    std::string template_queue;  // its pod template's queue-name label
+    std::string template_queue;                   // its pod template's queue-name label
+    std::optional<SourcePos> template_queue_pos;  // where that label is written
     bool makes_no_pods = false;  // finished, finishing, suspended, scaled to 0 or being deleted
     bool suspended_by_parent = false;  // its template has pod-suspending-parent
   };

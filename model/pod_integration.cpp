@@ -22,8 +22,10 @@ void ManifestLoader::note_job_pods(const YamlNode& object) {
   JobPods& pods = job_pods_[position(object.pos())];
   if (const YamlNode labels = object["spec"]["template"]["metadata"]["labels"];
       labels.is_map() && labels[kQueueNameLabel].present() &&
-      labels[kQueueNameLabel].raw().IsScalar())
+      labels[kQueueNameLabel].raw().IsScalar()) {
     pods.template_queue = labels[kQueueNameLabel].str();
+    pods.template_queue_pos = labels[kQueueNameLabel].pos();
+  }
   // The Job controller creates no more Pods once the Job has a terminal or
   // interim terminal condition, while suspended, or once it is being deleted.
   for (const auto& c : object["status"]["conditions"].items()) {
@@ -169,8 +171,13 @@ void ManifestLoader::explain_new_pods(const std::string& kind, const std::string
                          "a queue)",
                          walk.missing->kind, walk.missing->name)
                    : "";
+  // At the template's queue-name label where it names one, else at the object.
   out.warnings.push_back(ignored_input(
-      pos, "metadata.labels", fmt::format("Pods of a {} Kueue does not manage", kind),
+      pods.template_queue_pos.value_or(pos),
+      pods.template_queue_pos
+          ? fmt::format("spec.template.metadata.labels[\"{}\"]", kQueueNameLabel)
+          : std::string("metadata.labels"),
+      fmt::format("Pods of a {} Kueue does not manage", kind),
       fmt::format("admission may differ because Kueue leaves this {} alone, but the Pods it "
                   "creates from now on get queue '{}' ({}) from the pod webhook{}, which {}",
                   kind, queue,

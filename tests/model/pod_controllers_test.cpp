@@ -59,7 +59,12 @@ TEST_CASE("a DaemonSet whose Pods name a queue: the pod webhook queues them") {
   CHECK(warned(m, "DaemonSet") == 1);
   bool says = false;
   for (const auto& w : m.warnings)
-    says = says || contains(w.message, "get queue 'lq' (its pod template names it)");
+    if (contains(w.message, "get queue 'lq' (its pod template names it)")) {
+      says = true;
+      // At the template's label: the DaemonSet's 10th line, after the Configuration's 4.
+      CHECK(w.field == "spec.template.metadata.labels[\"kueue.x-k8s.io/queue-name\"]");
+      CHECK(w.pos.line == 14);
+    }
   CHECK(says);
   // Without the pod integration no webhook touches them.
   CHECK(warned(load(config("batch/job") + ds), "DaemonSet") == 0);
