@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "model/label_selector.hpp"
 #include "model/manifest_loader.hpp"
@@ -148,7 +149,12 @@ bool ManifestLoader::owner_keeps_defaulting_off(const std::string& framework, co
                                                 const std::optional<JobOwner>& owner,
                                                 const SourcePos& at) {
   if (framework == "pod") return queued_ancestor(ns + "/Pod/", ns, owner, at).top.has_value();
-  return owner && listed(owner->framework);
+  return owner_managed(owner);
+}
+
+bool ManifestLoader::owner_managed(const std::optional<JobOwner>& owner) const {
+  return owner &&
+         (listed(owner->framework) || owner_chains_.external(owner->api_version, owner->kind));
 }
 
 void ManifestLoader::load_jobset(const YamlNode& object, ReadContext& ctx) {
@@ -163,7 +169,8 @@ void ManifestLoader::read_jobsets() {
       ignore(object, "JobSet", unmanaged_kind_message("JobSet", framework));
       // With a Configuration that leaves JobSets out, Kueue surely queues none;
       // without one, the cluster's own may list them (Kueue's shipped one does).
-      if (config_pos_) ignored_.back().queued = false;
+      if (config_pos_ && !owner_chains_.external(api_version, "JobSet"))
+        ignored_.back().queued = false;
       ignored_.back().readable = true;
       continue;
     }
@@ -377,14 +384,34 @@ std::string ManifestLoader::unmanaged_kind_message(const std::string& kind,
       kind, framework, where);
 }
 
+std::string ManifestLoader::external_workload_missing(const std::string& kind) {
+  return fmt::format(
+      ": admission may differ because Kueue admits the Workload its controller makes for this {} "
+      "(integrations.externalFrameworks lists the kind, and it has the {} label), which is not "
+      "in the input",
+      kind, kQueueNameLabel);
+}
+
 void ManifestLoader::leave_unmanaged_kinds() {
-  for (const auto& [kind, framework] :
-       {std::pair<std::string, std::string>{"Pod", "pod"}, {"Job", "batch/job"}}) {
+  const auto owner_to_workload = owners_of_workloads();
+  for (const auto& [api_version, kind, framework] :
+       {std::tuple<std::string, std::string, std::string>{"v1", "Pod", "pod"},
+        {"batch/v1", "Job", "batch/job"}}) {
     if (listed(framework)) continue;
+    // Listed as an external framework instead, its own controller makes the Workloads.
+    const bool external = owner_chains_.external(api_version, kind);
     std::erase_if(pending_, [&](const PendingWorkload& p) {
-      if (p.workload.source_kind != kind) return false;
-      out.warnings.push_back(
-          Diagnostic{p.workload.meta.pos, "kind", unmanaged_kind_message(kind, framework)});
+      const Workload& w = p.workload;
+      if (w.source_kind != kind) return false;
+      Diagnostic d{w.meta.pos, "kind", unmanaged_kind_message(kind, framework)};
+      if (external && !w.queue_name.empty() &&
+          !owner_to_workload.contains(
+              fmt::format("{}/{}/{}", w.meta.namespace_, kind, w.meta.name))) {
+        d.message += external_workload_missing(kind);
+        d.may_change_answer = true;
+        d.concept_ = kind + " of an external framework and no Workload";
+      }
+      out.warnings.push_back(std::move(d));
       if (kind == "Job") explain_pods_of_unmanaged_job(p);  // its own queue name is not theirs
       return true;
     });

@@ -1,10 +1,8 @@
-// The controller ownerReference of an object, when Kueue knows its kind: a
-// built-in integration's job, a Pod included (matched at the apiVersion
-// Kueue registers it at, ownerReferenceMatchingGVK), or the ReplicaSet
-// between a Deployment and its Pods (IntegrationManager.isKnownOwner).
-#include <algorithm>
-#include <iterator>
-
+// The controller ownerReference of an object, and whether Kueue's
+// integrations know its kind: a built-in integration's job, a Pod included
+// (matched at the apiVersion Kueue registers it at, ownerReferenceMatchingGVK).
+// Whether Kueue walks through it (IntegrationManager.isKnownOwner: those, an
+// external framework's, a ReplicaSet) is the owner chain's to say.
 #include "model/manifest_readers.hpp"
 
 namespace kmc::model {
@@ -49,14 +47,8 @@ std::optional<JobOwner> job_owner(const YamlNode& object) {
     };
     const std::string kind = field("kind");
     const std::string api_version = field("apiVersion");
-    JobOwner known{kind, field("name"), field("uid"), ""};
-    if (api_version == "apps/v1" && kind == "ReplicaSet") return known;
-    const auto it =
-        std::find_if(std::begin(kIntegrationKinds), std::end(kIntegrationKinds),
-                     [&](const auto& k) { return kind == k.kind && api_version == k.api_version; });
-    if (it == std::end(kIntegrationKinds)) return std::nullopt;
-    known.framework = it->framework;
-    return known;
+    return JobOwner{kind, field("name"), field("uid"),
+                    integration_of(api_version, kind).value_or(""), api_version};
   }
   return std::nullopt;
 }

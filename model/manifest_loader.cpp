@@ -78,7 +78,8 @@ void ManifestLoader::finish() {
     if (p.workload.source_kind == "Pod" && p.workload.meta.annotations.contains(kIsGroup))
       check_unique(p.workload.meta, "Workload");
   resolve_priorities(pending_, out.priority_classes, kube_priority_classes_,
-                     out.configuration.feature_gates);
+                     out.configuration.feature_gates,
+                     [&](const std::optional<JobOwner>& owner) { return owner_managed(owner); });
   // Only now: the Configuration may come after the workloads in load order.
   for (auto& p : pending_) apply_priority_boost(p, out.configuration.feature_gates, out.warnings);
   for (auto& p : pending_) apply_resource_settings(out.configuration.resources, p.workload);
@@ -151,6 +152,7 @@ void ManifestLoader::ignore(const YamlNode& object, const std::string& kind, std
   std::string ns = scalar(meta["namespace"]);
   if (ns.empty()) ns = "default";
   ignored_.push_back({.key = ns + "/" + kind + "/" + name,
+                      .api_version = scalar(object["apiVersion"]),
                       .kind = kind,
                       .ns = ns,
                       .queued = !scalar(meta["labels"][kQueueNameLabel]).empty(),
@@ -237,6 +239,7 @@ void ManifestLoader::set_configuration(const YamlNode& object, KueueConfiguratio
                      fmt::format("a second Kueue Configuration; first defined at {}:{}",
                                  config_pos_->file, config_pos_->line));
   config_pos_ = object.pos();
+  owner_chains_.set_external_frameworks(integrations_.external_frameworks);
   config.pos = object.pos();
   out.configuration = std::move(config);
 }
@@ -269,13 +272,18 @@ void ManifestLoader::explain_ignored_jobs() {
     // Where Kueue does not manage jobs, it queues none, but for the kinds
     // whose reconcilers read no managedJobsNamespaceSelector: the StatefulSet
     // and LeaderWorkerSet ones (WorkloadShouldBeSuspended needs only the queue name).
+    // Of the other kinds, Kueue manages only an external framework's, whose own
+    // controller makes its Workload where it likes.
+    const bool external = owner_chains_.external(ignored.api_version, ignored.kind);
+    if (!ignored.framework && !external) ignored.queued = false;
     const bool reads_no_selector =
-        ignored.kind == "StatefulSet" || ignored.kind == "LeaderWorkerSet";
+        ignored.kind == "StatefulSet" || ignored.kind == "LeaderWorkerSet" || external;
     if (ignored.queued && !reads_no_selector &&
         namespace_management(ignored.ns, pos) != NamespaceManagement::Managed)
       ignored.queued = false;
     // Nor where its Configuration leaves the kind's integration out.
-    if (config_pos_ && ignored.framework && !listed(*ignored.framework)) ignored.queued = false;
+    if (config_pos_ && ignored.framework && !listed(*ignored.framework) && !external)
+      ignored.queued = false;
     // One that names no queue, LocalQueue defaulting may queue (its integration's webhook).
     const bool defaulted =
         !ignored.queued && ignored.creatable && ignored.framework &&
@@ -306,6 +314,10 @@ void ManifestLoader::explain_ignored_jobs() {
           ignored.kind, kQueueNameLabel);
       w.may_change_answer = true;
       w.concept_ = ignored.kind + " with a queue name and no Configuration";
+    } else if (ignored.queued && external) {
+      w.message += external_workload_missing(ignored.kind);
+      w.may_change_answer = true;
+      w.concept_ = ignored.kind + " of an external framework and no Workload";
     } else if (ignored.queued) {
       w.message += fmt::format(
           ": admission may differ because Kueue queues this {} (it has the {} label) and "

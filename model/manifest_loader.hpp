@@ -69,11 +69,13 @@ class ManifestLoader {
                             const std::optional<JobOwner>& owner, const SourcePos& at);
 
   // The webhooks leave LocalQueue defaulting off a job that another job owns:
-  // the Job and JobSet ones when its controller is of an enabled integration
-  // (IsOwnerManagedByKueueForObject), the pod one when it has a queued
-  // ancestor (FindAncestorJobManagedByKueue).
+  // the Job and JobSet ones when Kueue manages its controller, the pod one
+  // when it has a queued ancestor (FindAncestorJobManagedByKueue).
   bool owner_keeps_defaulting_off(const std::string& framework, const std::string& ns,
                                   const std::optional<JobOwner>& owner, const SourcePos& at);
+  // Whether the controller is of an enabled integration's kind or an external
+  // framework's (IsOwnerManagedByKueueForObject).
+  bool owner_managed(const std::optional<JobOwner>& owner) const;
 
   // A JobSet is read once the Configuration, which may come later in load
   // order, says whether Kueue manages JobSets: without the integration Kueue
@@ -186,6 +188,9 @@ class ManifestLoader {
   // A Job Kueue leaves alone whose Pods the pod webhook queues: they are
   // Kueue's, one by one, but not in the input (an answer-changing warning).
   void explain_pods_of_unmanaged_job(const PendingWorkload& job);
+  // What follows a warning on a queued object of an external framework's kind
+  // whose Workload is not in the input.
+  static std::string external_workload_missing(const std::string& kind);
   // The same for the other controllers of Pods Kueue has no integration for
   // here: a DaemonSet, a ReplicaSet, a Deployment or StatefulSet whose own
   // integration is not listed.
@@ -198,15 +203,16 @@ class ManifestLoader {
   void note_pod_controller(const YamlNode& object, const std::string& kind, const std::string& ns,
                            const std::string& name);
   void explain_pods_of_other_controllers();
-  void explain_new_pods(const std::string& kind, const std::string& ns, const std::string& name,
-                        const std::optional<JobOwner>& owner, const SourcePos& pos);
+  // The pod webhook's walk from a new Pod starts at its controller itself.
+  void explain_new_pods(const std::string& api_version, const std::string& kind,
+                        const std::string& ns, const std::string& name, const SourcePos& pos);
   JobIntegrationSettings integrations_;
   std::set<std::string> namespaces_warned_;  // Namespaces missing that the selector reads
   std::map<std::string, SourcePos> seen_;
   std::set<std::string> unmanaged_names_;  // "ns/name" of Jobs Kueue does not manage
   struct IgnoredObject {
     std::string key;  // "ns/Kind/name"
-    std::string kind, ns;
+    std::string api_version, kind, ns;
     bool queued = false;      // names a queue: Kueue manages it
     std::size_t warning = 0;  // its warning in out.warnings
     bool readable = false;    // a kind kmc reads, left out for want of a Configuration

@@ -6,6 +6,7 @@
 // that must exist) happen after all files are read. Internal to model/.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -69,14 +70,15 @@ struct KubePriorityClass {
 };
 KubePriorityClass read_kube_priority_class(const YamlNode& object, ReadContext& ctx);
 
-// An object's controller ownerReference, when Kueue knows its kind
-// (job_owner.cpp): the job of a built-in integration, whose framework name it
-// holds, or a ReplicaSet, which Kueue walks through to its Deployment
-// (framework empty). Any owner of an enabled integration keeps LocalQueue
-// defaulting off the Job or JobSet (IsOwnerManagedByKueueForObject); which job
-// owns it is owner_chain.hpp's.
+// An object's controller ownerReference (job_owner.cpp), of any kind: the
+// job of a built-in integration holds that integration's name. Whether Kueue
+// knows the kind (those, a ReplicaSet, an external framework's), and which job
+// owns the object, are owner_chain.hpp's. An owner Kueue manages keeps
+// LocalQueue defaulting off the Job or JobSet (IsOwnerManagedByKueueForObject).
 struct JobOwner {
-  std::string kind, name, uid, framework;
+  std::string kind, name, uid;
+  std::string framework;  // the built-in integration of its kind; empty for others
+  std::string api_version;
 };
 
 // A Workload whose priority may still name a WorkloadPriorityClass that is
@@ -112,10 +114,13 @@ PendingWorkload read_workload(const YamlNode& object, ReadContext& ctx);
 // Once every file is read: each job's priority from the class it names, or the
 // globalDefault PriorityClass (resolve_priorities.cpp); a class not in the
 // input, or a Workload naming one without spec.priority, is an InputError.
+// `owner_managed`: whether Kueue manages the job's controller's kind, which
+// keeps WorkloadPriorityClass defaulting off it.
 void resolve_priorities(std::vector<PendingWorkload>& pending,
                         const std::vector<WorkloadPriorityClass>& classes,
                         const std::vector<KubePriorityClass>& kube_classes,
-                        const FeatureGates& gates);
+                        const FeatureGates& gates,
+                        const std::function<bool(const std::optional<JobOwner>&)>& owner_managed);
 // Once every file is read: with the PriorityBoost gate on, adds the annotation to the priority
 // as Kueue's EffectivePriority does (an unparsable value is the webhook's rejection: an
 // InputError); with it off, Kueue ignores the annotation and kmc says so.
@@ -161,9 +166,17 @@ void apply_resource_settings(const ResourceSettings& settings, Workload& workloa
 
 // What the Configuration says about which jobs Kueue manages; the loader
 // reads jobs by it (job_integrations.cpp).
+// A kind integrations.externalFrameworks lists, as an ownerReference names it.
+struct ExternalFramework {
+  std::string api_version, kind;
+};
+
 struct JobIntegrationSettings {
   // integrations.frameworks: the job kinds Kueue manages.
   std::vector<std::string> frameworks = {"batch/job"};
+  // integrations.externalFrameworks: kinds whose own controllers make their
+  // Workloads; Kueue's job webhooks and reconcilers take them as managed owners.
+  std::vector<ExternalFramework> external_frameworks;
   // Configuration.namespace: where Kueue runs, which its installs keep its
   // webhooks out of, as they do kube-system.
   std::string kueue_namespace = "kueue-system";

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 namespace kmc::model {
@@ -14,15 +15,29 @@ std::string scalar(const YamlNode& n) {
   return n.present() && n.raw().IsScalar() ? n.str() : std::string();
 }
 
+std::string group_of(const std::string& api_version) {
+  const std::size_t slash = api_version.find('/');
+  return slash == std::string::npos ? std::string() : api_version.substr(0, slash);
+}
+
+InputError duplicate(const ChainObject& first, const SourcePos& second) {
+  return InputError(second, "metadata.name",
+                    fmt::format("duplicate {} '{}/{}'; first defined at {}:{}", first.kind,
+                                first.ns, first.name, first.pos.file, first.pos.line));
+}
+
+bool integration_knows(const std::string& api_version, const std::string& kind) {
+  return integration_of(api_version, kind) || (api_version == "apps/v1" && kind == "ReplicaSet");
+}
+
 }  // namespace
 
 std::optional<ChainObject> chain_object(const YamlNode& object, const std::string& kind,
                                         const std::string& api_version) {
-  const bool known =
-      integration_of(api_version, kind) || (api_version == "apps/v1" && kind == "ReplicaSet");
   const YamlNode meta = object["metadata"];
-  if (!known || !meta.is_map()) return std::nullopt;
+  if (!meta.is_map()) return std::nullopt;
   ChainObject o;
+  o.api_version = api_version;
   o.kind = kind;
   o.name = scalar(meta["name"]);
   if (o.name.empty()) return std::nullopt;
@@ -42,17 +57,41 @@ std::optional<ChainObject> chain_object(const YamlNode& object, const std::strin
 }
 
 void OwnerChains::add(ChainObject object) {
+  if (const ChainObject* first = find(object.ns, object.api_version, object.kind, object.name)) {
+    if (integration_knows(object.api_version, object.kind) ||
+        external(object.api_version, object.kind))
+      throw duplicate(*first, object.pos);
+    later_duplicates_.emplace_back(std::move(object), first);
+    return;
+  }
   std::string key = fmt::format("{}/{}/{}", object.ns, object.kind, object.name);
-  const auto [it, inserted] = objects_.emplace(std::move(key), object);
-  if (!inserted)
-    throw InputError(object.pos, "metadata.name",
-                     fmt::format("duplicate {} '{}/{}'; first defined at {}:{}", object.kind,
-                                 object.ns, object.name, it->second.pos.file, it->second.pos.line));
+  objects_.emplace(std::move(key), std::move(object));
 }
 
-bool OwnerChains::creatable(const std::string& kind, const ObjectMeta& meta) const {
-  const auto it = objects_.find(fmt::format("{}/{}/{}", meta.namespace_, kind, meta.name));
-  return it == objects_.end() || it->second.creatable;
+void OwnerChains::set_external_frameworks(std::vector<ExternalFramework> kinds) {
+  external_ = std::move(kinds);
+  for (const auto& [second, first] : later_duplicates_)
+    if (external(second.api_version, second.kind)) throw duplicate(*first, second.pos);
+}
+
+const ChainObject* OwnerChains::find(const std::string& ns, const std::string& api_version,
+                                     const std::string& kind, const std::string& name) const {
+  const auto [begin, end] = objects_.equal_range(fmt::format("{}/{}/{}", ns, kind, name));
+  for (auto it = begin; it != end; ++it)
+    if (group_of(it->second.api_version) == group_of(api_version)) return &it->second;
+  return nullptr;
+}
+
+bool OwnerChains::external(const std::string& api_version, const std::string& kind) const {
+  return std::any_of(external_.begin(), external_.end(), [&](const ExternalFramework& f) {
+    return f.kind == kind && f.api_version == api_version;
+  });
+}
+
+bool OwnerChains::creatable(const std::string& api_version, const std::string& kind,
+                            const ObjectMeta& meta) const {
+  const ChainObject* o = find(meta.namespace_, api_version, kind, meta.name);
+  return o == nullptr || o->creatable;
 }
 
 OwnerWalk OwnerChains::queued_ancestor(
@@ -65,18 +104,21 @@ OwnerWalk OwnerChains::queued_ancestor(
   std::string chain;
   int hops = 0;
   for (const JobOwner* up = owner ? &*owner : nullptr; up != nullptr;) {
+    // isKnownOwner: past an owner of a kind Kueue does not know, it stops.
+    const bool is_external = external(up->api_version, up->kind);
+    if (!is_external && !integration_knows(up->api_version, up->kind)) break;
     chain += fmt::format("{}{} {}", chain.empty() ? "" : ", owned by ", up->kind, up->name);
-    const bool managed = !up->framework.empty() && enabled(up->framework);
+    const bool managed = is_external || (!up->framework.empty() && enabled(up->framework));
     const std::string key = fmt::format("{}/{}/{}", ns, up->kind, up->name);
-    const auto it = objects_.find(key);
-    if (it == objects_.end()) {
+    const ChainObject* found = find(ns, up->api_version, up->kind, up->name);
+    if (found == nullptr) {
       if (managed)
         top = QueuedAncestor{*up, chain, true};
       else
         walk.missing = *up;
       break;
     }
-    const ChainObject& parent = it->second;
+    const ChainObject& parent = *found;
     // A reference to an earlier object of that name: Kueue stops there.
     if (!up->uid.empty() && !parent.uid.empty() && up->uid != parent.uid) break;
     if (!seen.insert(key).second)

@@ -72,9 +72,9 @@ void ManifestLoader::explain_pods_of_other_controllers() {
       continue;
     // A Deployment's ReplicaSet makes the Deployment's Pods, told there.
     if (c.kind == "ReplicaSet" && c.owner && c.owner->kind == "Deployment" &&
-        in_input("Deployment", c.ns, c.owner->name))
+        c.owner->api_version == "apps/v1" && in_input("Deployment", c.ns, c.owner->name))
       continue;
-    explain_new_pods(c.kind, c.ns, c.name, c.owner, c.pos);
+    explain_new_pods("apps/v1", c.kind, c.ns, c.name, c.pos);
   }
 }
 
@@ -104,7 +104,7 @@ void ManifestLoader::leave_pods_the_reconciler_skips() {
     const bool is_managed = managed != w.meta.labels.end() && managed->second == "true";
     std::string why;
     if (parent == w.meta.annotations.end() && !is_managed &&
-        !owner_chains_.creatable("Pod", w.meta)) {
+        !owner_chains_.creatable("v1", "Pod", w.meta)) {
       // The webhook labels every Pod it gates: one the cluster has without the
       // label was never gated (created before Kueue, or where its webhook did
       // not run), and the reconciler skips it.
@@ -119,7 +119,8 @@ void ManifestLoader::leave_pods_the_reconciler_skips() {
       if (!implicit) return false;
       why = fmt::format("{} without {}; list pod in integrations.frameworks to have Kueue admit it",
                         implicitly, kSuspendedByParentAnnotation);
-    } else if (!is_managed && !(p.owner && p.owner->kind == "StatefulSet")) {
+    } else if (!is_managed &&
+               !(p.owner && p.owner->kind == "StatefulSet" && p.owner->api_version == "apps/v1")) {
       // A Deployment's template carries the label; the StatefulSet and
       // LeaderWorkerSet pod reconcilers add it to Pods a StatefulSet controls.
       why =
@@ -141,18 +142,21 @@ void ManifestLoader::leave_pods_the_reconciler_skips() {
 
 void ManifestLoader::explain_pods_of_unmanaged_job(const PendingWorkload& p) {
   const Workload& job = p.workload;
-  explain_new_pods("Job", job.meta.namespace_, job.meta.name, p.owner, job.meta.pos);
+  explain_new_pods("batch/v1", "Job", job.meta.namespace_, job.meta.name, job.meta.pos);
 }
 
-void ManifestLoader::explain_new_pods(const std::string& kind, const std::string& ns,
-                                      const std::string& name, const std::optional<JobOwner>& owner,
+void ManifestLoader::explain_new_pods(const std::string& api_version, const std::string& kind,
+                                      const std::string& ns, const std::string& name,
                                       const SourcePos& pos) {
   const JobPods& pods = job_pods_[position(pos)];
   if (pods.makes_no_pods || pods.suspended_by_parent || !listed("pod") ||
       namespace_management(ns, pos) != NamespaceManagement::Managed)
     return;
-  // The pod webhook's walk from a Pod reaches this controller, unqueued, and goes on.
-  const OwnerWalk walk = queued_ancestor(fmt::format("{}/{}/{}", ns, kind, name), ns, owner, pos);
+  // The pod webhook's walk from a new Pod: through this controller (unqueued,
+  // or of a kind Kueue does not know, where it stops) and on.
+  const JobOwner controller{kind, name, "", integration_of(api_version, kind).value_or(""),
+                            api_version};
+  const OwnerWalk walk = queued_ancestor(fmt::format("{}/Pod/{}-*", ns, name), ns, controller, pos);
   if (walk.top) return;
   std::string queue = pods.template_queue;
   if (queue.empty()) {

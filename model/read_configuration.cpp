@@ -227,15 +227,42 @@ void read_managed_namespaces(const YamlNode& object, ReadContext& ctx,
       written.fail(fmt::format("should not match the \"{}\" namespace; Kueue does not start", ns));
 }
 
+// integrations.externalFrameworks, each "Kind.version.group" as Kueue's
+// validateIntegrations parses it (schema.ParseKindArg: at least two dots, the
+// group the rest), refusing one twice or one of a listed integration's kind.
+std::vector<ExternalFramework> read_external_frameworks(const YamlNode& integrations,
+                                                        const std::vector<std::string>& listed) {
+  std::vector<ExternalFramework> out;
+  for (const auto& item : integrations["externalFrameworks"].items()) {
+    const std::string arg = item.str();
+    const std::size_t first = arg.find('.');
+    const std::size_t second = first == std::string::npos ? first : arg.find('.', first + 1);
+    if (second == std::string::npos)
+      item.fail(fmt::format("'{}' must be of the form 'Kind.version.group.com'", arg));
+    const std::string kind = arg.substr(0, first);
+    const std::string version = arg.substr(first + 1, second - first - 1);
+    const std::string group = arg.substr(second + 1);
+    ExternalFramework f{group.empty() ? version : group + "/" + version, kind};
+    for (const auto& seen : out)
+      if (seen.api_version == f.api_version && seen.kind == f.kind)
+        item.fail(fmt::format("'{}' listed twice; Kueue refuses that", arg));
+    if (const auto built_in = integration_of(f.api_version, f.kind);
+        built_in && std::find(listed.begin(), listed.end(), *built_in) != listed.end())
+      item.fail(
+          fmt::format("'{}' is the kind of framework '{}', which frameworks lists; Kueue "
+                      "refuses that",
+                      arg, *built_in));
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 void read_job_integrations(const YamlNode& object, ReadContext& ctx, bool v1beta1,
                            JobIntegrationSettings& settings) {
   const YamlNode integrations = object["integrations"];
   // podOptions is v1beta1's, and its conversion drops it; v1beta2 has no such field.
-  KeyPolicy integration_keys{
-      .modeled = {"frameworks"},
-      .unmodeled = {{"externalFrameworks",
-                     "admission may differ because Kueue also manages the kinds it lists"}},
-      .silent = {"labelKeysToCopy"}};
+  KeyPolicy integration_keys{.modeled = {"frameworks", "externalFrameworks"},
+                             .silent = {"labelKeysToCopy"}};
   if (v1beta1) integration_keys.silent.push_back("podOptions");
   check_keys(integrations, integration_keys, ctx.warnings);
   // validateIntegrations: Kueue refuses to start on a name no integration has, or on one twice.
@@ -251,6 +278,7 @@ void read_job_integrations(const YamlNode& object, ReadContext& ctx, bool v1beta
     names.push_back(name);
   }
   if (!names.empty()) settings.frameworks = std::move(names);  // else SetDefaults_Configuration
+  settings.external_frameworks = read_external_frameworks(integrations, settings.frameworks);
   read_managed_namespaces(object, ctx, settings);
 }
 

@@ -48,14 +48,16 @@ void refuse_class_without_priority(const PendingWorkload& p,
 void resolve_priorities(std::vector<PendingWorkload>& pending,
                         const std::vector<WorkloadPriorityClass>& classes,
                         const std::vector<KubePriorityClass>& kube_classes,
-                        const FeatureGates& gates) {
+                        const FeatureGates& gates,
+                        const std::function<bool(const std::optional<JobOwner>&)>& owner_managed) {
   std::map<std::string, std::int32_t> values, kube_values;
   for (const auto& pc : classes) values[pc.meta.name] = pc.value;
   // Every cluster has these two (SystemPriorityClasses).
   kube_values["system-cluster-critical"] = 2000000000;
   kube_values["system-node-critical"] = 2000001000;
   // WorkloadPriorityClassDefaulting: the job webhooks label a job that names
-  // no WorkloadPriorityClass with the one named "default", where it exists.
+  // no WorkloadPriorityClass with the one named "default", where it exists,
+  // unless Kueue manages its controller (ApplyDefaultWorkloadPriorityClass).
   const bool defaulting =
       values.contains("default") && gates.enabled("WorkloadPriorityClassDefaulting");
   const KubePriorityClass* global_default = nullptr;
@@ -79,7 +81,8 @@ void resolve_priorities(std::vector<PendingWorkload>& pending,
   for (auto& p : pending) {
     if (p.priority_explicit) continue;
     if (p.workload.source_kind == "Workload") refuse_class_without_priority(p, values, kube_values);
-    if (defaulting && p.priority_class.empty() && p.workload.source_kind != "Workload") {
+    if (defaulting && p.priority_class.empty() && p.workload.source_kind != "Workload" &&
+        !owner_managed(p.owner)) {
       p.priority_class = "default";
       p.workload.priority_class_name = "default";
     }

@@ -10,6 +10,7 @@
 
 #include "fixtures.hpp"
 #include "model/scenario.hpp"
+#include "owner_chain_fixtures.hpp"
 
 using namespace kmc::model;
 using kmc::test::contains;
@@ -17,76 +18,7 @@ using kmc::test::has_warning;
 using kmc::test::input_error_of;
 using kmc::test::write_temp;
 
-namespace {
-
-const std::string kQueued = "  labels: {kueue.x-k8s.io/queue-name: lq}\n";
-
-std::string config(const std::string& frameworks) {
-  return "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
-         "integrations: {frameworks: [" +
-         frameworks + "]}\n---\n";
-}
-
-// A controller ownerReference to `kind` `name`, whose uid is "uid-<name>".
-std::string owned_by(const std::string& api_version, const std::string& kind,
-                     const std::string& name) {
-  return "  ownerReferences: [{apiVersion: " + api_version + ", kind: " + kind + ", name: " + name +
-         ", uid: uid-" + name + ", controller: true}]\n";
-}
-
-// An object of a kind kmc does not read, in the cluster (it has its uid).
-std::string object(const std::string& api_version, const std::string& kind, const std::string& name,
-                   const std::string& metadata = "") {
-  return "apiVersion: " + api_version + "\nkind: " + kind + "\nmetadata:\n  name: " + name +
-         "\n  namespace: ns\n  uid: uid-" + name + "\n" + metadata + "spec: {}\n---\n";
-}
-
-std::string job(const std::string& name, const std::string& metadata) {
-  return "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: " + name + "\n  namespace: ns\n" +
-         metadata +
-         "spec:\n  template:\n    spec:\n      containers: [{name: c, resources: {requests: "
-         "{cpu: '1'}}}]\n---\n";
-}
-
-std::string jobset(const std::string& name, const std::string& metadata) {
-  return "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n  name: " + name +
-         "\n  namespace: ns\n" + metadata +
-         "spec:\n  replicatedJobs:\n  - name: w\n    template:\n      spec:\n        template:\n"
-         "          spec:\n            containers: [{name: c}]\n---\n";
-}
-
-std::string pod(const std::string& name, const std::string& metadata) {
-  return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\n  namespace: ns\n" +
-         metadata + "spec:\n  containers: [{name: c, resources: {requests: {cpu: '1'}}}]\n---\n";
-}
-
-const std::string kJobSetApi = "jobset.x-k8s.io/v1alpha2";
-const std::string kAppWrapperApi = "workload.codeflare.dev/v1beta2";
-
-ClusterManifests load(const std::string& text) {
-  return load_cluster_manifests({write_temp("chain.yaml", text)});
-}
-
-// A queued Job under `n` JobSets s1 .. sn, each owned by the next; the
-// top one names a queue when `top_queued`.
-std::string jobset_chain(int n, bool top_queued) {
-  std::string text = config("batch/job, jobset.x-k8s.io/jobset") +
-                     job("j", kQueued + owned_by(kJobSetApi, "JobSet", "s1"));
-  for (int i = 1; i <= n; ++i) {
-    const std::string above = i < n ? owned_by(kJobSetApi, "JobSet", fmt::format("s{}", i + 1))
-                                    : (top_queued ? kQueued : std::string());
-    text += jobset(fmt::format("s{}", i), fmt::format("  uid: uid-s{}\n{}", i, above));
-  }
-  return text;
-}
-
-bool has_job(const ClusterManifests& m, const std::string& kind, const std::string& name) {
-  for (const auto& w : m.workloads)
-    if (w.source_kind == kind && w.meta.name == name) return true;
-  return false;
-}
-
-}  // namespace
+using namespace kmc::test::owners;
 
 TEST_CASE("a queued owner above an owner that names no queue takes the Job") {
   // Kueue's own example: Job (queue) -> JobSet -> AppWrapper (queue) => AppWrapper.
