@@ -257,8 +257,11 @@ void ManifestLoader::leave_unmanaged_namespaces() {
     const NamespaceManagement m = namespace_management(job.meta.namespace_, job.meta.pos);
     if (m == NamespaceManagement::Managed) return false;
     if (kind == "Workload") {
-      // It exists, so Kueue queues and admits it; its job, though, is never started.
-      if (!job.meta.owners.empty())
+      // It exists, so Kueue queues and admits it; its job, though, is never
+      // started by Kueue's job reconcilers. An external framework's own
+      // controller starts its job whatever the selector says.
+      if (!job.meta.owners.empty() && !owner_chains_.external(job.meta.owners.front().api_version,
+                                                              job.meta.owners.front().kind))
         out.warnings.push_back(ignored_input(
             job.meta.pos, "metadata.namespace", "Workload of a job Kueue does not manage",
             fmt::format("admission may differ because Kueue's job reconciler ignores namespace "

@@ -25,6 +25,7 @@ using Labels = std::map<std::string, std::string>;
 
 struct OwnerReference {
   std::string kind, name;  // same namespace as the owned object
+  std::string api_version;
 };
 
 struct ObjectMeta {

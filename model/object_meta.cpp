@@ -98,7 +98,9 @@ ObjectMeta read_meta(const YamlNode& object, ReadContext& ctx, bool namespaced,
   for (const auto& owner : metadata["ownerReferences"].items()) {
     if (!owner["kind"].present()) continue;
     meta.owner_kinds.push_back(owner["kind"].str());
-    if (owner["name"].present()) meta.owners.push_back({owner["kind"].str(), owner["name"].str()});
+    if (owner["name"].present())
+      meta.owners.push_back({owner["kind"].str(), owner["name"].str(),
+                             owner["apiVersion"].present() ? owner["apiVersion"].str() : ""});
   }
   return meta;
 }

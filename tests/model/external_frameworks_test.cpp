@@ -245,3 +245,24 @@ TEST_CASE("a job whose controller Kueue manages gets no default WorkloadPriority
     CHECK(m.workloads[0].priority == 100);
   }
 }
+
+TEST_CASE("an external framework's Workload outside managedJobsNamespaceSelector still runs") {
+  // The selector keeps Kueue's own job reconcilers out of a namespace; an
+  // external framework's controller starts its job once the Workload is admitted.
+  const std::string selecting_none =
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nintegrations:\n"
+      "  frameworks: [batch/job]\n  externalFrameworks: [" +
+      kMyJob +
+      "]\nmanagedJobsNamespaceSelector: {matchLabels: {kueue: enabled}}\n---\n"
+      "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n---\n";
+  const auto external = load(selecting_none + workload_of_my_job("mj"));
+  REQUIRE(external.workloads.size() == 1);
+  CHECK_FALSE(any_flagged(external));
+  const std::string of_a_job =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: job-j\n"
+      "  namespace: ns\n" +
+      owned_by("batch/v1", "Job", "j") +
+      "spec:\n  queueName: lq\n  podSets:\n  - count: 1\n    template: {spec: {containers: "
+      "[{name: c}]}}\n---\n";
+  CHECK(flagged(load(selecting_none + of_a_job), "never started"));
+}
