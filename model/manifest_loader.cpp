@@ -306,6 +306,10 @@ void ManifestLoader::explain_ignored_jobs() {
       w.message +=
           fmt::format("; its Workload {}/{} ({}:{}) stands for it", workload.meta.namespace_,
                       workload.meta.name, workload.meta.pos.file, workload.meta.pos.line);
+    } else if (ignored.queued && external) {
+      w.message += external_workload_missing(ignored.kind);
+      w.may_change_answer = true;
+      w.concept_ = ignored.kind + " of an external framework and no Workload";
     } else if (ignored.queued && ignored.readable) {
       w.message += fmt::format(
           ": admission may differ because Kueue's shipped Configuration lists {}s, and then "
@@ -314,10 +318,6 @@ void ManifestLoader::explain_ignored_jobs() {
           ignored.kind, kQueueNameLabel);
       w.may_change_answer = true;
       w.concept_ = ignored.kind + " with a queue name and no Configuration";
-    } else if (ignored.queued && external) {
-      w.message += external_workload_missing(ignored.kind);
-      w.may_change_answer = true;
-      w.concept_ = ignored.kind + " of an external framework and no Workload";
     } else if (ignored.queued) {
       w.message += fmt::format(
           ": admission may differ because Kueue queues this {} (it has the {} label) and "

@@ -197,15 +197,18 @@ class ManifestLoader {
   struct PodController {
     std::string kind, ns, name;
     std::optional<JobOwner> owner;
+    bool queued = false;  // names a queue itself
     SourcePos pos;
   };
   std::vector<PodController> pod_controllers_;
   void note_pod_controller(const YamlNode& object, const std::string& kind, const std::string& ns,
                            const std::string& name);
   void explain_pods_of_other_controllers();
-  // The pod webhook's walk from a new Pod starts at its controller itself.
+  // The pod webhook's walk from a new Pod starts at its controller itself
+  // (`queued`: it names a queue), whose own controller is `owner`.
   void explain_new_pods(const std::string& api_version, const std::string& kind,
-                        const std::string& ns, const std::string& name, const SourcePos& pos);
+                        const std::string& ns, const std::string& name,
+                        const std::optional<JobOwner>& owner, bool queued, const SourcePos& pos);
   JobIntegrationSettings integrations_;
   std::set<std::string> namespaces_warned_;  // Namespaces missing that the selector reads
   std::map<std::string, SourcePos> seen_;

@@ -164,13 +164,13 @@ void group_pods(std::vector<PendingWorkload>& pending, Warnings& warnings);
 // each pod set's per-pod requests, as Kueue does before counting quota.
 void apply_resource_settings(const ResourceSettings& settings, Workload& workload);
 
-// What the Configuration says about which jobs Kueue manages; the loader
-// reads jobs by it (job_integrations.cpp).
 // A kind integrations.externalFrameworks lists, as an ownerReference names it.
 struct ExternalFramework {
   std::string api_version, kind;
 };
 
+// What the Configuration says about which jobs Kueue manages; the loader
+// reads jobs by it (job_integrations.cpp).
 struct JobIntegrationSettings {
   // integrations.frameworks: the job kinds Kueue manages.
   std::vector<std::string> frameworks = {"batch/job"};

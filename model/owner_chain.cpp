@@ -74,6 +74,10 @@ void OwnerChains::set_external_frameworks(std::vector<ExternalFramework> kinds) 
     if (external(second.api_version, second.kind)) throw duplicate(*first, second.pos);
 }
 
+bool OwnerChains::knows(const std::string& api_version, const std::string& kind) const {
+  return integration_knows(api_version, kind) || external(api_version, kind);
+}
+
 const ChainObject* OwnerChains::find(const std::string& ns, const std::string& api_version,
                                      const std::string& kind, const std::string& name) const {
   const auto [begin, end] = objects_.equal_range(fmt::format("{}/{}/{}", ns, kind, name));
@@ -109,7 +113,9 @@ OwnerWalk OwnerChains::queued_ancestor(
     if (!is_external && !integration_knows(up->api_version, up->kind)) break;
     chain += fmt::format("{}{} {}", chain.empty() ? "" : ", owned by ", up->kind, up->name);
     const bool managed = is_external || (!up->framework.empty() && enabled(up->framework));
-    const std::string key = fmt::format("{}/{}/{}", ns, up->kind, up->name);
+    // By API group too: a Volcano Job may own a batch Job of its name.
+    const std::string key =
+        fmt::format("{}/{}.{}/{}", ns, up->kind, group_of(up->api_version), up->name);
     const ChainObject* found = find(ns, up->api_version, up->kind, up->name);
     if (found == nullptr) {
       if (managed)

@@ -51,6 +51,11 @@ struct OwnerWalk {
 
 class OwnerChains {
  public:
+  // later_duplicates_ points into objects_.
+  OwnerChains() = default;
+  OwnerChains(const OwnerChains&) = delete;
+  OwnerChains& operator=(const OwnerChains&) = delete;
+
   // A second object of one kind (in one API group), namespace and name is
   // exit 3, as the API server holds one (kmc reads the first's and the
   // second's places): at once for a kind Kueue's integrations know, and for
@@ -63,6 +68,9 @@ class OwnerChains {
   // Whether the kind is one of them: Kueue manages its objects, and their
   // own controller makes their Workloads (IsOwnerManagedByKueueForObject).
   bool external(const std::string& api_version, const std::string& kind) const;
+  // Whether Kueue walks through an owner of the kind (isKnownOwner): a
+  // built-in integration's, a ReplicaSet, or an external framework's.
+  bool knows(const std::string& api_version, const std::string& kind) const;
 
   // Whether the input's object of that kind and name has no uid: the webhooks
   // will see it created. True for one not indexed.

@@ -55,7 +55,9 @@ void ManifestLoader::note_pod_controller(const YamlNode& object, const std::stri
        kind != "StatefulSet"))
     return;
   note_job_pods(object);
-  pod_controllers_.push_back({kind, ns, name, job_owner(object), object.pos()});
+  const YamlNode label = object["metadata"]["labels"][kQueueNameLabel];
+  const bool queued = label.present() && label.raw().IsScalar() && !label.str().empty();
+  pod_controllers_.push_back({kind, ns, name, job_owner(object), queued, object.pos()});
 }
 
 void ManifestLoader::explain_pods_of_other_controllers() {
@@ -74,7 +76,7 @@ void ManifestLoader::explain_pods_of_other_controllers() {
     if (c.kind == "ReplicaSet" && c.owner && c.owner->kind == "Deployment" &&
         c.owner->api_version == "apps/v1" && in_input("Deployment", c.ns, c.owner->name))
       continue;
-    explain_new_pods("apps/v1", c.kind, c.ns, c.name, c.pos);
+    explain_new_pods("apps/v1", c.kind, c.ns, c.name, c.owner, c.queued, c.pos);
   }
 }
 
@@ -142,21 +144,26 @@ void ManifestLoader::leave_pods_the_reconciler_skips() {
 
 void ManifestLoader::explain_pods_of_unmanaged_job(const PendingWorkload& p) {
   const Workload& job = p.workload;
-  explain_new_pods("batch/v1", "Job", job.meta.namespace_, job.meta.name, job.meta.pos);
+  explain_new_pods("batch/v1", "Job", job.meta.namespace_, job.meta.name, p.owner,
+                   !job.queue_name.empty(), job.meta.pos);
 }
 
 void ManifestLoader::explain_new_pods(const std::string& api_version, const std::string& kind,
                                       const std::string& ns, const std::string& name,
+                                      const std::optional<JobOwner>& owner, bool queued,
                                       const SourcePos& pos) {
   const JobPods& pods = job_pods_[position(pos)];
   if (pods.makes_no_pods || pods.suspended_by_parent || !listed("pod") ||
       namespace_management(ns, pos) != NamespaceManagement::Managed)
     return;
-  // The pod webhook's walk from a new Pod: through this controller (unqueued,
-  // or of a kind Kueue does not know, where it stops) and on.
-  const JobOwner controller{kind, name, "", integration_of(api_version, kind).value_or(""),
-                            api_version};
-  const OwnerWalk walk = queued_ancestor(fmt::format("{}/Pod/{}-*", ns, name), ns, controller, pos);
+  // The pod webhook's walk from a new Pod: Kueue stops at a controller of a
+  // kind it does not know (a DaemonSet); a queued one of an external
+  // framework takes the Pods; past any other, the walk goes on above it.
+  if (queued && owner_chains_.external(api_version, kind)) return;
+  const OwnerWalk walk =
+      owner_chains_.knows(api_version, kind)
+          ? queued_ancestor(fmt::format("{}/{}/{}", ns, kind, name), ns, owner, pos)
+          : OwnerWalk{};
   if (walk.top) return;
   std::string queue = pods.template_queue;
   if (queue.empty()) {

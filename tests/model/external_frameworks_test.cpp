@@ -105,9 +105,12 @@ TEST_CASE("a child of an external framework's object gets no LocalQueue default"
   const std::string default_queue =
       "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: default, "
       "namespace: ns}\nspec: {clusterQueue: cq}\n---\n";
-  const std::string child = job("j", owned_by(kMyJobApi, "MyJob", "mj"));
+  // MyJob names no queue: the Job, not defaulted, is nobody's job.
+  const std::string child =
+      object(kMyJobApi, "MyJob", "mj") + job("j", owned_by(kMyJobApi, "MyJob", "mj"));
   const auto listed = load(config("batch/job", kMyJob) + default_queue + child);
-  CHECK_FALSE(has_job(listed, "Job", "j"));
+  CHECK(listed.workloads.empty());
+  CHECK(listed.unmanaged_jobs.size() == 1);
   const auto unlisted = load(config("batch/job") + default_queue + child);
   REQUIRE(has_job(unlisted, "Job", "j"));
   CHECK(unlisted.workloads[0].queue_name == "default");
@@ -146,9 +149,9 @@ TEST_CASE("externalFrameworks alone is not a warning") {
 TEST_CASE("objects of kinds of one name in other API groups are not duplicates") {
   // A Volcano Job and a batch/v1 Job of one name: the walk from the Pod
   // reaches the batch Job, which the ownerReference names.
-  const auto m =
-      load(config("batch/job, pod") + object("batch.volcano.sh/v1alpha1", "Job", "x", kQueued) +
-           job("x", kQueued) + pod("p", kQueued + owned_by("batch/v1", "Job", "x")));
+  const auto m = load(config("batch/job, pod") + object("batch.volcano.sh/v1alpha1", "Job", "x") +
+                      job("x", kQueued + "  uid: uid-x\n") +
+                      pod("p", kQueued + owned_by("batch/v1", "Job", "x")));
   REQUIRE(m.workloads.size() == 1);
   CHECK(has_job(m, "Job", "x"));
   CHECK(has_warning(m.warnings, "Pod owned by Job x: Kueue admits Job x's Workload"));
@@ -265,4 +268,21 @@ TEST_CASE("an external framework's Workload outside managedJobsNamespaceSelector
       "spec:\n  queueName: lq\n  podSets:\n  - count: 1\n    template: {spec: {containers: "
       "[{name: c}]}}\n---\n";
   CHECK(flagged(load(selecting_none + of_a_job), "never started"));
+}
+
+TEST_CASE("an external framework's object may own a batch Job of its name") {
+  // A queued Volcano Job x (listed as external) owning a batch Job x is no cycle.
+  const std::string volcano = "batch.volcano.sh/v1alpha1";
+  const auto m = load(config("batch/job", "Job.v1alpha1.batch.volcano.sh") +
+                      object(volcano, "Job", "x", kQueued) +
+                      job("x", kQueued + "  uid: uid-batch-x\n" + owned_by(volcano, "Job", "x")));
+  CHECK(m.workloads.empty());
+  CHECK(has_warning(m.warnings, "Job owned by Job x: Kueue admits Job x's Workload"));
+}
+
+TEST_CASE("a queued JobSet of an external framework, with a Configuration, is told as one") {
+  const auto m =
+      load(config("batch/job", "JobSet.v1alpha2.jobset.x-k8s.io") + jobset("js", kQueued));
+  CHECK(flagged(m, "Kueue admits the Workload its controller makes for this JobSet"));
+  CHECK_FALSE(has_warning(m.warnings, "shipped Configuration"));
 }

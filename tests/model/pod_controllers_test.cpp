@@ -125,3 +125,17 @@ TEST_CASE("Pods a parent suspends are its integration's, not the pod webhook's a
       kQueued);
   CHECK(warned(load(config("batch/job, pod") + sts), "StatefulSet") == 0);
 }
+
+TEST_CASE("a Job made with generateName: its Pods' warning names no missing owner") {
+  // The Job is in the input: the walk from its Pods passes it, unqueued, and
+  // finds nothing above; no owner is missing.
+  const std::string lq =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: default, "
+      "namespace: ns}\nspec: {clusterQueue: cq}\n---\n";
+  const auto m = load(config("pod") + lq +
+                      "apiVersion: batch/v1\nkind: Job\nmetadata:\n  generateName: sample-\n"
+                      "  namespace: ns\nspec:\n  template:\n    spec:\n      containers: [{name: "
+                      "c}]\n---\n");
+  CHECK(warned(m, "Job") == 1);
+  for (const auto& w : m.warnings) CHECK_FALSE(contains(w.message, "unless an owner above"));
+}
