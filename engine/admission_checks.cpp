@@ -128,8 +128,7 @@ void reconcile_checks(Engine& e, WorkloadInfo& w) {
     return;
   }
   if (rejected) {
-    w.obj.active = false;  // DeactivationTarget, then spec.active=false and eviction
-    evict_workload(
+    deactivate_workload(
         e, w, "DeactivatedDueToAdmissionCheck",
         "The workload is deactivated due to " + checks_message(w, model::CheckState::Rejected));
     return;

@@ -18,6 +18,13 @@ void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a);
 // workloadevict.Evict: Evicted=True; checks reset to Pending; the job is stopped.
 void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
                     const std::string& message);
+// DeactivationTarget, then spec.active=false: the workload controller's Update
+// handler drops the workload from the queues and the cache at once (the cache
+// keeps no ClusterQueue in use for an inactive workload) and requeues its
+// tree's parked workloads; then the workload is evicted and its job stopped,
+// holding nothing while its pods terminate.
+void deactivate_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
+                         const std::string& message);
 // The job reconciler's answer to an Evicted workload that holds quota: stop its
 // job (a Pod group's pods terminate first); the quota goes when it reads inactive.
 void stop_evicted_job(Engine& e, WorkloadInfo& w);

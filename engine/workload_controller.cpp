@@ -55,8 +55,7 @@ void pods_not_ready(Engine& e, WorkloadInfo& w) {
 void pods_ready_timeout(Engine& e, WorkloadInfo& w) {
   const auto& wfpr = e.manifests.configuration.wait_for_pods_ready;
   if (wfpr.backoff_limit_count && w.requeue_count + 1 > *wfpr.backoff_limit_count) {
-    w.obj.active = false;
-    evict_workload(
+    deactivate_workload(
         e, w, "DeactivatedDueToRequeuingLimitExceeded",
         "The workload is deactivated due to exceeding the maximum number of re-queuing retries");
     return;
@@ -215,6 +214,14 @@ void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
     s.state = model::CheckState::Pending;
   }
   stop_evicted_job(e, w);
+}
+
+void deactivate_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
+                         const std::string& message) {
+  w.obj.active = false;
+  e.queues.forget(w);
+  e.cache_remove(w);
+  evict_workload(e, w, reason, message);
 }
 
 void stop_evicted_job(Engine& e, WorkloadInfo& w) {

@@ -97,14 +97,6 @@ void compile_revocations(const model::Scenario& sc, AdmissionParams& p) {
                      "no ClusterQueue of this cluster has a ProvisioningRequest admission "
                      "check, so there is no request whose capacity could be revoked");
   p.capacity_revocations = n < 0 ? p.W() : n;
-  for (const auto& w : p.workloads)
-    if (w.pods && !p.fast_quota_release &&
-        std::any_of(w.checks.begin(), w.checks.end(), [](std::int64_t m) { return m != 0; }))
-      p.warnings.push_back(model::ignored_input(
-          pos, "environment.capacityRevocations", "CapacityRevoked for pod groups",
-          fmt::format("{} is a pod group: its deactivation while its pods terminate is not "
-                      "modelled, so its capacity is never revoked",
-                      w.name)));
 }
 
 }  // namespace kmc::protocols::ka

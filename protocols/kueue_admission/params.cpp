@@ -402,7 +402,7 @@ bool AdmissionParams::any_arrivals() const {
 }
 
 bool AdmissionParams::may_be_revoked(int w) const {
-  if (!revocations() || holds_until_pods_gone(w)) return false;
+  if (!revocations()) return false;
   return std::any_of(workloads[w].checks.begin(), workloads[w].checks.end(),
                      [](std::int64_t m) { return m != 0; });
 }

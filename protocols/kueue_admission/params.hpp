@@ -385,8 +385,8 @@ struct AdmissionParams {
   // The state keeps the preemption expectations an overwritten eviction left
   // unsatisfied (cell `expecting`): only before #11502.
   bool tracks_expectations() const { return late_writes() && !satisfy_expectation_on_admission; }
-  // CapacityRevoked may happen to w: it needs some check's ProvisioningRequest, and its quota
-  // goes at eviction (a pod group's deactivation while its pods terminate is not modelled).
+  // CapacityRevoked may happen to w: it needs some check's ProvisioningRequest. Its quota goes
+  // at once, a pod group's too: the cache drops a deactivated workload.
   bool may_be_revoked(int w) const;
   // Some queue is stopped at some point of some run.
   bool any_stop() const;

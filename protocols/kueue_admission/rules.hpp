@@ -207,7 +207,8 @@ class Rules {
         // The job reconciler unsets the reservation. A preempted workload goes
         // back to its queue (one reclaimed while its preemptor borrowed keeps
         // that preemption's stamp); one a PodsReady timeout evicted (stamped by
-        // the eviction) waits out its backoff, or is deactivated past the limit.
+        // the eviction) waits out its backoff (past the limit it was deactivated
+        // at the timeout instead: kPodsReadyTimeout).
         sched_.release(s, w);
         s.phase[w] = kPending;
         if (s.reclaimed[w] != 0) {
@@ -215,11 +216,6 @@ class Rules {
         } else if (s.requeued[w] != kNotRequeued) {
           s.phase[w] = kBackoff;
           if (s.requeued[w] == kRequeuedInCreationOrder) s.requeued[w] = kNotRequeued;
-          if (p_.counts_requeues() && s.requeues[w] > p_.pods_ready_limit) {
-            s.phase[w] = kDeactivated;
-            s.requeues[w] = p_.pods_ready_limit;
-            sched_.unstamp(s, w, true);
-          }
         }
         break;
       case kKubeletLost:
@@ -329,9 +325,17 @@ class Rules {
         // backoff, ordered by the eviction's time or its creation (requeuingStrategy.timestamp).
         --s.budget[p_.budget_timeouts()];
         sched_.reset_checks_on_eviction(s, w);
-        // A pod group's pods terminate first, holding its quota (PodsTerminated
-        // then ends in Backoff or Deactivated): marked by the eviction's stamp,
-        // and, to be deactivated, by a count past the limit.
+        // Past the limit it is not evicted but deactivated (triggerDeactivation):
+        // the cache drops an inactive workload at once, a pod group's too, whose
+        // pods terminate holding nothing.
+        if (p_.counts_requeues() && s.requeues[w] + 1 > p_.pods_ready_limit) {
+          sched_.release(s, w);
+          s.phase[w] = kDeactivated;
+          sched_.unstamp(s, w, true);
+          break;
+        }
+        // Evicted, a pod group's pods terminate first, holding its quota
+        // (PodsTerminated then ends in Backoff): marked by the eviction's stamp.
         if (p_.holds_until_pods_gone(w)) {
           s.phase[w] = kEvicted;  // still unready, where that is tracked: not PodsReady
           if (p_.counts_requeues()) ++s.requeues[w];
@@ -339,11 +343,6 @@ class Rules {
           break;
         }
         sched_.release(s, w);
-        if (p_.counts_requeues() && s.requeues[w] + 1 > p_.pods_ready_limit) {
-          s.phase[w] = kDeactivated;
-          sched_.unstamp(s, w, true);
-          break;
-        }
         if (p_.counts_requeues()) ++s.requeues[w];
         s.phase[w] = kBackoff;
         sched_.stamp_timed_out(s, w, false);

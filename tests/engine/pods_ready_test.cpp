@@ -201,6 +201,30 @@ TEST_CASE("requeuingStrategy.backoffLimitCount deactivates after the last requeu
   CHECK(e.queues.active_count(0) + e.queues.inadmissible_count(0) == 0);
 }
 
+// Past the limit reconcileNotReadyTimeout deactivates instead of evicting, and
+// the workload controller drops an inactive workload from the cache at once
+// (cache.go: no ClusterQueue kept in use for a deactivated workload): a pod
+// group's quota does not wait for its pods, which terminate holding nothing.
+TEST_CASE("a pod group deactivated past backoffLimitCount frees its quota before its pods go",
+          "[engine][podsready][pods]") {
+  Cluster c = two_queues(true);
+  c.m.configuration.wait_for_pods_ready.backoff_limit_count = 0;
+  auto& group = c.wl("group", "a", 0, {{"cpu", 8}});
+  group.meta.labels["kueue.x-k8s.io/pod-group-name"] = "group";
+  c.wl("next", "a", 0, {{"cpu", 8}});
+  EngineOptions o = manual_pods_ready();
+  o.pod_termination_on_event = true;  // the group's pods stop only when told
+  Engine e(c.m, o);
+  e.run(-1, kMinute);
+  REQUIRE(state_of(e, "group") == "Admitted");
+  REQUIRE(state_of(e, "next") == "Pending");
+  e.run(-1, 31 * kMinute);  // the PodsReady timeout (30 minutes) deactivates the group
+  const WorkloadInfo* w = e.find("ns/group");
+  CHECK_FALSE(w->obj.active);
+  CHECK(w->pods_terminating);
+  CHECK(state_of(e, "next") == "Admitted");  // blockAdmission no longer waits for the group
+}
+
 TEST_CASE("the dump says when blockAdmission stalls the scheduler", "[engine][podsready]") {
   Cluster c = two_queues(true);
   c.wl("first", "a", 0, {{"cpu", 2}});

@@ -197,13 +197,35 @@ TEST_CASE("pods ready timeout of a pod group: its quota goes once its pods are g
   CHECK(o.result.verdict == Verdict::Verified);
   CHECK(o.result.stats.states == 8);
   CHECK(o.result.stats.transitions == 7);
-  // backoffLimitCount 0: s0 s1 s2, s3 (Evicted, to be deactivated), s4
-  // (Deactivated) once the pods are gone: five states, four edges.
+  // backoffLimitCount 0: s0 s1 s2, and s3 (Deactivated) at the timeout, its
+  // quota gone with its pods still terminating: four states, three edges.
   p.pods_ready_limit = 0;
   p.finish();
   o = check(p);
-  CHECK(o.result.stats.states == 5);
-  CHECK(o.result.stats.transitions == 4);
+  CHECK(o.result.stats.states == 4);
+  CHECK(o.result.stats.transitions == 3);
+}
+
+// Past backoffLimitCount, reconcileNotReadyTimeout does not evict: it sets
+// DeactivationTarget, the next reconcile sets spec.active=false, and the
+// workload controller's Update handler takes the inactive branch, deleting the
+// workload from the cache at once (the cache keeps no ClusterQueue in use for
+// a deactivated workload: HasActiveQuotaReservation) and requeueing its tree.
+// A pod group's terminating pods hold nothing then.
+TEST_CASE("pods ready timeout of a pod group past the limit: deactivated, its quota goes at once",
+          "[admission][pods-ready][pod-group]") {
+  auto p = group_first(2);
+  p.pods_ready_limit = 0;
+  p.finish();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const ka::Action schedule{ka::kSchedule, -1};
+  step(schedule);
+  step(ka::Action{ka::kPodsReadyTimeout, 0});
+  CHECK(s.phase[0] == ka::kDeactivated);
+  CHECK(s.usage[0] == 0);
+  step(schedule);
+  CHECK(s.phase[1] == ka::kAdmitted);  // beside the group's terminating pods
 }
 
 TEST_CASE("pods ready timeout of a pod group: the next job waits for its pods, then goes first",
