@@ -119,9 +119,12 @@ std::vector<int> Scheduler::targets(const XState& s, const Snapshot& snap, int w
           variant = kWithoutBorrowing;
         (advantage ? hierarchy : priority).push_back({v, variant});
       }
+      // QuantitiesFitInQuota: every resource of the request, one already
+      // covered below (remaining 0) too: a cohort above its subtree's quota
+      // on it does not fit.
       bool fits = true;
       for (int fr = 0; fr < tree.frs(); ++fr) {
-        if (remaining[fr] == 0) continue;
+        if (usage[fr] == 0) continue;
         if (snap.tree().subtree_quota(cur, fr) < snap.usage(cur, fr) + remaining[fr]) fits = false;
         remaining[fr] = std::max<std::int64_t>(0, remaining[fr] - snap.local_available(cur, fr));
       }
