@@ -174,7 +174,8 @@ Amount QuotaTree::potential_available(int n, FrId fr) const {
 }
 
 void QuotaTree::add_usage(int n, FrId fr, Amount v) {
-  KMC_ASSERT_MSG(v >= 0, "usage is added by what a workload requests");
+  // v < 0 only from quotaResourcesToReserve past a borrowing limit an edit lowered below the
+  // usage: as Kueue's addUsage, it lowers this node's usage and nothing above (v < local).
   const Amount local = local_available(n, fr);
   mut(n).usage[idx(fr)] = amount_add(usage(n, fr), v);
   if (has_parent(n) && v > local) add_usage(node(n).parent, fr, amount_sub(v, local));

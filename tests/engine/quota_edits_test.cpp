@@ -103,3 +103,30 @@ TEST_CASE("a quota edit that sets what is already set requeues nothing", "[engin
   e.run(-1, 4000);
   CHECK(state_of(e, "job") == "Admitted");
 }
+
+// quotaResourcesToReserve for a borrowing Preempt entry without candidates is
+// min(request, nominal + borrowingLimit - usage), unclamped: a ClusterQueue
+// whose borrowing limit an edit put below its usage reserves a negative amount,
+// which addUsage subtracts from its own usage only (nothing bubbles up to the
+// cohort). The engine used to assert there.
+TEST_CASE("a preemptor reserving past a lowered borrowing limit lowers only its queue's usage",
+          "[engine][quota-edits]") {
+  Cluster c;
+  c.flavor("default");
+  c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 4, 2}}}})});
+  c.cq("l", "co", {group({"cpu"}, {{"default", {{"cpu", 4}}}})});
+  c.wl("held", "a", 0, {{"cpu", 6}});
+  Engine e(c.m);
+  e.run();
+  REQUIRE(state_of(e, "held") == "Admitted");
+  REQUIRE(update_quotas(
+      e, "a", false,
+      {{"default", "cpu", std::nullopt,
+        std::optional<std::optional<Amount>>{std::optional<Amount>{0}}, std::nullopt}}));
+  e.create_workload(make_workload("next", "a", 0, {{"cpu", 1}}));
+  e.run();
+  CHECK(state_of(e, "next") == "Pending");
+  CHECK(state_of(e, "held") == "Admitted");
+  const FrId fr = e.frs.find("default", "cpu");
+  CHECK(e.tree.usage(e.cluster_queues[0].node, fr) == 6'000);  // the cache, not the snapshot
+}
