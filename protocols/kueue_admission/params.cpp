@@ -252,9 +252,26 @@ struct Compiler {
       for (const auto& t : ps.tolerations)
         w.scheduling_shape += fmt::format(" t:{}/{}/{}/{}", t.key, t.op, t.value, t.effect);
     }
+    bool zero_noted = false;
     for (const auto& ps : wl.pod_sets) {
-      for (const auto& [r, q] : ps.requests)
-        w.req[index_of(p.resources, r)] += q.kueue_value(r) * ps.count;
+      for (const auto& [r, q] : ps.requests) {
+        const int ri = index_of(p.resources, r);
+        w.req[ri] += q.kueue_value(r) * ps.count;
+        // Kueue keeps a request of 0 in the pod set's requests, and fitsResourceQuota weighs it:
+        // in a ClusterQueue already borrowing that resource it raises the borrowing level, which
+        // orders entries and decides whether the flavor search stops. The model counts only
+        // what is requested.
+        const auto& covered = p.cqs[w.cq].covered;
+        if (q.kueue_value(r) == 0 && !zero_noted && p.cqs[w.cq].quota.parent >= 0 &&
+            std::find(covered.begin(), covered.end(), ri) != covered.end()) {
+          zero_noted = true;
+          p.warnings.push_back(model::ignored_input(
+              wl.meta.pos, "spec.podSets.requests", "a request of 0 in a cohort",
+              fmt::format("{} requests 0 of {}: kueue-admission leaves it out of flavor "
+                          "assignment, where Kueue counts it toward the borrowing level",
+                          w.name, r)));
+        }
+      }
       if (ps.min_count && *ps.min_count < ps.count)
         p.warnings.push_back(model::ignored_input(
             wl.meta.pos, "spec.podSets.minCount", "Workload.spec.podSets.minCount",

@@ -189,6 +189,29 @@ TEST_CASE("kmc admit on a scenario folder runs its cluster, as kmc check reads i
   CHECK(names_line(r.err, "examples/three-workers/kmc.yaml", "protocol"));
 }
 
+// A gate set away from its default that the engine does not read would make
+// kmc admit answer for a Kueue it does not run: a warning that may change the
+// answer, refused under --strict. One the engine reads is no warning.
+TEST_CASE("kmc admit warns about a feature gate the engine does not read",
+          "[cli][admission][admit]") {
+  const auto config = [](const std::string& gate) {
+    return example_with("zombie-pod", "cluster/kueue-config.yaml",
+                        "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+                        "featureGates:\n  " +
+                            gate + ": false\n");
+  };
+  const std::string off = config("FlavorFungibility");
+  auto r = kmc("admit " + off);
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(names_line(r.err, "kueue-config.yaml", "featureGates.FlavorFungibility"));
+  CHECK(has(r.err, "the engine models Kueue with FlavorFungibility at its default (on)"));
+  CHECK(kmc("admit --strict " + off).code == 3);
+  r = kmc("admit " + config("SchedulingEquivalenceHashing"));
+  CHECK(r.code == 0);
+  CHECK_FALSE(has(r.err, "featureGates"));
+}
+
 TEST_CASE("kueue-admission: PodsReady timeouts need waitForPodsReady on",
           "[cli][admission][pods-ready]") {
   const auto dir = example_replacing("zombie-pod", "kmc.yaml", "environment: {stuckTerminating: 1}",
@@ -353,4 +376,40 @@ TEST_CASE("kueue-admission: a revoked capacity deactivates a workload still wait
   CHECK(has(r.out, "State 2: <Provisioned(research/train, dws-prov)>"));
   CHECK(has(r.out, "State 3: <CapacityRevoked(research/train, dws-prov)>"));
   CHECK(has(r.out, "Reproduced in the engine"));
+}
+
+// The model and the engine agree on a hierarchical reclaim that Kueue refuses
+// (QuantitiesFitInQuota checks a resource covered below at each cohort too):
+// the preemptor is parked, in the trace and in the engine's replay, and the
+// borrower it could not reclaim from runs on.
+TEST_CASE("kueue-admission: no hierarchical advantage where a cohort is over on another resource",
+          "[cli][admission][hierarchy]") {
+  const auto r = kmc("check " + std::string(KMC_SOURCE_DIR) +
+                     "/tests/cli/fixtures/hierarchy-covered-below --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.err.empty());
+  CHECK(has(r.out, "Result: Violated (Reproduced in the engine)"));
+  CHECK(has(r.out, "phase[ns/p]                    Pending -> Inadmissible"));
+  CHECK_FALSE(has(r.out, "phase[ns/x1]                   Admitted"));  // never evicted
+}
+
+// Kueue weighs a request of 0 in flavor assignment (the borrowing level); the
+// model does not, and says so where a cohort makes it matter.
+TEST_CASE("kueue-admission: a request of 0 of a covered resource is a warning in a cohort",
+          "[cli][admission][hierarchy]") {
+  const std::string fixture =
+      std::string(KMC_SOURCE_DIR) + "/tests/cli/fixtures/hierarchy-covered-below";
+  const std::string text = slurp(fixture + "/cluster/manifests.yaml");
+  const std::string from = "{cpu: 3, memory: 1}";
+  REQUIRE(text.find(from) != std::string::npos);
+  for (const auto& [requests, warned] :
+       {std::pair{"{cpu: 3, memory: 0}", true}, std::pair{"{cpu: 3, example.com/foo: 0}", false}}) {
+    std::string edited = text;
+    edited.replace(edited.find(from), from.size(), requests);
+    const auto dir = folder_with(fixture, "cluster/manifests.yaml", edited);
+    const auto r = kmc("check " + dir + " --property p-never-parked");
+    INFO(requests << "\n" << r.err);
+    CHECK(has(r.err, "ns/p requests 0 of memory") == warned);
+  }
 }
