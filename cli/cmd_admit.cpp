@@ -143,7 +143,10 @@ void add_admit_command(CLI::App& app, int& exit_code) {
       const long cycles_asked = integer_option("--cycles", opts->cycles, 0).value_or(-1);
       choice_option("--output", opts->output, {"text", "json"});
       const auto expectations = parse_expectations(opts->expect);
-      const model::ClusterManifests manifests = admitted_manifests(opts->paths);
+      model::ClusterManifests manifests = admitted_manifests(opts->paths);
+      for (auto& d :
+           model::unread_gates(manifests.configuration, "the engine", engine::Engine::reads_gate))
+        manifests.warnings.push_back(std::move(d));
       for (const auto& line : model::review_warnings(manifests.warnings, opts->strict))
         std::cerr << "warning: " << line << "\n";
       engine::Engine e(manifests);

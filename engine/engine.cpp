@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
+#include <string_view>
 
 #include "engine/controllers.hpp"
 #include "engine/lookup.hpp"
@@ -91,6 +93,24 @@ bool Engine::local_queue_stopped(const WorkloadInfo& w) const {
 
 // Kueue's gate defaults are vocabulary, kept once in model/ (FeatureGates);
 // the engine's independence is from protocols/, not from the facts about Kueue.
+bool Engine::reads_gate(const std::string& name) {
+  static constexpr std::string_view kRead[] = {"DisableWaitForPodsReady",
+                                               "FairSharingPreemptWithinNominal",
+                                               "FairSharingPrioritizeNonBorrowing",
+                                               "FastQuotaReleaseInPodIntegration",
+                                               "FlavorFungibilityPreserveScanProgress",
+                                               "MultiKueueBatchJobWithManagedBy",
+                                               "MultiKueueRedoAdmissionOnEvictionInWorker",
+                                               "MultiKueueWaitForWorkloadAdmitted",
+                                               "PartialAdmission",
+                                               "PrioritizePreemptorWorkloads",
+                                               "PrioritySortingWithinCohort",
+                                               "RecomputeAssignmentUponPreemptionTargetsOverlap",
+                                               "SchedulingEquivalenceHashing",
+                                               "UnadmittedWorkloadsObservability"};
+  return std::find(std::begin(kRead), std::end(kRead), std::string_view(name)) != std::end(kRead);
+}
+
 bool Engine::gate(const std::string& name) const {
   return manifests.configuration.feature_gates.enabled(name);
 }
@@ -282,7 +302,8 @@ int Engine::create_workload(model::Workload obj) {
   if (obj.requeue_at_s) w.requeue_at_ms = *obj.requeue_at_s * 1000;
   w.obj = std::move(obj);
   load_workload_requests(w);
-  w.scheduling_hash = scheduling_hash(w);
+  // With the gate off the hash is SchedulingHashUnknown (empty here): nothing is parked by it.
+  if (gate("SchedulingEquivalenceHashing")) w.scheduling_hash = scheduling_hash(w);
   for (const auto& c : w.obj.conditions) w.condition_ms[c.type] = c.last_transition_s * 1000;
   if (const auto* lq = find_local_queue(manifests, w.obj.meta.namespace_, w.obj.queue_name)) {
     w.cluster_queue = cq_index(lq->cluster_queue);

@@ -143,6 +143,9 @@ class Engine {
 
   TimeMs now() const { return now_ms; }
   bool gate(const std::string& name) const;
+  // The feature gates the engine reads through gate(): kmc admit warns about any other set away
+  // from its default (model::unread_gates).
+  static bool reads_gate(const std::string& name);
   QueueOrdering ordering() const;  // what orders waiting workloads besides themselves
   const WorkloadInfo* find(const std::string& key) const;
   WorkloadInfo* find(const std::string& key);

@@ -45,8 +45,8 @@ void QueueManager::push_or_update(const WorkloadInfo& w, TimeMs now) {
   // One in the active heap already is updated in place (PushOrUpdateActive):
   // the backoff and the parked hashes are read only for one that is not.
   const bool active = p.active_keys.contains(w.id);
-  if (!active &&
-      (!backoff_expired(w, now) || (be && p.bulk_moved_hashes.contains(w.scheduling_hash)))) {
+  if (!active && (!backoff_expired(w, now) || (be && !w.scheduling_hash.empty() &&
+                                               p.bulk_moved_hashes.contains(w.scheduling_hash)))) {
     erase_active(p, w.id);
     p.inadmissible.insert(w.id);
     return;
@@ -96,7 +96,8 @@ void QueueManager::requeue(const WorkloadInfo& w, RequeueReason reason, TimeMs n
   }
   if (p.inadmissible.contains(w.id) || p.active_keys.contains(w.id)) return;
   p.inadmissible.insert(w.id);
-  if (be && (reason == RequeueReason::NoFit || reason == RequeueReason::PreemptionNoCandidates)) {
+  if (be && !w.scheduling_hash.empty() &&
+      (reason == RequeueReason::NoFit || reason == RequeueReason::PreemptionNoCandidates)) {
     // handleInadmissibleHash: park every equivalent workload with this head.
     const std::string& hash = w.scheduling_hash;
     p.bulk_moved_hashes.insert(hash);

@@ -100,7 +100,8 @@ struct WorkloadInfo {
   // node selector the ungater wrote, for a node whose kubelet is gone: no
   // flavor can place them (flavor_assigner.cpp). -1: an ordinary Workload.
   int readopted_from = -1;
-  std::string scheduling_hash;  // computeSchedulingHash, fixed at creation
+  // computeSchedulingHash, fixed at creation; empty: SchedulingHashUnknown (the gate is off).
+  std::string scheduling_hash;
   std::string pending_message;  // the QuotaReserved=False message, Kueue's words
   std::int64_t first_admitted_ms = -1;
 

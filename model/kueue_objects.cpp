@@ -1,7 +1,10 @@
 // Look-ups over one cluster's objects, and Kueue's feature-gate defaults.
 #include "model/kueue_objects.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <iterator>
 #include <string_view>
 
 #include "model/dump_clock.hpp"
@@ -88,6 +91,29 @@ const ProvisioningRequestConfig* ClusterManifests::find_provisioning_config(
 
 const ResourceFlavor* ClusterManifests::find_flavor(const std::string& name) const {
   return find_by_name(resource_flavors, name);
+}
+
+std::vector<Diagnostic> unread_gates(const KueueConfiguration& config, const std::string& reader,
+                                     bool (*reads)(const std::string& gate)) {
+  // The loader's own: the Configuration reader's DisableWaitForPodsReady, the
+  // priorities' PriorityBoost and WorkloadPriorityClassDefaulting, and the
+  // resources' QuotaCheckStrategy.
+  constexpr std::string_view kLoader[] = {"DisableWaitForPodsReady", "PriorityBoost",
+                                          "QuotaCheckStrategy", "WorkloadPriorityClassDefaulting"};
+  const FeatureGates defaults;
+  std::vector<Diagnostic> out;
+  for (const auto& [gate, on] : config.feature_gates.gates) {
+    if (on == defaults.enabled(gate) || reads(gate) ||
+        std::find(std::begin(kLoader), std::end(kLoader), std::string_view(gate)) !=
+            std::end(kLoader))
+      continue;
+    out.push_back(ignored_input(
+        config.pos, "featureGates." + gate, "featureGates." + gate,
+        fmt::format("{} models Kueue with {} at its default ({}); with it {} Kueue's admission "
+                    "may differ from what kmc computes",
+                    reader, gate, on ? "off" : "on", on ? "on" : "off")));
+  }
+  return out;
 }
 
 bool FeatureGates::enabled(const std::string& name) const {

@@ -238,6 +238,14 @@ struct FeatureGates {
   bool enabled(const std::string& name) const;
 };
 
+struct KueueConfiguration;
+// The gates `config` sets away from their defaults that neither `reader` (protocol
+// kueue-admission, the engine) nor the manifest loader reads: a warning each, which may change
+// the answer (`--strict` refuses it), since Kueue's admission may then differ from what `reader`
+// computes. `reads` says which gates the reader reads.
+std::vector<Diagnostic> unread_gates(const KueueConfiguration& config, const std::string& reader,
+                                     bool (*reads)(const std::string& gate));
+
 // waitForPodsReady.requeuingStrategy.timestamp: what a workload a PodsReady
 // timeout evicted waits in its queue by (workload.Ordering.GetQueueOrderTimestamp).
 enum class RequeuingTimestamp { Eviction, Creation };

@@ -3,8 +3,6 @@
 // away from its default that the model does not read is a warning, since
 // Kueue's admission may then differ from what kmc checks (`--strict` refuses
 // it), rather than an answer for another Kueue.
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -15,21 +13,16 @@ namespace kmc::protocols::ka {
 
 namespace {
 
-// The gates the model reads (compile_options; the Configuration reader for
-// DisableWaitForPodsReady; the manifest loader for PriorityBoost, which it
-// folds into each workload's priority, and WorkloadPriorityClassDefaulting),
-// and those that change only condition reasons.
-constexpr std::array<std::string_view, 10> kRead = {
-    "DisableWaitForPodsReady",
+// The gates the model reads (compile_options), and those that change only
+// condition reasons; the manifest loader's are unread_gates' own.
+constexpr std::array<std::string_view, 7> kRead = {
     "FairSharingPreemptWithinNominal",
     "FastQuotaReleaseInPodIntegration",
-    "PriorityBoost",
     "PrioritizePreemptorWorkloads",
     "PrioritySortingWithinCohort",
     "RecomputeAssignmentUponPreemptionTargetsOverlap",
     "SchedulingEquivalenceHashing",
-    "UnadmittedWorkloadsObservability",
-    "WorkloadPriorityClassDefaulting"};
+    "UnadmittedWorkloadsObservability"};
 
 bool read_or_elsewhere(const std::string& gate) {
   // MultiKueue's gates act on the manager's dispatch, which protocol multikueue checks.
@@ -40,15 +33,8 @@ bool read_or_elsewhere(const std::string& gate) {
 }  // namespace
 
 void compile_gates(const model::KueueConfiguration& config, AdmissionParams& p) {
-  const model::FeatureGates defaults;
-  for (const auto& [gate, on] : config.feature_gates.gates) {
-    if (read_or_elsewhere(gate) || on == defaults.enabled(gate)) continue;
-    p.warnings.push_back(model::ignored_input(
-        config.pos, "featureGates." + gate, "featureGates." + gate,
-        fmt::format("kueue-admission models Kueue with {} at its default ({}); with it {} "
-                    "Kueue's admission may differ from what kmc checks",
-                    gate, on ? "off" : "on", on ? "on" : "off")));
-  }
+  for (auto& d : model::unread_gates(config, "kueue-admission", read_or_elsewhere))
+    p.warnings.push_back(std::move(d));
 }
 
 }  // namespace kmc::protocols::ka

@@ -373,3 +373,27 @@ TEST_CASE("a ClusterQueue's namespaceSelector sees the name label of every Names
     }
   }
 }
+
+// handleInadmissibleHash: a BestEffortFIFO head that does not fit parks every
+// workload of its heap with its scheduling hash. With SchedulingEquivalenceHashing
+// off the hash is SchedulingHashUnknown, and each is parked on its own turn.
+TEST_CASE("equivalent workloads are parked with their head only under SchedulingEquivalenceHashing",
+          "[engine][scheduler]") {
+  for (const bool gate : {true, false}) {
+    DYNAMIC_SECTION("SchedulingEquivalenceHashing " << gate) {
+      Cluster c;
+      c.flavor("default");
+      c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 10}}}})});
+      c.wl("running", "a", 0, {{"cpu", 8}});
+      c.wl("head", "a", 0, {{"cpu", 4}});
+      c.wl("twin", "a", 0, {{"cpu", 4}});
+      c.m.configuration.feature_gates.gates["SchedulingEquivalenceHashing"] = gate;
+      Engine e(c.m);
+      e.schedule();
+      REQUIRE(state_of(e, "running") == "Admitted");
+      e.schedule();  // head does not fit
+      CHECK(e.queues.inadmissible_count(0) == (gate ? 2u : 1u));
+      CHECK(e.queues.active_count(0) == (gate ? 0u : 1u));
+    }
+  }
+}
