@@ -54,10 +54,18 @@ FlavorFungibility read_fungibility(const YamlNode& node, ReadContext& ctx) {
         {{"TryNextFlavor", WhenCanPreempt::TryNextFlavor},
          {"MayStopSearch", WhenCanPreempt::MayStopSearch},
          {"Preempt", WhenCanPreempt::MayStopSearch}});
-  if (node["preference"].present())
+  if (node["preference"].present()) {
     f.preference = node["preference"].one_of<FungibilityPreference>(
         {{"BorrowingOverPreemption", FungibilityPreference::BorrowingOverPreemption},
          {"PreemptionOverBorrowing", FungibilityPreference::PreemptionOverBorrowing}});
+    // The CRD's CEL rule, on the defaulted values (whenCanBorrow defaults to MayStopSearch): the
+    // API server refuses the ClusterQueue otherwise.
+    if (f.when_can_borrow != WhenCanBorrow::TryNextFlavor ||
+        f.when_can_preempt != WhenCanPreempt::TryNextFlavor)
+      node["preference"].fail(
+          "preference can only be set when both whenCanBorrow and whenCanPreempt are "
+          "TryNextFlavor (whenCanBorrow defaults to MayStopSearch)");
+  }
   return f;
 }
 

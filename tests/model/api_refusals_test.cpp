@@ -108,3 +108,41 @@ TEST_CASE("a job's max-exec-time-seconds label: refused unless above 0, and not 
   CHECK(m.warnings[0].may_change_answer);
   CHECK(contains(m.warnings[0].message, "MaximumExecutionTimeExceeded"));
 }
+
+namespace {
+
+std::string cluster_queue(const std::string& spec) {
+  return fmt::format(
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {{name: cq}}\nspec:\n{}"
+      "  resourceGroups:\n  - coveredResources: [cpu]\n    flavors:\n    - name: default\n"
+      "      resources: [{{name: cpu, nominalQuota: 1}}]\n",
+      spec);
+}
+
+}  // namespace
+
+// The ClusterQueue CRD's CEL rules (clusterqueue_types.go), on the defaulted values.
+TEST_CASE("a ClusterQueue's flavorFungibility.preference needs TryNextFlavor for both") {
+  // whenCanBorrow defaults to MayStopSearch: the preference alone is refused.
+  auto d = refusal(cluster_queue("  flavorFungibility: {preference: PreemptionOverBorrowing}\n"));
+  CHECK(d.field == "spec.flavorFungibility.preference");
+  CHECK(d.pos.line == 5);
+  CHECK(contains(d.message, "both whenCanBorrow and whenCanPreempt are TryNextFlavor"));
+  d = refusal(cluster_queue(
+      "  flavorFungibility: {whenCanBorrow: TryNextFlavor, whenCanPreempt: MayStopSearch, "
+      "preference: BorrowingOverPreemption}\n"));
+  CHECK(d.field == "spec.flavorFungibility.preference");
+  // whenCanPreempt defaults to TryNextFlavor.
+  const auto ok = write_temp("preference.yaml",
+                             cluster_queue("  flavorFungibility: {whenCanBorrow: TryNextFlavor, "
+                                           "preference: BorrowingOverPreemption}\n"));
+  CHECK(load_cluster_manifests({ok}).cluster_queues.at(0).flavor_fungibility.preference ==
+        FungibilityPreference::BorrowingOverPreemption);
+}
+
+TEST_CASE("a ClusterQueue's borrowWithinCohort needs reclaimWithinCohort other than Never") {
+  const auto d =
+      refusal(cluster_queue("  preemption:\n    borrowWithinCohort: {policy: LowerPriority}\n"));
+  CHECK(d.field == "spec.preemption.borrowWithinCohort.policy");
+  CHECK(contains(d.message, "needs reclaimWithinCohort other than Never"));
+}
