@@ -249,7 +249,7 @@ void Cycle::process(Entry& en) {
   const FlavorMode mode = en.assignment.mode();
   if (mode == FlavorMode::NoFit) {
     en.reason = RequeueReason::NoFit;
-    en.quota_reason = "Pending";
+    en.quota_reason = en.assignment.no_fit_reason();  // resolveNoFitReason
     return;
   }
   if (start && !one_preemption_per_cohort(en)) {
@@ -376,8 +376,10 @@ CycleStats Engine::schedule() {
     const bool was_parked = queues.in_inadmissible(w);
     if (!en.deferred &&
         (en.status == EntryStatus::NotNominated || en.status == EntryStatus::Skipped)) {
-      w.set_condition("QuotaReserved", false, en.quota_reason.empty() ? "Pending" : en.quota_reason,
-                      en.message, now_ms);
+      // UnadmittedWorkloadReasonWithFallback: the granular reason under the gate, else Pending.
+      const bool granular = gate("UnadmittedWorkloadsObservability") && !en.quota_reason.empty();
+      w.set_condition("QuotaReserved", false, granular ? en.quota_reason : "Pending", en.message,
+                      now_ms);
       w.pending_message = en.message;
     }
     queues.requeue(w, en.reason, now_ms, workloads);

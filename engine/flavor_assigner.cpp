@@ -16,7 +16,22 @@ enum class Pm { NoFit = 0, NoCandidates = 1, Preempt = 2, Reclaim = 3, Fit = 4 }
 struct Granular {
   Pm pm;
   int borrow;
+  // Status.noFitReason of a NoFit (UnadmittedWorkloadsObservability): ExceedsMaxQuota or
+  // WaitingForQuota.
+  const char* no_fit = "";
 };
+
+// reasonSeverity: a NoFit's QuotaReserved reasons, the most severe last.
+int severity(const std::string& reason) {
+  if (reason == "NoMatchingFlavor") return 3;
+  if (reason == "ExceedsMaxQuota") return 2;
+  if (reason == "WaitingForQuota") return 1;
+  return 0;
+}
+
+void most_severe(std::string& into, const std::string& reason) {
+  if (severity(reason) > severity(into)) into = reason;
+}
 
 FlavorMode public_mode(Pm pm) {
   switch (pm) {
@@ -104,7 +119,7 @@ Granular fits_resource_quota(const Ctx& c, FrId fr, const std::string& flavor,
         fmt::format("insufficient quota for {} in flavor {}, previously considered podsets "
                     "requests ({}) + current podset request ({}) > maximum capacity ({})",
                     res, flavor, format_amount(res, assumed), format_amount(res, request), 0));
-    return {Pm::NoFit, 0};
+    return {Pm::NoFit, 0, "ExceedsMaxQuota"};
   }
   const Amount available = t.available(c.cq.node, fr);
   const Amount max_capacity = t.potential_available(c.cq.node, fr);
@@ -115,7 +130,7 @@ Granular fits_resource_quota(const Ctx& c, FrId fr, const std::string& flavor,
                     "requests ({}) + current podset request ({}) > maximum capacity ({})",
                     res, flavor, format_amount(res, assumed), format_amount(res, request),
                     format_amount(res, max_capacity)));
-    return {Pm::NoFit, 0};
+    return {Pm::NoFit, 0, "ExceedsMaxQuota"};
   }
   const auto [borrow, may_reclaim] = t.lowest_subtree_that_fits(c.cq.node, fr, val);
   if (val <= available) return {Pm::Fit, borrow};
@@ -133,7 +148,7 @@ Granular fits_resource_quota(const Ctx& c, FrId fr, const std::string& flavor,
         return {Pm::Reclaim, borrow_after};
     }
   }
-  return {Pm::NoFit, borrow};
+  return {Pm::NoFit, borrow, "WaitingForQuota"};
 }
 
 bool skipped_by_nomination(const WorkloadInfo& wl, size_t ps_idx, const std::string& res,
@@ -147,6 +162,10 @@ bool skipped_by_nomination(const WorkloadInfo& wl, size_t ps_idx, const std::str
 struct FlavorSearch {
   std::map<std::string, FlavorChoice> chosen;
   std::vector<std::string> reasons;
+  bool attempted = false;  // some flavor was graded (FlavorAssignmentAttempts)
+  // resolveNoFitReason within the group: the least severe reason of its NoFit flavors (they
+  // are alternatives); empty when none was NoFit.
+  std::string no_fit_reason;
 };
 
 // findFlavorForPodSets for one resource group.
@@ -174,22 +193,33 @@ FlavorSearch find_flavor_for_pod_sets(const Ctx& c, size_t ps_idx, const Resourc
           res_name));
       continue;
     }
+    // A NoFit flavor's reason, kept the least severe of the group's alternatives.
+    auto no_fit = [&](const std::string& reason) {
+      out.attempted = true;
+      if (out.no_fit_reason.empty() || severity(reason) < severity(out.no_fit_reason))
+        out.no_fit_reason = reason;
+    };
     if (std::string why = flavor_mismatch(find_flavor(c.engine.manifests, f), f, ps);
         !why.empty()) {
       out.reasons.push_back(why);
+      no_fit("NoMatchingFlavor");
       continue;
     }
     Granular mode{Pm::Fit, 0};
+    std::string flavor_reason;  // the most severe of its resources'
     std::map<std::string, FlavorChoice> assignments;
     for (const auto& [r, val] : reqs) {
       const FrId fr = c.engine.frs.find(f, r);
       const Amount assumed = fr >= 0 && assignment_usage.contains(fr) ? assignment_usage.at(fr) : 0;
       const Granular m = fits_resource_quota(c, fr, f, r, assumed, val, out.reasons);
+      most_severe(flavor_reason, m.no_fit);
       if (is_preferred(mode, m, ff)) mode = m;
       if (mode.pm == Pm::NoFit)
         continue;  // Go's ForEach `return`: later resources still add reasons
       assignments[r] = FlavorChoice{f, public_mode(m.pm), m.borrow, -1};
     }
+    out.attempted = true;
+    if (mode.pm == Pm::NoFit) no_fit(flavor_reason);
     if (!should_try_next_flavor(mode, ff)) {
       out.chosen = std::move(assignments);
       best_mode = mode;
@@ -246,6 +276,13 @@ FlavorMode Assignment::mode() const {
   return m;
 }
 
+std::string Assignment::no_fit_reason() const {
+  std::string out;
+  for (const auto& ps : pod_sets)
+    if (ps.mode() == FlavorMode::NoFit) most_severe(out, ps.no_fit_reason);
+  return out;
+}
+
 std::string Assignment::message() const {
   std::string out;
   for (const auto& ps : pod_sets) {
@@ -293,7 +330,8 @@ Assignment assign_flavors(const Engine& engine, Snapshot& snapshot, const Worklo
       a.pod_sets.push_back(std::move(plan));
       return a;
     }
-    bool failed = false;
+    bool failed = false, attempted = false;
+    std::string reason;  // across the groups searched, the most severe (co-requisites)
     for (const auto& [res, qty] : plan.requests) {
       auto g = cq.group_of.find(res);
       if (g == cq.group_of.end()) {
@@ -306,6 +344,8 @@ Assignment assign_flavors(const Engine& engine, Snapshot& snapshot, const Worklo
       if (plan.flavors.contains(res)) continue;
       FlavorSearch s = find_flavor_for_pod_sets(c, i, cq.groups[static_cast<size_t>(g->second)],
                                                 plan.requests, res, a.usage);
+      attempted = attempted || s.attempted;
+      most_severe(reason, s.no_fit_reason);
       if (s.chosen.empty()) {
         plan.reasons = std::move(s.reasons);
         plan.flavors.clear();
@@ -322,6 +362,7 @@ Assignment assign_flavors(const Engine& engine, Snapshot& snapshot, const Worklo
       if (fr >= 0) a.usage[fr] = amount_add(a.usage[fr], plan.requests[r]);
       tried[r] = f.tried_idx;
     }
+    if (failed) plan.no_fit_reason = attempted ? reason : "NoMatchingFlavor";
     a.last.last_tried_flavor_idx.push_back(std::move(tried));
     a.pod_sets.push_back(std::move(plan));
     if (failed) return a;

@@ -30,6 +30,9 @@ struct PodSetPlan {
   std::map<std::string, Amount> requests;  // total for count pods
   std::map<std::string, FlavorChoice> flavors;
   std::vector<std::string> reasons;  // why not Fit; empty means Fit
+  // Where no flavor fits: NoMatchingFlavor, ExceedsMaxQuota or WaitingForQuota
+  // (resolveNoFitReason), or empty.
+  std::string no_fit_reason;
   FlavorMode mode() const;
 };
 
@@ -41,6 +44,9 @@ struct Assignment {
   LastAssignment last;
   FlavorMode mode() const;  // RepresentativeMode: the worst pod set
   std::string message() const;
+  // The QuotaReserved reason of a NoFit (UnadmittedWorkloadsObservability): the most severe of
+  // its failed pod sets'; empty when none is known.
+  std::string no_fit_reason() const;
   std::vector<FrId> frs_need_preemption(const FrTable& frs) const;
 };
 

@@ -397,3 +397,36 @@ TEST_CASE("equivalent workloads are parked with their head only under Scheduling
     }
   }
 }
+
+// resolveNoFitReason (UnadmittedWorkloadsObservability, beta, on): a NoFit's
+// QuotaReserved reason says why, the most severe of the failed pod sets',
+// each the least severe of its group's flavors; Pending with the gate off.
+TEST_CASE("a workload no flavor fits waits with the granular QuotaReserved reason",
+          "[engine][scheduler]") {
+  const auto reason = [](const Engine& e, const std::string& name) {
+    return e.find("ns/" + name)->condition("QuotaReserved")->reason;
+  };
+  for (const bool gate : {true, false}) {
+    DYNAMIC_SECTION("UnadmittedWorkloadsObservability " << gate) {
+      Cluster c;
+      c.flavor("default").flavor("tainted");
+      c.m.resource_flavors[1].node_taints.push_back({"gpu", "", "NoSchedule"});
+      c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 4}}}})});
+      c.cq("t", "", {group({"cpu"}, {{"tainted", {{"cpu", 4}}}})});
+      c.cq("two", "", {group({"cpu"}, {{"tainted", {{"cpu", 8}}}, {"default", {{"cpu", 4}}}})});
+      c.wl("running", "a", 0, {{"cpu", 3}});
+      c.wl("too-big", "a", 0, {{"cpu", 8}});
+      c.wl("waits", "a", 0, {{"cpu", 2}});
+      c.wl("tainted", "t", 0, {{"cpu", 1}});
+      c.wl("least", "two", 0, {{"cpu", 6}});  // tainted: NoMatchingFlavor; default: too big
+      c.m.configuration.feature_gates.gates["UnadmittedWorkloadsObservability"] = gate;
+      Engine e(c.m);
+      e.run();
+      REQUIRE(state_of(e, "running") == "Admitted");
+      CHECK(reason(e, "too-big") == (gate ? "ExceedsMaxQuota" : "Pending"));
+      CHECK(reason(e, "waits") == (gate ? "WaitingForQuota" : "Pending"));
+      CHECK(reason(e, "tainted") == (gate ? "NoMatchingFlavor" : "Pending"));
+      CHECK(reason(e, "least") == (gate ? "ExceedsMaxQuota" : "Pending"));
+    }
+  }
+}
