@@ -327,6 +327,7 @@ int Engine::create_workload(model::Workload obj) {
 Snapshot Engine::make_snapshot() const {
   Snapshot s;
   s.tree = tree;
+  s.tree.simulation = true;
   s.workloads = cq_workloads;
   // Kueue's snapshot leaves inactive ClusterQueues out (skipInactiveCQReason):
   // their workloads are no preemption candidates, while the cohort's usage,

@@ -130,3 +130,35 @@ TEST_CASE("a preemptor reserving past a lowered borrowing limit lowers only its 
   const FrId fr = e.frs.find("default", "cpu");
   CHECK(e.tree.usage(e.cluster_queues[0].node, fr) == 6'000);  // the cache, not the snapshot
 }
+
+// The same negative reservation in a cycle that also preempts from that queue:
+// a later entry's fits check removes the victim from the lowered usage, which
+// goes below 0 in the cycle's snapshot, as in Kueue's (removeUsage checks
+// nothing). The engine used to assert there too.
+TEST_CASE("a victim removed from a queue whose reservation was negative goes below 0 in the cycle",
+          "[engine][quota-edits]") {
+  Cluster c;
+  c.flavor("default");
+  c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 4, 2}}}})});
+  auto& l = c.cq("l", "co", {group({"cpu"}, {{"default", {{"cpu", 4}}}})});
+  l.preemption.reclaim_within_cohort = kmc::model::ReclaimWithinCohortPolicy::LowerPriority;
+  c.cq("m", "co", {group({"cpu"}, {{"default", {{"cpu", 0}}}})});
+  c.wl("held", "a", 0, {{"cpu", 6}});
+  Engine e(c.m);
+  e.run();
+  REQUIRE(state_of(e, "held") == "Admitted");
+  REQUIRE(update_quotas(
+      e, "a", false,
+      {{"default", "cpu", std::nullopt,
+        std::optional<std::optional<Amount>>{std::optional<Amount>{0}}, std::nullopt}}));
+  // One cycle: the reclaimer (not borrowing) preempts held; next (borrowing, no
+  // candidates) reserves -2 in a; third (borrowing, lower priority) is checked after.
+  e.create_workload(make_workload("reclaimer", "l", 10, {{"cpu", 4}}));
+  e.create_workload(make_workload("next", "a", 0, {{"cpu", 1}}));
+  e.create_workload(make_workload("third", "m", -1, {{"cpu", 1}}));
+  const CycleStats s = e.schedule();
+  CHECK(s.preempted == 1);
+  e.run();
+  CHECK(state_of(e, "reclaimer") == "Admitted");
+  CHECK(state_of(e, "held") == "Pending");
+}
