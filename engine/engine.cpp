@@ -347,13 +347,17 @@ void Engine::cache_remove(WorkloadInfo& w) {
   if (w.cluster_queue < 0 || !cq_workloads[static_cast<size_t>(w.cluster_queue)].contains(w.id))
     return;
   cache_forget(w);
+  requeue_associated_inadmissible(w);
+}
+
+void Engine::requeue_associated_inadmissible(const WorkloadInfo& w) {
   // QueueAssociatedInadmissibleWorkloadsAfter finds the tree through the
   // workload's LocalQueue: one stopped or deleted is gone from the queue
   // manager, so nothing is requeued, unless a Cohort object above the
   // ClusterQueue, other than the root (the Cohort controller requeues the
   // tree on every status update of the queue: cohortCqHandler, whose
   // ClusterQueueAncestors leaves the root out).
-  if (!local_queue_stopped(w) || cohort_object_above(w.cluster_queue))
+  if (w.cluster_queue >= 0 && (!local_queue_stopped(w) || cohort_object_above(w.cluster_queue)))
     notify_requeue_inadmissible(w.cluster_queue);
 }
 

@@ -196,6 +196,8 @@ class Engine {
   // would trigger: a forgotten assumption, which no API event reports.
   void cache_forget(WorkloadInfo& w);
   void notify_requeue_inadmissible(int cq);  // QueueAssociatedInadmissibleWorkloadsAfter
+  // The same for w's tree, where its LocalQueue (or a Cohort object above) lets Kueue find it.
+  void requeue_associated_inadmissible(const WorkloadInfo& w);
   // Whether ClusterQueue cq's namespaceSelector selects w's namespace (its
   // Namespace's labels; the name label alone where the input has none).
   bool namespace_selected(int cq, const WorkloadInfo& w) const;

@@ -259,11 +259,16 @@ void release_quota_after_stop(Engine& e, WorkloadInfo& w) {
   // flavor of the queue (syncAdmissionCheckConditions): an onFlavors check is
   // dropped, retryCount and all, and starts over at the next reservation.
   sync_admission_checks(e, w);
+  // A deactivated workload left the cache when it was deactivated; the update
+  // that unsets its reservation still takes the Update handler's inactive branch,
+  // which requeues its tree's parked workloads again.
+  if (!w.obj.active) e.requeue_associated_inadmissible(w);
   e.cache_remove(w);
   w.usage.clear();
   const bool requeued = reason == "Preempted" || reason == "NodeFailures";
-  if (requeued ||
-      (!w.requeue_at_ms && reason != "PodsReadyTimeout" && reason != "AdmissionCheck")) {
+  // Requeued True only where Kueue requeues at once; a deactivated workload is not (False).
+  if (w.obj.active && (requeued || (!w.requeue_at_ms && reason != "PodsReadyTimeout" &&
+                                    reason != "AdmissionCheck"))) {
     w.set_condition("Requeued", true, reason, message, e.now());
     e.enqueue(w);
     // A backoff still ahead (a Retry check's, evicted meanwhile) keeps it out

@@ -197,6 +197,7 @@ TEST_CASE("requeuingStrategy.backoffLimitCount deactivates after the last requeu
   e.run();  // the second timeout exceeds the limit
   CHECK_FALSE(w->obj.active);
   CHECK(w->condition("Evicted")->reason == "DeactivatedDueToRequeuingLimitExceeded");
+  CHECK(w->condition("Requeued")->status == "False");  // not requeued: deactivated
   CHECK(state_of(e, "job") == "Pending");
   CHECK(e.queues.active_count(0) + e.queues.inadmissible_count(0) == 0);
 }
