@@ -100,6 +100,8 @@ bool Engine::reads_gate(const std::string& name) {
                                                "FastQuotaReleaseInPodIntegration",
                                                "FlavorFungibilityPreserveScanProgress",
                                                "MultiKueueBatchJobWithManagedBy",
+                                               "MultiKueueIncrementalDispatcherConfig",
+                                               "MultiKueueIncrementalDispatcherRespectConfigOrder",
                                                "MultiKueueRedoAdmissionOnEvictionInWorker",
                                                "MultiKueueWaitForWorkloadAdmitted",
                                                "PartialAdmission",

@@ -18,10 +18,19 @@ std::vector<std::string> incremental_round(Fleet& f, WorkloadInfo& w,
   const bool round_due = started == f.round_start_ms.end() || nominated.empty() ||
                          f.now() >= started->second + kIncrementalRoundTimeoutMs;
   if (round_due) {
-    const std::int32_t step = std::max<std::int32_t>(
-        1, f.manager.manifests.configuration.multi_kueue.incremental_step_size);
+    const auto& gates = f.manager.manifests.configuration.feature_gates;
+    // getNextNominatedWorkers: DefaultStepSize (3) without MultiKueueIncrementalDispatcherConfig,
+    // and the clusters in name order without MultiKueueIncrementalDispatcherRespectConfigOrder.
+    const std::int32_t step =
+        gates.enabled("MultiKueueIncrementalDispatcherConfig")
+            ? std::max<std::int32_t>(
+                  1, f.manager.manifests.configuration.multi_kueue.incremental_step_size)
+            : 3;
+    std::vector<std::string> clusters = cfg.clusters;
+    if (!gates.enabled("MultiKueueIncrementalDispatcherRespectConfigOrder"))
+      std::sort(clusters.begin(), clusters.end());
     std::int32_t added = 0;
-    for (const auto& c : cfg.clusters) {  // MultiKueueDispatcherIncrementalRespectConfigOrder
+    for (const auto& c : clusters) {
       if (added == step) break;
       if (std::find(nominated.begin(), nominated.end(), c) != nominated.end()) continue;
       nominated.push_back(c);

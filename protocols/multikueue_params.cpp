@@ -246,7 +246,12 @@ void Compiler::compile_dispatch() {
              "{} is an external dispatcher; say how it nominates with kmc.yaml dispatcher.policy",
              mk.dispatcher_name));
   }
-  p.step_size = std::max(1, mk.incremental_step_size);
+  const auto& gates = sc.manager.configuration.feature_gates;
+  // Without MultiKueueIncrementalDispatcherConfig the step is DefaultStepSize (3), whatever the
+  // Configuration says.
+  p.step_size = gates.enabled("MultiKueueIncrementalDispatcherConfig")
+                    ? std::max(1, mk.incremental_step_size)
+                    : 3;
   p.pin = sc.fleet.dispatcher.pin;
   p.max_staleness = sc.fleet.options.max_snapshot_staleness;
   // MultiKueueConfig order; workers it does not list are never nominated.
@@ -263,6 +268,12 @@ void Compiler::compile_dispatch() {
            fmt::format("cluster {} is not a worker in kmc.yaml", config->clusters[k]));
     p.dispatch_order.push_back(static_cast<int>(it - p.workers.begin()));
   }
+  // Without MultiKueueIncrementalDispatcherRespectConfigOrder the incremental dispatcher
+  // nominates the clusters left in name order (getNextNominatedWorkers sorts them).
+  if (p.dispatcher == Dispatcher::Incremental &&
+      !gates.enabled("MultiKueueIncrementalDispatcherRespectConfigOrder"))
+    std::sort(p.dispatch_order.begin(), p.dispatch_order.end(),
+              [&](int a, int b) { return p.workers[a] < p.workers[b]; });
 }
 
 void Compiler::compile_options() {

@@ -208,3 +208,34 @@ TEST_CASE("multikueue: Incremental nominates stepSize clusters per 5-minute roun
   CHECK_FALSE(has_remote(f, "w1", "train"));
   CHECK_FALSE(has_remote(f, "w3", "train"));
 }
+
+// getNextNominatedWorkers: without MultiKueueIncrementalDispatcherRespectConfigOrder the
+// clusters left go in name order; without MultiKueueIncrementalDispatcherConfig the step is
+// DefaultStepSize, 3, whatever the Configuration says.
+TEST_CASE("multikueue: Incremental's order and step without their feature gates",
+          "[engine][multikueue]") {
+  using Names = std::vector<std::string>;
+  for (const bool order : {true, false}) {
+    DYNAMIC_SECTION("RespectConfigOrder " << order) {
+      Cluster m = manager({"zeta", "alpha", "mid", "beta"});
+      m.m.configuration.multi_kueue.dispatcher_name = model::kDispatcherIncremental;
+      m.m.configuration.multi_kueue.incremental_step_size = 1;
+      m.m.configuration.feature_gates.gates["MultiKueueIncrementalDispatcherRespectConfigOrder"] =
+          order;
+      Fleet f(m.m,
+              {worker("zeta", -1), worker("alpha", -1), worker("mid", -1), worker("beta", -1)});
+      f.create_workload(job("train", 1000));
+      f.run(f.now() + 1000);
+      CHECK(f.manager.find("ns/train")->obj.nominated_cluster_names ==
+            (order ? Names{"zeta"} : Names{"alpha"}));
+    }
+  }
+  Cluster m = manager({"w1", "w2", "w3", "w4"});
+  m.m.configuration.multi_kueue.dispatcher_name = model::kDispatcherIncremental;
+  m.m.configuration.multi_kueue.incremental_step_size = 1;
+  m.m.configuration.feature_gates.gates["MultiKueueIncrementalDispatcherConfig"] = false;
+  Fleet f(m.m, {worker("w1", -1), worker("w2", -1), worker("w3", -1), worker("w4", -1)});
+  f.create_workload(job("train", 1000));
+  f.run(f.now() + 1000);
+  CHECK(f.manager.find("ns/train")->obj.nominated_cluster_names == Names{"w1", "w2", "w3"});
+}

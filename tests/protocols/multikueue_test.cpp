@@ -196,3 +196,29 @@ TEST_CASE("liveness: the unfixed fleet never runs the job, whatever is fair",
   // Stuck detection stays on with liveness, and the stuck job is found first.
   CHECK(r.violation->property == "no-stuck-job");
 }
+
+// getNextNominatedWorkers, as compiled from the manager's Configuration: the
+// Incremental dispatcher goes in MultiKueueConfig order with
+// MultiKueueIncrementalDispatcherRespectConfigOrder (on by default), in name
+// order without it; its stepSize counts only with MultiKueueIncrementalDispatcherConfig.
+TEST_CASE("multikueue: Incremental's order and step follow their feature gates",
+          "[protocols][multikueue]") {
+  auto sc = kmc::model::load_scenario(KMC_SOURCE_DIR "/examples/three-workers");
+  auto& config = sc.manager.configuration;
+  config.multi_kueue.dispatcher_name = kmc::model::kDispatcherIncremental;
+  config.multi_kueue.incremental_step_size = 1;
+  const auto names = [](const kmc::protocols::MkParams& p) {
+    std::vector<std::string> out;
+    for (int w : p.dispatch_order) out.push_back(p.workers[w]);
+    return out;
+  };
+  using Names = std::vector<std::string>;
+  auto p = kmc::protocols::compile_multikueue(sc);
+  CHECK(names(p) == Names{"us-central1", "asia-southeast1", "europe-west4"});
+  CHECK(p.step_size == 1);
+  config.feature_gates.gates["MultiKueueIncrementalDispatcherRespectConfigOrder"] = false;
+  config.feature_gates.gates["MultiKueueIncrementalDispatcherConfig"] = false;
+  p = kmc::protocols::compile_multikueue(sc);
+  CHECK(names(p) == Names{"asia-southeast1", "europe-west4", "us-central1"});
+  CHECK(p.step_size == 3);
+}
