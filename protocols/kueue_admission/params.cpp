@@ -257,18 +257,20 @@ struct Compiler {
       for (const auto& [r, q] : ps.requests) {
         const int ri = index_of(p.resources, r);
         w.req[ri] += q.kueue_value(r) * ps.count;
-        // Kueue keeps a request of 0 in the pod set's requests, and fitsResourceQuota weighs it:
-        // in a ClusterQueue already borrowing that resource it raises the borrowing level, which
-        // orders entries and decides whether the flavor search stops. The model counts only
-        // what is requested.
+        // Kueue keeps a request of 0 of a covered resource in the pod set's requests and
+        // searches a flavor for it: the flavor's taints and selectors apply, and in a
+        // ClusterQueue already borrowing it fitsResourceQuota raises the borrowing level, which
+        // orders entries and decides whether the search stops. The model counts only what is
+        // requested.
         const auto& covered = p.cqs[w.cq].covered;
-        if (q.kueue_value(r) == 0 && !zero_noted && p.cqs[w.cq].quota.parent >= 0 &&
+        if (q.kueue_value(r) == 0 && !zero_noted &&
             std::find(covered.begin(), covered.end(), ri) != covered.end()) {
           zero_noted = true;
           p.warnings.push_back(model::ignored_input(
-              wl.meta.pos, "spec.podSets.requests", "a request of 0 in a cohort",
+              wl.meta.pos, "spec.podSets.requests", "a request of 0",
               fmt::format("{} requests 0 of {}: kueue-admission leaves it out of flavor "
-                          "assignment, where Kueue counts it toward the borrowing level",
+                          "assignment, where Kueue still matches the flavor's taints and "
+                          "selectors for it and counts it toward the borrowing level",
                           w.name, r)));
         }
       }

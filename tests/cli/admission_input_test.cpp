@@ -395,8 +395,8 @@ TEST_CASE("kueue-admission: no hierarchical advantage where a cohort is over on 
 }
 
 // Kueue weighs a request of 0 in flavor assignment (the borrowing level); the
-// model does not, and says so where a cohort makes it matter.
-TEST_CASE("kueue-admission: a request of 0 of a covered resource is a warning in a cohort",
+// model does not, and says so for a resource its ClusterQueue covers.
+TEST_CASE("kueue-admission: a request of 0 of a covered resource is a warning",
           "[cli][admission][hierarchy]") {
   const std::string fixture =
       std::string(KMC_SOURCE_DIR) + "/tests/cli/fixtures/hierarchy-covered-below";
