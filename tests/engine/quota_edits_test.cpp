@@ -104,17 +104,19 @@ TEST_CASE("a quota edit that sets what is already set requeues nothing", "[engin
   CHECK(state_of(e, "job") == "Admitted");
 }
 
-// quotaResourcesToReserve for a borrowing Preempt entry without candidates is
-// min(request, nominal + borrowingLimit - usage), unclamped: a ClusterQueue
-// whose borrowing limit an edit put below its usage reserves a negative amount,
-// which addUsage subtracts from its own usage only (nothing bubbles up to the
-// cohort). The engine used to assert there.
-TEST_CASE("a preemptor reserving past a lowered borrowing limit lowers only its queue's usage",
-          "[engine][quota-edits]") {
+namespace {
+
+// Cohort "co": a {cpu: 4, borrowingLimit 2} holding "held" (6 cpu), l {cpu: 4}
+// (reclaiming from lower priorities where `reclaim`), and m {cpu: 0}; then an
+// edit lowers a's borrowingLimit to 0, below what it uses.
+Engine above_lowered_borrowing_limit(bool reclaim) {
   Cluster c;
   c.flavor("default");
   c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 4, 2}}}})});
-  c.cq("l", "co", {group({"cpu"}, {{"default", {{"cpu", 4}}}})});
+  auto& l = c.cq("l", "co", {group({"cpu"}, {{"default", {{"cpu", 4}}}})});
+  if (reclaim)
+    l.preemption.reclaim_within_cohort = kmc::model::ReclaimWithinCohortPolicy::LowerPriority;
+  c.cq("m", "co", {group({"cpu"}, {{"default", {{"cpu", 0}}}})});
   c.wl("held", "a", 0, {{"cpu", 6}});
   Engine e(c.m);
   e.run();
@@ -123,6 +125,19 @@ TEST_CASE("a preemptor reserving past a lowered borrowing limit lowers only its 
       e, "a", false,
       {{"default", "cpu", std::nullopt,
         std::optional<std::optional<Amount>>{std::optional<Amount>{0}}, std::nullopt}}));
+  return e;
+}
+
+}  // namespace
+
+// quotaResourcesToReserve for a borrowing Preempt entry without candidates is
+// min(request, nominal + borrowingLimit - usage), unclamped: a ClusterQueue
+// whose borrowing limit an edit put below its usage reserves a negative amount,
+// which addUsage subtracts from its own usage only (nothing bubbles up to the
+// cohort). The engine used to assert there.
+TEST_CASE("a preemptor reserving past a lowered borrowing limit lowers only its queue's usage",
+          "[engine][quota-edits]") {
+  Engine e = above_lowered_borrowing_limit(false);
   e.create_workload(make_workload("next", "a", 0, {{"cpu", 1}}));
   e.run();
   CHECK(state_of(e, "next") == "Pending");
@@ -137,20 +152,7 @@ TEST_CASE("a preemptor reserving past a lowered borrowing limit lowers only its 
 // nothing). The engine used to assert there too.
 TEST_CASE("a victim removed from a queue whose reservation was negative goes below 0 in the cycle",
           "[engine][quota-edits]") {
-  Cluster c;
-  c.flavor("default");
-  c.cq("a", "co", {group({"cpu"}, {{"default", {{"cpu", 4, 2}}}})});
-  auto& l = c.cq("l", "co", {group({"cpu"}, {{"default", {{"cpu", 4}}}})});
-  l.preemption.reclaim_within_cohort = kmc::model::ReclaimWithinCohortPolicy::LowerPriority;
-  c.cq("m", "co", {group({"cpu"}, {{"default", {{"cpu", 0}}}})});
-  c.wl("held", "a", 0, {{"cpu", 6}});
-  Engine e(c.m);
-  e.run();
-  REQUIRE(state_of(e, "held") == "Admitted");
-  REQUIRE(update_quotas(
-      e, "a", false,
-      {{"default", "cpu", std::nullopt,
-        std::optional<std::optional<Amount>>{std::optional<Amount>{0}}, std::nullopt}}));
+  Engine e = above_lowered_borrowing_limit(true);
   // One cycle: the reclaimer (not borrowing) preempts held; next (borrowing, no
   // candidates) reserves -2 in a; third (borrowing, lower priority) is checked after.
   e.create_workload(make_workload("reclaimer", "l", 10, {{"cpu", 4}}));
