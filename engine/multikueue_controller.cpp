@@ -256,20 +256,32 @@ bool reconcile_multikueue(Fleet& f, WorkloadInfo& local, const std::string& chec
                       r.cluster));
     return true;
   }
+  // Step 5: a copy its worker deactivated (a Rejected check) no longer matches the manager's spec
+  // (spec.active), so it is deleted; step 8 below creates it again on a nominated worker. An
+  // evicted workload stops at step 4 instead: its copies read evicted too.
+  bool pruned = false;
+  if (!local.is_evicted()) {
+    std::erase_if(group, [&](const Remote& r) {
+      if (r.wl->obj.active) return false;
+      delete_remote(f, r);
+      pruned = true;
+      return true;
+    });
+  }
   const std::optional<Remote> winner = first_admitted(f.manager, group);
   if (!winner) {
     if (state == model::CheckState::Ready && !local.is_evicted())
-      return lost_admitted_remote(f, local, check);
+      return lost_admitted_remote(f, local, check) || pruned;
   } else {
-    return select_remote(f, local, check, *winner, group);
+    return select_remote(f, local, check, *winner, group) || pruned;
   }
   // Step 8 (ShouldSkipClusterNomination) reads only the check and clusterName, both reset by the
   // eviction: a workload evicted while its Job still reads active, so holding its quota, is
   // dispatched again (its winning copy is then deactivated, select_remote).
   if (state != model::CheckState::Pending || !local.obj.cluster_name.empty() ||
       (local.is_evicted() && !local.mirrored_job_active))
-    return false;
-  return nominate_and_sync(f, local, check, *cfg, group);
+    return pruned;
+  return nominate_and_sync(f, local, check, *cfg, group) || pruned;
 }
 
 }  // namespace kmc::engine

@@ -46,7 +46,8 @@ const char* action_kind_name(ActionKind k) {
                                 "CapacityReturned",
                                 "CapacityRevoked",
                                 "LostJobStopped",
-                                "EvictedCopyDeactivated"};
+                                "EvictedCopyDeactivated",
+                                "RecreateRemoteWorkload"};
   return names[static_cast<int>(k)];
 }
 

@@ -27,6 +27,7 @@ auto MkRules<V>::enabled(const S& s, const MkAction& a) const -> B {
     case ActionKind::FinishFromRemote:
     case ActionKind::LostJobStopped:
     case ActionKind::EvictedCopyDeactivated:
+    case ActionKind::RecreateRemoteWorkload:
       return enabled_dispatch(s, a);
     case ActionKind::ReserveQuotaOnWorker:
     case ActionKind::ProvisioningAccepted:

@@ -55,6 +55,14 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
     case ActionKind::CreateRemoteWorkload:
       return dispatching && s.nominated[jw(j, w)] == 1 && s.remote[jw(j, w)] == kRemoteNone &&
              connected(s, w);
+    case ActionKind::RecreateRemoteWorkload:
+      // Steps 5 and 8 of one reconcile: a copy its worker deactivated (check Rejected) differs
+      // from the manager's spec (spec.active), so it is deleted, and with no copy Admitted in
+      // view (else 6b converges on that one) nominateAndSynchronizeWorkers creates it again on
+      // the still nominated worker. An evicted workload stops at step 4 (its copies are
+      // evicted), and a selected one goes Retry instead (RetryDispatch).
+      return selectable && s.nominated[jw(j, w)] == 1 && s.remote[jw(j, w)] == kRemoteRejected &&
+             connected(s, w) && !visible_winner_elsewhere(s, j, w);
     case ActionKind::SelectWorker: {
       if (!p_.connection_faults()) return selectable && winning(s.remote[jw(j, w)]);
       // A copy seen again after a partition may already run (it was selected before the manager
@@ -68,15 +76,17 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       // reconcileGroup, steps 4 and 6a: with the check Ready, a selected copy that no longer has
       // the winning condition (evicted on its worker, requeued, and perhaps already holding
       // quota again there, or rejected) sets the check to Retry. Before #8477 only a copy that
-      // is gone did; the cluster that held it tried to readmit it on its own.
+      // is gone did; the cluster that held it tried to readmit it on its own. A copy its worker
+      // deactivated (Rejected) is gone in either: step 5 deletes it, out of sync.
       const V& r = s.remote[jw(j, w)];
       const B running = r == kRemoteRunning;  // its pods run: still Admitted in Kueue
-      B lost = r == kRemoteNone;
+      const B deleted = r == kRemoteNone || r == kRemoteRejected;
+      B lost = deleted;
       if (p_.redispatch_on_worker_eviction) lost = !winning(r) && !running;
       if (p_.connection_faults()) {
         // Step 4 (the selected copy evicted on its worker) comes before step 6a (the copy gone),
         // which waits while some other reachable copy is Admitted (6b converges on it instead).
-        const B gone = r == kRemoteNone && !visible_winner_elsewhere(s, j, w);
+        const B gone = deleted && !visible_winner_elsewhere(s, j, w);
         const B evicted = p_.redispatch_on_worker_eviction
                               ? r != kRemoteNone && !winning(r) && !running
                               : val_.truth(false);
@@ -247,6 +257,12 @@ void MkRules<V>::apply_dispatch(S& s, const MkAction& a) const {
     }
     case ActionKind::DeleteStaleRemote:
       delete_remote(s, j, w);
+      break;
+    case ActionKind::RecreateRemoteWorkload:
+      // A new Workload: a new ProvisioningRequest, attempts from 0, queued as created now.
+      delete_remote(s, j, w);
+      s.nominated[jw(j, w)] = 1;
+      apply_dispatch(s, MkAction{ActionKind::CreateRemoteWorkload, a.job, a.worker, -1, a.id});
       break;
     case ActionKind::FinishFromRemote:
       dequeue(s, p_.manager_cq[j], j);  // from kMgrEvicted, queued; else a no-op

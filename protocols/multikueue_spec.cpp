@@ -75,6 +75,7 @@ std::vector<model::ActionKind> action_table() {
       kind(K::CapacityRevoked, {job, cluster}, kEnvironment, "autoscaler"),
       kind(K::LostJobStopped, {job, cluster}, kMultiKueueController, "manager"),
       kind(K::EvictedCopyDeactivated, {job, cluster}, kMultiKueueController, "manager"),
+      kind(K::RecreateRemoteWorkload, {job, cluster}, kMultiKueueController, "manager"),
   };
 }
 
@@ -360,6 +361,14 @@ std::vector<MkAction> MkSpec::candidates(const Params& p) {
   if (p.connection_faults() && p.mirror_job_status)
     for (std::int16_t j = 0; j < J; ++j)
       for (std::int16_t w = 0; w < W; ++w) add(ActionKind::EvictedCopyDeactivated, j, w);
+  // A copy is Rejected only by its worker's ProvisioningRequest check. kmc's capacity-snapshot
+  // dispatcher drops the rejected worker from nominatedClusterNames itself (Renominate), and is
+  // assumed to do so before Kueue's controller recreates the copy: with it, the copy would come
+  // back on the worker its snapshot picked, whatever the snapshot says now.
+  for (std::int16_t j = 0; j < J && !snapshot; ++j)
+    for (std::int16_t w = 0; w < W; ++w)
+      if (const int cq = p.worker_cq[w][j]; cq >= 0 && p.cqs[cq].provisioning)
+        add(ActionKind::RecreateRemoteWorkload, j, w);
   return out;
 }
 

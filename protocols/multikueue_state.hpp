@@ -125,6 +125,8 @@ enum class ActionKind : std::uint8_t {
   EvictedCopyDeactivated,  // MultiKueue controller: a copy that the evicted workload was dispatched
                            // to again is Admitted; it is deactivated, its Job created suspended,
                            // and the manager's Job reads inactive: the manager's quota goes
+  RecreateRemoteWorkload,  // MultiKueue controller: a copy its worker deactivated (Rejected) is
+                           // out of sync; deleted, and created again on its nominated worker
 };
 const char* action_kind_name(ActionKind k);
 

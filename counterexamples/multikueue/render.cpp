@@ -297,6 +297,11 @@ void draw_dispatch(const StepView& s, const std::string& kind, std::vector<Line>
                                fmt::join(dropped, ", "))});
   } else if (kind == "CreateRemoteWorkload") {
     out.push_back({s.i, "manager", s.worker_lane(), fmt::format("create remote Workload {}", j)});
+  } else if (kind == "RecreateRemoteWorkload") {
+    out.push_back({s.i, "manager", s.worker_lane(),
+                   fmt::format("copy of {} deactivated there, out of sync: delete it, create it "
+                               "again (a new ProvisioningRequest)",
+                               j)});
   } else if (kind == "SelectWorker") {
     const std::string w = s.worker();
     out.push_back({s.i, s.worker_lane(), "manager",
@@ -383,6 +388,7 @@ void draw_step(const StepView& s, std::vector<Line>& out) {
           {"NominateWorker", draw_dispatch},
           {"Renominate", draw_dispatch},
           {"CreateRemoteWorkload", draw_dispatch},
+          {"RecreateRemoteWorkload", draw_dispatch},
           {"SelectWorker", draw_dispatch},
           {"RetryDispatch", draw_dispatch},
           {"ReserveQuotaOnWorker", draw_worker},

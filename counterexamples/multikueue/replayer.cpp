@@ -135,6 +135,17 @@ Outcome Replayer::dispatch_step(const ItfStep& s) {
       return {ok, ok ? "the MultiKueue controller created the remote Workload on " + p_.workers[w]
                      : "the MultiKueue controller did not create a copy on " + p_.workers[w]};
     }
+    case ActionKind::RecreateRemoteWorkload: {
+      const bool ok = drive([&] { reconcile(j); },
+                            [&] {
+                              const engine::WorkloadInfo* r = view_.remote(j, w);
+                              return r != nullptr && r->obj.active;
+                            });
+      return {ok, ok ? "the copy on " + p_.workers[w] +
+                           " was deactivated (check Rejected), so out of sync: the MultiKueue "
+                           "controller deleted it and created it again"
+                     : "the MultiKueue controller kept the deactivated copy on " + p_.workers[w]};
+    }
     case ActionKind::SelectWorker: {
       // Already Admitted elsewhere (a copy seen again after a partition): the controller keeps
       // the copy on w and deletes the others, and clusterName, immutable, stays.
@@ -338,6 +349,7 @@ Outcome Replayer::apply(const ItfStep& s) {
     case ActionKind::FinishFromRemote:
     case ActionKind::LostJobStopped:
     case ActionKind::EvictedCopyDeactivated:
+    case ActionKind::RecreateRemoteWorkload:
       return dispatch_step(s);
     case ActionKind::ReserveQuotaOnWorker:
     case ActionKind::ProvisioningAccepted:

@@ -239,3 +239,37 @@ TEST_CASE("multikueue: Incremental's order and step without their feature gates"
   f.run(f.now() + 1000);
   CHECK(f.manager.find("ns/train")->obj.nominated_cluster_names == Names{"w1", "w2", "w3"});
 }
+
+TEST_CASE("multikueue: a copy its worker deactivated is deleted and created again",
+          "[engine][multikueue]") {
+  // w1's ClusterQueue has an admission check of its own, which rejects the copy, so w1 deactivates
+  // it. Its spec then differs from the manager's (spec.active): reconcileGroup step 5 deletes it,
+  // and step 8 creates it again on w1, still nominated. w2 stays busy.
+  auto w1 = worker("w1", 0);
+  w1.second.cluster_queues.at(0).admission_checks.push_back({"gate", {}});
+  model::AdmissionCheck gate;
+  gate.meta.name = "gate";
+  gate.controller_name = "example.com/gate";
+  w1.second.admission_checks.push_back(gate);
+  Fleet f(manager({"w1", "w2"}).m, {w1, worker("w2", -1)});
+  const TimeMs t0 = f.now();
+  f.create_workload(job("train", 100));
+  f.run(t0);
+  REQUIRE(state_of(f.worker("w1"), "train") == "QuotaReserved");
+  f.worker("w1").post(t0 + 1000,
+                      ev::AdmissionCheckUpdate{"ns/train", "gate", model::CheckState::Rejected,
+                                               std::nullopt, "no capacity"});
+  f.run(t0 + 1000);
+  auto logged = [&](const std::string& text) {
+    return std::any_of(f.manager.log.begin(), f.manager.log.end(),
+                       [&](const EngineLogLine& l) { return l.text == text; });
+  };
+  CHECK(logged("ns/train: remote on w1 deleted"));
+  const WorkloadInfo* again = f.worker("w1").find("ns/train");
+  REQUIRE(again != nullptr);
+  CHECK_FALSE(again->deleted);
+  CHECK(again->obj.active);
+  CHECK(state_of(f.worker("w1"), "train") == "QuotaReserved");  // a new copy, its check Pending
+  CHECK(state_of(f.manager, "train") == "QuotaReserved");
+  CHECK(has_remote(f, "w2", "train"));
+}

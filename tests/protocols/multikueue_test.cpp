@@ -222,3 +222,68 @@ TEST_CASE("multikueue: Incremental's order and step follow their feature gates",
   CHECK(names(p) == Names{"asia-southeast1", "europe-west4", "us-central1"});
   CHECK(p.step_size == 3);
 }
+
+// multikueue/workload.go reconcileGroup: a copy its worker deactivated (the ProvisioningRequest
+// check Rejected past backoffLimitCount) no longer matches the manager's spec (spec.active), so
+// step 5 deletes it, and step 8 creates it again on the still nominated worker: a new Workload
+// with a new ProvisioningRequest. kmc kept the copy dead, so a job whose worker got its
+// capacity back read as stuck.
+namespace {
+
+kmc::protocols::MkParams rejecting_fleet(int workers) {
+  auto p = mk_fixtures::fleet(workers, 1, 8, 16);
+  p.dispatcher = kmc::protocols::Dispatcher::AllAtOnce;
+  for (auto& q : p.cqs) q.backoff_limit = 0;
+  for (auto& a : p.answer) a = kmc::model::AutoscalerAnswer::Fails;
+  p.capacity_losses = 1;
+  p.capacity_returns = 1;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("a copy its worker rejected is deleted and created again while nominated",
+          "[protocols][multikueue][rejected-copy]") {
+  const MultiKueue p(rejecting_fleet(2));
+  mk_check::Walk w{p, p.init_states().front()};
+  const auto& ps = p.params();
+  const std::string job = ps.jobs[0], us = ps.workers[0], asia = ps.workers[1];
+  for (const std::string& step :
+       {"CapacityLost(" + us + ", h100)", "ReserveQuota(" + job + ")", "Nominate(" + job + ")",
+        "CreateRemoteWorkload(" + job + ", " + us + ")",
+        "CreateRemoteWorkload(" + job + ", " + asia + ")",
+        "ReserveQuotaOnWorker(" + job + ", " + us + ")",
+        "ProvisioningAccepted(" + job + ", " + us + ")",
+        "ProvisioningFailed(" + job + ", " + us + ")"})
+    REQUIRE(w.take(step));
+  REQUIRE(w.s.remote[ps.jw(0, 0)] == kmc::protocols::kRemoteRejected);
+  REQUIRE(w.take("RecreateRemoteWorkload(" + job + ", " + us + ")"));
+  CHECK(w.s.remote[ps.jw(0, 0)] == kmc::protocols::kRemotePending);
+  CHECK(w.s.attempts[ps.jw(0, 0)] == 0);  // a new ProvisioningRequest
+  CHECK(w.s.nominated[ps.jw(0, 0)] == 1);
+  CHECK(w.s.nominated[ps.jw(0, 1)] == 1);  // asia's copy is untouched
+
+  // With a copy Admitted in view, step 6b converges on it instead: no step 8.
+  for (const std::string& step : {"ReserveQuotaOnWorker(" + job + ", " + us + ")",
+                                  "ProvisioningAccepted(" + job + ", " + us + ")",
+                                  "ProvisioningFailed(" + job + ", " + us + ")",
+                                  "ReserveQuotaOnWorker(" + job + ", " + asia + ")",
+                                  "ProvisioningAccepted(" + job + ", " + asia + ")",
+                                  "ProvisioningProvisioned(" + job + ", " + asia + ")"})
+    REQUIRE(w.take(step));
+  CHECK_FALSE(w.enabled("RecreateRemoteWorkload(" + job + ", " + us + ")"));
+  CHECK(w.take("SelectWorker(" + job + ", " + asia + ")"));
+}
+
+TEST_CASE("a job whose only worker rejected it runs once the capacity returns",
+          "[protocols][multikueue][rejected-copy]") {
+  CheckOptions o;
+  o.properties = {"no-stuck-job"};
+  for (int workers : {1, 2}) {
+    const MultiKueue p(rejecting_fleet(workers));
+    const auto r = check(p, o);
+    INFO(workers << " workers: "
+                 << (r.violation ? fmt::format("{}", fmt::join(trace_names(p, r), ", ")) : ""));
+    CHECK(r.verdict == Verdict::Verified);
+  }
+}
