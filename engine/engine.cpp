@@ -35,11 +35,7 @@ void Snapshot::remove_workload(int cq_node, int cq, const WorkloadInfo& w) {
 Engine::Engine(const model::ClusterManifests& m, EngineOptions opts) : manifests(m), options(opts) {
   build_quota_tree();
   cq_workloads.resize(cluster_queues.size());
-  queues.set_sticky_head(options.sticky_preemptor_head);
-  queues.set_ordering(ordering());
-  for (const auto& cq : cluster_queues) {
-    queues.add_cluster_queue(cq.spec.queueing_strategy == model::QueueingStrategy::StrictFIFO);
-  }
+  queues = make_queues();
   // The clock starts at the newest time the manifests show (a creation or a condition's
   // change), so every loaded object and condition is in the past.
   TimeMs start = 0;
@@ -115,6 +111,15 @@ bool Engine::reads_gate(const std::string& name) {
 
 bool Engine::gate(const std::string& name) const {
   return manifests.configuration.feature_gates.enabled(name);
+}
+
+QueueManager Engine::make_queues() const {
+  QueueManager q;
+  q.set_sticky_head(options.sticky_preemptor_head);
+  q.set_ordering(ordering());
+  for (const auto& cq : cluster_queues)
+    q.add_cluster_queue(cq.spec.queueing_strategy == model::QueueingStrategy::StrictFIFO);
+  return q;
 }
 
 QueueOrdering Engine::ordering() const {

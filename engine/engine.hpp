@@ -147,6 +147,9 @@ class Engine {
   // from its default (model::unread_gates).
   static bool reads_gate(const std::string& name);
   QueueOrdering ordering() const;  // what orders waiting workloads besides themselves
+  // Empty heaps, one per ClusterQueue, ordered as the Configuration says: at start and after a
+  // restart alike (manager.go builds its queue manager from the configured workloadOrdering).
+  QueueManager make_queues() const;
   const WorkloadInfo* find(const std::string& key) const;
   WorkloadInfo* find(const std::string& key);
   int cq_index(const std::string& name) const;

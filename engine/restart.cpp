@@ -48,11 +48,7 @@ void restart_kueue(Engine& e) {
     land_admission_write(e, w);
     w.preemption_expected = false;  // preemptionExpectations live in memory
   }
-  QueueManager fresh;
-  fresh.set_sticky_head(e.options.sticky_preemptor_head);
-  for (const auto& cq : e.cluster_queues)
-    fresh.add_cluster_queue(cq.spec.queueing_strategy == model::QueueingStrategy::StrictFIFO);
-  e.queues = std::move(fresh);
+  e.queues = e.make_queues();
   for (auto& cq : e.cluster_queues) restart_cluster_queue(cq);
   e.pods_ready_blocked = false;
   // The LocalQueues' Create events list their workloads (AddLocalQueue) and

@@ -336,26 +336,33 @@ TEST_CASE("requeuingStrategy.timestamp: a timed-out workload waits by its evicti
   // the quota, and old's backoff ends at 31. When mid finishes, old and young
   // wait side by side: GetQueueOrderTimestamp puts old behind young by its
   // eviction (Eviction, the default), ahead of it by its creation (Creation).
-  for (const auto ts :
-       {kmc::model::RequeuingTimestamp::Eviction, kmc::model::RequeuingTimestamp::Creation}) {
-    const bool creation = ts == kmc::model::RequeuingTimestamp::Creation;
-    DYNAMIC_SECTION((creation ? "Creation" : "Eviction")) {
-      Cluster c;
-      c.flavor("default");
-      c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 2}}}})});
-      c.m.configuration.wait_for_pods_ready.requeuing_timestamp = ts;
-      for (const char* name : {"old", "mid", "young"}) c.wl(name, "a", 0, {{"cpu", 2}});
-      Engine e(c.m, manual_pods_ready());
-      e.run(-1, 30 * kMinute + 5000);  // the clock starts at the newest creation, 2 s
-      const auto* evicted = e.find("ns/old")->condition("Evicted");
-      REQUIRE(evicted != nullptr);
-      REQUIRE(evicted->reason == "PodsReadyTimeout");
-      REQUIRE(state_of(e, "mid") == "Admitted");
-      e.post(30 * kMinute + 6000, ev::PodsReady{"ns/mid"});
-      e.post(40 * kMinute, ev::JobFinished{"ns/mid"});
-      e.run(-1, 40 * kMinute + 5000);  // the inadmissible ones requeued after a 1 s batch
-      CHECK(state_of(e, "old") == (creation ? "Admitted" : "Pending"));
-      CHECK(state_of(e, "young") == (creation ? "Pending" : "Admitted"));
+  // A Kueue restart in between rebuilds the heaps with the same ordering (manager.go: the
+  // configured workloadOrdering).
+  for (const bool restart : {false, true})
+    for (const auto ts :
+         {kmc::model::RequeuingTimestamp::Eviction, kmc::model::RequeuingTimestamp::Creation}) {
+      const bool creation = ts == kmc::model::RequeuingTimestamp::Creation;
+      DYNAMIC_SECTION((creation ? "Creation" : "Eviction") << (restart ? ", restarted" : "")) {
+        Cluster c;
+        c.flavor("default");
+        c.cq("a", "", {group({"cpu"}, {{"default", {{"cpu", 2}}}})});
+        c.m.configuration.wait_for_pods_ready.requeuing_timestamp = ts;
+        for (const char* name : {"old", "mid", "young"}) c.wl(name, "a", 0, {{"cpu", 2}});
+        Engine e(c.m, manual_pods_ready());
+        e.run(-1, 30 * kMinute + 5000);  // the clock starts at the newest creation, 2 s
+        const auto* evicted = e.find("ns/old")->condition("Evicted");
+        REQUIRE(evicted != nullptr);
+        REQUIRE(evicted->reason == "PodsReadyTimeout");
+        REQUIRE(state_of(e, "mid") == "Admitted");
+        e.post(30 * kMinute + 6000, ev::PodsReady{"ns/mid"});
+        if (restart) {
+          e.run(-1, 35 * kMinute);
+          restart_kueue(e);
+        }
+        e.post(40 * kMinute, ev::JobFinished{"ns/mid"});
+        e.run(-1, 40 * kMinute + 5000);  // the inadmissible ones requeued after a 1 s batch
+        CHECK(state_of(e, "old") == (creation ? "Admitted" : "Pending"));
+        CHECK(state_of(e, "young") == (creation ? "Pending" : "Admitted"));
+      }
     }
-  }
 }
