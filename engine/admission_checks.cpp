@@ -142,11 +142,12 @@ void reconcile_checks(Engine& e, WorkloadInfo& w) {
 }
 
 void set_check_state(Engine& e, WorkloadInfo& w, const std::string& check, model::CheckState state,
-                     std::optional<std::int32_t> requeue_after_s, const std::string& message) {
+                     std::optional<std::int32_t> requeue_after_s, const std::string& message,
+                     std::optional<TimeMs> transition_ms) {
   auto it = std::find_if(w.obj.admission_checks.begin(), w.obj.admission_checks.end(),
                          [&](const auto& s) { return s.name == check; });
   if (it == w.obj.admission_checks.end()) return;  // the check does not apply to this workload
-  if (it->state != state) w.check_ms[check] = e.now();
+  if (it->state != state) w.check_ms[check] = transition_ms.value_or(e.now());
   it->state = state;
   it->message = message;
   if (requeue_after_s) it->requeue_after_seconds = requeue_after_s;
@@ -220,35 +221,42 @@ void provisioning_condition(Engine& e, WorkloadInfo& w, const std::string& check
   const auto* cfg = pr_config(e, check);
   auto it = std::find_if(w.obj.admission_checks.begin(), w.obj.admission_checks.end(),
                          [&](const auto& s) { return s.name == check; });
-  if (cfg == nullptr || it == w.obj.admission_checks.end() || !w.has_quota_reservation()) return;
+  // An evicted workload's requests are deleted (CleanupProvisioningRequestsOnEviction) or left
+  // alone: Reconcile returns before syncCheckStates either way.
+  if (cfg == nullptr || it == w.obj.admission_checks.end() || !w.has_quota_reservation() ||
+      w.is_evicted())
+    return;
   const std::int32_t attempt = it->retry_count + 1;
   const std::string pr = fmt::format("{}-{}-{}", w.obj.meta.name, check, attempt);
+  // syncCheckStates patches a copy of the stored check, lastTransitionTime included, and
+  // SetAdmissionCheckState keeps a non-zero one: this controller's transitions keep the time the
+  // check last went Pending, so a Retry's backoff (GetMaxRetryTime) counts from there, not from
+  // the failure.
+  const TimeMs since = w.check_ms[check];
+  auto set = [&](model::CheckState state, std::optional<std::int32_t> after, std::string message) {
+    set_check_state(e, w, check, state, after, message, since);
+  };
   auto failed = [&](const std::string& why) {
     if (attempt <= cfg->retry_strategy.backoff_limit_count) {
       const auto after = static_cast<std::int32_t>(
           provisioning_backoff_s(cfg->retry_strategy, it->retry_count + 1));
-      set_check_state(e, w, check, model::CheckState::Retry, after,
-                      fmt::format("Retrying after {}: {}", why, pr));
+      set(model::CheckState::Retry, after, fmt::format("Retrying after {}: {}", why, pr));
     } else {
-      set_check_state(e, w, check, model::CheckState::Rejected, std::nullopt,
-                      fmt::format("{}: {}", why, pr));
+      set(model::CheckState::Rejected, std::nullopt, fmt::format("{}: {}", why, pr));
     }
   };
   if (cond == "Failed") {
     failed("ProvisioningRequest failed");
   } else if (cond == "CapacityRevoked") {
     if (w.obj.active && !w.is_finished()) {
-      set_check_state(e, w, check, model::CheckState::Rejected, std::nullopt,
-                      "CapacityRevoked: " + pr);
+      set(model::CheckState::Rejected, std::nullopt, "CapacityRevoked: " + pr);
     }
   } else if (cond == "BookingExpired") {
     if (!w.is_admitted()) failed("BookingExpired");
   } else if (cond == "Provisioned") {
-    set_check_state(e, w, check, model::CheckState::Ready, std::nullopt,
-                    "ProvisioningRequest " + pr + " is provisioned");
+    set(model::CheckState::Ready, std::nullopt, "ProvisioningRequest " + pr + " is provisioned");
   } else if (cond == "Accepted") {
-    set_check_state(e, w, check, model::CheckState::Pending, std::nullopt,
-                    "ProvisioningRequest " + pr + " is accepted");
+    set(model::CheckState::Pending, std::nullopt, "ProvisioningRequest " + pr + " is accepted");
   }
 }
 

@@ -138,8 +138,11 @@ void sync_admission_checks(Engine& e, WorkloadInfo& w);
 bool sync_admitted(Engine& e, WorkloadInfo& w);
 // The workload controller's reconcile after a check changed state.
 void reconcile_checks(Engine& e, WorkloadInfo& w);
+// A changed state's lastTransitionTime is `transition_ms` where the writer passes one (the
+// ProvisioningRequest controller passes the stored one), else now.
 void set_check_state(Engine& e, WorkloadInfo& w, const std::string& check, model::CheckState state,
-                     std::optional<std::int32_t> requeue_after_s, const std::string& message);
+                     std::optional<std::int32_t> requeue_after_s, const std::string& message,
+                     std::optional<TimeMs> transition_ms = std::nullopt);
 // The ProvisioningRequest check controller: map a PR condition to the check state.
 void provisioning_condition(Engine& e, WorkloadInfo& w, const std::string& check,
                             const std::string& condition);

@@ -205,13 +205,14 @@ void evict_workload(Engine& e, WorkloadInfo& w, const std::string& reason,
   w.set_condition("Evicted", true, reason, message, e.now());
   w.obj.cluster_name.clear();
   w.obj.nominated_cluster_names.clear();
-  // resetChecksOnEviction: every check Pending; a Retry's count grows, any
-  // other state's goes (RetryCount nil), and a Pending one keeps its own.
+  // resetChecksOnEviction: every check Pending, its lastTransitionTime now; a Retry's count
+  // grows, any other state's goes (RetryCount nil), and a Pending one keeps its own.
   for (auto& s : w.obj.admission_checks) {
     if (s.state == model::CheckState::Pending) continue;
     if (s.state == model::CheckState::Rejected) w.rejected_attempts[s.name] = s.retry_count + 1;
     s.retry_count = s.state == model::CheckState::Retry ? s.retry_count + 1 : 0;
     s.state = model::CheckState::Pending;
+    w.check_ms[s.name] = e.now();
   }
   stop_evicted_job(e, w);
 }

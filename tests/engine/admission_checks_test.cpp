@@ -46,20 +46,24 @@ TEST_CASE("ProvisioningRequest Failed maps to Retry: quota held for the backoff,
           "[engine][checks]") {
   // The workload controller sets requeueAt (NeedsRequeueAtUpdate) and returns
   // early while it is ahead, before reconcileCheckBasedEviction: the workload
-  // keeps its reservation for backoff(1) = backoffBaseSeconds = 60s, is then
-  // evicted and, the backoff over, requeued and reserved again at once.
+  // keeps its reservation until backoff(1) = backoffBaseSeconds = 60s after the
+  // check's lastTransitionTime, is then evicted and, the backoff over, requeued
+  // and reserved again at once. The ProvisioningRequest controller keeps the
+  // time the check went Pending (here: added at the reservation), so the 60s
+  // count from there, not from the failure 5s later (GetMaxRetryTime).
   Engine e(with_provisioning_check(3).m);
   e.run();
-  const TimeMs failed_at = e.now() + 5000;
+  const TimeMs pending_since = e.now();
+  const TimeMs failed_at = pending_since + 5000;
   e.post(failed_at, ev::ProvisioningRequestCondition{"ns/job", "prov", "Failed"});
-  e.run(-1, failed_at + 59'000);
+  e.run(-1, pending_since + 59'000);
   const WorkloadInfo* w = e.find("ns/job");
   CHECK(state_of(e, "job") == "QuotaReserved");
   CHECK(w->condition("Evicted") == nullptr);
   CHECK(w->obj.admission_checks.at(0).state == kmc::model::CheckState::Retry);
-  CHECK(w->requeue_at_ms == failed_at + 60'000);
+  CHECK(w->requeue_at_ms == pending_since + 60'000);
   CHECK(e.tree.usage(e.cluster_queues[0].node, 0) == 4);
-  e.run(-1, failed_at + 60'000);
+  e.run(-1, pending_since + 60'000);
   CHECK(state_of(e, "job") == "QuotaReserved");
   // Evicted, then reserved again: the condition says what it was.
   CHECK(w->condition("Evicted")->status == "False");
@@ -69,7 +73,18 @@ TEST_CASE("ProvisioningRequest Failed maps to Retry: quota held for the backoff,
   CHECK(w->condition("Requeued")->reason == "BackoffFinished");
   CHECK(w->obj.admission_checks.at(0).state == kmc::model::CheckState::Pending);
   CHECK(w->obj.admission_checks.at(0).retry_count == 1);
-  CHECK(w->condition_ms.at("QuotaReserved") == failed_at + 60'000);
+  CHECK(w->condition_ms.at("QuotaReserved") == pending_since + 60'000);
+
+  // The eviction reset the check to Pending at that time: the next failure, 2 minutes later, is
+  // past backoff(2) = 120s from there, so nothing holds the quota: evicted at once.
+  const TimeMs again = pending_since + 60'000 + 120'000;
+  e.post(again, ev::ProvisioningRequestCondition{"ns/job", "prov", "Failed"});
+  e.run(-1, again);
+  CHECK(w->condition("Evicted")->message ==
+        "Previously: Evicted due to AdmissionCheck in Retry state: \"prov\" (Retrying after "
+        "ProvisioningRequest failed: job-prov-2)");
+  CHECK(w->condition_ms.at("QuotaReserved") == again);  // reserved again at once
+  CHECK(w->obj.admission_checks.at(0).retry_count == 2);
 }
 
 TEST_CASE("an eviction resets a Ready check's retryCount, and keeps a Pending one's",
@@ -142,4 +157,29 @@ TEST_CASE("provisioning backoff doubles up to the max", "[engine][checks]") {
   CHECK(backoff_wait_s(120, 60, 2) == 60);
   CHECK(backoff_wait_s(10, 0, 4) == 80);
   CHECK(backoff_wait_s(10, 3600, 4) == 80);
+}
+
+TEST_CASE("an evicted workload's ProvisioningRequest conditions change nothing",
+          "[engine][checks]") {
+  // provisioning/controller.go Reconcile returns for an evicted workload (and deletes its
+  // requests, CleanupProvisioningRequestsOnEviction): a revocation that lands while the evicted
+  // job still stops must not reject the check the eviction reset, or the workload, requeued,
+  // would fail its checks at every cycle.
+  kmc::engine::EngineOptions o;
+  o.job_stop_delay_ms = 10'000;
+  Engine e(with_provisioning_check(3).m, o);
+  e.run();
+  e.post(e.now(), ev::ProvisioningRequestCondition{"ns/job", "prov", "Provisioned"});
+  e.run(-1, e.now());
+  REQUIRE(state_of(e, "job") == "Admitted");
+  WorkloadInfo& w = *e.find("ns/job");
+  REQUIRE(w.job_active);
+  evict_workload(e, w, "Preempted", "preempted");
+  REQUIRE(w.has_quota_reservation());  // its job takes 10 s to stop
+  e.post(e.now() + 1000, ev::ProvisioningRequestCondition{"ns/job", "prov", "CapacityRevoked"});
+  e.run(-1, e.now() + 1000);
+  CHECK(w.obj.admission_checks.at(0).state == kmc::model::CheckState::Pending);
+  CHECK(w.obj.active);
+  e.run(-1, e.now() + 10'000);
+  CHECK(state_of(e, "job") == "QuotaReserved");  // requeued and reserved again, a new request
 }
