@@ -166,5 +166,8 @@ bool expire_backoff(Engine& e, WorkloadInfo& w);
 bool time_out_pods_ready(Engine& e, WorkloadInfo& w);
 // waitForPodsReady is on: the job reconciler keeps Workloads' PodsReady condition.
 bool pods_ready_enabled(const Engine& e);
+// Reconcile's admittedNotReadyWorkload: the PodsReady timeout of an admitted workload whose pods
+// are not ready, from its admission (WaitForStart) or its last lost pod (WaitForRecovery).
+void post_pods_ready_timeout(Engine& e, WorkloadInfo& w);
 
 }  // namespace kmc::engine

@@ -294,6 +294,13 @@ void Engine::adopt_admission(WorkloadInfo& w) {
   cache_add(w);
   w.job_active = w.is_admitted();
   w.pods_ready = w.is_true("PodsReady") || (w.job_active && options.pods_ready_on_start);
+  // Reconcile times an admitted workload's pods from its Admitted condition's
+  // lastTransitionTime, whoever admitted it; one past it is evicted at once. (A
+  // replay's timeouts are its trace's: time_out_pods_ready.)
+  if (w.job_active && !w.is_evicted()) {
+    w.first_admitted_ms = w.condition_ms.at("Admitted");
+    if (options.pods_ready_timeouts_left < 0) post_pods_ready_timeout(*this, w);
+  }
   // Loaded halfway through its eviction: the job reconciler goes on stopping it.
   if (w.is_evicted()) stop_evicted_job(*this, w);
 }

@@ -37,10 +37,14 @@ bool recovery_untimed(const Engine& e, const WorkloadInfo& w) {
          e.manifests.configuration.wait_for_pods_ready.recovery_timeout_s <= 0;
 }
 
+}  // namespace
+
 void post_pods_ready_timeout(Engine& e, WorkloadInfo& w) {
   if (!pods_ready_enabled(e) || w.pods_ready || recovery_untimed(e, w)) return;
   e.post(pods_ready_deadline(e, w), ev::PodsReadyTimeout{w.key, w.first_admitted_ms});
 }
+
+namespace {
 
 // The job reconciler's generatePodsReadyCondition once a ready job loses a pod.
 void pods_not_ready(Engine& e, WorkloadInfo& w) {

@@ -366,3 +366,31 @@ TEST_CASE("requeuingStrategy.timestamp: a timed-out workload waits by its evicti
       }
     }
 }
+
+TEST_CASE("a workload loaded Admitted without PodsReady times out from its Admitted time",
+          "[engine][podsready]") {
+  // workload_controller.go times WaitForStart from the Admitted condition's lastTransitionTime,
+  // whoever admitted it: a dump's admitted workload whose pods never got ready is evicted once
+  // the timeout has passed, and blockAdmission lets the next one in.
+  Cluster c = two_queues(true);
+  auto& loaded = c.wl("loaded", "a", 0, {{"cpu", 2}});
+  loaded.admission = kmc::model::Admission{};
+  loaded.admission->cluster_queue = "a";
+  kmc::model::PodSetAssignment psa;
+  psa.flavors["cpu"] = "default";
+  psa.resource_usage["cpu"] = units(2);
+  loaded.admission->pod_set_assignments.push_back(psa);
+  loaded.conditions.push_back({"QuotaReserved", "True", "QuotaReserved", "", 0});
+  loaded.conditions.push_back({"Admitted", "True", "Admitted", "", 0});
+  loaded.conditions.push_back({"PodsReady", "False", "WaitForStart", "", 0});
+  c.wl("next", "b", 0, {{"cpu", 2}});
+  Engine e(c.m, manual_pods_ready());
+  const TimeMs timeout = e.manifests.configuration.wait_for_pods_ready.timeout_s * 1000;
+  REQUIRE(timeout > e.now());
+  e.run(-1, timeout - 1);
+  CHECK(state_of(e, "loaded") == "Admitted");
+  CHECK(state_of(e, "next") == "Pending");  // blocked behind it
+  e.run(-1, timeout);
+  CHECK(e.find("ns/loaded")->condition("Evicted")->reason == "PodsReadyTimeout");
+  CHECK(state_of(e, "next") == "Admitted");
+}
