@@ -79,6 +79,7 @@ bool sync_admitted(Engine& e, WorkloadInfo& w) {
     if (s.state != model::CheckState::Ready) return false;
   }
   w.set_condition("Admitted", true, "Admitted", "The workload is admitted", e.now());
+  e.status_changed(w.cluster_queue);  // admittedWorkloads
   e.log_line(fmt::format("{} admitted", w.key));
   start_job_if_admitted(e, w);
   return true;

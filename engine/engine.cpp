@@ -334,6 +334,7 @@ int Engine::create_workload(model::Workload obj) {
     if (ref.cluster_queue < 0)
       ref.pending_message = fmt::format("LocalQueue {} doesn't exist", ref.obj.queue_name);
     enqueue(ref);
+    if (ref.cluster_queue >= 0) status_changed(ref.cluster_queue);  // pendingWorkloads
   }
   return ref.id;
 }
@@ -353,8 +354,9 @@ Snapshot Engine::make_snapshot() const {
 
 void Engine::cache_add(WorkloadInfo& w) {
   const ClusterQueueInfo& cq = cluster_queues[static_cast<size_t>(w.cluster_queue)];
-  if (cq_workloads[static_cast<size_t>(w.cluster_queue)].insert(w.id).second)
-    tree.add_usage(cq.node, w.usage);
+  if (!cq_workloads[static_cast<size_t>(w.cluster_queue)].insert(w.id).second) return;
+  tree.add_usage(cq.node, w.usage);
+  status_changed(w.cluster_queue);  // reservingWorkloads
 }
 
 void Engine::cache_remove(WorkloadInfo& w) {
@@ -373,6 +375,14 @@ void Engine::requeue_associated_inadmissible(const WorkloadInfo& w) {
   // ClusterQueueAncestors leaves the root out).
   if (w.cluster_queue >= 0 && (!local_queue_stopped(w) || cohort_object_above(w.cluster_queue)))
     notify_requeue_inadmissible(w.cluster_queue);
+}
+
+// clusterqueue_controller.go notifies its watchers on every Update event, status-only ones too;
+// the Cohort controller's cohortCqHandler reconciles every ancestor but the root
+// (ClusterQueueAncestors), and reconciling an existing Cohort object calls AddOrUpdateCohort,
+// which requeues the root's tree (notifyCohort). Implicit cohorts have no object to reconcile.
+void Engine::status_changed(int cq) {
+  if (cohort_object_above(cq)) notify_requeue_inadmissible(cq);
 }
 
 bool Engine::cohort_object_above(int cq) const {

@@ -214,6 +214,9 @@ class Engine {
   void push_from_local_queue(const WorkloadInfo& w);
   bool local_queue_stopped(const WorkloadInfo& w) const;
   bool cohort_object_above(int cq) const;
+  // ClusterQueue cq's status changed (a workload created, reserving or admitted): under a Cohort
+  // object other than the root, the Cohort controller requeues the whole tree.
+  void status_changed(int cq);
   // The LocalQueues that do not exist ("namespace/name"): deleted during the
   // run, or not created yet (queue_creation.cpp). Their workloads are in no
   // queue, and the workload controller finds the queue missing.

@@ -202,7 +202,8 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
     });
 
   std::vector<bool> preempted(W, false);
-  std::vector<int> freed;  // ClusterQueues whose quota a victim released: requeued at the end
+  std::vector<int> freed;        // ClusterQueues whose quota a victim released: requeued at the end
+  std::vector<int> reserved_in;  // ClusterQueues whose status the cycle's reservations change
   // Requeueing after the cycle: NoFit and no candidates park a
   // BestEffortFIFO workload until its tree changes; everything else that
   // was nominated is requeued at once (FailedAfterNomination, PendingPreemption).
@@ -356,6 +357,7 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
     // may fail it or land it late, it is in flight until AdmissionWritten or
     // AdmissionWriteFailed (or a preemptor's cycle lands it, EvictionOverwritten).
     reserve(s, w, a.flavor, !patch_in_flight(s));
+    reserved_in.push_back(wl.cq);
     legacy.acted(wl.cq);
     if (out != nullptr) out->acted.push_back(w);
   };
@@ -382,6 +384,9 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
   // A requeue-all event during the cycle reaches its in-flight heads too
   // (queueInadmissibleCycle >= popCycle), so it is applied after them; to a
   // mismatched head as well, which requeueIfNotPresent does not check.
+  // The ClusterQueue's status update (reservingWorkloads) comes after the cycle: it reaches the
+  // parked workloads only, not the heads the cycle requeued (requeueIfNotPresent put them back).
+  for (int cq : reserved_in) status_changed(s, cq);
   for (int cq : freed) {
     requeue_tree(s, cq);
     for (int w : mismatched)

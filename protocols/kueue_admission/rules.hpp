@@ -249,9 +249,11 @@ class Rules {
         break;
       case kArrive:
         // Into its ClusterQueue's heap; a new workload frees no quota, so
-        // nothing parked is requeued.
+        // nothing parked is requeued, unless under a Cohort object
+        // (pendingWorkloads changed: status_changed).
         s.phase[w] = sched_.pushed_phase(s, w);
         sched_.stamp_born(s, w);
+        sched_.status_changed(s, p_.workloads[w].cq);
         break;
       case kDelete: {
         // The cache drops a deleted Workload: its quota is free at once, even
@@ -281,6 +283,7 @@ class Rules {
         if (s.ready[w] == waiting_for(s, w)) {
           s.phase[w] = kAdmitted, s.ready[w] = 0;
           sched_.start_job(s, w);
+          sched_.status_changed(s, p_.workloads[w].cq);  // admittedWorkloads
         }
         break;
       }

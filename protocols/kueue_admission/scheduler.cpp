@@ -186,6 +186,15 @@ void Scheduler::requeue_tree(XState& s, int node) const {
       s.phase[w] = kPending;
 }
 
+// clusterqueue_controller.go notifies its watchers on every Update event, status-only ones too;
+// the Cohort controller's cohortCqHandler reconciles every ancestor but the root
+// (ClusterQueueAncestors), and reconciling an existing Cohort object calls
+// AddOrUpdateCohort, which requeues the root's tree (notifyCohort). Implicit cohorts have no
+// object to reconcile.
+void Scheduler::status_changed(XState& s, int cq) const {
+  if (p_.cqs[cq].cohort_object_above) requeue_tree(s, cq);
+}
+
 bool Scheduler::fits_in(const Snapshot& snap, int cq, const std::vector<std::int64_t>& usage,
                         bool allow_borrowing) const {
   for (int fr = 0; fr < tree_.frs(); ++fr) {

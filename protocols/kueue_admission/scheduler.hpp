@@ -262,6 +262,9 @@ class Scheduler {
   void reset_checks_on_eviction(XState& s, int w) const;
   // The parked workloads of the cohort tree of `node` (a ClusterQueue's, or Q + a cohort's).
   void requeue_tree(XState& s, int node) const;
+  // ClusterQueue cq's status changed (a workload created, reserving or admitted): under a Cohort
+  // object other than the root, the Cohort controller requeues the whole tree.
+  void status_changed(XState& s, int cq) const;
   // One (flavor, resource) cell's index into [f * R + r] for workload w's resource r.
   std::vector<std::int64_t> usage_cells(int w, int f) const;
 
