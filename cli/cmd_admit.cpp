@@ -149,7 +149,9 @@ void add_admit_command(CLI::App& app, int& exit_code) {
         manifests.warnings.push_back(std::move(d));
       for (const auto& line : model::review_warnings(manifests.warnings, opts->strict))
         std::cerr << "warning: " << line << "\n";
-      engine::Engine e(manifests);
+      engine::EngineOptions o;
+      o.pods_ready_as_loaded = true;  // a dump's PodsReady False is the pods' state
+      engine::Engine e(manifests, o);
       // Jobs in manifests have no known runtime: admitted ones keep running, so the
       // run ends when the scheduler has nothing left to change.
       const long cycles = e.run(cycles_asked);

@@ -233,7 +233,9 @@ void provisioning_condition(Engine& e, WorkloadInfo& w, const std::string& check
   // SetAdmissionCheckState keeps a non-zero one: this controller's transitions keep the time the
   // check last went Pending, so a Retry's backoff (GetMaxRetryTime) counts from there, not from
   // the failure.
-  const TimeMs since = w.check_ms[check];
+  // A check loaded from a dump has no known time (model::AdmissionCheckState keeps none): now.
+  const auto known = w.check_ms.find(check);
+  const TimeMs since = known != w.check_ms.end() ? known->second : e.now();
   auto set = [&](model::CheckState state, std::optional<std::int32_t> after, std::string message) {
     set_check_state(e, w, check, state, after, message, since);
   };

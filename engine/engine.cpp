@@ -293,7 +293,9 @@ void Engine::adopt_admission(WorkloadInfo& w) {
   }
   cache_add(w);
   w.job_active = w.is_admitted();
-  w.pods_ready = w.is_true("PodsReady") || (w.job_active && options.pods_ready_on_start);
+  const bool loaded_unready = options.pods_ready_as_loaded && w.condition("PodsReady") != nullptr;
+  w.pods_ready =
+      w.is_true("PodsReady") || (w.job_active && options.pods_ready_on_start && !loaded_unready);
   // Reconcile times an admitted workload's pods from its Admitted condition's
   // lastTransitionTime, whoever admitted it; one past it is evicted at once. (A
   // replay's timeouts are its trace's: time_out_pods_ready.)

@@ -59,6 +59,10 @@ struct Snapshot {
 struct EngineOptions {
   // The job's pods become ready as soon as it starts (no PodsReady events needed).
   bool pods_ready_on_start = true;
+  // A loaded Admitted workload's pods are as its PodsReady condition says, where it has one (a
+  // cluster's dump, kmc admit). False: as pods_ready_on_start says, as a replay's model takes
+  // them.
+  bool pods_ready_as_loaded = false;
   // Virtual delay between an eviction and the job reporting inactive.
   TimeMs job_stop_delay_ms = 0;
   // The Pod integration's IsActive counts Running pods, terminating ones too: an

@@ -124,6 +124,17 @@ bool lost_admitted_remote(Fleet& f, WorkloadInfo& local, const std::string& chec
     const WorkloadInfo* r =
         f.workers.contains(cluster) ? f.worker(cluster).find(local.key) : nullptr;
     if (r != nullptr && !r->deleted) return false;
+    // With the copy gone (a deactivated one deleted in step 5), Kueue then waited
+    // workerLostTimeout from the check's lastTransitionTime: "Reserving remote lost".
+    const TimeMs deadline =
+        local.check_ms[check] +
+        f.manager.manifests.configuration.multi_kueue.worker_lost_timeout_s * 1000;
+    if (f.now() < deadline) {
+      f.timers.insert(deadline);
+      return false;
+    }
+    retry(f, local, check, "Reserving remote lost");
+    return true;
   }
   retry(f, local, check, fmt::format("Workload no longer admitted on worker cluster {}", cluster));
   return true;

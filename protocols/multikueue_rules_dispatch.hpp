@@ -76,7 +76,8 @@ auto MkRules<V>::enabled_dispatch(const S& s, const MkAction& a) const -> B {
       // reconcileGroup, steps 4 and 6a: with the check Ready, a selected copy that no longer has
       // the winning condition (evicted on its worker, requeued, and perhaps already holding
       // quota again there, or rejected) sets the check to Retry. Before #8477 only a copy that
-      // is gone did; the cluster that held it tried to readmit it on its own. A copy its worker
+      // is gone did, once workerLostTimeout had passed since the check went Ready (kmc does not
+      // order it); the cluster that held it tried to readmit it on its own. A copy its worker
       // deactivated (Rejected) is gone in either: step 5 deletes it, out of sync.
       const V& r = s.remote[jw(j, w)];
       const B running = r == kRemoteRunning;  // its pods run: still Admitted in Kueue

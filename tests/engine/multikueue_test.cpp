@@ -273,3 +273,44 @@ TEST_CASE("multikueue: a copy its worker deactivated is deleted and created agai
   CHECK(state_of(f.manager, "train") == "QuotaReserved");
   CHECK(has_remote(f, "w2", "train"));
 }
+
+TEST_CASE("multikueue: before #8477 a deactivated selected copy goes Retry after workerLostTimeout",
+          "[engine][multikueue]") {
+  // The copy is selected on w1, then its check there is Rejected: w1 deactivates it, step 5
+  // deletes it, and with no copy Admitted Kueue before #8477 waited workerLostTimeout from the
+  // check's lastTransitionTime ("Reserving remote lost") before Retry.
+  Cluster m = manager({"w1", "w2"});
+  m.m.configuration.multi_kueue.worker_lost_timeout_s = 60;
+  m.m.configuration.feature_gates.gates["MultiKueueRedoAdmissionOnEvictionInWorker"] = false;
+  auto w1 = worker("w1", 0);
+  w1.second.cluster_queues.at(0).admission_checks.push_back({"gate", {}});
+  model::AdmissionCheck gate;
+  gate.meta.name = "gate";
+  gate.controller_name = "example.com/gate";
+  w1.second.admission_checks.push_back(gate);
+  Fleet f(m.m, {w1, worker("w2", -1)});
+  const TimeMs t0 = f.now();
+  f.create_workload(job("train", 1000));
+  f.run(t0);
+  f.worker("w1").post(t0 + 1000,
+                      ev::AdmissionCheckUpdate{"ns/train", "gate", model::CheckState::Ready,
+                                               std::nullopt, "provisioned"});
+  f.run(t0 + 1000);
+  REQUIRE(f.manager.find("ns/train")->obj.cluster_name == "w1");
+  REQUIRE(mk_state(f, "train").state == model::CheckState::Ready);
+  f.worker("w1").post(t0 + 2000,
+                      ev::AdmissionCheckUpdate{"ns/train", "gate", model::CheckState::Rejected,
+                                               std::nullopt, "capacity revoked"});
+  auto retried_at = [&]() -> TimeMs {
+    for (const auto& l : f.manager.log)
+      if (l.text == "ns/train check mk -> Retry") return l.at - t0;
+    return -1;
+  };
+  f.run(t0 + 60'999);
+  CHECK_FALSE(has_remote(f, "w1", "train"));  // deleted, out of sync
+  CHECK(mk_state(f, "train").state == model::CheckState::Ready);
+  CHECK(retried_at() == -1);
+  f.run(t0 + 61'000);
+  CHECK(retried_at() == 61'000);  // then evicted, requeued and dispatched again at once
+  CHECK(f.manager.find("ns/train")->condition("Evicted") != nullptr);
+}

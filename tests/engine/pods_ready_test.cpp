@@ -384,7 +384,9 @@ TEST_CASE("a workload loaded Admitted without PodsReady times out from its Admit
   loaded.conditions.push_back({"Admitted", "True", "Admitted", "", 0});
   loaded.conditions.push_back({"PodsReady", "False", "WaitForStart", "", 0});
   c.wl("next", "b", 0, {{"cpu", 2}});
-  Engine e(c.m, manual_pods_ready());
+  EngineOptions o;  // as kmc admit runs a dump: the jobs it starts get ready at once
+  o.pods_ready_as_loaded = true;
+  Engine e(c.m, o);
   const TimeMs timeout = e.manifests.configuration.wait_for_pods_ready.timeout_s * 1000;
   REQUIRE(timeout > e.now());
   e.run(-1, timeout - 1);
