@@ -103,20 +103,26 @@ void retry(Fleet& f, WorkloadInfo& local, const std::string& check, const std::s
   set_check_state(f.manager, local, check, model::CheckState::Retry, std::nullopt, message);
 }
 
+// Retry with `message` once workerLostTimeout has passed since `since`; until then the
+// controller requeues itself for that time.
+bool retry_after_worker_lost_timeout(Fleet& f, WorkloadInfo& local, const std::string& check,
+                                     TimeMs since, const std::string& message) {
+  const TimeMs deadline =
+      since + f.manager.manifests.configuration.multi_kueue.worker_lost_timeout_s * 1000;
+  if (f.now() < deadline) {
+    f.timers.insert(deadline);
+    return false;
+  }
+  retry(f, local, check, message);
+  return true;
+}
+
 // Step 6a: the check is Ready but no copy is admitted any more.
 bool lost_admitted_remote(Fleet& f, WorkloadInfo& local, const std::string& check) {
   const std::string& cluster = local.obj.cluster_name;
-  if (!cluster.empty() && f.workers.contains(cluster) && !f.connected(cluster)) {
-    const TimeMs deadline =
-        f.disconnected_since.at(cluster) +
-        f.manager.manifests.configuration.multi_kueue.worker_lost_timeout_s * 1000;
-    if (f.now() < deadline) {
-      f.timers.insert(deadline);
-      return false;
-    }
-    retry(f, local, check, "Admitting remote lost");
-    return true;
-  }
+  if (!cluster.empty() && f.workers.contains(cluster) && !f.connected(cluster))
+    return retry_after_worker_lost_timeout(f, local, check, f.disconnected_since.at(cluster),
+                                           "Admitting remote lost");
   // Before #8477 (MultiKueueRedoAdmissionOnEvictionInWorker) only the cluster
   // that held the workload tries to readmit it: while its copy exists, the
   // manager waits for it (known-bugs.md Seed 1, #8089/#8302).
@@ -125,16 +131,9 @@ bool lost_admitted_remote(Fleet& f, WorkloadInfo& local, const std::string& chec
         f.workers.contains(cluster) ? f.worker(cluster).find(local.key) : nullptr;
     if (r != nullptr && !r->deleted) return false;
     // With the copy gone (a deactivated one deleted in step 5), Kueue then waited
-    // workerLostTimeout from the check's lastTransitionTime: "Reserving remote lost".
-    const TimeMs deadline =
-        local.check_ms[check] +
-        f.manager.manifests.configuration.multi_kueue.worker_lost_timeout_s * 1000;
-    if (f.now() < deadline) {
-      f.timers.insert(deadline);
-      return false;
-    }
-    retry(f, local, check, "Reserving remote lost");
-    return true;
+    // workerLostTimeout from the check's lastTransitionTime.
+    return retry_after_worker_lost_timeout(f, local, check, local.check_ms[check],
+                                           "Reserving remote lost");
   }
   retry(f, local, check, fmt::format("Workload no longer admitted on worker cluster {}", cluster));
   return true;

@@ -73,6 +73,18 @@ Fleet lost_on_w2(std::int64_t w1_busy_s, bool mirror_status = true) {
   return f;
 }
 
+// An idle worker whose ClusterQueue also has an admission check "gate" of its own, which the
+// test answers (ev::AdmissionCheckUpdate on the worker).
+std::pair<std::string, model::ClusterManifests> gated_worker(const std::string& name) {
+  auto w = worker(name, 0);
+  w.second.cluster_queues.at(0).admission_checks.push_back({"gate", {}});
+  model::AdmissionCheck gate;
+  gate.meta.name = "gate";
+  gate.controller_name = "example.com/gate";
+  w.second.admission_checks.push_back(gate);
+  return w;
+}
+
 }  // namespace
 
 TEST_CASE("multikueue: AllAtOnce copies to every worker; the first admitted copy wins",
@@ -245,12 +257,7 @@ TEST_CASE("multikueue: a copy its worker deactivated is deleted and created agai
   // w1's ClusterQueue has an admission check of its own, which rejects the copy, so w1 deactivates
   // it. Its spec then differs from the manager's (spec.active): reconcileGroup step 5 deletes it,
   // and step 8 creates it again on w1, still nominated. w2 stays busy.
-  auto w1 = worker("w1", 0);
-  w1.second.cluster_queues.at(0).admission_checks.push_back({"gate", {}});
-  model::AdmissionCheck gate;
-  gate.meta.name = "gate";
-  gate.controller_name = "example.com/gate";
-  w1.second.admission_checks.push_back(gate);
+  auto w1 = gated_worker("w1");
   Fleet f(manager({"w1", "w2"}).m, {w1, worker("w2", -1)});
   const TimeMs t0 = f.now();
   f.create_workload(job("train", 100));
@@ -282,12 +289,7 @@ TEST_CASE("multikueue: before #8477 a deactivated selected copy goes Retry after
   Cluster m = manager({"w1", "w2"});
   m.m.configuration.multi_kueue.worker_lost_timeout_s = 60;
   m.m.configuration.feature_gates.gates["MultiKueueRedoAdmissionOnEvictionInWorker"] = false;
-  auto w1 = worker("w1", 0);
-  w1.second.cluster_queues.at(0).admission_checks.push_back({"gate", {}});
-  model::AdmissionCheck gate;
-  gate.meta.name = "gate";
-  gate.controller_name = "example.com/gate";
-  w1.second.admission_checks.push_back(gate);
+  auto w1 = gated_worker("w1");
   Fleet f(m.m, {w1, worker("w2", -1)});
   const TimeMs t0 = f.now();
   f.create_workload(job("train", 1000));
