@@ -219,9 +219,10 @@ void Cycle::issue_preemptions(Entry& en) {
 // waitForPodsReadyIfBlocked (Fit entries only, right before admitting).
 bool Cycle::block_for_pods_ready(Entry& en, WorkloadInfo& w) {
   if (!e.waiting_for_pods_ready()) return false;
-  // Kueue patches the entry and then
-  // sleeps; the engine returns it to the heap and stops scheduling until the
-  // event that makes every reserved workload PodsReady (or releases it).
+  // Kueue patches the entry and then sleeps; the patch's Update event puts it
+  // back in its heap (Pending to Pending: AddOrUpdateWorkload). The engine
+  // requeues it so, keeps the entry, and stops scheduling until the event that
+  // makes every reserved workload PodsReady (or releases it).
   en.status = EntryStatus::Skipped;
   // Kueue's words (scheduler.go): reason "Waiting"; the semantics reference
   // calls it WaitingForPodsReady.
@@ -229,7 +230,7 @@ bool Cycle::block_for_pods_ready(Entry& en, WorkloadInfo& w) {
   en.message = "waiting for all admitted workloads to be in PodsReady condition";
   en.reason = RequeueReason::WaitingForPodsReady;
   blocked = true;
-  e.pods_ready_blocked = true;
+  e.pods_ready_held = std::make_shared<const Entry>(en);
   e.log_line(fmt::format("{} waits for PodsReady of the reserved workloads", w.key));
   return true;
 }
@@ -317,10 +318,37 @@ bool Engine::waiting_for_pods_ready() const {
   return false;
 }
 
+// The goroutine wakes in the held entry's processEntry and goes on to
+// Scheduler.admit, which plans nothing again: the cycle's assignment stands,
+// though an edit may have cut the quota it counted on since
+// (cache.AddOrUpdateWorkload checks no quota). Kueue then processes the cycle's
+// later entries on its old snapshot; the engine requeued them, and its next
+// cycle plans them afresh (a Fit one blocks again behind this admission, whose
+// pods are not ready yet).
+CycleStats Engine::admit_held_entry() {
+  const std::shared_ptr<const Entry> held = std::move(pods_ready_held);
+  pods_ready_held.reset();
+  CycleStats stats;
+  stats.heads = 1;
+  WorkloadInfo& w = workloads[static_cast<size_t>(held->workload)];
+  const ClusterQueueInfo& cq = cluster_queues[static_cast<size_t>(held->cq)];
+  // Deleted meanwhile: the admission patch fails (NotFound), the workload is
+  // dropped. A ClusterQueue gone from the cache fails the assume. (Kueue would
+  // admit a workload deactivated meanwhile, then evict it; the engine drops it.)
+  if (!w.admissible() || cq.removed) {
+    log_line(fmt::format("the scheduler wakes; {} is no longer pending", w.key));
+    return stats;
+  }
+  log_line(fmt::format("the scheduler wakes and admits {}, as its cycle planned", w.key));
+  assume_workload(*this, w, held->assignment);
+  stats.admitted++;
+  return stats;
+}
+
 CycleStats Engine::schedule() {
   // The goroutine is asleep in cache.WaitForPodsReady: no heads are popped.
-  if (pods_ready_blocked && waiting_for_pods_ready()) return {};
-  pods_ready_blocked = false;
+  if (pods_ready_held && waiting_for_pods_ready()) return {};
+  if (pods_ready_held) return admit_held_entry();
   scheduling_cycle++;
   std::vector<Entry> entries;
   for (size_t i = 0; i < cluster_queues.size(); ++i) {

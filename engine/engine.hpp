@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@
 #include "model/kueue_objects.hpp"
 
 namespace kmc::engine {
+
+struct Entry;  // a scheduling cycle's entry (scheduler.hpp)
 
 struct ResourceGroupInfo {
   std::vector<std::string> covered;
@@ -139,6 +142,8 @@ class Engine {
   int create_workload(model::Workload w);  // at now(), as the API server would
   // One scheduling cycle at now().
   CycleStats schedule();
+  // schedule(), once the goroutine asleep in WaitForPodsReady is woken.
+  CycleStats admit_held_entry();
   // Runs cycles at now() until one changes nothing, then the next instant's events.
   // Returns false when neither events nor progress remain.
   bool step();
@@ -179,9 +184,12 @@ class Engine {
   std::vector<EngineLogLine> log;
   long cycles_run = 0;
   // waitForPodsReady.blockAdmission: a Fit entry found a not-ready workload, so
-  // Kueue's scheduling goroutine sleeps in cache.WaitForPodsReady; no cycle runs
-  // until every workload holding quota is PodsReady.
-  bool pods_ready_blocked = false;
+  // Kueue's scheduling goroutine sleeps in cache.WaitForPodsReady inside that
+  // entry's processEntry. No cycle runs until every workload holding quota is
+  // PodsReady; then the goroutine admits the entry it holds, as its cycle
+  // planned it (cycle.cpp). Shared by copies of the engine, never changed.
+  std::shared_ptr<const Entry> pods_ready_held;
+  bool pods_ready_blocked() const { return pods_ready_held != nullptr; }
   // A fault a trace replays: the scheduler's next eviction patch of this
   // workload (by id) fails, as IssuePreemptions' error path has it; the
   // victim keeps running. Reset to -1 once it failed.

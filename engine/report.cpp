@@ -137,7 +137,7 @@ std::string Engine::dump() const {
   std::string out = fmt::format("now: {}ms, scheduling cycle {}, {} events queued\n", now_ms,
                                 scheduling_cycle, events.size());
   // A stalled engine must say why it is stalled (kueue-semantics §8 item 6).
-  if (pods_ready_blocked)
+  if (pods_ready_blocked())
     out += "scheduler blocked: waiting for every quota-holding workload to be PodsReady\n";
   EventQueue copy = events;
   while (!copy.empty()) {

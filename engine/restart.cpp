@@ -50,7 +50,7 @@ void restart_kueue(Engine& e) {
   }
   e.queues = e.make_queues();
   for (auto& cq : e.cluster_queues) restart_cluster_queue(cq);
-  e.pods_ready_blocked = false;
+  e.pods_ready_held.reset();
   // The LocalQueues' Create events list their workloads (AddLocalQueue) and
   // push them into the heaps (AddFromLocalQueue), backoff or not; a Workload's
   // own Create event then finds it there already.

@@ -131,7 +131,7 @@ std::vector<int> cohort_peers(const Engine& e, int cq) {
 // PodsReady timeouts the environment's budget allows (faults, not limits).
 void quota_only(Engine& e) {
   e.manifests.configuration.wait_for_pods_ready.block_admission = false;
-  e.pods_ready_blocked = false;
+  e.pods_ready_held.reset();
   e.options.pods_ready_on_start = true;
 }
 

@@ -224,14 +224,14 @@ Outcome apply_step(engine::Engine& e, const protocols::ka::AdmissionParams& p,
   switch (static_cast<Kind>(kind)) {
     case kSchedule: {
       settle(e);
-      // Asleep in WaitForPodsReady since an earlier cycle, and a pod failed
-      // again before the goroutine took the lock: it sleeps on, where the
-      // model's cycle, woken when they were all ready, blocks anew.
-      const bool asleep = e.pods_ready_blocked && e.waiting_for_pods_ready();
+      // The model's goroutine wakes only with every workload PodsReady, as the engine's does.
+      const bool held = e.pods_ready_blocked();
+      if (held && e.waiting_for_pods_ready())
+        return {false, "the engine's scheduler still sleeps in WaitForPodsReady"};
       const engine::CycleStats s = e.schedule();
       settle(e);
-      if (asleep)
-        return {true, "the scheduler still sleeps in WaitForPodsReady: " + changes(before, e)};
+      if (held)
+        return {true, "the woken scheduler admits the entry it held: " + changes(before, e)};
       if (s.heads == 0) return {false, "the engine's queues had no head to pop"};
       return {true, fmt::format("one cycle, {} head{}: {}", s.heads, s.heads == 1 ? "" : "s",
                                 changes(before, e))};

@@ -166,6 +166,10 @@ std::vector<std::int64_t> Scheduler::reserve_cells(const Snapshot& snap, int w,
 
 void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
                       int overwritten_eviction) const {
+  if (blocked_entry(s).w >= 0) {
+    wake(s, out);
+    return;
+  }
   const int W = p_.W();
   const std::vector<bool> none(W, false);
   // The cycle plans on the state it started from (Kueue's snapshot and its
@@ -226,8 +230,11 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
     if (p_.sticky_head && (!p_.cqs[cq].strict_fifo || p_.prioritize_preemptors)) s.sticky[cq] = w;
   };
   auto process = [&](Entry& e) {
-    // Asleep in cache.WaitForPodsReady: the cycle's later entries go back to their heaps.
-    if (s.blocked[0] != 0) return;
+    // Asleep in cache.WaitForPodsReady: the cycle's later entries go back to their heaps
+    // (Kueue processes them after the held one, on the old snapshot; the model's next
+    // cycle plans them afresh: a Fit one blocks again behind the woken admission, whose
+    // pods are not ready yet).
+    if (blocked_entry(s).w >= 0) return;
     const int w = e.w;
     Assignment& a = e.a;
     const auto& wl = p_.workloads[w];
@@ -348,9 +355,10 @@ void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
       return;
     }
     // waitForPodsReadyIfNeeded (blockAdmission; Fit entries only): with some
-    // workload not PodsReady, the goroutine sleeps before admitting this one.
+    // workload not PodsReady, the goroutine sleeps before admitting this one,
+    // holding it and its assignment (wake()).
     if (p_.block_admission && any_not_ready(s)) {
-      s.blocked[0] = 1;
+      block(s, w, a.flavor);
       return;
     }
     // assumeWorkload, then the admission patch, asynchronously: while faults

@@ -80,12 +80,17 @@ class Rules {
 
  public:
   Rules(const AdmissionParams& p, model::Values<V>) : p_(p), sched_(p) {}
+  const Scheduler& scheduler() const { return sched_; }
 
   bool enabled(const State<V>& s, const Action& a) const {
     const int w = a.workload;
     switch (a.kind) {
       case kSchedule:
-        return s.blocked[0] == 0 && sched_.any_head(s);
+        // Asleep, the goroutine goes on once every workload in the cache is
+        // PodsReady or gone from it: cache.WaitForPodsReady re-checks under the
+        // lock, so a pod that failed again meanwhile keeps it asleep.
+        if (sched_.blocked_entry(s).w >= 0) return !Scheduler::any_not_ready(s);
+        return sched_.any_head(s);
       case kFinish:
         return s.phase[w] == kAdmitted && !Scheduler::writing(s, w) && s.unready[w] == 0;
       case kPodsTerminated:
@@ -392,9 +397,6 @@ class Rules {
         --s.budget[p_.budget_write_failures()];
         break;
     }
-    // The goroutine wakes once every workload in the cache is PodsReady or gone
-    // from it; the entry it held goes back to its heap, as the engine does.
-    if (s.blocked[0] != 0 && !Scheduler::any_not_ready(s)) s.blocked[0] = 0;
     // preemptionExpectations live in memory: a restart loses them. Otherwise
     // Kueue observes the expected workload once it is deleted, evicted or back
     // in a queue; only a workload still holding quota unevicted is a target
@@ -408,7 +410,7 @@ class Rules {
   // This state's cycle would issue a new eviction of w: where a fault may
   // befall that eviction (EvictionWriteFailed, EvictionOverwritten).
   bool cycle_evicts(const State<V>& s, int w) const {
-    if (s.blocked[0] != 0) return false;
+    if (sched_.blocked_entry(s).w >= 0) return false;
     State<V> t = s;
     CycleOutcome out;
     sched_.cycle(t, &out);

@@ -110,6 +110,18 @@ class Scheduler {
   // which then overwrites it (kubernetes-sigs/kueue#11480).
   void cycle(XState& s, CycleOutcome* out = nullptr, int failed_eviction = -1,
              int overwritten_eviction = -1) const;
+  // waitForPodsReady.blockAdmission: the entry the goroutine sleeps holding
+  // (waitForPodsReadyIfNeeded, inside processEntry) and the flavor its cycle
+  // assigned; w < 0 while it is not asleep (block_admission.cpp).
+  struct BlockedEntry {
+    int w = -1;
+    int flavor = -1;
+  };
+  BlockedEntry blocked_entry(const XState& s) const;
+  void block(XState& s, int w, int f) const;
+  // The goroutine, awake (every workload in the cache PodsReady), goes on in
+  // the entry it held: Scheduler.admit, against the cycle's old snapshot.
+  void wake(XState& s, CycleOutcome* out = nullptr) const;
   // An admission made now is patched asynchronously with an outcome still
   // open: the patch may fail, or land after a later cycle's eviction.
   bool patch_in_flight(const XState& s) const {

@@ -1,5 +1,7 @@
 #include "protocols/kueue_admission/spec.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
 
@@ -137,8 +139,13 @@ model::Layout Spec::layout(const Params& p) {
   born.present = [requeues, dated](const std::vector<int>& at) {
     return requeues && dated[at[0]] != 0;
   };
-  auto blocked =
-      only_if(p.block_admission, field("blocked", {kAxisScheduler}, FieldKind::Int, 0, 1));
+  // The entry the sleeping goroutine holds, and its flavor (Scheduler::block).
+  auto blocked = only_if(p.block_admission, field("blocked", {kAxisScheduler}, FieldKind::Enum, 0,
+                                                  std::int64_t{p.W()} * p.F()));
+  blocked.names = {"none"};
+  for (int w = 0; w < p.W(); ++w)
+    for (int f = 0; f < p.F(); ++f)
+      blocked.names.push_back(fmt::format("{} in {}", p.workloads[w].name, p.flavors[f]));
   auto requeue_count = only_if(
       p.counts_requeues(),
       field("requeues", {kAxisWorkload}, FieldKind::Int, 0, std::max(p.pods_ready_limit + 1, 0)));

@@ -73,8 +73,9 @@ struct State {
       (std::vector<V>, requeued),
       // [workload] an arrival's creation, on requeued's timeline; -1: there from the start
       (std::vector<V>, born),
-      // [scheduler] waitForPodsReady.blockAdmission: 1 while the scheduling goroutine
-      // sleeps in cache.WaitForPodsReady (a Fit entry met a workload not PodsReady)
+      // [scheduler] waitForPodsReady.blockAdmission: while the scheduling goroutine
+      // sleeps in cache.WaitForPodsReady (a Fit entry met a workload not PodsReady),
+      // 1 + w * F + f for the entry w it holds and its flavor f; else 0
       (std::vector<V>, blocked),
       // [workload] requeueState.count: PodsReady timeouts so far, where a
       // backoffLimitCount can deactivate it

@@ -55,12 +55,12 @@ TEST_CASE("blockAdmission holds a second Fit entry until the first is PodsReady"
       CHECK(state_of(e, "second") == row.second_before);
       if (row.block) {
         CHECK(quota_reason(e, "second") == "Waiting");
-        CHECK(e.pods_ready_blocked);
+        CHECK(e.pods_ready_blocked());
       }
       e.post(5000, ev::PodsReady{"ns/first"});
       e.run(-1, 5000);
       CHECK(state_of(e, "second") == "Admitted");
-      CHECK_FALSE(e.pods_ready_blocked);
+      CHECK_FALSE(e.pods_ready_blocked());
     }
   }
 }

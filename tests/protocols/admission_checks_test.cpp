@@ -209,7 +209,7 @@ TEST_CASE("admission checks: blockAdmission stops every Fit admission behind a p
   const int train = p.workloads[0].name == "research/train" ? 0 : 1, notebook = 1 - train;
   CHECK(s.phase[train] == ka::kReserved);
   CHECK(s.phase[notebook] == ka::kPending);
-  CHECK(s.blocked[0] == 1);
+  CHECK(rules.scheduler().blocked_entry(s).w == notebook);
   CHECK_FALSE(rules.enabled(s, schedule));  // asleep in cache.WaitForPodsReady
   // A Failed answer holds train's reservation until its backoff is over (Retry):
   // still asleep. Then train is evicted: nothing in the cache is unready, the
@@ -218,10 +218,12 @@ TEST_CASE("admission checks: blockAdmission stops every Fit admission behind a p
   const ka::Rules<std::int64_t> any(p, {});
   any.apply_in_place(s,
                      ka::Action{ka::kProvisioningFailed, static_cast<std::int16_t>(train), 0, 0});
-  CHECK(s.blocked[0] == 1);
+  CHECK(any.scheduler().blocked_entry(s).w == notebook);
   any.apply_in_place(s, ka::Action{ka::kBackoffExpired, static_cast<std::int16_t>(train)});
-  CHECK(s.blocked[0] == 0);
   CHECK(any.enabled(s, schedule));
+  any.apply_in_place(s, schedule);  // admits the notebook it held
+  CHECK(s.phase[notebook] == ka::kAdmitted);
+  CHECK(any.scheduler().blocked_entry(s).w < 0);
   // The accept-then-hang autoscaler: the notebook, with quota to spare in
   // another ClusterQueue, waits forever (2 states).
   p.answer = AutoscalerAnswer::AcceptsThenHangs;

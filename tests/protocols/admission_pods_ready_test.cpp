@@ -160,11 +160,12 @@ TEST_CASE("pods ready timeout with blockAdmission: late pods keep the scheduler 
     REQUIRE(s.unready[0] == 1);
     CHECK_FALSE(rules.enabled(s, ka::Action{ka::kFinish, 0}));
     step(schedule);
-    CHECK(s.blocked[0] == 1);
+    CHECK(rules.scheduler().blocked_entry(s).w == 1);
     CHECK(s.phase[1] == ka::kPending);
     CHECK_FALSE(rules.enabled(s, schedule));
     step(ka::Action{timeout ? ka::kPodsReadyTimeout : ka::kPodsReady, 0});
-    CHECK(s.blocked[0] == 0);  // ready, or evicted and out of the cache
+    // Awake (w0 ready, or evicted and out of the cache), still holding w1.
+    CHECK(rules.scheduler().blocked_entry(s).w == 1);
     step(schedule);
     CHECK(s.phase[1] == ka::kAdmitted);
     // With the one timeout spent w1's pods are ready at once; else they may be late.
@@ -322,14 +323,15 @@ TEST_CASE("blockAdmission: a victim whose pods are stuck terminating blocks ever
   REQUIRE(s.phase[1] == ka::kStuck);
   step(ka::Action{ka::kArrive, 2});
   step(kScheduleOnce);
-  CHECK(s.blocked[0] == 1);
+  CHECK(rules.scheduler().blocked_entry(s).w == 2);
   CHECK(s.phase[2] == ka::kPending);  // cq1 has its quota, yet waits
   CHECK_FALSE(rules.enabled(s, kScheduleOnce));
   step(ka::Action{ka::kForceFail, 1});
-  CHECK(s.blocked[0] == 0);
+  step(kScheduleOnce);  // the woken goroutine admits the entry it held
+  CHECK(s.phase[2] == ka::kAdmitted);
+  CHECK(s.phase[0] == ka::kPending);
   step(kScheduleOnce);
   CHECK(s.phase[0] == ka::kAdmitted);
-  CHECK(s.phase[2] == ka::kAdmitted);
 }
 
 TEST_CASE("blockAdmission: a victim whose pods terminate normally blocks nothing",
@@ -343,7 +345,7 @@ TEST_CASE("blockAdmission: a victim whose pods terminate normally blocks nothing
   REQUIRE(s.phase[1] == ka::kEvicted);
   step(ka::Action{ka::kArrive, 2});
   step(kScheduleOnce);
-  CHECK(s.blocked[0] == 0);
+  CHECK(step.rules.scheduler().blocked_entry(s).w < 0);
   CHECK(s.phase[2] == ka::kAdmitted);
 }
 
@@ -388,10 +390,10 @@ TEST_CASE("pod failures with blockAdmission: the next admission waits for the re
   CHECK_FALSE(step.rules.enabled(s, ka::Action{ka::kFinish, 0}));
   step(ka::Action{ka::kArrive, 1});
   step(ka::Action{ka::kSchedule, -1});
-  CHECK(s.blocked[0] == 1);
+  CHECK(step.rules.scheduler().blocked_entry(s).w == 1);
   CHECK(s.phase[1] == ka::kPending);
   step(ka::Action{ka::kPodsReady, 0});  // the replacement pod is ready: Recovered
-  CHECK(s.blocked[0] == 0);
+  CHECK(step.rules.enabled(s, ka::Action{ka::kSchedule, -1}));
   step(ka::Action{ka::kSchedule, -1});
   CHECK(s.phase[1] == ka::kAdmitted);
 }

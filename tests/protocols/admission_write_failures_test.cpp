@@ -82,11 +82,11 @@ TEST_CASE("admission write failures: a workload whose patch is in flight is not 
   step(kSchedule);
   REQUIRE(s.writing[0] == 1);
   step(kSchedule);
-  CHECK(s.blocked[0] == 1);
+  CHECK(rules.scheduler().blocked_entry(s).w == 1);
   CHECK(s.phase[1] == ka::kPending);
   CHECK_FALSE(rules.enabled(s, kSchedule));
   step(ka::Action{ka::kAdmissionWritten, 0});
-  CHECK(s.blocked[0] == 0);
+  CHECK(rules.enabled(s, kSchedule));
   step(kSchedule);
   CHECK(s.phase[1] == ka::kAdmitted);
   CHECK(s.writing[1] == 1);

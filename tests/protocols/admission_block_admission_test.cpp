@@ -1,0 +1,83 @@
+// waitForPodsReady.blockAdmission in protocol kueue-admission: the goroutine
+// sleeps inside processEntry (waitForPodsReadyIfNeeded) holding the entry it
+// was about to admit, and on waking admits that entry with the assignment its
+// cycle computed (Scheduler.admit re-checks nothing), whatever reached the
+// queues meanwhile.
+#include <catch2/catch.hpp>
+
+#include "ka_check.hpp"
+#include "protocols/kueue_admission/params.hpp"
+#include "protocols/kueue_admission/rules.hpp"
+
+namespace ka = kmc::protocols::ka;
+
+namespace {
+
+// cq0 {cpu: 2}, blockAdmission, one PodsReady timeout (so pods may be late).
+// In queue order: w0 of priority 1, arriving after the others; w1 and w2 of
+// priority 0, created in that order.
+ka::AdmissionParams late_arrival_outranks() {
+  auto p = ka_check::queue_of_one(3, 2);
+  p.block_admission = true;
+  p.pods_ready_timeouts = 1;
+  p.workloads[0].priority = 1;
+  p.workloads[0].created = 2;
+  p.workloads[0].arrives = true;
+  p.workloads[1].created = 0;
+  p.workloads[2].created = 1;
+  p.finish();
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("blockAdmission: the woken goroutine admits the entry it held, not a newer head",
+          "[admission][pods-ready][block-admission]") {
+  // Kueue: w1 admitted, its pods late; w2's cycle sleeps before admitting it;
+  // w0 arrives and outranks w2 in the heap; w1's pods get ready; the goroutine
+  // wakes inside w2's processEntry and admits w2. The quota is then full, so
+  // w0 waits for one to finish.
+  const auto p = late_arrival_outranks();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const ka::Action schedule{ka::kSchedule, -1};
+  step(schedule);
+  REQUIRE(s.phase[1] == ka::kAdmitted);
+  REQUIRE(s.unready[1] == 1);
+  step(schedule);
+  CHECK(step.rules.scheduler().blocked_entry(s).w == 2);
+  CHECK(s.phase[2] == ka::kPending);
+  CHECK_FALSE(step.rules.enabled(s, schedule));  // asleep
+  step(ka::Action{ka::kArrive, 0});
+  CHECK_FALSE(step.rules.enabled(s, schedule));
+  step(ka::Action{ka::kPodsReady, 1});
+  // Woken, still holding w2: the next step of the goroutine admits it.
+  CHECK(step.rules.scheduler().blocked_entry(s).w == 2);
+  step(schedule);
+  CHECK(step.rules.scheduler().blocked_entry(s).w < 0);
+  CHECK(s.phase[2] == ka::kAdmitted);
+  CHECK(s.phase[0] == ka::kPending);
+}
+
+TEST_CASE("blockAdmission: a timeout that evicts the late job wakes the goroutine too",
+          "[admission][pods-ready][block-admission]") {
+  // The late job leaves the cache (PodsReady timeout): WorkloadsNotReady is
+  // empty, so the goroutine wakes and admits w2, before w0 and before the
+  // evicted w1 is back from its backoff.
+  const auto p = late_arrival_outranks();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const ka::Action schedule{ka::kSchedule, -1};
+  step(schedule);
+  step(schedule);
+  step(ka::Action{ka::kArrive, 0});
+  step(ka::Action{ka::kPodsReadyTimeout, 1});
+  CHECK(s.phase[1] == ka::kBackoff);
+  step(schedule);
+  CHECK(s.phase[2] == ka::kAdmitted);
+  CHECK(s.phase[0] == ka::kPending);
+  // w2 came in with the one timeout spent: its pods are ready at once, so the
+  // next cycle admits w0 beside it.
+  step(schedule);
+  CHECK(s.phase[0] == ka::kAdmitted);
+}
