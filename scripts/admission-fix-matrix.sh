@@ -20,6 +20,7 @@ rows=(
   "#11480 #11502|examples/admission-patch-race|guarantee-eventually-admitted|options: {variant: pre-11502}|options: {}"
   "K22 #3245, autoscaler#9490|examples/provisioning-accept-then-hang|guarantee-not-stuck|-|-"
   "§8.6 blockAdmission|examples/provisioning-block-admission|guarantee-not-stuck|-|-"
+  "blockAdmission quota cut|examples/block-admission-quota-cut|no-over-admission|-|-"
   "gang (seeds 2, 4)|examples/plain-scheduler-gang-deadlock|no-gang-deadlock|-|-"
 )
 run() {  # folder property options-line -> "verdict | steps | states"
@@ -43,6 +44,7 @@ for row in "${rows[@]}"; do
     "K10 #6143") fixed=$(run examples/preemption-grace-hol-fixed "$prop" -) fix="FastQuotaReleaseInPodIntegration" ;;
     K22*) fixed=$(run examples/provisioning-accept-then-hang-fixed "$prop" -) fix="check-capacity class" ;;
     "§8.6"*) fixed=$(run examples/provisioning-block-admission-fixed "$prop" -) fix="check-capacity class" ;;
+    "blockAdmission quota cut") fixed=$(run examples/block-admission-quota-cut-fixed "$prop" -) fix="blockAdmission off" ;;
     gang*) fixed=$(run examples/plain-scheduler-gang-deadlock-fixed guarantee-not-stuck -) fix="Kueue (guarantee-not-stuck)" ;;
     *) fixed=$(run "$dir" "$prop" "$after") fix="current Kueue" ;;
   esac

@@ -125,6 +125,20 @@ TEST_CASE("kueue-admission: a ProvisioningRequest accepted and never answered (a
   CHECK(kmc("check examples/provisioning-accept-then-hang-fixed").code == 0);
 }
 
+TEST_CASE("kueue-admission: a quota cut while blockAdmission sleeps is exceeded, not without it",
+          "[cli][admission][block-admission]") {
+  auto r = kmc("check examples/block-admission-quota-cut --replay-engine");
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("no-over-admission          Violated") != std::string::npos);
+  CHECK(r.out.find("research/finetune in h100 -> none") != std::string::npos);
+  CHECK(r.out.find("Replay in the engine: Reproduced") != std::string::npos);
+  r = kmc("check examples/block-admission-quota-cut-fixed");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("Stats: 53 states") != std::string::npos);
+}
+
 TEST_CASE("kueue-admission: blockAdmission turns one hung check into a cluster-wide stall",
           "[cli][admission][checks]") {
   auto r = kmc("check examples/provisioning-block-admission");
