@@ -51,6 +51,27 @@ std::vector<std::string> yaml_files(const std::string& path) {
   return files;
 }
 
+// Kueue scales a pod's requests by its pod set's count and sums the pod sets
+// (TotalRequests), saturating at MaxInt64: such a workload never fits
+// (ExceedsMaxQuota). kmc holds these totals in int64 and would wrap, so it
+// refuses a total past 9.2e18 of Kueue's units (milli-cpu, bytes) as bad input.
+void check_total_requests(const Workload& w) {
+  std::map<std::string, std::int64_t> total;
+  for (std::size_t i = 0; i < w.pod_sets.size(); ++i) {
+    const PodSet& ps = w.pod_sets[i];
+    for (const auto& [r, q] : ps.requests) {
+      std::int64_t scaled = 0;
+      if (__builtin_mul_overflow(q.kueue_value(r), std::int64_t{ps.count}, &scaled) ||
+          __builtin_add_overflow(total[r], scaled, &total[r]))
+        throw InputError(w.meta.pos, fmt::format("spec.podSets[{}].count", i),
+                         fmt::format("{} pods' {} requests add up to more than kmc holds "
+                                     "(9.2e18 of Kueue's units); Kueue would find no flavor "
+                                     "with room for them",
+                                     ps.count, r));
+    }
+  }
+}
+
 }  // namespace
 
 void ManifestLoader::load_file(const std::string& path) {
@@ -83,6 +104,7 @@ void ManifestLoader::finish() {
   // Only now: the Configuration may come after the workloads in load order.
   for (auto& p : pending_) apply_priority_boost(p, out.configuration.feature_gates, out.warnings);
   for (auto& p : pending_) apply_resource_settings(out.configuration.resources, p.workload);
+  for (const auto& p : pending_) check_total_requests(p.workload);
   for (auto& p : pending_) out.workloads.push_back(std::move(p.workload));
 }
 

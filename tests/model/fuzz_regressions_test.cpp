@@ -42,6 +42,19 @@ TEST_CASE("fuzz_manifests: a pod whose requests add up past int64 is bad input, 
   CHECK(contains(d.message, "cpu requests add up to more than 9.2e15 units"));
 }
 
+// 5000 pods of 2Pi memory: the pod set's total wrapped in the engine's
+// pod_set_requests and the protocol's compile (seen reviewing the flavor
+// assigner against Kueue, which saturates the total at MaxInt64).
+TEST_CASE("a pod set whose count times its requests passes int64 is bad input, not a wrap") {
+  const std::string file =
+      std::string(KMC_SOURCE_DIR) + "/fuzz/regressions/manifests/podset-total-overflow.yaml";
+  const Diagnostic d = input_error_of([&] { load_cluster_manifests({file}); });
+  CHECK(d.pos.file == file);
+  CHECK(d.pos.line == 3);
+  CHECK(d.field == "spec.podSets[0].count");
+  CHECK(contains(d.message, "5000 pods' memory requests add up to more than kmc holds"));
+}
+
 // `name: !100` is a tag with an empty value: an empty name, which reached the generateName code
 // with nothing to generate from (an assertion there, found by fuzz_manifests).
 TEST_CASE("fuzz_manifests: an empty metadata.name is bad input at its line") {
