@@ -330,6 +330,7 @@ CycleStats Engine::admit_held_entry() {
   pods_ready_held.reset();
   CycleStats stats;
   stats.heads = 1;
+  stats.woke = true;
   WorkloadInfo& w = workloads[static_cast<size_t>(held->workload)];
   const ClusterQueueInfo& cq = cluster_queues[static_cast<size_t>(held->cq)];
   // Deleted meanwhile: the admission patch fails (NotFound), the workload is

@@ -125,7 +125,12 @@ struct EngineOptions {
 struct CycleStats {
   int heads = 0, admitted = 0, preempted = 0, parked = 0, rescans = 0;
   std::vector<int> skipped;  // heads nominated, then skipped for what the cycle did before them
-  bool idle() const { return admitted == 0 && preempted == 0 && parked == 0 && rescans == 0; }
+  // The goroutine woke from WaitForPodsReady: Kueue's loop goes on at once,
+  // whether or not the entry it held was admitted.
+  bool woke = false;
+  bool idle() const {
+    return !woke && admitted == 0 && preempted == 0 && parked == 0 && rescans == 0;
+  }
 };
 
 struct EngineLogLine {

@@ -25,7 +25,10 @@ void Scheduler::wake(XState& s, CycleOutcome* out) const {
   // workload deleted meanwhile fails the admission patch (NotFound) and is
   // dropped; so is one whose ClusterQueue left the cache (the assume fails).
   const Phase phase = static_cast<Phase>(s.phase[e.w]);
-  const bool waiting = phase == kPending || phase == kInadmissible || phase == kQueuedInBackoff;
+  // In backoff (its cycle requeued it so, or its LocalQueue stopped) it is admitted all the
+  // same: processEntry reads no backoff.
+  const bool waiting = phase == kPending || phase == kInadmissible ||
+                       phase == kQueuedInBackoff || phase == kBackoff;
   const int cq = p_.workloads[e.w].cq;
   const bool in_cache =
       !p_.any_cq_deletions() || s.deletion[static_cast<std::size_t>(cq)] != kCqGone;

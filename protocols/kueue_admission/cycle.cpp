@@ -166,8 +166,9 @@ std::vector<std::int64_t> Scheduler::reserve_cells(const Snapshot& snap, int w,
 
 void Scheduler::cycle(XState& s, CycleOutcome* out, int failed_eviction,
                       int overwritten_eviction) const {
+  // Asleep: the goroutine goes on only once cache.WaitForPodsReady returns.
   if (blocked_entry(s).w >= 0) {
-    wake(s, out);
+    if (!any_not_ready(s)) wake(s, out);
     return;
   }
   const int W = p_.W();

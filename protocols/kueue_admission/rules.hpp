@@ -101,9 +101,10 @@ class Rules {
       case kForceFail:
         return s.phase[w] == kStuck;
       case kRestart:
-        // Only a restart that loses something (a parked workload or a sticky
-        // head) or re-adopts a pod group.
+        // Only a restart that loses something (a parked workload, a sticky
+        // head, the entry the sleeping goroutine holds) or re-adopts a pod group.
         if (p_.controller_restarts >= 0 && s.budget[kBudgetRestart] <= 0) return false;
+        if (sched_.blocked_entry(s).w >= 0) return true;
         for (const auto& v : s.sticky)
           if (v >= 0) return true;
         for (int v = 0; v < p_.W(); ++v)

@@ -16,10 +16,11 @@ namespace {
 // cq0 {cpu: 2}, blockAdmission, one PodsReady timeout (so pods may be late).
 // In queue order: w0 of priority 1, arriving after the others; w1 and w2 of
 // priority 0, created in that order.
-ka::AdmissionParams late_arrival_outranks() {
+ka::AdmissionParams late_arrival_outranks(int restarts = 0) {
   auto p = ka_check::queue_of_one(3, 2);
   p.block_admission = true;
   p.pods_ready_timeouts = 1;
+  p.controller_restarts = restarts;
   p.workloads[0].priority = 1;
   p.workloads[0].created = 2;
   p.workloads[0].arrives = true;
@@ -80,4 +81,46 @@ TEST_CASE("blockAdmission: a timeout that evicts the late job wakes the goroutin
   // next cycle admits w0 beside it.
   step(schedule);
   CHECK(s.phase[0] == ka::kAdmitted);
+}
+
+TEST_CASE("blockAdmission: asleep, a cycle changes nothing; a held entry in backoff is admitted",
+          "[admission][pods-ready][block-admission]") {
+  const auto p = late_arrival_outranks();
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const auto& sched = step.rules.scheduler();
+  step(ka::Action{ka::kSchedule, -1});
+  step(ka::Action{ka::kSchedule, -1});
+  REQUIRE(sched.blocked_entry(s).w == 2);
+  // What the properties simulate (observe.cpp) on a sleeping goroutine: no step.
+  auto t = s;
+  sched.cycle(t);
+  CHECK(t.phase == s.phase);
+  CHECK(t.blocked == s.blocked);
+  // processEntry reads no backoff: a held entry the queues hold in backoff
+  // (its cycle requeued it so, or its LocalQueue stopped) is admitted too.
+  step(ka::Action{ka::kPodsReady, 1});
+  s.phase[2] = ka::kBackoff;
+  step(ka::Action{ka::kSchedule, -1});
+  CHECK(s.phase[2] == ka::kAdmitted);
+}
+
+TEST_CASE("blockAdmission: a restart loses the sleeping goroutine and the entry it held",
+          "[admission][pods-ready][block-admission][restart]") {
+  // Nothing else is lost here (no parked workload, no sticky head): the held
+  // entry alone makes the restart a step worth exploring. The restarted
+  // scheduler plans afresh, and w0, ahead of w2 now, is the entry it holds.
+  const auto p = late_arrival_outranks(1);
+  ka_check::Walk step(p);
+  auto& s = step.s;
+  const auto& sched = step.rules.scheduler();
+  const ka::Action schedule{ka::kSchedule, -1};
+  step(schedule);
+  step(schedule);
+  step(ka::Action{ka::kArrive, 0});
+  REQUIRE(sched.blocked_entry(s).w == 2);
+  step(ka::Action{ka::kRestart, -1});
+  CHECK(sched.blocked_entry(s).w < 0);
+  step(schedule);
+  CHECK(sched.blocked_entry(s).w == 0);
 }
