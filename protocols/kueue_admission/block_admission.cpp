@@ -27,8 +27,8 @@ void Scheduler::wake(XState& s, CycleOutcome* out) const {
   const Phase phase = static_cast<Phase>(s.phase[e.w]);
   // In backoff (its cycle requeued it so, or its LocalQueue stopped) it is admitted all the
   // same: processEntry reads no backoff.
-  const bool waiting = phase == kPending || phase == kInadmissible ||
-                       phase == kQueuedInBackoff || phase == kBackoff;
+  const bool waiting =
+      phase == kPending || phase == kInadmissible || phase == kQueuedInBackoff || phase == kBackoff;
   const int cq = p_.workloads[e.w].cq;
   const bool in_cache =
       !p_.any_cq_deletions() || s.deletion[static_cast<std::size_t>(cq)] != kCqGone;
