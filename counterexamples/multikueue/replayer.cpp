@@ -136,10 +136,13 @@ Outcome Replayer::dispatch_step(const ItfStep& s) {
                      : "the MultiKueue controller did not create a copy on " + p_.workers[w]};
     }
     case ActionKind::RecreateRemoteWorkload: {
+      // A new object: another UID, active, where the deactivated copy was.
+      const engine::WorkloadInfo* old = view_.remote(j, w);
+      const std::int64_t old_uid = old != nullptr ? old->uid : -1;
       const bool ok = drive([&] { reconcile(j); },
                             [&] {
                               const engine::WorkloadInfo* r = view_.remote(j, w);
-                              return r != nullptr && r->obj.active;
+                              return r != nullptr && r->obj.active && r->uid != old_uid;
                             });
       return {ok, ok ? "the copy on " + p_.workers[w] +
                            " was deactivated (check Rejected), so out of sync: the MultiKueue "

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "checker/bfs.hpp"
@@ -288,5 +289,71 @@ TEST_CASE("a job lost for good is dispatched again and its deactivated copy free
   CHECK(r.verdict == cx::EngineReplay::Verdict::Reproduced);
   CHECK(r.steps.size() == 17);
   CHECK(r.property_check.find("us-central1") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+// multikueue/workload.go reconcileGroup steps 5 and 8: a copy its worker deactivated (its
+// ProvisioningRequest check Rejected, backoffLimitCount 0) is deleted for its spec being out of
+// sync, and created again on the still nominated worker. The engine must create a new object (a
+// new UID), not keep the old one.
+TEST_CASE("a copy its worker rejected is created again in the engine, as a new Workload",
+          "[engine-replay][rejected-copy]") {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("kmc-rejected-copy-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::copy("examples/gpu-hunter-retry", dir, fs::copy_options::recursive);
+  auto edit = [](const fs::path& file, const std::string& from, const std::string& to) {
+    std::ifstream in(file);
+    std::string text{std::istreambuf_iterator<char>(in), {}};
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+    std::ofstream(file) << text;
+  };
+  edit(dir / "manager" / "kueue-manager-config.yaml", "example.com/capacity-snapshot-dispatcher",
+       "kueue.x-k8s.io/multikueue-dispatcher-all-at-once");
+  edit(dir / "workers" / "us-central1" / "kueue-objects.yaml", "backoffLimitCount: 3",
+       "backoffLimitCount: 0");
+  std::ofstream(dir / "kmc.yaml") << "apiVersion: kmc.dev/v1alpha1\nkind: Fleet\nmanager: manager\n"
+                                     "workers:\n"
+                                     "  - name: us-central1\n"
+                                     "    capacity: {h100: {nvidia.com/gpu: 0}}\n"
+                                     "    autoscaler: {answer: Fails}\n"
+                                     "  - name: asia-southeast1\n"
+                                     "    capacity: {h100: {nvidia.com/gpu: 8, cpu: 96, "
+                                     "memory: 768Gi}}\n";
+  model::Scenario scenario = model::load_scenario(dir.string());
+  const protocols::MkParams params = protocols::compile_multikueue(scenario);
+  const protocols::MultiKueue mk(params);
+  const std::string ft = "team-ml/llm-finetune", us = "us-central1";
+  checker::Path path;
+  auto s = mk.init_states().front();
+  for (const std::string& name : {"ReserveQuota(" + ft + ")", "Nominate(" + ft + ")",
+                                  "CreateRemoteWorkload(" + ft + ", " + us + ")",
+                                  "ReserveQuotaOnWorker(" + ft + ", " + us + ")",
+                                  "ProvisioningAccepted(" + ft + ", " + us + ")",
+                                  "ProvisioningFailed(" + ft + ", " + us + ")",
+                                  "RecreateRemoteWorkload(" + ft + ", " + us + ")"}) {
+    std::vector<protocols::MkAction> as;
+    mk.actions(s, as);
+    const auto it = std::find_if(as.begin(), as.end(),
+                                 [&](const auto& a) { return mk.action_name(a) == name; });
+    std::string enabled;
+    for (const auto& a : as) enabled += mk.action_name(a) + "; ";
+    INFO(name << " among " << enabled);
+    REQUIRE(it != as.end());
+    path.choices.push_back(static_cast<std::uint32_t>(it - as.begin()));
+    s = mk.next(s, *it);
+  }
+  auto t = cx::make_trace(mk, path);
+  t.property = "no-job-on-two-workers";
+  const auto token = cx::format_token(cx::Token{cx::scenario_id(mk), t.property, -1, path});
+  const auto r = cx::replay_in_engine(scenario, params, t, token);
+  INFO(cx::to_text(r));
+  // Every step followed; the property (no job on two workers) holds, as it should.
+  CHECK(r.action == "(end of trace)");
+  REQUIRE(r.steps.size() == 7);
+  CHECK(r.steps.back().engine.find("created it again") != std::string::npos);
   fs::remove_all(dir);
 }
