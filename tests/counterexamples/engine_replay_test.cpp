@@ -60,6 +60,31 @@ cx::EngineReplay replay(const Made& m) {
   return cx::replay_in_engine(m.scenario, m.params, m.itf);
 }
 
+// A path named action by action from the initial state, replayed in the engine for
+// no-job-on-two-workers: each name must be enabled where it comes.
+cx::EngineReplay replay_named(const model::Scenario& scenario, const protocols::MkParams& params,
+                              const std::vector<std::string>& names) {
+  const protocols::MultiKueue mk(params);
+  checker::Path path;
+  auto s = mk.init_states().front();
+  for (const std::string& name : names) {
+    std::vector<protocols::MkAction> as;
+    mk.actions(s, as);
+    const auto it = std::find_if(as.begin(), as.end(),
+                                 [&](const auto& a) { return mk.action_name(a) == name; });
+    std::string enabled;
+    for (const auto& a : as) enabled += mk.action_name(a) + "; ";
+    INFO(name << " among " << enabled);
+    REQUIRE(it != as.end());
+    path.choices.push_back(static_cast<std::uint32_t>(it - as.begin()));
+    s = mk.next(s, *it);
+  }
+  auto t = cx::make_trace(mk, path);
+  t.property = "no-job-on-two-workers";
+  const auto token = cx::format_token(cx::Token{cx::scenario_id(mk), t.property, -1, path});
+  return cx::replay_in_engine(scenario, params, t, token);
+}
+
 // The value of one entry of a field's {"#map": ...} in an ITF state.
 nlohmann::json& entry(nlohmann::json& state, const std::string& field, const nlohmann::json& key) {
   for (auto& e : state[field]["#map"])
@@ -256,35 +281,20 @@ TEST_CASE("a job lost for good is dispatched again and its deactivated copy free
   fs::remove(dir / "manager" / "llm-eval-job.yaml");
   model::Scenario scenario = model::load_scenario(dir.string());
   const protocols::MkParams params = protocols::compile_multikueue(scenario);
-  const protocols::MultiKueue mk(params);
   const std::string ft = "team-ml/llm-finetune", us = "us-central1", eu = "europe-west4";
-  checker::Path path;
-  auto s = mk.init_states().front();
-  for (const std::string& name :
-       {"ReserveQuota(" + ft + ")", "Nominate(" + ft + ")",
-        "CreateRemoteWorkload(" + ft + ", " + us + ")",
-        "ReserveQuotaOnWorker(" + ft + ", " + us + ")", "SelectWorker(" + ft + ", " + us + ")",
-        "JobStarted(" + ft + ", " + us + ")", "WorkerDisconnected(" + us + ")",
-        "WorkerLostTimeout(" + ft + ", " + us + ")", "Nominate(" + ft + ")",
-        "CreateRemoteWorkload(" + ft + ", " + eu + ")",
-        "ReserveQuotaOnWorker(" + ft + ", " + eu + ")",
-        "EvictedCopyDeactivated(" + ft + ", " + eu + ")", "ReserveQuota(" + ft + ")",
-        "CreateRemoteWorkload(" + ft + ", " + eu + ")",
-        "ReserveQuotaOnWorker(" + ft + ", " + eu + ")", "SelectWorker(" + ft + ", " + eu + ")",
-        "JobStarted(" + ft + ", " + eu + ")"}) {
-    std::vector<protocols::MkAction> as;
-    mk.actions(s, as);
-    const auto it = std::find_if(as.begin(), as.end(),
-                                 [&](const auto& a) { return mk.action_name(a) == name; });
-    INFO(name);
-    REQUIRE(it != as.end());
-    path.choices.push_back(static_cast<std::uint32_t>(it - as.begin()));
-    s = mk.next(s, *it);
-  }
-  auto t = cx::make_trace(mk, path);
-  t.property = "no-job-on-two-workers";
-  const auto token = cx::format_token(cx::Token{cx::scenario_id(mk), t.property, -1, path});
-  const auto r = cx::replay_in_engine(scenario, params, t, token);
+  const auto r =
+      replay_named(scenario, params,
+                   {"ReserveQuota(" + ft + ")", "Nominate(" + ft + ")",
+                    "CreateRemoteWorkload(" + ft + ", " + us + ")",
+                    "ReserveQuotaOnWorker(" + ft + ", " + us + ")",
+                    "SelectWorker(" + ft + ", " + us + ")", "JobStarted(" + ft + ", " + us + ")",
+                    "WorkerDisconnected(" + us + ")", "WorkerLostTimeout(" + ft + ", " + us + ")",
+                    "Nominate(" + ft + ")", "CreateRemoteWorkload(" + ft + ", " + eu + ")",
+                    "ReserveQuotaOnWorker(" + ft + ", " + eu + ")",
+                    "EvictedCopyDeactivated(" + ft + ", " + eu + ")", "ReserveQuota(" + ft + ")",
+                    "CreateRemoteWorkload(" + ft + ", " + eu + ")",
+                    "ReserveQuotaOnWorker(" + ft + ", " + eu + ")",
+                    "SelectWorker(" + ft + ", " + eu + ")", "JobStarted(" + ft + ", " + eu + ")"});
   INFO(cx::to_text(r));
   CHECK(r.verdict == cx::EngineReplay::Verdict::Reproduced);
   CHECK(r.steps.size() == 17);
@@ -325,31 +335,14 @@ TEST_CASE("a copy its worker rejected is created again in the engine, as a new W
                                      "memory: 768Gi}}\n";
   model::Scenario scenario = model::load_scenario(dir.string());
   const protocols::MkParams params = protocols::compile_multikueue(scenario);
-  const protocols::MultiKueue mk(params);
   const std::string ft = "team-ml/llm-finetune", us = "us-central1";
-  checker::Path path;
-  auto s = mk.init_states().front();
-  for (const std::string& name : {"ReserveQuota(" + ft + ")", "Nominate(" + ft + ")",
-                                  "CreateRemoteWorkload(" + ft + ", " + us + ")",
-                                  "ReserveQuotaOnWorker(" + ft + ", " + us + ")",
-                                  "ProvisioningAccepted(" + ft + ", " + us + ")",
-                                  "ProvisioningFailed(" + ft + ", " + us + ")",
-                                  "RecreateRemoteWorkload(" + ft + ", " + us + ")"}) {
-    std::vector<protocols::MkAction> as;
-    mk.actions(s, as);
-    const auto it = std::find_if(as.begin(), as.end(),
-                                 [&](const auto& a) { return mk.action_name(a) == name; });
-    std::string enabled;
-    for (const auto& a : as) enabled += mk.action_name(a) + "; ";
-    INFO(name << " among " << enabled);
-    REQUIRE(it != as.end());
-    path.choices.push_back(static_cast<std::uint32_t>(it - as.begin()));
-    s = mk.next(s, *it);
-  }
-  auto t = cx::make_trace(mk, path);
-  t.property = "no-job-on-two-workers";
-  const auto token = cx::format_token(cx::Token{cx::scenario_id(mk), t.property, -1, path});
-  const auto r = cx::replay_in_engine(scenario, params, t, token);
+  const auto r = replay_named(
+      scenario, params,
+      {"ReserveQuota(" + ft + ")", "Nominate(" + ft + ")",
+       "CreateRemoteWorkload(" + ft + ", " + us + ")",
+       "ReserveQuotaOnWorker(" + ft + ", " + us + ")",
+       "ProvisioningAccepted(" + ft + ", " + us + ")", "ProvisioningFailed(" + ft + ", " + us + ")",
+       "RecreateRemoteWorkload(" + ft + ", " + us + ")"});
   INFO(cx::to_text(r));
   // Every step followed; the property (no job on two workers) holds, as it should.
   CHECK(r.action == "(end of trace)");

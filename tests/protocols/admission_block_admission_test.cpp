@@ -30,6 +30,23 @@ ka::AdmissionParams late_arrival_outranks(int restarts = 0) {
   return p;
 }
 
+// late_arrival_outranks(restarts), walked until w1 is admitted with its pods
+// late and the goroutine sleeps holding w2.
+struct Asleep {
+  explicit Asleep(int restarts = 0) : p(late_arrival_outranks(restarts)), step(p) {
+    step(kSchedule);
+    REQUIRE(s.phase[1] == ka::kAdmitted);
+    REQUIRE(s.unready[1] == 1);
+    step(kSchedule);
+    REQUIRE(held() == 2);
+  }
+  int held() const { return step.rules.scheduler().blocked_entry(s).w; }
+  static constexpr ka::Action kSchedule{ka::kSchedule, -1};
+  const ka::AdmissionParams p;
+  ka_check::Walk step;
+  ka::State<std::int64_t>& s = step.s;
+};
+
 }  // namespace
 
 TEST_CASE("blockAdmission: the woken goroutine admits the entry it held, not a newer head",
@@ -38,24 +55,17 @@ TEST_CASE("blockAdmission: the woken goroutine admits the entry it held, not a n
   // w0 arrives and outranks w2 in the heap; w1's pods get ready; the goroutine
   // wakes inside w2's processEntry and admits w2. The quota is then full, so
   // w0 waits for one to finish.
-  const auto p = late_arrival_outranks();
-  ka_check::Walk step(p);
-  auto& s = step.s;
-  const ka::Action schedule{ka::kSchedule, -1};
-  step(schedule);
-  REQUIRE(s.phase[1] == ka::kAdmitted);
-  REQUIRE(s.unready[1] == 1);
-  step(schedule);
-  CHECK(step.rules.scheduler().blocked_entry(s).w == 2);
+  Asleep a;
+  auto& s = a.s;
   CHECK(s.phase[2] == ka::kPending);
-  CHECK_FALSE(step.rules.enabled(s, schedule));  // asleep
-  step(ka::Action{ka::kArrive, 0});
-  CHECK_FALSE(step.rules.enabled(s, schedule));
-  step(ka::Action{ka::kPodsReady, 1});
+  CHECK_FALSE(a.step.rules.enabled(s, Asleep::kSchedule));  // asleep
+  a.step(ka::Action{ka::kArrive, 0});
+  CHECK_FALSE(a.step.rules.enabled(s, Asleep::kSchedule));
+  a.step(ka::Action{ka::kPodsReady, 1});
   // Woken, still holding w2: the next step of the goroutine admits it.
-  CHECK(step.rules.scheduler().blocked_entry(s).w == 2);
-  step(schedule);
-  CHECK(step.rules.scheduler().blocked_entry(s).w < 0);
+  CHECK(a.held() == 2);
+  a.step(Asleep::kSchedule);
+  CHECK(a.held() < 0);
   CHECK(s.phase[2] == ka::kAdmitted);
   CHECK(s.phase[0] == ka::kPending);
 }
@@ -65,43 +75,34 @@ TEST_CASE("blockAdmission: a timeout that evicts the late job wakes the goroutin
   // The late job leaves the cache (PodsReady timeout): WorkloadsNotReady is
   // empty, so the goroutine wakes and admits w2, before w0 and before the
   // evicted w1 is back from its backoff.
-  const auto p = late_arrival_outranks();
-  ka_check::Walk step(p);
-  auto& s = step.s;
-  const ka::Action schedule{ka::kSchedule, -1};
-  step(schedule);
-  step(schedule);
-  step(ka::Action{ka::kArrive, 0});
-  step(ka::Action{ka::kPodsReadyTimeout, 1});
+  Asleep a;
+  auto& s = a.s;
+  a.step(ka::Action{ka::kArrive, 0});
+  a.step(ka::Action{ka::kPodsReadyTimeout, 1});
   CHECK(s.phase[1] == ka::kBackoff);
-  step(schedule);
+  a.step(Asleep::kSchedule);
   CHECK(s.phase[2] == ka::kAdmitted);
   CHECK(s.phase[0] == ka::kPending);
   // w2 came in with the one timeout spent: its pods are ready at once, so the
   // next cycle admits w0 beside it.
-  step(schedule);
+  a.step(Asleep::kSchedule);
   CHECK(s.phase[0] == ka::kAdmitted);
 }
 
 TEST_CASE("blockAdmission: asleep, a cycle changes nothing; a held entry in backoff is admitted",
           "[admission][pods-ready][block-admission]") {
-  const auto p = late_arrival_outranks();
-  ka_check::Walk step(p);
-  auto& s = step.s;
-  const auto& sched = step.rules.scheduler();
-  step(ka::Action{ka::kSchedule, -1});
-  step(ka::Action{ka::kSchedule, -1});
-  REQUIRE(sched.blocked_entry(s).w == 2);
+  Asleep a;
+  auto& s = a.s;
   // What the properties simulate (observe.cpp) on a sleeping goroutine: no step.
   auto t = s;
-  sched.cycle(t);
+  a.step.rules.scheduler().cycle(t);
   CHECK(t.phase == s.phase);
   CHECK(t.blocked == s.blocked);
   // processEntry reads no backoff: a held entry the queues hold in backoff
   // (its cycle requeued it so, or its LocalQueue stopped) is admitted too.
-  step(ka::Action{ka::kPodsReady, 1});
+  a.step(ka::Action{ka::kPodsReady, 1});
   s.phase[2] = ka::kBackoff;
-  step(ka::Action{ka::kSchedule, -1});
+  a.step(Asleep::kSchedule);
   CHECK(s.phase[2] == ka::kAdmitted);
 }
 
@@ -110,17 +111,10 @@ TEST_CASE("blockAdmission: a restart loses the sleeping goroutine and the entry 
   // Nothing else is lost here (no parked workload, no sticky head): the held
   // entry alone makes the restart a step worth exploring. The restarted
   // scheduler plans afresh, and w0, ahead of w2 now, is the entry it holds.
-  const auto p = late_arrival_outranks(1);
-  ka_check::Walk step(p);
-  auto& s = step.s;
-  const auto& sched = step.rules.scheduler();
-  const ka::Action schedule{ka::kSchedule, -1};
-  step(schedule);
-  step(schedule);
-  step(ka::Action{ka::kArrive, 0});
-  REQUIRE(sched.blocked_entry(s).w == 2);
-  step(ka::Action{ka::kRestart, -1});
-  CHECK(sched.blocked_entry(s).w < 0);
-  step(schedule);
-  CHECK(sched.blocked_entry(s).w == 0);
+  Asleep a(1);
+  a.step(ka::Action{ka::kArrive, 0});
+  a.step(ka::Action{ka::kRestart, -1});
+  CHECK(a.held() < 0);
+  a.step(Asleep::kSchedule);
+  CHECK(a.held() == 0);
 }
