@@ -51,6 +51,16 @@ Engine::Engine(const model::ClusterManifests& m, EngineOptions opts) : manifests
     workloads[static_cast<size_t>(id)].created_ms = created;
     enqueue(workloads[static_cast<size_t>(id)]);
   }
+  // The loaded reservations' order (WorkloadInfo::reservation_seq), as the model ranks them:
+  // by reservation time, then creation.
+  std::vector<WorkloadInfo*> holders;
+  for (auto& w : workloads)
+    if (w.counts_in_cache()) holders.push_back(&w);
+  std::stable_sort(holders.begin(), holders.end(), [&](const auto* a, const auto* b) {
+    const TimeMs ta = a->quota_reserved_ms(now_ms), tb = b->quota_reserved_ms(now_ms);
+    return ta != tb ? ta < tb : a->created_ms < b->created_ms;
+  });
+  for (WorkloadInfo* w : holders) w->reservation_seq = next_reservation_seq++;
   // Waiting out a backoff in the manifests (Requeued False after a PodsReady
   // timeout or a check's Retry, or a requeueState.requeueAt ahead): the workload
   // controller requeues it once requeueAt has passed.

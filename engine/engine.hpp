@@ -185,6 +185,7 @@ class Engine {
   TimeMs now_ms = 0;
   std::int64_t scheduling_cycle = 0;
   std::int64_t next_uid = 1;
+  std::int64_t next_reservation_seq = 0;
   std::set<int> pending_requeue_roots;  // RequeueInadmissible events posted, not yet run
   std::vector<EngineLogLine> log;
   long cycles_run = 0;

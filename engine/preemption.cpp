@@ -252,6 +252,7 @@ int candidates_ordering(const Engine& engine, const WorkloadInfo& a, const Workl
   if (a.priority() != b.priority()) return a.priority() < b.priority() ? -1 : 1;
   const TimeMs ta = a.quota_reserved_ms(engine.now()), tb = b.quota_reserved_ms(engine.now());
   if (ta != tb) return ta > tb ? -1 : 1;  // newest reservation first
+  if (a.reservation_seq != b.reservation_seq) return a.reservation_seq > b.reservation_seq ? -1 : 1;
   if (a.uid != b.uid) return a.uid < b.uid ? -1 : 1;
   return 0;
 }

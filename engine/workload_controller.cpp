@@ -142,6 +142,7 @@ void assume_workload(Engine& e, WorkloadInfo& w, const Assignment& a) {
   }
   w.obj.admission = std::move(adm);
   w.usage = a.usage;
+  w.reservation_seq = e.next_reservation_seq++;
   w.last_assignment.reset();
   w.set_condition("QuotaReserved", true, "QuotaReserved",
                   fmt::format("Quota reserved in ClusterQueue {}",

@@ -45,6 +45,12 @@ struct WorkloadInfo {
   int id = -1;
   std::string key;  // NAMESPACE/NAME
   std::int64_t uid = 0;
+  // Its place among reservations (higher: later), for candidates reserved at the
+  // same time: Kueue's whole-second quotaReservationTime then falls to the UID,
+  // random in a cluster, so any order is a Kueue run. kmc takes the model's (its
+  // `rank`): the later reservation first, and among loaded ones of one second,
+  // the later created. -1: holds no quota.
+  std::int64_t reservation_seq = -1;
   model::Workload obj;
   int cluster_queue = -1;  // index into Engine::cluster_queues; -1: LocalQueue or CQ missing
   std::vector<PodSetRequest> pod_sets;

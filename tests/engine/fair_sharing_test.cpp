@@ -264,9 +264,9 @@ TEST_CASE("fair preemption: strategies S2-a, S2-b and the within-nominal bypass"
       continue;
     }
     CHECK(s.preempted == 1);
-    // Equal priorities and reservation times (one cycle): lower UID first.
-    CHECK(preempted_reason(e, "b1") == r.want_reason);
-    CHECK(state_of(e, "b2") == "Admitted");
+    // Equal priorities and reservation times (one instant): the later reservation first.
+    CHECK(preempted_reason(e, "b2") == r.want_reason);
+    CHECK(state_of(e, "b1") == "Admitted");
   }
 }
 
@@ -286,10 +286,10 @@ TEST_CASE("fair preemption: a preemptor within nominal reclaims regardless of sh
     e.create_workload(make_workload("incoming", "a", 0, {{"cpu", 4}}));
     CHECK(e.schedule().preempted == 2);
     const char* want = gate ? "InCohortReclamation" : "InCohortFairSharing";
-    // Equal priorities and reservation times (one cycle): lower UID first.
-    CHECK(preempted_reason(e, "b1") == want);
-    CHECK(preempted_reason(e, "b2") == want);
-    CHECK(state_of(e, "b3") == "Admitted");
+    // Equal priorities and reservation times (one instant): the later reservations first.
+    CHECK(preempted_reason(e, "b4") == want);
+    CHECK(preempted_reason(e, "b3") == want);
+    CHECK(state_of(e, "b2") == "Admitted");
     // Once the victims' jobs stop, the preemptor is admitted.
     e.run();
     CHECK(state_of(e, "incoming") == "Admitted");
@@ -318,7 +318,7 @@ TEST_CASE("fair preemption: the most unfair cohort is entered first (almost-LCA 
   REQUIRE(state_of(e, "b3") == "Admitted");
   e.create_workload(make_workload("incoming", "a", 0, {{"cpu", 6}}));
   CHECK(e.schedule().preempted == 1);
-  CHECK(preempted_reason(e, "b1") == "InCohortFairSharing");
+  CHECK(preempted_reason(e, "b3") == "InCohortFairSharing");  // the latest reservation
   CHECK(state_of(e, "a2-run") == "Admitted");
   e.run();
   CHECK(state_of(e, "incoming") == "Admitted");

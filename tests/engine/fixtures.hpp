@@ -113,6 +113,25 @@ struct Cluster {
   }
 };
 
+// w as a dump shows it holding quota: status.admission in ClusterQueue cq,
+// each resource of its first pod set in `flavor`, QuotaReserved and Admitted
+// since `at_s`.
+inline model::Workload& loaded_admitted(model::Workload& w, const std::string& cq,
+                                        const std::string& flavor, std::int64_t at_s) {
+  w.admission = model::Admission{};
+  w.admission->cluster_queue = cq;
+  model::PodSetAssignment psa;
+  const model::PodSet& ps = w.pod_sets.at(0);
+  for (const auto& [r, q] : ps.requests) {
+    psa.flavors[r] = flavor;
+    psa.resource_usage[r] = model::Quantity{q.milli * ps.count};
+  }
+  w.admission->pod_set_assignments.push_back(psa);
+  w.conditions.push_back({"QuotaReserved", "True", "QuotaReserved", "", at_s});
+  w.conditions.push_back({"Admitted", "True", "Admitted", "", at_s});
+  return w;
+}
+
 // root {} over co {} over a {cpu: 2}, and b {cpu: 8} under root; the sweep in
 // a asks for 6 cpu, 4 of them borrowed from b through root.
 inline Cluster subtree_borrowing_from_root() {
